@@ -1,0 +1,183 @@
+//! Type-erased games and states, written once for every `G: Game`, so that callers that pick
+//! a game at run time (the Python bindings, the CLI) handle all games alike.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::error::Result;
+use super::game::{Action, Game, GameSpec};
+use super::report::ScoreReport;
+use super::rng::rng_from_seed;
+use super::simulate::{simulate, SimulationResult};
+use super::state::GameState;
+
+pub trait DynGame: Send + Sync {
+    fn spec(&self) -> &GameSpec;
+    fn config(&self) -> serde_json::Value;
+    fn new_state(&self, seed: u64, explicit_chance: bool) -> Box<dyn DynState>;
+    fn setup(&self, description: &serde_json::Value, seed: u64, explicit_chance: bool)
+        -> Result<Box<dyn DynState>>;
+    fn state_from_json(&self, text: &str) -> Result<Box<dyn DynState>>;
+    fn state_from_bytes(&self, bytes: &[u8]) -> Result<Box<dyn DynState>>;
+    fn simulate(
+        &self,
+        games: usize,
+        seed: u64,
+        threads: usize,
+        progress: Option<&(dyn Fn(usize) + Sync)>,
+    ) -> Result<SimulationResult>;
+}
+
+pub trait DynState: Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    fn clone_box(&self) -> Box<dyn DynState>;
+    fn equals(&self, other: &dyn DynState) -> bool;
+    fn spec(&self) -> &GameSpec;
+    fn current_player(&self) -> i32;
+    fn is_terminal(&self) -> bool;
+    fn is_chance(&self) -> bool;
+    fn is_truncated(&self) -> bool;
+    fn explicit_chance(&self) -> bool;
+    fn move_number(&self) -> u64;
+    fn history(&self) -> Vec<Action>;
+    fn legal_actions(&self) -> Vec<Action>;
+    fn legal_action_mask(&self) -> Vec<bool>;
+    fn chance_outcomes(&self) -> Vec<(Action, f64)>;
+    fn apply(&mut self, action: Action) -> Result<()>;
+    fn action_to_string(&self, action: Action) -> String;
+    fn string_to_action(&self, text: &str) -> Result<Action>;
+    fn scores(&self) -> Vec<f64>;
+    fn returns(&self) -> Vec<f64>;
+    fn winners(&self) -> Vec<usize>;
+    fn score_report(&self) -> ScoreReport;
+    fn observation_string(&self, player: usize) -> Result<String>;
+    fn observation_tensor(&self, player: usize) -> Result<Vec<f32>>;
+    fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>>;
+    fn render(&self) -> String;
+    fn to_json(&self) -> String;
+    fn to_bytes(&self) -> Vec<u8>;
+}
+
+/// A configured game behind a shared pointer, usable as `dyn DynGame`.
+pub struct Handle<G: Game>(pub Arc<G>);
+
+impl<G: Game> DynGame for Handle<G> {
+    fn spec(&self) -> &GameSpec {
+        self.0.spec()
+    }
+    fn config(&self) -> serde_json::Value {
+        self.0.config()
+    }
+    fn new_state(&self, seed: u64, explicit_chance: bool) -> Box<dyn DynState> {
+        Box::new(GameState::new(Arc::clone(&self.0), seed, explicit_chance))
+    }
+    fn setup(&self, description: &serde_json::Value, seed: u64, explicit_chance: bool)
+        -> Result<Box<dyn DynState>> {
+        let inner = self.0.setup(description)?;
+        Ok(Box::new(GameState::from_parts(
+            Arc::clone(&self.0),
+            inner,
+            rng_from_seed(seed),
+            explicit_chance,
+        )))
+    }
+    fn state_from_json(&self, text: &str) -> Result<Box<dyn DynState>> {
+        Ok(Box::new(GameState::from_json(&self.0, text)?))
+    }
+    fn state_from_bytes(&self, bytes: &[u8]) -> Result<Box<dyn DynState>> {
+        Ok(Box::new(GameState::from_bytes(&self.0, bytes)?))
+    }
+    fn simulate(
+        &self,
+        games: usize,
+        seed: u64,
+        threads: usize,
+        progress: Option<&(dyn Fn(usize) + Sync)>,
+    ) -> Result<SimulationResult> {
+        simulate(&*self.0, games, seed, threads, progress)
+    }
+}
+
+impl<G: Game> DynState for GameState<G> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn clone_box(&self) -> Box<dyn DynState> {
+        Box::new(self.clone())
+    }
+    fn equals(&self, other: &dyn DynState) -> bool {
+        other.as_any().downcast_ref::<Self>().is_some_and(|o| o == self)
+    }
+    fn spec(&self) -> &GameSpec {
+        self.game().spec()
+    }
+    fn current_player(&self) -> i32 {
+        GameState::current_player(self)
+    }
+    fn is_terminal(&self) -> bool {
+        GameState::is_terminal(self)
+    }
+    fn is_chance(&self) -> bool {
+        GameState::is_chance(self)
+    }
+    fn is_truncated(&self) -> bool {
+        GameState::is_truncated(self)
+    }
+    fn explicit_chance(&self) -> bool {
+        GameState::explicit_chance(self)
+    }
+    fn move_number(&self) -> u64 {
+        GameState::move_number(self)
+    }
+    fn history(&self) -> Vec<Action> {
+        GameState::history(self).to_vec()
+    }
+    fn legal_actions(&self) -> Vec<Action> {
+        GameState::legal_actions(self)
+    }
+    fn legal_action_mask(&self) -> Vec<bool> {
+        GameState::legal_action_mask(self)
+    }
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        GameState::chance_outcomes(self)
+    }
+    fn apply(&mut self, action: Action) -> Result<()> {
+        GameState::apply(self, action)
+    }
+    fn action_to_string(&self, action: Action) -> String {
+        GameState::action_to_string(self, action)
+    }
+    fn string_to_action(&self, text: &str) -> Result<Action> {
+        GameState::string_to_action(self, text)
+    }
+    fn scores(&self) -> Vec<f64> {
+        GameState::scores(self)
+    }
+    fn returns(&self) -> Vec<f64> {
+        GameState::returns(self)
+    }
+    fn winners(&self) -> Vec<usize> {
+        GameState::winners(self)
+    }
+    fn score_report(&self) -> ScoreReport {
+        GameState::score_report(self)
+    }
+    fn observation_string(&self, player: usize) -> Result<String> {
+        GameState::observation_string(self, player)
+    }
+    fn observation_tensor(&self, player: usize) -> Result<Vec<f32>> {
+        GameState::observation_tensor(self, player)
+    }
+    fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>> {
+        Ok(Box::new(GameState::resample(self, player, seed)?))
+    }
+    fn render(&self) -> String {
+        GameState::render(self)
+    }
+    fn to_json(&self) -> String {
+        GameState::to_json(self)
+    }
+    fn to_bytes(&self) -> Vec<u8> {
+        GameState::to_bytes(self)
+    }
+}

@@ -1,0 +1,47 @@
+//! The typed errors of the engine. Every fallible entry point returns one of these;
+//! the Python bindings map each variant to one Python exception class, in one place.
+
+use thiserror::Error;
+
+/// Everything that can go wrong when a caller talks to the engine.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EngineError {
+    /// The game name is not one of [`crate::games::GAMES`].
+    #[error("unknown game {name:?}; available games: {available}")]
+    UnknownGame { name: String, available: String },
+    /// A game option is unknown, of the wrong type or out of range.
+    #[error("invalid option {option:?}: {message}")]
+    InvalidOption { option: String, message: String },
+    /// An action that is not legal in the current state (the state is unchanged).
+    #[error("illegal action: {0}")]
+    IllegalAction(String),
+    /// A string that names no legal action in the current state.
+    #[error("unknown action string {text:?}: {message}")]
+    UnknownActionString { text: String, message: String },
+    /// A saved state that cannot be loaded (corrupt, truncated, other game, other version).
+    #[error("cannot load saved state: {0}")]
+    StateFormat(String),
+    /// A component data file that does not validate; `field` names the offending field.
+    #[error("invalid data file: field `{field}`: {message}")]
+    DataFile { field: String, message: String },
+    /// A setup description that does not describe a legal position.
+    #[error("invalid setup description: field `{field}`: {message}")]
+    Setup { field: String, message: String },
+    /// A request that does not make sense in the current state (for example a player index out of range).
+    #[error("invalid request: {0}")]
+    InvalidRequest(String),
+}
+
+pub type Result<T, E = EngineError> = std::result::Result<T, E>;
+
+impl EngineError {
+    pub fn option(option: impl Into<String>, message: impl Into<String>) -> Self {
+        EngineError::InvalidOption { option: option.into(), message: message.into() }
+    }
+    pub fn data(field: impl Into<String>, message: impl Into<String>) -> Self {
+        EngineError::DataFile { field: field.into(), message: message.into() }
+    }
+    pub fn setup(field: impl Into<String>, message: impl Into<String>) -> Self {
+        EngineError::Setup { field: field.into(), message: message.into() }
+    }
+}

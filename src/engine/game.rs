@@ -1,0 +1,138 @@
+//! The one trait a game implements. Everything generic (checked play, chance sampling,
+//! history, serialization, rollouts, bulk simulation, conformance checks) is written once
+//! in the engine on top of it.
+//!
+//! The model is OpenSpiel's: a state is either a decision node of exactly one player, a
+//! chance node, or terminal. Decisions by players other than the one whose turn it is
+//! (responses, bids, trade-letter offers) are simply decision nodes of that other player.
+//! Secret simultaneous choices are sequential decision nodes whose chosen action is hidden
+//! from the others' observations. Automated opponents that are not seats are resolved by
+//! the game itself (deterministically or through chance nodes). Long chains of small
+//! decisions inside one turn are many small decision nodes.
+
+use serde::{de::DeserializeOwned, Serialize};
+use std::fmt::Debug;
+
+use super::error::Result;
+use super::report::ScoreReport;
+use super::rng::Rng;
+
+/// An action id. Player actions lie in `0..num_distinct_actions`; chance outcomes in
+/// `0..max_chance_outcomes` (a separate space, as in OpenSpiel).
+pub type Action = u32;
+
+/// Who acts in a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Actor {
+    Player(usize),
+    Chance,
+    Terminal,
+}
+
+impl Actor {
+    /// OpenSpiel-style integer: the player index, -1 for chance, -2 for terminal.
+    pub fn as_i32(self) -> i32 {
+        match self {
+            Actor::Player(p) => p as i32,
+            Actor::Chance => CHANCE,
+            Actor::Terminal => TERMINAL,
+        }
+    }
+}
+
+pub const CHANCE: i32 = -1;
+pub const TERMINAL: i32 = -2;
+
+/// Static facts about a configured game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameSpec {
+    pub name: &'static str,
+    pub players: usize,
+    pub num_distinct_actions: usize,
+    pub max_chance_outcomes: usize,
+    /// No game lasts longer than this many moves (decisions plus chance outcomes):
+    /// the game truncates itself before.
+    pub max_game_length: usize,
+    pub observation_tensor_shape: Vec<usize>,
+}
+
+/// A game's rules. `&self` holds the configuration (player count, options, component data);
+/// the state holds everything that changes.
+pub trait Game: Send + Sync + Sized + 'static {
+    type State: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send + Sync;
+
+    fn spec(&self) -> &GameSpec;
+
+    /// The options this game was built from, as JSON (player count, data, ...): enough to
+    /// build an identical game again with [`crate::games::load_json`].
+    fn config(&self) -> serde_json::Value;
+
+    /// The state before anything has happened. May be a chance node (setup shuffles).
+    fn initial_state(&self) -> Self::State;
+
+    fn actor(&self, state: &Self::State) -> Actor;
+
+    /// Writes the sorted, distinct legal actions into `out` (cleared first). For a chance
+    /// node these are the chance outcomes. Must not allocate once `out` has grown.
+    fn legal_actions(&self, state: &Self::State, out: &mut Vec<Action>);
+
+    /// The chance outcomes with their probabilities (distinct, sorted by action, summing to 1).
+    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Action, f64)>);
+
+    /// Draws one chance outcome with the probabilities of [`Game::chance_outcomes`].
+    /// Games override this with an allocation-free version.
+    fn sample_chance(&self, state: &Self::State, rng: &mut Rng) -> Action {
+        let mut outcomes = Vec::new();
+        self.chance_outcomes(state, &mut outcomes);
+        let u = super::rng::unit_f64(rng);
+        let mut acc = 0.0;
+        for &(a, p) in &outcomes {
+            acc += p;
+            if u < acc {
+                return a;
+            }
+        }
+        outcomes.last().expect("a chance node has outcomes").0
+    }
+
+    /// Applies an action known to be legal. Behaviour on an illegal action is unspecified
+    /// (but never undefined): use [`crate::engine::GameState::apply`] for checked play.
+    fn apply(&self, state: &mut Self::State, action: Action);
+
+    /// A human-readable name of the action in this state; unique among the state's legal actions.
+    fn action_to_string(&self, state: &Self::State, action: Action) -> String;
+
+    /// Final (or current) score of each player in the game's own units (victory points).
+    fn scores(&self, state: &Self::State, out: &mut [f64]);
+
+    /// Win/loss returns; non-zero only at a terminal state.
+    fn returns(&self, state: &Self::State, out: &mut [f64]);
+
+    /// The winners at a terminal state (empty when the game was truncated without a winner).
+    fn winners(&self, state: &Self::State) -> Vec<usize>;
+
+    /// True when the game ended because it reached its move bound rather than by its rules.
+    fn is_truncated(&self, state: &Self::State) -> bool;
+
+    /// Each player's score broken down by the rulebook's scoring categories.
+    fn score_report(&self, state: &Self::State) -> ScoreReport;
+
+    /// What `player` may know, as text.
+    fn observation_string(&self, state: &Self::State, player: usize) -> String;
+
+    /// What `player` may know, as a flat tensor of `observation_tensor_shape` (written into `out`).
+    fn observation_tensor(&self, state: &Self::State, player: usize, out: &mut [f32]);
+
+    /// A full state consistent with everything `player` has seen, drawn with the right
+    /// probabilities; it must not depend on hidden values that `player` has not seen.
+    fn resample(&self, state: &Self::State, player: usize, rng: &mut Rng) -> Self::State;
+
+    /// A text rendering of the whole table, as an omniscient spectator sees it.
+    fn render(&self, state: &Self::State) -> String;
+
+    /// Checks the invariants of a state that came from outside (a saved state).
+    fn validate_state(&self, state: &Self::State) -> Result<()>;
+
+    /// Builds a position from a readable description (game-specific JSON).
+    fn setup(&self, description: &serde_json::Value) -> Result<Self::State>;
+}

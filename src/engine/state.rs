@@ -1,0 +1,436 @@
+//! `GameState`: a game's state plus the bookkeeping every game shares — the seeded RNG that
+//! resolves chance, the move history, checked play and (de)serialization.
+//! The game's own `apply` is OpenSpiel's `DoApplyAction`; `GameState::apply` is `ApplyAction`.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::error::{EngineError, Result};
+use super::game::{Action, Actor, Game};
+use super::report::ScoreReport;
+use super::rng::{rng_from_seed, Rng};
+
+/// The version of the saved-state format written by this build. A saved state of another
+/// version fails to load with a message naming the version it needs.
+pub const STATE_FORMAT_VERSION: u32 = 1;
+
+pub struct GameState<G: Game> {
+    game: Arc<G>,
+    inner: G::State,
+    rng: Rng,
+    explicit_chance: bool,
+    history: Vec<Action>,
+    move_number: u64,
+    scratch: Vec<Action>,
+}
+
+impl<G: Game> Clone for GameState<G> {
+    fn clone(&self) -> Self {
+        GameState {
+            game: Arc::clone(&self.game),
+            inner: self.inner.clone(),
+            rng: self.rng.clone(),
+            explicit_chance: self.explicit_chance,
+            history: self.history.clone(),
+            move_number: self.move_number,
+            scratch: Vec::with_capacity(self.scratch.capacity()),
+        }
+    }
+}
+
+impl<G: Game> PartialEq for GameState<G> {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner == other.inner
+            && self.rng == other.rng
+            && self.explicit_chance == other.explicit_chance
+            && self.history == other.history
+            && self.move_number == other.move_number
+    }
+}
+
+impl<G: Game> std::fmt::Debug for GameState<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameState")
+            .field("game", &self.game.spec().name)
+            .field("inner", &self.inner)
+            .field("move_number", &self.move_number)
+            .finish()
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Saved<S> {
+    format: u32,
+    game: String,
+    /// The game's configuration as JSON text (kept as text so the compact binary form works).
+    config: String,
+    explicit_chance: bool,
+    rng: Rng,
+    history: Vec<Action>,
+    move_number: u64,
+    state: S,
+}
+
+#[derive(Deserialize)]
+struct SavedHeader {
+    format: u32,
+    game: String,
+}
+
+impl<G: Game> GameState<G> {
+    /// A new game from `seed`. Unless `explicit_chance`, chance nodes are resolved at once
+    /// from the state's RNG, so the caller only ever sees decision and terminal nodes.
+    pub fn new(game: Arc<G>, seed: u64, explicit_chance: bool) -> Self {
+        let inner = game.initial_state();
+        Self::from_parts(game, inner, rng_from_seed(seed), explicit_chance)
+    }
+
+    /// Wraps a game state built elsewhere (a setup description, a resample).
+    pub fn from_parts(game: Arc<G>, inner: G::State, rng: Rng, explicit_chance: bool) -> Self {
+        let mut s = GameState {
+            game,
+            inner,
+            rng,
+            explicit_chance,
+            history: Vec::new(),
+            move_number: 0,
+            scratch: Vec::with_capacity(64),
+        };
+        s.resolve_chance();
+        s
+    }
+
+    pub fn game(&self) -> &Arc<G> {
+        &self.game
+    }
+    pub fn inner(&self) -> &G::State {
+        &self.inner
+    }
+    pub fn explicit_chance(&self) -> bool {
+        self.explicit_chance
+    }
+    pub fn actor(&self) -> Actor {
+        self.game.actor(&self.inner)
+    }
+    pub fn current_player(&self) -> i32 {
+        self.actor().as_i32()
+    }
+    pub fn is_terminal(&self) -> bool {
+        self.actor() == Actor::Terminal
+    }
+    pub fn is_chance(&self) -> bool {
+        self.actor() == Actor::Chance
+    }
+    pub fn is_truncated(&self) -> bool {
+        self.game.is_truncated(&self.inner)
+    }
+    pub fn move_number(&self) -> u64 {
+        self.move_number
+    }
+    pub fn history(&self) -> &[Action] {
+        &self.history
+    }
+
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut v = Vec::new();
+        self.game.legal_actions(&self.inner, &mut v);
+        v
+    }
+
+    /// The legal-action mask over the player action space (all false at chance and terminal nodes).
+    pub fn legal_action_mask(&self) -> Vec<bool> {
+        let mut mask = vec![false; self.game.spec().num_distinct_actions];
+        if let Actor::Player(_) = self.actor() {
+            for a in self.legal_actions() {
+                mask[a as usize] = true;
+            }
+        }
+        mask
+    }
+
+    pub fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        let mut v = Vec::new();
+        if self.is_chance() {
+            self.game.chance_outcomes(&self.inner, &mut v);
+        }
+        v
+    }
+
+    fn is_legal(&mut self, action: Action) -> bool {
+        let mut buf = std::mem::take(&mut self.scratch);
+        self.game.legal_actions(&self.inner, &mut buf);
+        let ok = buf.binary_search(&action).is_ok();
+        self.scratch = buf;
+        ok
+    }
+
+    /// Checked play: an illegal action is an error and leaves the state exactly as it was.
+    pub fn apply(&mut self, action: Action) -> Result<()> {
+        match self.actor() {
+            Actor::Terminal => {
+                return Err(EngineError::IllegalAction(format!(
+                    "action {action}: the game is over"
+                )))
+            }
+            Actor::Chance if !self.is_legal(action) => {
+                return Err(EngineError::IllegalAction(format!(
+                    "{action} is not a chance outcome of this chance node"
+                )))
+            }
+            Actor::Player(p) if !self.is_legal(action) => {
+                let name = if (action as usize) < self.game.spec().num_distinct_actions {
+                    format!(" ({})", self.game.action_to_string(&self.inner, action))
+                } else {
+                    String::new()
+                };
+                return Err(EngineError::IllegalAction(format!(
+                    "action {action}{name} is not legal for player {p} now"
+                )));
+            }
+            _ => {}
+        }
+        self.apply_unchecked(action);
+        Ok(())
+    }
+
+    /// Unchecked play for callers that took the action from `legal_actions`.
+    pub fn apply_unchecked(&mut self, action: Action) {
+        self.game.apply(&mut self.inner, action);
+        self.history.push(action);
+        self.move_number += 1;
+        self.resolve_chance();
+    }
+
+    fn resolve_chance(&mut self) {
+        if self.explicit_chance {
+            return;
+        }
+        while self.game.actor(&self.inner) == Actor::Chance {
+            let a = self.game.sample_chance(&self.inner, &mut self.rng);
+            self.game.apply(&mut self.inner, a);
+            self.history.push(a);
+            self.move_number += 1;
+        }
+    }
+
+    pub fn action_to_string(&self, action: Action) -> String {
+        self.game.action_to_string(&self.inner, action)
+    }
+
+    /// The legal action whose string is `text` (exact match, or ignoring case and surrounding spaces).
+    pub fn string_to_action(&self, text: &str) -> Result<Action> {
+        let legal = self.legal_actions();
+        let wanted = text.trim();
+        for &a in &legal {
+            if self.game.action_to_string(&self.inner, a) == wanted {
+                return Ok(a);
+            }
+        }
+        for &a in &legal {
+            if self.game.action_to_string(&self.inner, a).eq_ignore_ascii_case(wanted) {
+                return Ok(a);
+            }
+        }
+        let names: Vec<String> =
+            legal.iter().take(40).map(|&a| self.game.action_to_string(&self.inner, a)).collect();
+        Err(EngineError::UnknownActionString {
+            text: text.to_string(),
+            message: if names.is_empty() {
+                "no action is legal here".into()
+            } else {
+                format!("legal here: {}", names.join(", "))
+            },
+        })
+    }
+
+    pub fn scores(&self) -> Vec<f64> {
+        let mut v = vec![0.0; self.game.spec().players];
+        self.game.scores(&self.inner, &mut v);
+        v
+    }
+    pub fn returns(&self) -> Vec<f64> {
+        let mut v = vec![0.0; self.game.spec().players];
+        self.game.returns(&self.inner, &mut v);
+        v
+    }
+    pub fn winners(&self) -> Vec<usize> {
+        self.game.winners(&self.inner)
+    }
+    pub fn score_report(&self) -> ScoreReport {
+        self.game.score_report(&self.inner)
+    }
+
+    fn check_player(&self, player: usize) -> Result<()> {
+        let n = self.game.spec().players;
+        if player >= n {
+            return Err(EngineError::InvalidRequest(format!(
+                "player {player} is out of range: this game has players 0..{}",
+                n - 1
+            )));
+        }
+        Ok(())
+    }
+
+    pub fn observation_string(&self, player: usize) -> Result<String> {
+        self.check_player(player)?;
+        Ok(self.game.observation_string(&self.inner, player))
+    }
+
+    pub fn observation_tensor(&self, player: usize) -> Result<Vec<f32>> {
+        self.check_player(player)?;
+        let len: usize = self.game.spec().observation_tensor_shape.iter().product();
+        let mut v = vec![0.0; len];
+        self.game.observation_tensor(&self.inner, player, &mut v);
+        Ok(v)
+    }
+
+    /// A state consistent with what `player` has seen, its hidden parts drawn afresh from `seed`.
+    /// The resampled state has its own RNG (from `seed`) and an empty history: the true history
+    /// would reveal what `player` may not know. Its move number is kept.
+    pub fn resample(&self, player: usize, seed: u64) -> Result<Self> {
+        self.check_player(player)?;
+        let mut rng = rng_from_seed(seed);
+        let inner = self.game.resample(&self.inner, player, &mut rng);
+        let mut s = GameState {
+            game: Arc::clone(&self.game),
+            inner,
+            rng,
+            explicit_chance: self.explicit_chance,
+            history: Vec::new(),
+            move_number: self.move_number,
+            scratch: Vec::with_capacity(64),
+        };
+        s.resolve_chance();
+        Ok(s)
+    }
+
+    pub fn render(&self) -> String {
+        self.game.render(&self.inner)
+    }
+
+    fn saved(&self) -> Saved<&G::State> {
+        Saved {
+            format: STATE_FORMAT_VERSION,
+            game: self.game.spec().name.to_string(),
+            config: self.game.config().to_string(),
+            explicit_chance: self.explicit_chance,
+            rng: self.rng.clone(),
+            history: self.history.clone(),
+            move_number: self.move_number,
+            state: &self.inner,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.saved()).expect("a state always serializes")
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = b"TWS".to_vec();
+        out.extend_from_slice(&STATE_FORMAT_VERSION.to_le_bytes());
+        out.extend(postcard::to_stdvec(&self.saved()).expect("a state always serializes"));
+        out
+    }
+
+    fn check_header(&self, format: u32, game: &str) -> Result<()> {
+        if format != STATE_FORMAT_VERSION {
+            return Err(EngineError::StateFormat(format!(
+                "it was saved in state format version {format}, and this build of tradewinds reads \
+                 version {STATE_FORMAT_VERSION}; load it with a tradewinds release that reads version {format}"
+            )));
+        }
+        if game != self.game.spec().name {
+            return Err(EngineError::StateFormat(format!(
+                "it is a state of game {game:?}, not {:?}",
+                self.game.spec().name
+            )));
+        }
+        Ok(())
+    }
+
+    fn from_saved(game: &Arc<G>, saved: Saved<G::State>) -> Result<Self> {
+        let ours = game.config();
+        let theirs: serde_json::Value = serde_json::from_str(&saved.config)
+            .map_err(|e| EngineError::StateFormat(format!("its game configuration is corrupt: {e}")))?;
+        if theirs != ours {
+            return Err(EngineError::StateFormat(format!(
+                "it belongs to a game with other options ({}) than this one",
+                describe_config_difference(&theirs, &ours)
+            )));
+        }
+        game.validate_state(&saved.state)
+            .map_err(|e| EngineError::StateFormat(format!("the state is inconsistent: {e}")))?;
+        if saved.move_number < saved.history.len() as u64 {
+            return Err(EngineError::StateFormat(
+                "its move number is smaller than its history".into(),
+            ));
+        }
+        Ok(GameState {
+            game: Arc::clone(game),
+            inner: saved.state,
+            rng: saved.rng,
+            explicit_chance: saved.explicit_chance,
+            history: saved.history,
+            move_number: saved.move_number,
+            scratch: Vec::with_capacity(64),
+        })
+    }
+
+    /// Loads a state saved with [`GameState::to_json`] by this game; never panics.
+    pub fn from_json(game: &Arc<G>, text: &str) -> Result<Self> {
+        let header: SavedHeader = serde_json::from_str(text)
+            .map_err(|e| EngineError::StateFormat(format!("not a saved tradewinds state: {e}")))?;
+        let probe = Self::probe(game);
+        probe.check_header(header.format, &header.game)?;
+        let saved: Saved<G::State> = serde_json::from_str(text)
+            .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {e}")))?;
+        Self::from_saved(game, saved)
+    }
+
+    /// Loads a state saved with [`GameState::to_bytes`] by this game; never panics.
+    pub fn from_bytes(game: &Arc<G>, bytes: &[u8]) -> Result<Self> {
+        if bytes.len() < 7 || &bytes[..3] != b"TWS" {
+            return Err(EngineError::StateFormat("not a saved tradewinds state (bad magic)".into()));
+        }
+        let format = u32::from_le_bytes([bytes[3], bytes[4], bytes[5], bytes[6]]);
+        let probe = Self::probe(game);
+        probe.check_header(format, game.spec().name)?;
+        let saved: Saved<G::State> = postcard::from_bytes(&bytes[7..])
+            .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {e}")))?;
+        probe.check_header(saved.format, &saved.game)?;
+        Self::from_saved(game, saved)
+    }
+
+    fn probe(game: &Arc<G>) -> Self {
+        GameState {
+            game: Arc::clone(game),
+            inner: game.initial_state(),
+            rng: rng_from_seed(0),
+            explicit_chance: true,
+            history: Vec::new(),
+            move_number: 0,
+            scratch: Vec::new(),
+        }
+    }
+}
+
+fn describe_config_difference(theirs: &serde_json::Value, ours: &serde_json::Value) -> String {
+    if let (Some(a), Some(b)) = (theirs.as_object(), ours.as_object()) {
+        let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        let diff: Vec<String> = keys
+            .into_iter()
+            .filter(|k| a.get(*k) != b.get(*k))
+            .map(|k| match (a.get(k), b.get(k)) {
+                (Some(x), Some(y)) if !x.is_object() && !y.is_object() => {
+                    format!("{k}: saved {x}, this game {y}")
+                }
+                _ => format!("{k} differs"),
+            })
+            .collect();
+        return diff.join("; ");
+    }
+    "configuration differs".into()
+}

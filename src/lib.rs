@@ -1,0 +1,25 @@
+//! # tradewinds
+//!
+//! Rules-complete engines for nautical trading board games, fast enough for millions of
+//! playouts. The crate is a pure Rust library (the `python` feature adds the PyO3 bindings).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use tradewinds::engine::{Game, GameState};
+//! use tradewinds::games::north_wind::NorthWind;
+//!
+//! let options = serde_json::json!({"players": 3});
+//! let game = Arc::new(NorthWind::new(options.as_object().unwrap()).unwrap());
+//! let mut state = GameState::new(game, 42, false);
+//! while !state.is_terminal() {
+//!     let legal = state.legal_actions();
+//!     state.apply(legal[0]).unwrap();
+//! }
+//! assert_eq!(state.scores().len(), 3);
+//! ```
+
+pub mod engine;
+pub mod games;
+
+#[cfg(feature = "python")]
+mod python;
