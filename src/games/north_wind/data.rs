@@ -1,0 +1,626 @@
+//! North Wind's component data: the file format (every value marked printed or
+//! reconstructed), its validation (errors name the offending field) and the compiled
+//! tables the rules read.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{EngineError, Result};
+
+/// The shipped data file (also in the Python package as `tradewinds/data/north-wind.json`).
+pub const DEFAULT_DATA: &str = include_str!("../../../python/tradewinds/data/north-wind.json");
+
+pub const GOODS: [&str; 5] = ["grain", "fish", "salt", "wood", "wine"];
+pub const PORTS: [&str; 3] = ["Northcape", "Trutzhaven", "Olesand"];
+/// The five advantage slots: four in the cabin and the crow's nest (lookout).
+pub const CREW_SLOTS: [&str; 5] = ["boatswain", "bookkeeper", "gunner", "treasurer", "lookout"];
+pub const BOATSWAIN: u8 = 0;
+pub const BOOKKEEPER: u8 = 1;
+pub const GUNNER: u8 = 2;
+pub const TREASURER: u8 = 3;
+pub const LOOKOUT: u8 = 4;
+pub const WINE: usize = 4;
+
+/// Most card kinds that may come in several identical copies (the size of the knowledge tables).
+pub const MAX_MULTI_TYPES: usize = 4;
+/// Most cards a player can see from one stack in one voyage, plus one.
+pub const RUN_LEN: usize = 9;
+pub const MAX_CONTRACTS: usize = 16;
+pub const MAX_CARDS: usize = 32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    Printed,
+    Reconstructed,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sourced {
+    pub value: u32,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesFile {
+    pub sea_card_stacks: Sourced,
+    pub starting_gold: Sourced,
+    pub starting_trade_letters: Sourced,
+    pub trade_letters_max_held: Sourced,
+    pub trade_letters_total: Sourced,
+    pub crew_per_player: Sourced,
+    pub cannons_per_player: Sourced,
+    pub starting_cannons: Sourced,
+    pub starting_sail_level: Sourced,
+    pub max_sail_level: Sourced,
+    pub hold_slots: Sourced,
+    pub max_goods_per_kind: Sourced,
+    pub prison_slots: Sourced,
+    pub goods_per_kind: Sourced,
+    pub pirate_captains: Sourced,
+    pub actions_per_voyage: Sourced,
+    pub poor_income: Sourced,
+    pub treasurer_income: Sourced,
+    pub shipwreck_gold: Sourced,
+    pub trading_port_max_units: Sourced,
+    pub pirate_toll: Sourced,
+    pub treasure_gold: Sourced,
+    pub full_prison_gold: Sourced,
+    pub bookkeeper_bonus: Sourced,
+    pub boatswain_transactions: Sourced,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CardKindFile {
+    Destination,
+    Fog,
+    TradingPort,
+    OutfittingPort,
+    Merchant,
+    Shipwreck,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GoodFile {
+    Grain,
+    Fish,
+    Salt,
+    Wood,
+    Wine,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardFile {
+    pub name: String,
+    pub kind: CardKindFile,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub good: Option<GoodFile>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContractFile {
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub grain: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fish: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub salt: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wood: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wine: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gold: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub captains: u32,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
+    EngineError::data(field, message)
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventFaceKind {
+    Treasure,
+    Pirates,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventFaceFile {
+    pub face: EventFaceKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<u32>,
+    pub count: u32,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CombatFaceKind {
+    Hit,
+    Double,
+    Miss,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CombatFaceFile {
+    pub face: CombatFaceKind,
+    pub count: u32,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataFile {
+    pub format: u32,
+    pub game: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<String>,
+    pub rules: RulesFile,
+    pub victory_tokens: BTreeMap<String, Sourced>,
+    pub sea_cards: Vec<CardFile>,
+    pub contracts: BTreeMap<String, Vec<ContractFile>>,
+    pub event_die: Vec<EventFaceFile>,
+    pub combat_die: Vec<CombatFaceFile>,
+}
+
+/// What a sea card does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Destination { port: u8 },
+    Fog,
+    TradingPort { good: u8, price: u8 },
+    OutfittingPort { price: u8 },
+    Merchant { price: u8 },
+    Shipwreck,
+}
+
+impl Kind {
+    /// Cards whose "A" is underlined: other players may use them with a trade letter.
+    pub fn is_trade_card(self) -> bool {
+        matches!(self, Kind::TradingPort { .. } | Kind::OutfittingPort { .. } | Kind::Merchant { .. })
+    }
+}
+
+/// One kind of card (identical copies share a type).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CardType {
+    pub name: String,
+    pub kind: Kind,
+    pub count: u8,
+    /// Index into the knowledge tables when `count > 1`.
+    pub multi: Option<u8>,
+    pub cards: Vec<u8>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Contract {
+    pub goods: [u8; 5],
+    pub gold: u16,
+    pub captains: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventOutcome {
+    Treasure,
+    Pirates(u8),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CombatOutcome {
+    Hit,
+    Double,
+    Miss,
+}
+
+/// The numbers of the rules, as read from the data file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rules {
+    pub starting_gold: u16,
+    pub starting_letters: u8,
+    pub max_letters: u8,
+    pub letters_total: u8,
+    pub crew_per_player: u8,
+    pub cannons_per_player: u8,
+    pub starting_cannons: u8,
+    pub starting_sail: u8,
+    pub max_sail: u8,
+    pub hold_slots: u8,
+    pub max_per_kind: u8,
+    pub prison_slots: u8,
+    pub goods_per_kind: u8,
+    pub captains_total: u8,
+    pub actions_per_voyage: u8,
+    pub poor_income: u16,
+    pub treasurer_income: u16,
+    pub shipwreck_gold: u16,
+    pub port_max_units: u8,
+    pub pirate_toll: u16,
+    pub treasure_gold: u16,
+    pub full_prison_gold: u16,
+    pub bookkeeper_bonus: u16,
+    pub boatswain_transactions: u8,
+}
+
+/// The compiled component data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Data {
+    pub file: DataFile,
+    pub rules: Rules,
+    /// Type of each card instance.
+    pub card_type: Vec<u8>,
+    /// A unique label per card instance ("Fog#2").
+    pub card_label: Vec<String>,
+    pub types: Vec<CardType>,
+    /// Card id of each port's destination card.
+    pub destination_card: [u8; 3],
+    /// The cards dealt at setup (all but the destinations), in id order.
+    pub deal_cards: Vec<u8>,
+    /// Non-destination cards per stack.
+    pub slots_per_stack: u8,
+    pub contracts: [Vec<Contract>; 3],
+    pub event_faces: Vec<(EventOutcome, u32)>,
+    pub event_total: u32,
+    pub combat_faces: Vec<(CombatOutcome, u32)>,
+    pub combat_total: u32,
+    /// Victory point tokens (= tokens needed to win) by player count.
+    pub tokens: BTreeMap<usize, u8>,
+}
+
+impl Data {
+    pub fn kind(&self, card: u8) -> Kind {
+        self.types[self.card_type[card as usize] as usize].kind
+    }
+    pub fn num_cards(&self) -> usize {
+        self.card_type.len()
+    }
+    pub fn default_data() -> Data {
+        Data::from_json_str(DEFAULT_DATA).expect("the shipped data file validates")
+    }
+
+    /// Parses and validates a data file; errors name the offending field.
+    pub fn from_json_str(text: &str) -> Result<Data> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let file: DataFile = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            EngineError::data(if path == "." { "(file)".to_string() } else { path }, e.inner().to_string())
+        })?;
+        Data::compile(file)
+    }
+
+    pub fn from_value(value: &serde_json::Value) -> Result<Data> {
+        let file: DataFile = serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            EngineError::data(if path == "." { "(file)".to_string() } else { path }, e.inner().to_string())
+        })?;
+        Data::compile(file)
+    }
+
+    pub fn compile(file: DataFile) -> Result<Data> {
+        if file.format != 1 {
+            return Err(err("format", format!("data format {} is not supported (expected 1)", file.format)));
+        }
+        if file.game != "north-wind" {
+            return Err(err("game", format!("this is a data file for {:?}, not north-wind", file.game)));
+        }
+        let r = &file.rules;
+        let get = |name: &str, s: &Sourced, lo: u32, hi: u32| -> Result<u32> {
+            if s.value < lo || s.value > hi {
+                Err(err(format!("rules.{name}.value"), format!("{} is outside {lo}..={hi}", s.value)))
+            } else {
+                Ok(s.value)
+            }
+        };
+        if r.sea_card_stacks.value != 3 {
+            return Err(err("rules.sea_card_stacks.value", "North Wind has exactly 3 stacks, one per destination port"));
+        }
+        let max_sail = get("max_sail_level", &r.max_sail_level, 1, 7)? as u8;
+        let rules = Rules {
+            starting_gold: get("starting_gold", &r.starting_gold, 0, 1000)? as u16,
+            starting_letters: get("starting_trade_letters", &r.starting_trade_letters, 0, 8)? as u8,
+            max_letters: get("trade_letters_max_held", &r.trade_letters_max_held, 0, 8)? as u8,
+            letters_total: get("trade_letters_total", &r.trade_letters_total, 0, 64)? as u8,
+            crew_per_player: get("crew_per_player", &r.crew_per_player, 0, 5)? as u8,
+            cannons_per_player: get("cannons_per_player", &r.cannons_per_player, 0, 8)? as u8,
+            starting_cannons: get("starting_cannons", &r.starting_cannons, 0, r.cannons_per_player.value)? as u8,
+            starting_sail: get("starting_sail_level", &r.starting_sail_level, 1, max_sail as u32)? as u8,
+            max_sail,
+            hold_slots: get("hold_slots", &r.hold_slots, 1, 20)? as u8,
+            max_per_kind: get("max_goods_per_kind", &r.max_goods_per_kind, 1, 20)? as u8,
+            prison_slots: get("prison_slots", &r.prison_slots, 0, 8)? as u8,
+            goods_per_kind: get("goods_per_kind", &r.goods_per_kind, 0, 64)? as u8,
+            captains_total: get("pirate_captains", &r.pirate_captains, 0, 64)? as u8,
+            actions_per_voyage: get("actions_per_voyage", &r.actions_per_voyage, 1, 8)? as u8,
+            poor_income: get("poor_income", &r.poor_income, 0, 100)? as u16,
+            treasurer_income: get("treasurer_income", &r.treasurer_income, 0, 100)? as u16,
+            shipwreck_gold: get("shipwreck_gold", &r.shipwreck_gold, 0, 100)? as u16,
+            port_max_units: get("trading_port_max_units", &r.trading_port_max_units, 1, 2)? as u8,
+            pirate_toll: get("pirate_toll", &r.pirate_toll, 0, 100)? as u16,
+            treasure_gold: get("treasure_gold", &r.treasure_gold, 0, 100)? as u16,
+            full_prison_gold: get("full_prison_gold", &r.full_prison_gold, 0, 100)? as u16,
+            bookkeeper_bonus: get("bookkeeper_bonus", &r.bookkeeper_bonus, 0, 100)? as u16,
+            boatswain_transactions: get("boatswain_transactions", &r.boatswain_transactions, 1, 2)? as u8,
+        };
+
+        // Victory tokens.
+        let mut tokens = BTreeMap::new();
+        for (key, s) in &file.victory_tokens {
+            let players: usize = match key.as_str() {
+                "2" => 2,
+                "3" => 3,
+                "4" => 4,
+                _ => return Err(err(format!("victory_tokens.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
+            };
+            if s.value == 0 || s.value > 40 {
+                return Err(err(format!("victory_tokens.{key}.value"), format!("{} is outside 1..=40", s.value)));
+            }
+            tokens.insert(players, s.value as u8);
+        }
+        for p in 2..=4 {
+            if !tokens.contains_key(&p) {
+                return Err(err(format!("victory_tokens.{p}"), "missing"));
+            }
+        }
+
+        // Sea cards.
+        let mut types: Vec<CardType> = Vec::new();
+        let mut card_type = Vec::new();
+        let mut card_label = Vec::new();
+        let mut destination_card = [u8::MAX; 3];
+        let mut multi = 0u8;
+        for (i, c) in file.sea_cards.iter().enumerate() {
+            let f = |field: &str| format!("sea_cards[{i}].{field}");
+            if c.name.trim().is_empty() {
+                return Err(err(f("name"), "empty name"));
+            }
+            if types.iter().any(|t| t.name == c.name) {
+                return Err(err(f("name"), format!("duplicate card name {:?}", c.name)));
+            }
+            let count = c.count.unwrap_or(1);
+            if count == 0 || count > 16 {
+                return Err(err(f("count"), format!("{count} is outside 1..=16")));
+            }
+            let needs = |has: bool, field: &str, kind: &str| -> Result<()> {
+                if has {
+                    Ok(())
+                } else {
+                    Err(err(f(field), format!("a {kind} card needs a {field}")))
+                }
+            };
+            let forbids = |has: bool, field: &str, kind: &str| -> Result<()> {
+                if has {
+                    Err(err(f(field), format!("a {kind} card has no {field}")))
+                } else {
+                    Ok(())
+                }
+            };
+            let price = |p: Option<u32>| -> Result<u8> {
+                match p {
+                    Some(v) if (1..=50).contains(&v) => Ok(v as u8),
+                    Some(v) => Err(err(f("price"), format!("{v} is outside 1..=50"))),
+                    None => Err(err(f("price"), "missing")),
+                }
+            };
+            let kind = match c.kind {
+                CardKindFile::Destination => {
+                    forbids(c.good.is_some(), "good", "destination")?;
+                    forbids(c.price.is_some(), "price", "destination")?;
+                    needs(c.port.is_some(), "port", "destination")?;
+                    let port = c.port.as_deref().unwrap();
+                    let Some(pi) = PORTS.iter().position(|p| *p == port) else {
+                        return Err(err(f("port"), format!("{port:?} is not one of {PORTS:?}")));
+                    };
+                    if count != 1 {
+                        return Err(err(f("count"), "each destination port has exactly one card"));
+                    }
+                    if destination_card[pi] != u8::MAX {
+                        return Err(err(f("port"), format!("a second card for {port}")));
+                    }
+                    destination_card[pi] = card_type.len() as u8;
+                    Kind::Destination { port: pi as u8 }
+                }
+                CardKindFile::TradingPort => {
+                    forbids(c.port.is_some(), "port", "trading_port")?;
+                    needs(c.good.is_some(), "good", "trading_port")?;
+                    Kind::TradingPort { good: c.good.unwrap() as u8, price: price(c.price)? }
+                }
+                CardKindFile::OutfittingPort | CardKindFile::Merchant => {
+                    let kn = if c.kind == CardKindFile::Merchant { "merchant" } else { "outfitting_port" };
+                    forbids(c.port.is_some(), "port", kn)?;
+                    forbids(c.good.is_some(), "good", kn)?;
+                    let p = price(c.price)?;
+                    if c.kind == CardKindFile::Merchant {
+                        Kind::Merchant { price: p }
+                    } else {
+                        Kind::OutfittingPort { price: p }
+                    }
+                }
+                CardKindFile::Fog | CardKindFile::Shipwreck => {
+                    let kn = if c.kind == CardKindFile::Fog { "fog" } else { "shipwreck" };
+                    forbids(c.port.is_some(), "port", kn)?;
+                    forbids(c.good.is_some(), "good", kn)?;
+                    forbids(c.price.is_some(), "price", kn)?;
+                    if c.kind == CardKindFile::Fog {
+                        Kind::Fog
+                    } else {
+                        Kind::Shipwreck
+                    }
+                }
+            };
+            let m = if count > 1 {
+                if multi as usize >= MAX_MULTI_TYPES {
+                    return Err(err(f("count"), format!("at most {MAX_MULTI_TYPES} kinds of card may have several copies")));
+                }
+                multi += 1;
+                Some(multi - 1)
+            } else {
+                None
+            };
+            let t = types.len() as u8;
+            let mut ids = Vec::new();
+            for k in 0..count {
+                ids.push(card_type.len() as u8);
+                card_type.push(t);
+                card_label.push(if count > 1 { format!("{}#{}", c.name, k + 1) } else { c.name.clone() });
+                if card_type.len() > MAX_CARDS {
+                    return Err(err("sea_cards", format!("more than {MAX_CARDS} sea cards")));
+                }
+            }
+            types.push(CardType { name: c.name.clone(), kind, count: count as u8, multi: m, cards: ids });
+        }
+        for (pi, port) in PORTS.iter().enumerate() {
+            if destination_card[pi] == u8::MAX {
+                return Err(err("sea_cards", format!("no destination card for {port}")));
+            }
+        }
+        let deal_cards: Vec<u8> = (0..card_type.len() as u8)
+            .filter(|&c| !matches!(types[card_type[c as usize] as usize].kind, Kind::Destination { .. }))
+            .collect();
+        if deal_cards.is_empty() || deal_cards.len() % 3 != 0 {
+            return Err(err("sea_cards", format!(
+                "the {} non-destination cards must split evenly into 3 stacks", deal_cards.len())));
+        }
+        let slots_per_stack = (deal_cards.len() / 3) as u8;
+        if slots_per_stack < max_sail {
+            return Err(err("rules.max_sail_level.value", format!(
+                "a stack holds {} cards besides its port: too few for a range of {max_sail} after a lookout's slide",
+                slots_per_stack)));
+        }
+
+        // Contracts.
+        let mut contracts: [Vec<Contract>; 3] = Default::default();
+        for key in file.contracts.keys() {
+            if !PORTS.contains(&key.as_str()) {
+                return Err(err(format!("contracts.{key}"), format!("not a destination port; ports are {PORTS:?}")));
+            }
+        }
+        for (pi, port) in PORTS.iter().enumerate() {
+            let Some(list) = file.contracts.get(*port) else {
+                return Err(err(format!("contracts.{port}"), "missing"));
+            };
+            if list.is_empty() || list.len() > MAX_CONTRACTS {
+                return Err(err(format!("contracts.{port}"), format!("{} contracts; 1..={MAX_CONTRACTS} allowed", list.len())));
+            }
+            for (i, c) in list.iter().enumerate() {
+                let goods = [c.grain, c.fish, c.salt, c.wood, c.wine];
+                for (g, &n) in goods.iter().enumerate() {
+                    if n > rules.max_per_kind as u32 {
+                        return Err(err(format!("contracts.{port}[{i}].{}", GOODS[g]), format!(
+                            "{n} can never be held (at most {} of a kind)", rules.max_per_kind)));
+                    }
+                }
+                if c.captains > rules.prison_slots as u32 {
+                    return Err(err(format!("contracts.{port}[{i}].captains"), format!(
+                        "{} can never be held (prison of {})", c.captains, rules.prison_slots)));
+                }
+                if goods.iter().sum::<u32>() > rules.hold_slots as u32 {
+                    return Err(err(format!("contracts.{port}[{i}]"), "more goods than a hold can carry"));
+                }
+                if c.gold > 1000 {
+                    return Err(err(format!("contracts.{port}[{i}].gold"), "more than 1000"));
+                }
+                if goods.iter().sum::<u32>() + c.gold + c.captains == 0 {
+                    return Err(err(format!("contracts.{port}[{i}]"), "a contract must ask for something"));
+                }
+                contracts[pi].push(Contract {
+                    goods: goods.map(|n| n as u8),
+                    gold: c.gold as u16,
+                    captains: c.captains as u8,
+                });
+            }
+        }
+
+        // Dice.
+        let mut event_faces = Vec::new();
+        for (i, e) in file.event_die.iter().enumerate() {
+            let o = match (e.face, e.strength) {
+                (EventFaceKind::Treasure, None) => EventOutcome::Treasure,
+                (EventFaceKind::Treasure, Some(_)) => {
+                    return Err(err(format!("event_die[{i}].strength"), "a treasure face has no strength"))
+                }
+                (EventFaceKind::Pirates, Some(s)) if (1..=8).contains(&s) => EventOutcome::Pirates(s as u8),
+                (EventFaceKind::Pirates, _) => {
+                    return Err(err(format!("event_die[{i}].strength"), "a pirates face needs a strength in 1..=8"))
+                }
+            };
+            if e.count == 0 || e.count > 100 {
+                return Err(err(format!("event_die[{i}].count"), "outside 1..=100"));
+            }
+            if event_faces.iter().any(|(x, _)| *x == o) {
+                return Err(err(format!("event_die[{i}]"), "the same face twice: add up the counts"));
+            }
+            event_faces.push((o, e.count));
+        }
+        if event_faces.is_empty() {
+            return Err(err("event_die", "the die needs faces"));
+        }
+        let mut combat_faces = Vec::new();
+        for (i, e) in file.combat_die.iter().enumerate() {
+            let o = match e.face {
+                CombatFaceKind::Hit => CombatOutcome::Hit,
+                CombatFaceKind::Double => CombatOutcome::Double,
+                CombatFaceKind::Miss => CombatOutcome::Miss,
+            };
+            if e.count == 0 || e.count > 100 {
+                return Err(err(format!("combat_die[{i}].count"), "outside 1..=100"));
+            }
+            if combat_faces.iter().any(|(x, _)| *x == o) {
+                return Err(err(format!("combat_die[{i}]"), "the same face twice: add up the counts"));
+            }
+            combat_faces.push((o, e.count));
+        }
+        if combat_faces.is_empty() {
+            return Err(err("combat_die", "the die needs faces"));
+        }
+        let event_total = event_faces.iter().map(|f| f.1).sum();
+        let combat_total = combat_faces.iter().map(|f| f.1).sum();
+        Ok(Data {
+            file,
+            rules,
+            card_type,
+            card_label,
+            types,
+            destination_card,
+            deal_cards,
+            slots_per_stack,
+            contracts,
+            event_faces,
+            event_total,
+            combat_faces,
+            combat_total,
+            tokens,
+        })
+    }
+}

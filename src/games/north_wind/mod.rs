@@ -1,0 +1,246 @@
+//! North Wind (Klaus Teuber, Kosmos 2014) for 2 to 4 players, by its complete rules.
+//! `docs/games/north-wind.md` maps every rule to its code and test and records the rulings.
+
+use serde_json::{Map, Value};
+
+use crate::engine::rng::Rng;
+use crate::engine::{Action, Actor, EngineError, Game, GameSpec, Result, ScoreReport};
+
+pub mod actions;
+pub mod data;
+mod resample;
+mod rules;
+mod setup;
+pub mod state;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use data::Data;
+pub use state::{Phase, Ship, State};
+
+use actions::{ActionList, NUM_ACTIONS};
+
+/// Turns after which a game is cut off as truncated (no winner), unless set by the `max_turns` option.
+pub const DEFAULT_MAX_TURNS: u32 = 1000;
+
+/// The game: player count, options and component data.
+#[derive(Debug, Clone)]
+pub struct NorthWind {
+    pub data: Data,
+    pub players: usize,
+    pub max_turns: u32,
+    /// Victory point tokens per player, which is also the number that wins.
+    pub tokens: u8,
+    /// The user's data (as JSON) when it is not the shipped file.
+    custom_data: Option<Value>,
+    spec: GameSpec,
+}
+
+const ALLOWED: &str = "allowed options: players (2, 3 or 4; default 3), max_turns (1..=100000; default 1000), \
+                       data (path of a North Wind data file, or its JSON object)";
+
+impl NorthWind {
+    pub const NAME: &'static str = "north-wind";
+
+    pub fn new(options: &Map<String, Value>) -> Result<Self> {
+        let mut players = 3usize;
+        let mut max_turns = DEFAULT_MAX_TURNS;
+        let mut data = None;
+        let mut custom_data = None;
+        for (key, value) in options {
+            match key.as_str() {
+                "players" => {
+                    players = match value.as_u64() {
+                        Some(n @ 2..=4) => n as usize,
+                        _ => return Err(EngineError::option("players", format!(
+                            "{value} is not allowed: North Wind is for 2, 3 or 4 players"))),
+                    }
+                }
+                "max_turns" => {
+                    max_turns = match value.as_u64() {
+                        Some(n @ 1..=100_000) => n as u32,
+                        _ => return Err(EngineError::option("max_turns", format!(
+                            "{value} is not allowed: an integer in 1..=100000"))),
+                    }
+                }
+                "data" => {
+                    let d = match value {
+                        Value::String(path) => {
+                            let text = std::fs::read_to_string(path).map_err(|e| {
+                                EngineError::data("(file)", format!("cannot read {path:?}: {e}"))
+                            })?;
+                            Data::from_json_str(&text)?
+                        }
+                        Value::Object(_) => Data::from_value(value)?,
+                        Value::Null => Data::default_data(),
+                        _ => return Err(EngineError::option("data", "a file path or a JSON object")),
+                    };
+                    data = Some(d);
+                }
+                other => {
+                    return Err(EngineError::option(other, format!("unknown option for north-wind; {ALLOWED}")))
+                }
+            }
+        }
+        let data = data.unwrap_or_else(Data::default_data);
+        let default = Data::default_data();
+        if data.file != default.file {
+            custom_data = Some(serde_json::to_value(&data.file).expect("data serializes"));
+        }
+        let r = &data.rules;
+        if (r.letters_total as usize) < players * r.starting_letters as usize {
+            return Err(EngineError::data("rules.trade_letters_total.value", format!(
+                "{} letters cannot give {players} players {} each", r.letters_total, r.starting_letters)));
+        }
+        let tokens = data.tokens[&players];
+        let types = data.types.len();
+        let max_chance = data.num_cards().max(3).max(data.event_faces.len()).max(data.combat_faces.len());
+        // A turn has at most: a stack choice, the lookout's look and decision, and per
+        // revealed card one chance draw and either a fog (event, pirate decision, one roll
+        // per cannon) or a card used by the active player and offered to every other
+        // player (each use: jettisons and up to two trades).
+        let per_use = (r.hold_slots as usize) + 3;
+        let per_card = 1 + (3 + r.cannons_per_player as usize).max(players * per_use);
+        let per_turn = 3 + (r.max_sail as usize + 1) * per_card;
+        let max_game_length = data.deal_cards.len() + (max_turns as usize + 1) * per_turn;
+        let spec = GameSpec {
+            name: Self::NAME,
+            players,
+            num_distinct_actions: NUM_ACTIONS,
+            max_chance_outcomes: max_chance,
+            max_game_length,
+            observation_tensor_shape: vec![view::tensor_len(players, types)],
+        };
+        Ok(NorthWind { data, players, max_turns, tokens, custom_data, spec })
+    }
+
+    /// Every player count (North Wind has no other modes).
+    pub fn all_configurations() -> Vec<Map<String, Value>> {
+        (2..=4)
+            .map(|p| {
+                let mut m = Map::new();
+                m.insert("players".into(), Value::from(p));
+                m
+            })
+            .collect()
+    }
+}
+
+impl Game for NorthWind {
+    type State = State;
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn config(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("game".into(), Value::from(Self::NAME));
+        m.insert("players".into(), Value::from(self.players));
+        m.insert("max_turns".into(), Value::from(self.max_turns));
+        if let Some(d) = &self.custom_data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+
+    fn initial_state(&self) -> State {
+        self.initial()
+    }
+
+    fn actor(&self, state: &State) -> Actor {
+        self.actor_of(state)
+    }
+
+    fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
+        out.clear();
+        match self.actor_of(state) {
+            Actor::Chance => self.chance_weights(state, |a, _| out.push(a)),
+            Actor::Player(_) => {
+                let mut list = ActionList::new();
+                self.legal_list(state, &mut list);
+                out.extend_from_slice(list.as_slice());
+            }
+            Actor::Terminal => {}
+        }
+    }
+
+    fn chance_outcomes(&self, state: &State, out: &mut Vec<(Action, f64)>) {
+        out.clear();
+        let mut total = 0u32;
+        self.chance_weights(state, |_, w| total += w);
+        self.chance_weights(state, |a, w| out.push((a, w as f64 / total as f64)));
+    }
+
+    fn sample_chance(&self, state: &State, rng: &mut Rng) -> Action {
+        self.sample(state, rng)
+    }
+
+    fn apply(&self, state: &mut State, action: Action) {
+        self.do_apply(state, action)
+    }
+
+    fn action_to_string(&self, state: &State, action: Action) -> String {
+        self.action_name(state, action)
+    }
+
+    fn scores(&self, state: &State, out: &mut [f64]) {
+        for (p, o) in out.iter_mut().enumerate().take(self.players) {
+            *o = self.placed(state, p) as f64;
+        }
+    }
+
+    fn returns(&self, state: &State, out: &mut [f64]) {
+        for o in out.iter_mut() {
+            *o = 0.0;
+        }
+        if state.winner != state::NONE {
+            let loss = -1.0 / (self.players as f64 - 1.0);
+            for (p, o) in out.iter_mut().enumerate().take(self.players) {
+                *o = if p == state.winner as usize { 1.0 } else { loss };
+            }
+        }
+    }
+
+    fn winners(&self, state: &State) -> Vec<usize> {
+        if state.winner == state::NONE {
+            Vec::new()
+        } else {
+            vec![state.winner as usize]
+        }
+    }
+
+    fn is_truncated(&self, state: &State) -> bool {
+        state.truncated
+    }
+
+    fn score_report(&self, state: &State) -> ScoreReport {
+        self.report(state)
+    }
+
+    fn observation_string(&self, state: &State, player: usize) -> String {
+        self.observe_string(state, player)
+    }
+
+    fn observation_tensor(&self, state: &State, player: usize, out: &mut [f32]) {
+        self.observe_tensor(state, player, out)
+    }
+
+    fn resample(&self, state: &State, player: usize, rng: &mut Rng) -> State {
+        self.resample_for(state, player, rng)
+    }
+
+    fn render(&self, state: &State) -> String {
+        self.render_table(state)
+    }
+
+    fn validate_state(&self, state: &State) -> Result<()> {
+        self.validate(state).map_err(EngineError::StateFormat)
+    }
+
+    fn setup(&self, description: &Value) -> Result<State> {
+        self.setup_from(description)
+    }
+}
