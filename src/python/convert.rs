@@ -1,0 +1,187 @@
+//! Conversions between Python objects and the engine's plain values (JSON, seeds, actions,
+//! player indices). Nothing here knows about any game.
+
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::{Map, Number, Value};
+
+use super::errors::IllegalActionError;
+use crate::engine::Action;
+
+/// A seed: any Python integer in `[0, 2**64 - 1]`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Seed(pub u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<PyFloat>() {
+            return Err(PyTypeError::new_err(format!(
+                "a seed must be an integer in [0, 2**64 - 1], not a float ({})",
+                obj.repr()?
+            )));
+        }
+        match obj.extract::<u64>() {
+            Ok(v) => Ok(Seed(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(PyValueError::new_err(
+                format!("seed {} is out of range: a seed must be an integer in [0, 2**64 - 1]", obj.repr()?),
+            )),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// Converts a player index; a negative or huge index is a `ValueError` naming the range.
+pub(crate) fn player_index(player: i64, players: usize) -> PyResult<usize> {
+    if player < 0 || player as u64 >= players as u64 {
+        return Err(PyValueError::new_err(format!(
+            "invalid request: player {player} is out of range: this game has players 0..{}",
+            players.saturating_sub(1)
+        )));
+    }
+    Ok(player as usize)
+}
+
+/// Converts a Python integer to an action id; one outside the action id range is an
+/// `IllegalActionError` (it cannot be legal anywhere).
+pub(crate) fn action_id(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+    if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyFloat>() {
+        return Err(PyTypeError::new_err(format!(
+            "an action must be an int (an action id) or a str (an action's name), not {}",
+            obj.get_type().name()?
+        )));
+    }
+    match obj.extract::<i64>() {
+        Ok(v) if (0..=u32::MAX as i64).contains(&v) => Ok(v as Action),
+        Ok(v) => Err(IllegalActionError::new_err(format!(
+            "illegal action: {v} is not an action id (action ids lie in 0..{})",
+            u32::MAX
+        ))),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(IllegalActionError::new_err(
+            format!("illegal action: {} is not an action id (action ids lie in 0..{})", obj.repr()?, u32::MAX),
+        )),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "an action must be an int (an action id) or a str (an action's name), not {}",
+            obj.get_type().name()?
+        ))),
+    }
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+/// Converts a JSON-able Python value (None, bool, int, float, str, list, tuple, dict with
+/// str keys, os.PathLike) to JSON. `path` names the value in error messages.
+pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        if let Ok(v) = obj.extract::<i64>() {
+            return Ok(Value::from(v));
+        }
+        if let Ok(v) = obj.extract::<u64>() {
+            return Ok(Value::from(v));
+        }
+        return Err(PyValueError::new_err(format!(
+            "{path}: the integer {} does not fit in 64 bits",
+            obj.repr()?
+        )));
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        let v = f.value();
+        return Number::from_f64(v).map(Value::Number).ok_or_else(|| {
+            PyValueError::new_err(format!("{path}: {v} is not a finite number"))
+        });
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Value::String(s.to_str()?.to_string()));
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        return Ok(Value::Object(py_dict_to_map(d, path)?));
+    }
+    if let Ok(l) = obj.cast::<PyList>() {
+        let mut out = Vec::with_capacity(l.len());
+        for (i, item) in l.iter().enumerate() {
+            out.push(py_to_json(&item, &format!("{path}[{i}]"))?);
+        }
+        return Ok(Value::Array(out));
+    }
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        let mut out = Vec::with_capacity(t.len());
+        for (i, item) in t.iter().enumerate() {
+            out.push(py_to_json(&item, &format!("{path}[{i}]"))?);
+        }
+        return Ok(Value::Array(out));
+    }
+    if obj.hasattr("__fspath__")? {
+        let p = obj.py().import("os")?.call_method1("fspath", (obj,))?;
+        if let Ok(s) = p.cast::<PyString>() {
+            return Ok(Value::String(s.to_str()?.to_string()));
+        }
+        return Err(PyTypeError::new_err(format!("{path}: a path must be a str path, not bytes")));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{path}: a value of type {} cannot be passed to tradewinds (use None, bool, int, float, str, \
+         list, dict or a path)",
+        type_name(obj)
+    )))
+}
+
+/// Converts a dict with str keys to a JSON object.
+pub(crate) fn py_dict_to_map(d: &Bound<'_, PyDict>, path: &str) -> PyResult<Map<String, Value>> {
+    let mut map = Map::new();
+    for (k, v) in d.iter() {
+        let key = match k.cast::<PyString>() {
+            Ok(s) => s.to_str()?.to_string(),
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "{path}: keys must be str, not {}",
+                    type_name(&k)
+                )))
+            }
+        };
+        let sub = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+        let value = py_to_json(&v, &sub)?;
+        map.insert(key, value);
+    }
+    Ok(map)
+}
+
+/// Converts JSON to plain Python objects (dicts, lists, str, int, float, bool, None).
+pub(crate) fn json_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let d = PyDict::new(py);
+            for (k, item) in map {
+                d.set_item(k, json_to_py(py, item)?)?;
+            }
+            d.into_any()
+        }
+    })
+}

@@ -1,0 +1,90 @@
+//! The Python exception classes and the one mapping from [`EngineError`] to them.
+//! Every entry point also runs inside [`guard`], so a Rust panic surfaces as a
+//! `RuntimeError` instead of pyo3's `PanicException` (a `BaseException`).
+
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::create_exception;
+
+use crate::engine::EngineError;
+
+create_exception!(
+    tradewinds,
+    TradewindsError,
+    PyValueError,
+    "Base class of the errors tradewinds raises for bad input (a ValueError)."
+);
+create_exception!(
+    tradewinds,
+    IllegalActionError,
+    TradewindsError,
+    "An action that is not legal in the current state; the state is left unchanged."
+);
+create_exception!(
+    tradewinds,
+    StateFormatError,
+    TradewindsError,
+    "A saved state that cannot be loaded (corrupt, truncated, another game, another format version)."
+);
+create_exception!(
+    tradewinds,
+    DataFileError,
+    TradewindsError,
+    "A component data file that does not validate."
+);
+create_exception!(
+    tradewinds,
+    SetupError,
+    TradewindsError,
+    "A setup description that does not describe a legal position."
+);
+
+/// The single place where engine errors become Python exceptions.
+pub(crate) fn to_py_err(e: EngineError) -> PyErr {
+    let message = e.to_string();
+    match e {
+        EngineError::UnknownGame { .. }
+        | EngineError::InvalidOption { .. }
+        | EngineError::InvalidRequest(_) => PyValueError::new_err(message),
+        EngineError::IllegalAction(_) | EngineError::UnknownActionString { .. } => {
+            IllegalActionError::new_err(message)
+        }
+        EngineError::StateFormat(_) => StateFormatError::new_err(message),
+        EngineError::DataFile { .. } => DataFileError::new_err(message),
+        EngineError::Setup { .. } => SetupError::new_err(message),
+    }
+}
+
+/// Converts an engine result, mapping its error.
+pub(crate) fn engine<T>(r: crate::engine::Result<T>) -> PyResult<T> {
+    r.map_err(to_py_err)
+}
+
+/// The text of a panic payload.
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+/// The `RuntimeError` a caught panic becomes.
+pub(crate) fn internal_error(message: &str) -> PyErr {
+    PyRuntimeError::new_err(format!(
+        "internal error in tradewinds: {message} (please report this as a bug)"
+    ))
+}
+
+/// Runs `f`, turning a panic into `RuntimeError("internal error in tradewinds: ...")`.
+pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => Err(internal_error(&panic_message(&*payload))),
+    }
+}

@@ -1,0 +1,228 @@
+//! `Game`: a configured game (player count, options, component data). Immutable.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyTuple};
+
+use super::convert::{json_to_py, py_to_json, Seed};
+use super::errors::{engine, guard, internal_error, panic_message};
+use super::state::State;
+use crate::engine::{DynGame, DynState};
+
+/// A configured game: build one with `tradewinds.load(name, **options)`.
+#[pyclass(frozen, module = "tradewinds", name = "Game")]
+pub struct Game {
+    pub(crate) inner: Arc<dyn DynGame>,
+    /// The configuration as canonical JSON text (what `config_json()` returns).
+    pub(crate) config: String,
+}
+
+impl Game {
+    pub(crate) fn wrap(inner: Arc<dyn DynGame>) -> Self {
+        let config = inner.config().to_string();
+        Game { inner, config }
+    }
+
+    fn state(&self, inner: Box<dyn DynState>) -> State {
+        State::wrap(Arc::clone(&self.inner), inner)
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// The game's name, one of `tradewinds.GAMES`.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.inner.spec().name
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.inner.spec().players
+    }
+    /// The options the game was built from (its configuration without the game name).
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut config = self.inner.config();
+        if let Some(obj) = config.as_object_mut() {
+            obj.remove("game");
+        }
+        json_to_py(py, &config)
+    }
+    /// Player actions lie in `range(num_distinct_actions)`.
+    #[getter]
+    fn num_distinct_actions(&self) -> usize {
+        self.inner.spec().num_distinct_actions
+    }
+    /// Chance outcomes lie in `range(max_chance_outcomes)`.
+    #[getter]
+    fn max_chance_outcomes(&self) -> usize {
+        self.inner.spec().max_chance_outcomes
+    }
+    /// No game lasts longer than this many moves (decisions plus chance outcomes).
+    #[getter]
+    fn max_game_length(&self) -> usize {
+        self.inner.spec().max_game_length
+    }
+    #[getter]
+    fn observation_tensor_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.spec().observation_tensor_shape.iter().copied())
+    }
+
+    /// A new game from `seed`. Unless `explicit_chance`, chance is resolved from the
+    /// state's own seeded generator, so the state is never a chance node.
+    #[pyo3(signature = (seed = Seed(0), explicit_chance = false), text_signature = "(self, seed=0, explicit_chance=False)")]
+    fn new_state(&self, seed: Seed, explicit_chance: bool) -> PyResult<State> {
+        guard(|| Ok(self.state(self.inner.new_state(seed.0, explicit_chance))))
+    }
+
+    /// A position built from a game-specific description (a JSON-able dict).
+    #[pyo3(signature = (description, seed = Seed(0), explicit_chance = false), text_signature = "(self, description, seed=0, explicit_chance=False)")]
+    fn setup(&self, description: &Bound<'_, PyAny>, seed: Seed, explicit_chance: bool) -> PyResult<State> {
+        let description = py_to_json(description, "description")?;
+        guard(|| Ok(self.state(engine(self.inner.setup(&description, seed.0, explicit_chance))?)))
+    }
+
+    /// Loads a state saved with `State.to_json()`.
+    fn state_from_json(&self, text: &str) -> PyResult<State> {
+        guard(|| Ok(self.state(engine(self.inner.state_from_json(text))?)))
+    }
+
+    /// Loads a state saved with `State.to_bytes()`.
+    fn state_from_bytes(&self, data: &[u8]) -> PyResult<State> {
+        guard(|| Ok(self.state(engine(self.inner.state_from_bytes(data))?)))
+    }
+
+    /// The configuration as JSON text: `{"game": name, ...options}`.
+    fn config_json(&self) -> String {
+        self.config.clone()
+    }
+
+    /// Plays `games` games with uniformly random players on `threads` threads (0 = all
+    /// cores), without the GIL. Game `i` depends only on `seed` and `i`, never on threads.
+    #[pyo3(signature = (games, seed = Seed(0), threads = 0, progress = None), text_signature = "(self, games, seed=0, threads=0, progress=None)")]
+    fn simulate<'py>(
+        &self,
+        py: Python<'py>,
+        games: usize,
+        seed: Seed,
+        threads: usize,
+        progress: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let callback: Option<Py<PyAny>> = progress.filter(|p| !p.is_none()).map(Bound::unbind);
+        // The first exception raised by the callback; the callback is not called again after it.
+        let failure: Mutex<Option<PyErr>> = Mutex::new(None);
+        let report = |finished: usize| {
+            let Some(cb) = callback.as_ref() else { return };
+            if failure.lock().map(|f| f.is_some()).unwrap_or(true) {
+                return;
+            }
+            // `try_attach` returns None while the interpreter shuts down: then there is no one to tell.
+            Python::try_attach(|py| {
+                if let Err(e) = cb.call1(py, (finished,)) {
+                    if let Ok(mut f) = failure.lock() {
+                        f.get_or_insert(e);
+                    }
+                }
+            });
+        };
+        let inner = Arc::clone(&self.inner);
+        let outcome = py.detach(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let progress: Option<&(dyn Fn(usize) + Sync)> =
+                    if callback.is_some() { Some(&report) } else { None };
+                inner.simulate(games, seed.0, threads, progress)
+            }))
+            .map_err(|payload| panic_message(&*payload))
+        });
+        let result = match outcome {
+            Ok(r) => engine(r)?,
+            Err(message) => return Err(internal_error(&message)),
+        };
+        if let Some(e) = failure.into_inner().ok().flatten() {
+            return Err(e);
+        }
+        guard(|| {
+            let players = result.players;
+            let categories = result.categories.len();
+            let d = PyDict::new(py);
+            d.set_item("game", &result.game)?;
+            d.set_item("games", result.games)?;
+            d.set_item("players", players)?;
+            d.set_item("seed", result.seed)?;
+            d.set_item("threads", result.threads)?;
+            d.set_item("elapsed_seconds", result.elapsed_seconds)?;
+            d.set_item("categories", result.categories.clone())?;
+            let g = result.games;
+            d.set_item("scores", PyArray1::from_vec(py, result.scores).reshape([g, players])?)?;
+            d.set_item("winners", PyArray1::from_vec(py, result.winners).reshape([g, players])?)?;
+            d.set_item("moves", PyArray1::from_vec(py, result.moves))?;
+            d.set_item("decisions", PyArray1::from_vec(py, result.decisions))?;
+            d.set_item("truncated", PyArray1::from_vec(py, result.truncated))?;
+            d.set_item(
+                "category_points",
+                PyArray1::from_vec(py, result.category_points).reshape([g, players, categories])?,
+            )?;
+            Ok(d)
+        })
+    }
+
+    /// Pickles as `_load_config(config_json)`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let f = py.import("tradewinds._core")?.getattr("_load_config")?;
+        Ok((f, (self.config.clone(),)))
+    }
+
+    fn __eq__(&self, other: &Self) -> bool {
+        self.config == other.config
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.config.hash(&mut h);
+        h.finish()
+    }
+
+    fn __repr__(&self) -> String {
+        let mut parts = vec![self.inner.spec().name.to_string()];
+        if let Some(obj) = self.inner.config().as_object() {
+            for (k, v) in obj {
+                if k == "game" {
+                    continue;
+                }
+                let shown = if v.is_object() || v.is_array() {
+                    "{...}".to_string()
+                } else {
+                    v.to_string()
+                };
+                parts.push(format!("{k}={shown}"));
+            }
+        }
+        format!("<tradewinds.Game {}>", parts.join(" "))
+    }
+}
+
+/// Builds a `Game` from JSON-able options.
+pub(crate) fn load_game(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
+    let map = match options {
+        Some(d) => super::convert::py_dict_to_map(d, "options")?,
+        None => serde_json::Map::new(),
+    };
+    guard(|| Ok(Game::wrap(engine(crate::games::load(name, &map))?)))
+}
+
+/// Builds a `Game` from `config_json()` text.
+pub(crate) fn load_config(config_json: &str) -> PyResult<Game> {
+    let value: serde_json::Value = serde_json::from_str(config_json).map_err(|e| {
+        pyo3::exceptions::PyValueError::new_err(format!("not a tradewinds game configuration: {e}"))
+    })?;
+    guard(|| Ok(Game::wrap(engine(crate::games::load_json(&value))?)))
+}
+
+/// `bytes` from a Rust byte vector.
+pub(crate) fn bytes<'py>(py: Python<'py>, data: &[u8]) -> Bound<'py, PyBytes> {
+    PyBytes::new(py, data)
+}

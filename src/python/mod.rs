@@ -1,0 +1,61 @@
+//! The Python bindings (`tradewinds._core`). They only convert values, delegate to the
+//! engine, map engine errors to Python exceptions (in `errors`, once) and release the GIL
+//! for bulk simulation. No game logic lives here.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+mod convert;
+mod errors;
+mod game;
+mod report;
+mod state;
+
+use errors::{DataFileError, IllegalActionError, SetupError, StateFormatError, TradewindsError};
+use game::Game;
+use report::ScoreReport;
+use state::State;
+
+/// Builds game `name` with `options` (a JSON-able dict; None or {} gives the defaults).
+#[pyfunction]
+#[pyo3(signature = (name, options = None))]
+fn load(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
+    game::load_game(name, options)
+}
+
+/// Builds a game from `Game.config_json()` text (used by pickle).
+#[pyfunction]
+fn _load_config(config_json: &str) -> PyResult<Game> {
+    game::load_config(config_json)
+}
+
+/// Rebuilds a pickled state: the game from its configuration, then the state from its bytes.
+#[pyfunction]
+fn _state_from_bytes(py: Python<'_>, config_json: &str, data: &[u8]) -> PyResult<Py<State>> {
+    let g = game::load_config(config_json)?;
+    let game = Bound::new(py, g)?;
+    let state = game.call_method1("state_from_bytes", (pyo3::types::PyBytes::new(py, data),))?;
+    Ok(state.cast_into::<State>()?.unbind())
+}
+
+/// Rust core of tradewinds: rules-complete engines for nautical trading board games.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("TradewindsError", py.get_type::<TradewindsError>())?;
+    m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
+    m.add("StateFormatError", py.get_type::<StateFormatError>())?;
+    m.add("DataFileError", py.get_type::<DataFileError>())?;
+    m.add("SetupError", py.get_type::<SetupError>())?;
+    m.add("CHANCE", crate::engine::CHANCE)?;
+    m.add("TERMINAL", crate::engine::TERMINAL)?;
+    m.add("STATE_FORMAT_VERSION", crate::engine::STATE_FORMAT_VERSION)?;
+    m.add("GAMES", PyTuple::new(py, crate::games::GAMES.iter().copied())?)?;
+    m.add_class::<Game>()?;
+    m.add_class::<State>()?;
+    m.add_class::<ScoreReport>()?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(_load_config, m)?)?;
+    m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
+    Ok(())
+}

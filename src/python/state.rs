@@ -1,0 +1,236 @@
+//! `State`: one position of a game, mutable through `apply`.
+
+use std::sync::Arc;
+
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use super::convert::{action_id, player_index, Seed};
+use super::errors::{engine, guard, IllegalActionError};
+use super::game::{bytes, Game};
+use super::report::ScoreReport;
+use crate::engine::{Action, DynGame, DynState};
+
+/// What `State.__reduce__` returns: the rebuilding function and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyBytes>));
+
+/// A position of a game. Build one with `Game.new_state()`.
+#[pyclass(module = "tradewinds", name = "State")]
+pub struct State {
+    game: Arc<dyn DynGame>,
+    inner: Box<dyn DynState>,
+}
+
+impl State {
+    pub(crate) fn wrap(game: Arc<dyn DynGame>, inner: Box<dyn DynState>) -> Self {
+        State { game, inner }
+    }
+
+    fn duplicate(&self) -> PyResult<State> {
+        guard(|| Ok(State { game: Arc::clone(&self.game), inner: self.inner.clone_box() }))
+    }
+
+    fn players(&self) -> usize {
+        self.inner.spec().players
+    }
+
+    /// Checks that `action` lies in the action space of this node, so that the game is never
+    /// asked to name an action it does not have.
+    fn check_action_range(&self, action: Action) -> PyResult<()> {
+        let spec = self.inner.spec();
+        let (size, what) = if self.inner.is_chance() {
+            (spec.max_chance_outcomes, "chance outcomes lie in 0..")
+        } else {
+            (spec.num_distinct_actions, "player actions lie in 0..")
+        };
+        if (action as usize) < size {
+            Ok(())
+        } else {
+            Err(IllegalActionError::new_err(format!(
+                "illegal action: {action} is out of range ({what}{size})"
+            )))
+        }
+    }
+}
+
+#[pymethods]
+impl State {
+    /// The player to act, `CHANCE` (-1) at a chance node or `TERMINAL` (-2) at the end.
+    #[getter]
+    fn current_player(&self) -> PyResult<i32> {
+        guard(|| Ok(self.inner.current_player()))
+    }
+    #[getter]
+    fn is_terminal(&self) -> PyResult<bool> {
+        guard(|| Ok(self.inner.is_terminal()))
+    }
+    #[getter]
+    fn is_chance(&self) -> PyResult<bool> {
+        guard(|| Ok(self.inner.is_chance()))
+    }
+    /// True when the game ended at its move bound rather than by its rules.
+    #[getter]
+    fn is_truncated(&self) -> PyResult<bool> {
+        guard(|| Ok(self.inner.is_truncated()))
+    }
+    /// Moves so far (decisions and chance outcomes).
+    #[getter]
+    fn move_number(&self) -> u64 {
+        self.inner.move_number()
+    }
+    /// Whether chance nodes are left to the caller (else they are resolved from the seed).
+    #[getter]
+    fn explicit_chance(&self) -> bool {
+        self.inner.explicit_chance()
+    }
+    /// The game this state belongs to.
+    #[getter]
+    fn game(&self) -> Game {
+        Game::wrap(Arc::clone(&self.game))
+    }
+
+    /// Every action applied so far (decisions and chance outcomes), in order.
+    fn history(&self) -> Vec<Action> {
+        self.inner.history()
+    }
+
+    /// The sorted legal actions (the chance outcomes at a chance node; empty at the end).
+    fn legal_actions(&self) -> PyResult<Vec<Action>> {
+        guard(|| Ok(self.inner.legal_actions()))
+    }
+
+    /// A boolean mask over `range(num_distinct_actions)` (all False at chance and terminal nodes).
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let mask = guard(|| Ok(self.inner.legal_action_mask()))?;
+        Ok(PyArray1::from_vec(py, mask))
+    }
+
+    /// `(outcome, probability)` pairs at a chance node; empty elsewhere.
+    fn chance_outcomes(&self) -> PyResult<Vec<(Action, f64)>> {
+        guard(|| Ok(self.inner.chance_outcomes()))
+    }
+
+    /// Applies an action id or an action's name. Raises `IllegalActionError`, leaving the
+    /// state unchanged, when it is not legal.
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action = if let Ok(text) = action.cast::<PyString>() {
+            let text = text.to_str()?;
+            guard(|| engine(self.inner.string_to_action(text)))?
+        } else {
+            action_id(action)?
+        };
+        guard(|| engine(self.inner.apply(action)))
+    }
+
+    /// The name of `action` in this state.
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let action = action_id(action)?;
+        self.check_action_range(action)?;
+        guard(|| Ok(self.inner.action_to_string(action)))
+    }
+
+    /// The legal action named `text` (exact, or ignoring case and surrounding spaces).
+    fn string_to_action(&self, text: &str) -> PyResult<Action> {
+        guard(|| engine(self.inner.string_to_action(text)))
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> PyResult<State> {
+        self.duplicate()
+    }
+    fn __copy__(&self) -> PyResult<State> {
+        self.duplicate()
+    }
+    fn __deepcopy__(&self, memo: &Bound<'_, PyAny>) -> PyResult<State> {
+        let _ = memo; // nothing inside a state is shared with other Python objects
+        self.duplicate()
+    }
+
+    /// Each player's current (or final) score in victory points.
+    fn scores(&self) -> PyResult<Vec<f64>> {
+        guard(|| Ok(self.inner.scores()))
+    }
+    /// Win/loss returns; non-zero only at the end.
+    fn returns(&self) -> PyResult<Vec<f64>> {
+        guard(|| Ok(self.inner.returns()))
+    }
+    /// The winners at the end (empty before, and when the game was truncated).
+    fn winners(&self) -> PyResult<Vec<usize>> {
+        guard(|| Ok(self.inner.winners()))
+    }
+    /// The score broken down by scoring category.
+    fn score_report(&self) -> PyResult<ScoreReport> {
+        guard(|| Ok(ScoreReport { inner: self.inner.score_report() }))
+    }
+
+    /// What `player` may know, as text.
+    fn observation_string(&self, player: i64) -> PyResult<String> {
+        let player = player_index(player, self.players())?;
+        guard(|| engine(self.inner.observation_string(player)))
+    }
+
+    /// What `player` may know, as a float32 array of shape `Game.observation_tensor_shape`.
+    fn observation_tensor<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
+        let player = player_index(player, self.players())?;
+        let data = guard(|| engine(self.inner.observation_tensor(player)))?;
+        let shape = self.inner.spec().observation_tensor_shape.clone();
+        Ok(PyArray1::from_vec(py, data).reshape(shape)?.into_any())
+    }
+
+    /// A state consistent with everything `player` has seen, its hidden parts drawn from `seed`.
+    #[pyo3(signature = (player, seed = Seed(0)), text_signature = "(self, player, seed=0)")]
+    fn resample(&self, player: i64, seed: Seed) -> PyResult<State> {
+        let player = player_index(player, self.players())?;
+        let inner = guard(|| engine(self.inner.resample(player, seed.0)))?;
+        Ok(State::wrap(Arc::clone(&self.game), inner))
+    }
+
+    /// The state as JSON text (load it with `Game.state_from_json`).
+    fn to_json(&self) -> PyResult<String> {
+        guard(|| Ok(self.inner.to_json()))
+    }
+
+    /// The state in a compact binary form (load it with `Game.state_from_bytes`).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let data = guard(|| Ok(self.inner.to_bytes()))?;
+        Ok(bytes(py, &data))
+    }
+
+    /// Pickles as `_state_from_bytes(game_config_json, to_bytes())`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let f = py.import("tradewinds._core")?.getattr("_state_from_bytes")?;
+        let config = self.game.config().to_string();
+        let data = guard(|| Ok(self.inner.to_bytes()))?;
+        Ok((f, (config, bytes(py, &data))))
+    }
+
+    /// The whole table as an omniscient spectator sees it.
+    fn __str__(&self) -> PyResult<String> {
+        guard(|| Ok(self.inner.render()))
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        guard(|| {
+            let spec = self.inner.spec();
+            let who = match self.inner.current_player() {
+                crate::engine::CHANCE => "chance".to_string(),
+                crate::engine::TERMINAL => "terminal".to_string(),
+                p => format!("player {p} to act"),
+            };
+            Ok(format!(
+                "<tradewinds.State {} players={} move={} {who}>",
+                spec.name,
+                spec.players,
+                self.inner.move_number()
+            ))
+        })
+    }
+
+    fn __eq__(&self, other: &Self) -> PyResult<bool> {
+        guard(|| Ok(self.inner.equals(&*other.inner)))
+    }
+
+    #[classattr]
+    const __hash__: Option<Py<PyAny>> = None;
+}
