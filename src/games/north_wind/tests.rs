@@ -337,3 +337,375 @@ fn full_prison_gives_gold_instead() {
     play(&mut st, "combat:hit");
     assert_eq!((ship(&st, 0).captains, ship(&st, 0).gold), (2, 4));
 }
+
+// ----- trading ports -----------------------------------------------------------------------
+
+/// "buy or sell up to 2 units of the pictured good at the stated price"; "You may store at
+/// most 2 goods of the same kind."
+#[test]
+fn trading_port_buys_and_sells_up_to_two_at_its_price() {
+    let mut st = position(2, json!({"ships": [{"goods": {"salt": 1}}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (1)");
+    // One salt held: buying 2 would exceed the limit of 2 of a kind.
+    assert_eq!(legal_names(&st), ["pass", "buy-1:salt", "sell-1:salt"]);
+    play(&mut st, "buy-1:salt");
+    assert_eq!((ship(&st, 0).goods[2], ship(&st, 0).gold, st.inner().supply_goods[2]), (2, 4, 6));
+    play(&mut st, "reveal:Salt port (3)");
+    play(&mut st, "sell-2:salt");
+    assert_eq!((ship(&st, 0).goods[2], ship(&st, 0).gold, st.inner().supply_goods[2]), (0, 10, 8));
+}
+
+/// "If all 6 slots of your cargo hold are occupied, you may not buy any further goods,
+/// unless you make room by throwing goods overboard and returning them to the supply."
+#[test]
+fn a_full_hold_buys_only_after_throwing_goods_overboard() {
+    let full = json!({"grain": 2, "fish": 2, "wood": 2});
+    let mut st = position(2, json!({"ships": [{"goods": full, "gold": 5}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (1)");
+    assert_eq!(legal_names(&st), ["pass", "jettison:grain", "jettison:fish", "jettison:wood"]);
+    play(&mut st, "jettison:fish");
+    assert_eq!(st.inner().supply_goods[1], 7);
+    assert_eq!(st.inner().phase, Phase::Card);
+    assert!(has(&st, "buy-1:salt") && !has(&st, "buy-2:salt"));
+    play(&mut st, "jettison:fish");
+    play(&mut st, "buy-2:salt");
+    assert_eq!(ship(&st, 0).goods, [2, 0, 2, 2, 0]);
+    assert_eq!(st.inner().voyage.actions, 1, "throwing goods overboard is not an action");
+}
+
+/// Limited components: 8 of each good. An empty supply sells nothing.
+#[test]
+fn goods_are_limited_to_eight_of_each_kind() {
+    let two_wine = json!({"wine": 2});
+    let mut st = position(4, json!({"ships": [{"gold": 5}, {"goods": two_wine}, {"goods": two_wine}, {"goods": two_wine}]}));
+    assert_eq!(st.inner().supply_goods[4], 2);
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Wine port (1)");
+    play(&mut st, "buy-2:wine");
+    assert_eq!(st.inner().supply_goods[4], 0);
+    // The others may not buy wine with a letter now; they may still sell it.
+    assert_eq!(st.current_player(), 1);
+    assert_eq!(legal_names(&st), ["pass", "sell-1:wine", "sell-2:wine"]);
+}
+
+// ----- outfitting ------------------------------------------------------------------------------
+
+/// "You may acquire either 1 sail level, 1 cannon, or 1 crew member"; crew "into a free slot
+/// of the cabin or into the crow's nest"; "you may not move the crew member afterward".
+#[test]
+fn outfitting_port_sells_a_sail_a_cannon_or_a_crew_member() {
+    let mut st = position(2, json!({"ships": [{"gold": 10, "cannons": 4, "crew": ["gunner"]}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Outfitter (2)#1");
+    // 4 cannons already: no fifth. The gunner's slot is taken.
+    assert_eq!(legal_names(&st), [
+        "pass", "outfit:sail", "hire:boatswain", "hire:bookkeeper", "hire:treasurer", "hire:lookout"
+    ]);
+    play(&mut st, "hire:lookout");
+    assert_eq!(ship(&st, 0).gold, 8);
+    assert!(ship(&st, 0).has(super::data::LOOKOUT));
+    // Sail level is capped at 6 (reconstructed).
+    let mut st = position(2, json!({"ships": [{"gold": 10, "sail": 6}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Outfitter (2)#1");
+    assert!(!has(&st, "outfit:sail") && has(&st, "outfit:cannon"));
+    // Too little gold: nothing to buy, nothing to decide.
+    let mut st = position(2, json!({"ships": [{"gold": 1}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Outfitter (2)#1");
+    assert_eq!(st.inner().phase, Phase::Reveal);
+}
+
+// ----- merchants, boatswain, bookkeeper ----------------------------------------------------------
+
+/// "Depending on the merchant, you may buy or sell 1 good of your choice for 2 or 3 gold."
+#[test]
+fn merchant_trades_one_good_of_any_kind() {
+    let mut st = position(2, json!({"ships": [{"gold": 5, "goods": {"wood": 1}}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Merchant (3)");
+    let names = legal_names(&st);
+    assert_eq!(names.len(), 1 + 5 + 1);
+    assert!(names.contains(&"merchant-sell:wood".to_string()));
+    play(&mut st, "merchant-sell:wood");
+    assert_eq!(ship(&st, 0).gold, 8);
+    assert_eq!(st.inner().phase, Phase::Reveal, "without a boatswain one trade only");
+}
+
+/// Boatswain: "buy up to 2 goods or sell up to 2 goods. Alternatively, you may also buy 1 good
+/// and sell 1 other good." Bookkeeper: "With every sale of 1 or 2 goods, you receive 1
+/// additional gold" — "If you also have a bookkeeper, you receive 1 gold with every exchange."
+#[test]
+fn boatswain_trades_twice_and_bookkeeper_pays_once_per_sale() {
+    let crew = json!(["boatswain", "bookkeeper"]);
+    // Sell 2: 3 + 3 + 1.
+    let mut st = position(2, json!({"ships": [{"gold": 0, "goods": {"wood": 1, "fish": 1}, "crew": crew}, {"letters": 0}]}));
+    assert_eq!(ship(&st, 0).gold, 1);
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Merchant (3)");
+    play(&mut st, "merchant-sell:wood");
+    assert_eq!(st.inner().phase, Phase::Boatswain);
+    assert_eq!(ship(&st, 0).gold, 5);
+    play(&mut st, "merchant-sell:fish");
+    assert_eq!(ship(&st, 0).gold, 8);
+    // Exchange: sell wood, then buy another good (not wood); the bookkeeper pays 1.
+    let mut st = position(2, json!({"ships": [{"gold": 0, "goods": {"wood": 1}, "crew": crew}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Merchant (3)");
+    play(&mut st, "merchant-sell:wood");
+    assert!(!has(&st, "merchant-buy:wood"));
+    play(&mut st, "merchant-buy:wine");
+    assert_eq!((ship(&st, 0).gold, ship(&st, 0).goods), (2, [0, 0, 0, 0, 1]));
+    assert_eq!(st.inner().voyage.actions, 1, "both trades are one action");
+    // Buy then sell: the sale may not be of the good just bought.
+    let mut st = position(2, json!({"ships": [{"gold": 3, "goods": {"salt": 1}, "crew": ["boatswain"]}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Merchant (3)");
+    play(&mut st, "merchant-buy:grain");
+    assert_eq!(legal_names(&st), ["pass", "merchant-sell:salt"]);
+    play(&mut st, "pass");
+    assert_eq!(st.inner().phase, Phase::Reveal);
+}
+
+// ----- trade letters -------------------------------------------------------------------------
+
+/// "each of your fellow players may, in turn order, also use the possibilities of this card,
+/// if he returns 1 trade letter to the supply for it. He does not have to buy or sell the
+/// same thing as you."
+#[test]
+fn trade_letters_let_the_others_use_the_card_in_turn_order() {
+    let mut st = position(3, json!({"active": 1, "ships": [{"goods": {"salt": 1}}, {}, {}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (1)");
+    play(&mut st, "buy-2:salt");
+    // Turn order after P1: P2 first, then P0.
+    assert_eq!(st.current_player(), 2);
+    play(&mut st, "pass");
+    assert_eq!(st.current_player(), 0);
+    play(&mut st, "sell-1:salt");
+    assert_eq!((ship(&st, 0).letters, ship(&st, 0).gold, st.inner().supply_letters), (0, 6, 6));
+    assert_eq!(st.inner().active, 1);
+    assert_eq!(st.inner().phase, Phase::Reveal);
+}
+
+/// "If you use such a card — that is, you buy or sell something (and only then)" and "no
+/// trade letter may be used for Other Actions."
+#[test]
+fn trade_letters_only_after_a_use_and_never_for_other_actions() {
+    let mut st = position(2, json!({"ships": [{}, {"goods": {"salt": 2}}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (3)");
+    play(&mut st, "pass");
+    assert_eq!(st.inner().phase, Phase::Reveal, "no offer after a pass");
+    play(&mut st, "reveal:Shipwreck");
+    play(&mut st, "search-shipwreck");
+    assert_eq!(ship(&st, 0).gold, 7);
+    assert_eq!(st.inner().phase, Phase::Reveal, "no letter for the shipwreck");
+}
+
+/// "you receive 1 trade letter if ... You carried out no action, or only 1 action ... You
+/// have no trade letter, or only 1 trade letter"; the supply holds 8.
+#[test]
+fn a_voyage_of_at_most_one_action_earns_a_trade_letter() {
+    let mut st = position(2, json!({"ships": [{"gold": 9}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Shipwreck");
+    play(&mut st, "search-shipwreck");
+    for c in ["Fog#1", "Wine port (1)", "Salt port (3)"] {
+        play(&mut st, &format!("reveal:{c}"));
+        match st.inner().phase {
+            Phase::Event | Phase::Combat => play(&mut st, "event:treasure"),
+            Phase::Card => play(&mut st, "pass"),
+            _ => {}
+        }
+    }
+    assert_eq!(st.inner().active, 1);
+    assert_eq!(ship(&st, 0).letters, 2);
+    // Two letters held: no third.
+    let mut st = position(2, json!({"ships": [{"letters": 2}, {"letters": 0}]}));
+    play(&mut st, "sail:Olesand");
+    for c in ["Fog#4", "Fog#5", "Grain port (3)", "Wood port (3)"] {
+        play(&mut st, &format!("reveal:{c}"));
+        match st.inner().phase {
+            Phase::Event => play(&mut st, "event:treasure"),
+            Phase::Card => play(&mut st, "pass"),
+            _ => {}
+        }
+    }
+    assert_eq!(ship(&st, 0).letters, 2);
+    // Two actions: no letter.
+    let mut st = position(2, json!({"ships": [{"letters": 0}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Shipwreck");
+    play(&mut st, "search-shipwreck");
+    play(&mut st, "reveal:Salt port (1)");
+    play(&mut st, "buy-1:salt");
+    assert_eq!(st.inner().active, 1, "Once you have carried out 2 actions, your voyage ends immediately");
+    assert_eq!(ship(&st, 0).letters, 0);
+}
+
+// ----- contracts -------------------------------------------------------------------------------
+
+/// "If ... you reveal a destination port card and possess the goods pictured on the current
+/// contract space ... return the required goods to the supply and place 1 of your victory
+/// point tokens". Only the current contract; captains go back to the supply.
+#[test]
+fn fulfilling_the_current_contract_only() {
+    let mut st = position(2, json!({"ships": [{"goods": {"wine": 2}, "captains": 1, "gold": 9}]}));
+    play(&mut st, "sail:Trutzhaven");
+    play(&mut st, "reveal:Trutzhaven");
+    play(&mut st, "fulfil-contract");
+    let s = st.inner();
+    assert_eq!((s.done[1], s.column[1][0], s.fulfilled[1][0]), (1, 1, 0));
+    assert_eq!((s.ships[0].captains, s.supply_captains), (0, 8));
+    // The first token in a column also takes its majority bonus.
+    assert_eq!(s.majority[1], 0);
+    assert_eq!(st.scores()[0], 2.0);
+    // A destination card comes up at most once per voyage: the next contract waits.
+    assert!(st.inner().stack_cards[1] & !st.inner().voyage.drawn != 0);
+}
+
+/// Majority: "Should another player have placed the same number of victory point tokens in
+/// the contract column of this destination port, you must remove your victory point token
+/// from the bonus space again."
+#[test]
+fn majority_bonus_is_lost_on_a_tie_and_won_back_with_the_lead() {
+    let mut st = position(2, json!({"contracts": {"Northcape": [1]}, "ships": [{"goods": {"wine": 1}, "gold": 5}, {}]}));
+    assert_eq!(st.inner().majority[0], 1);
+    assert_eq!(st.scores(), vec![0.0, 2.0]);
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Northcape");
+    // The current contract is the second one: 3 gold (the wine is not asked for).
+    play(&mut st, "fulfil-contract");
+    assert_eq!(ship(&st, 0).gold, 2);
+    assert_eq!(ship(&st, 0).goods[4], 1);
+    assert_eq!(st.inner().majority[0], NONE, "a tie removes the bonus");
+    assert_eq!(st.scores(), vec![1.0, 1.0]);
+}
+
+/// "If you have placed at least 1 victory point token in each of the 3 contract columns"
+/// and "If you have equipped your ship with 4 crew members": one more token each.
+#[test]
+fn supply_and_full_crew_bonuses() {
+    let st = position(3, json!({"contracts": {"Northcape": [0], "Trutzhaven": [1, 0], "Olesand": [0]}}));
+    assert!(st.inner().ships[0].supply_bonus);
+    assert!(!st.inner().ships[1].supply_bonus);
+    let mut st = position(2, json!({"ships": [{"gold": 5, "crew": ["boatswain", "gunner", "lookout"]}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "peek:Outfitter (2)#1");
+    play(&mut st, "keep-top");
+    // The fourth crew member fills the crew; the fifth slot stays empty.
+    play(&mut st, "hire:treasurer");
+    assert!(st.inner().ships[0].crew_bonus);
+    assert_eq!(st.scores()[0], 1.0);
+}
+
+// ----- the end of the game -------------------------------------------------------------------
+
+/// "in a three-player game, player White wins with 10 victory points. He has placed 7 victory
+/// point tokens in the 3 contract columns ... the first for the majority ... in the
+/// Northcape column, the second because he placed 1 victory point token in each of the 3
+/// contract columns, and the third because he has 4 crew members aboard."
+#[test]
+fn rulebook_example_white_wins_with_ten_tokens() {
+    let crew = json!(["boatswain", "bookkeeper", "gunner", "treasurer"]);
+    // White (P0): 6 tokens in the columns, the Northcape majority, the supply and crew bonuses.
+    let contracts = json!({"Northcape": [0, 0, 1, 0], "Trutzhaven": [0, 1, 0, 1], "Olesand": [0, 2, 2]});
+    let mut st = position(3, json!({
+        "ships": [{"crew": crew, "goods": {"grain": 1, "salt": 1}}],
+        "contracts": contracts
+    }));
+    assert_eq!(st.scores()[0], 9.0);
+    play(&mut st, "sail:Olesand");
+    play(&mut st, "reveal:Olesand");
+    // "on each turn you may only ever fulfill the current contract": Olesand's fourth
+    // (2 grain), not the second (1 grain + 1 salt) that his hold would match.
+    assert!(!has(&st, "fulfil-contract"));
+    let mut st = position(3, json!({
+        "ships": [{"crew": crew, "goods": {"grain": 2}}],
+        "contracts": contracts
+    }));
+    play(&mut st, "sail:Olesand");
+    play(&mut st, "reveal:Olesand");
+    play(&mut st, "fulfil-contract");
+    assert!(st.is_terminal());
+    assert_eq!(st.winners(), vec![0]);
+    let report = st.score_report();
+    assert_eq!(report.points[0], vec![3.0, 2.0, 2.0, 1.0, 1.0, 1.0]);
+    assert_eq!(report.totals[0], 10.0);
+    assert_eq!(st.returns(), vec![1.0, -0.5, -0.5]);
+}
+
+/// "With four players, whoever is on turn and has placed 8 victory point tokens wins." A
+/// player who reaches the goal on another's turn (a crew member hired with a trade letter)
+/// wins when his own turn comes.
+#[test]
+fn the_win_comes_on_ones_own_turn_with_eight_tokens_in_four_player_games() {
+    let crew = json!(["boatswain", "bookkeeper", "gunner"]);
+    // P1: 4 column tokens, the Northcape and Olesand majorities (Trutzhaven is tied), the
+    // supply bonus: 7 of 8.
+    let mut st = position(4, json!({
+        "ships": [{"gold": 5}, {"crew": crew, "gold": 5}],
+        "contracts": {"Northcape": [1, 1, 0], "Trutzhaven": [1, 0], "Olesand": [1]}
+    }));
+    assert_eq!(st.scores()[1], 7.0);
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Outfitter (2)#1");
+    play(&mut st, "outfit:cannon");
+    play(&mut st, "hire:lookout"); // P1 with a trade letter: full crew, 8 tokens
+    assert_eq!(st.scores()[1], 8.0);
+    assert!(!st.is_terminal(), "P1 is not on turn");
+    play(&mut st, "pass"); // P2
+    play(&mut st, "pass"); // P3
+    for c in ["Shipwreck", "Salt port (3)", "Wine port (1)"] {
+        play(&mut st, &format!("reveal:{c}"));
+        if st.inner().phase == Phase::Card {
+            play(&mut st, "pass");
+        }
+    }
+    assert!(st.is_terminal());
+    assert_eq!(st.winners(), vec![1]);
+}
+
+// ----- the rulebook's trading-voyage example ------------------------------------------------
+
+/// "You reveal the top card ... fog bank (1). You roll the event die for 1 treasure and take 1
+/// gold ... salt Trading Port (2). You buy 2 salt for 2 gold ... 1 more salt Trading Port
+/// (3) ... you sell 2 salt for 6 gold. Since you have carried out 2 actions, your voyage
+/// ends early ... you now have 5 more gold than at the start of your voyage."
+#[test]
+fn rulebook_example_trading_voyage() {
+    let mut st = position(2, json!({"ships": [{"goods": {"wine": 1}, "gold": 5}, {"letters": 0}]}));
+    let before = ship(&st, 0).gold;
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Fog#1");
+    play(&mut st, "event:treasure");
+    play(&mut st, "reveal:Salt port (1)");
+    play(&mut st, "buy-2:salt");
+    play(&mut st, "reveal:Salt port (3)");
+    play(&mut st, "sell-2:salt");
+    assert_eq!(st.inner().active, 1, "the voyage ended after 2 actions");
+    assert_eq!(ship(&st, 0).gold, before + 5);
+    assert_eq!(ship(&st, 0).letters, 1, "2 actions: no trade letter");
+}
+
+/// The illustration: "players Yellow and Red have each fulfilled 2 contracts. Currently there
+/// are these 3 open contracts: 3 gold for Northcape, 1 wine and 1 pirate captain for
+/// Trutzhaven, as well as 1 grain and 1 salt for Olesand." and "player Red has fulfilled the
+/// first contract of ... Northcape and may place 1 victory point token on the bonus space."
+#[test]
+fn rulebook_illustration_open_contracts_and_majority() {
+    // P0 = Yellow, P1 = Red.
+    let st = position(2, json!({"contracts": {"Northcape": [1], "Trutzhaven": [0, 1], "Olesand": [0]}}));
+    let g = st.game();
+    let s = st.inner();
+    let open: Vec<_> = (0..3).map(|p| g.data.contracts[p][s.done[p] as usize]).collect();
+    assert_eq!(open[0].gold, 3);
+    assert_eq!((open[1].captains, open[1].goods[4]), (1, 1));
+    assert_eq!(open[2].goods, [1, 0, 1, 0, 0]);
+    assert_eq!(s.majority[0], 1);
+    assert_eq!(s.majority[1], NONE);
+    assert_eq!(s.majority[2], 0);
+}
