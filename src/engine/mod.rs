@@ -4,6 +4,7 @@ pub mod conformance;
 pub mod dynamic;
 pub mod error;
 pub mod game;
+pub mod playthrough;
 pub mod report;
 pub mod rng;
 pub mod simulate;

@@ -191,10 +191,13 @@ impl NorthWind {
                 u -= w;
             }
             // Copies seen this voyage keep their ids in the voyage's stack; the other copies
-            // are interchangeable and are assigned in id order.
-            let mut ids: Vec<u8> = types[t].cards.clone();
-            if voyage {
-                ids.sort_by_key(|&c| if visible >> c & 1 == 1 { 0 } else { 1 });
+            // are interchangeable and get their places in random order.
+            let mut ids: Vec<u8> = types[t].cards.iter().copied().filter(|&c| visible >> c & 1 == 1).collect();
+            let seen_now = ids.len();
+            ids.extend(types[t].cards.iter().copied().filter(|&c| visible >> c & 1 == 0));
+            for i in (seen_now + 1..ids.len()).rev() {
+                let j = seen_now + below(rng, (i - seen_now + 1) as u32) as usize;
+                ids.swap(i, j);
             }
             let mut stack_order = [0usize, 1, 2];
             if voyage {

@@ -709,3 +709,313 @@ fn rulebook_illustration_open_contracts_and_majority() {
     assert_eq!(s.majority[1], NONE);
     assert_eq!(s.majority[2], 0);
 }
+
+// ----- golden playthroughs, determinism --------------------------------------------------------
+
+/// Seeded playthroughs are committed under `tests/golden/`; this test diffs them. Regenerate
+/// with `scripts/regenerate-golden.sh` after a deliberate rules change.
+#[test]
+fn golden_playthroughs() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let bless = std::env::var_os("TRADEWINDS_BLESS").is_some();
+    for players in 2..=4 {
+        let text = crate::engine::playthrough::playthrough(Arc::new(game(players)), 100 + players as u64, 200);
+        let path = dir.join(format!("north-wind-{players}p-seed{}.txt", 100 + players));
+        if bless {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &text).unwrap();
+        }
+        let want = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (run scripts/regenerate-golden.sh)", path.display()));
+        assert!(want == text, "{} differs from this build's playthrough", path.display());
+    }
+}
+
+/// Same seed, same options, same actions: bit-identical states.
+#[test]
+fn determinism_same_seed_same_game() {
+    let g = Arc::new(game(3));
+    let a = crate::engine::playthrough::playthrough(Arc::clone(&g), 5, 1000);
+    let b = crate::engine::playthrough::playthrough(g, 5, 1000);
+    assert_eq!(a, b);
+    let r1 = crate::engine::simulate(&game(3), 300, 9, 1, None).unwrap();
+    let r2 = crate::engine::simulate(&game(3), 300, 9, 2, None).unwrap();
+    assert_eq!(r1.scores, r2.scores);
+    assert_eq!(r1.moves, r2.moves);
+    assert_eq!(r1.winners, r2.winners);
+}
+
+/// The turn bound: a game cut off is terminal and truncated, with no winner and zero returns.
+#[test]
+fn turn_bound_truncates_without_a_winner() {
+    let g = Arc::new(NorthWind::new(&opts(json!({"players": 2, "max_turns": 3}))).unwrap());
+    let mut st = GameState::new(Arc::clone(&g), 1, false);
+    let mut rng = crate::engine::rng::rng_from_seed(2);
+    while !st.is_terminal() {
+        let l = st.legal_actions();
+        st.apply(l[crate::engine::rng::below(&mut rng, l.len() as u32) as usize]).unwrap();
+    }
+    assert!(st.is_truncated());
+    assert_eq!(st.inner().turn, 3);
+    assert!(st.winners().is_empty());
+    assert_eq!(st.returns(), vec![0.0, 0.0]);
+    assert!(st.score_report().to_table().contains("truncated"));
+}
+
+// ----- hidden information ----------------------------------------------------------------------
+
+/// Plays a seeded random game with explicit chance for `moves` moves.
+fn random_state(players: usize, seed: u64, moves: usize) -> St {
+    let g = Arc::new(game(players));
+    let mut st = GameState::new(g, seed, true);
+    let mut rng = crate::engine::rng::rng_from_seed(seed ^ 77);
+    for _ in 0..moves {
+        if st.is_terminal() {
+            break;
+        }
+        let a = if st.is_chance() {
+            st.game().sample_chance(st.inner(), &mut rng)
+        } else {
+            let l = st.legal_actions();
+            l[crate::engine::rng::below(&mut rng, l.len() as u32) as usize]
+        };
+        st.apply(a).unwrap();
+    }
+    st
+}
+
+/// Leak test: two states that differ only in what player p cannot see give p identical
+/// observations, and resampling for p with one seed gives the same state from both — the
+/// resampler never reads the true hidden cards.
+#[test]
+fn resampling_never_depends_on_hidden_values() {
+    for seed in 0..40 {
+        let st = random_state(3, seed, 60 + 7 * seed as usize);
+        if st.is_terminal() {
+            continue;
+        }
+        for p in 0..3 {
+            let other = st.resample(p, 1000 + seed).unwrap();
+            assert_eq!(st.observation_string(p).unwrap(), other.observation_string(p).unwrap());
+            assert_eq!(st.observation_tensor(p).unwrap(), other.observation_tensor(p).unwrap());
+            let a = st.resample(p, 5).unwrap();
+            let b = other.resample(p, 5).unwrap();
+            assert_eq!(a.inner().stack_cards, b.inner().stack_cards, "seed {seed} player {p}");
+            assert_eq!(a.inner().voyage, b.inner().voyage);
+        }
+    }
+}
+
+/// Another player never sees the lookout's card, nor the true contents of a stack.
+#[test]
+fn observations_hide_stacks_and_the_lookouts_card() {
+    let st = random_state(2, 3, 40);
+    for p in 0..2 {
+        let o = st.observation_string(p).unwrap();
+        assert!(!o.contains("face down"), "the rendering of the stacks is not in an observation");
+    }
+    let mut st = position(2, json!({"ships": [{"crew": ["lookout"]}]}));
+    play(&mut st, "sail:Trutzhaven");
+    play(&mut st, "peek:Merchant (2)");
+    let mut st2 = position(2, json!({"ships": [{"crew": ["lookout"]}]}));
+    play(&mut st2, "sail:Trutzhaven");
+    play(&mut st2, "peek:Fog#2");
+    assert_eq!(st.observation_string(1).unwrap(), st2.observation_string(1).unwrap());
+    assert_eq!(st.observation_tensor(1).unwrap(), st2.observation_tensor(1).unwrap());
+    assert_ne!(st.observation_tensor(0).unwrap(), st2.observation_tensor(0).unwrap());
+}
+
+/// Without information, every dealt card is equally likely in each stack.
+#[test]
+fn resampling_without_information_is_uniform() {
+    let st = position(3, json!({}));
+    let mut in_stack0 = vec![0u32; 24];
+    let n = 3000;
+    for seed in 0..n {
+        let r = st.resample(1, seed).unwrap();
+        for c in 0..24 {
+            in_stack0[c] += r.inner().stack_cards[0] >> c & 1;
+        }
+    }
+    let g = st.game();
+    for &c in &g.data.deal_cards {
+        let f = in_stack0[c as usize] as f64 / n as f64;
+        assert!((f - 1.0 / 3.0).abs() < 0.04, "card {c}: {f}");
+    }
+}
+
+/// The resampled number of fog cards in a stack follows the exact posterior:
+/// P(n) ∝ C(5,n) C(16,7-n) x prod over voyages of (n)_k, for a player who saw k fogs per voyage.
+#[test]
+fn resampling_follows_the_exact_posterior_of_identical_cards() {
+    let mut st = position(3, json!({}));
+    let g = Arc::clone(st.game());
+    let fog = g.data.types.iter().position(|t| t.name == "Fog").unwrap();
+    let m = g.data.types[fog].multi.unwrap() as usize;
+    // Player 1 saw, from the Northcape stack: one fog in each of 3 voyages and 2 fogs in another.
+    let mut inner = st.inner().clone();
+    inner.runs[1][0][m][1] = 3;
+    inner.runs[1][0][m][2] = 1;
+    inner.seen[1][0] |= 1 << fog;
+    st = GameState::from_parts(g.clone(), inner, crate::engine::rng::rng_from_seed(0), true);
+    let binom = |n: u64, k: u64| -> f64 { (0..k).map(|i| (n - i) as f64 / (i + 1) as f64).product() };
+    let mut post = [0.0f64; 6];
+    for n in 0..=5u64 {
+        if n > 7 {
+            continue;
+        }
+        let like = (n as f64).powi(3) * (n as f64 * (n as f64 - 1.0)).max(0.0);
+        post[n as usize] = binom(5, n) * binom(16, 7 - n) * like;
+    }
+    let z: f64 = post.iter().sum();
+    let draws = 4000;
+    let mut counts = [0u32; 6];
+    for seed in 0..draws {
+        let r = st.resample(1, seed).unwrap();
+        let n = g.data.types[fog].cards.iter().filter(|&&c| r.inner().stack_cards[0] >> c & 1 == 1).count();
+        counts[n] += 1;
+    }
+    for n in 0..=5 {
+        let want = post[n] / z;
+        let got = counts[n] as f64 / draws as f64;
+        let sd = (want * (1.0 - want) / draws as f64).sqrt();
+        assert!((got - want).abs() <= 4.0 * sd + 1e-3, "n={n}: got {got}, want {want}");
+    }
+    assert_eq!(counts[0] + counts[1], 0, "two fogs were seen at once");
+}
+
+// ----- component data files ------------------------------------------------------------------
+
+fn data_value() -> Value {
+    serde_json::from_str(super::data::DEFAULT_DATA).unwrap()
+}
+
+fn load_err(v: Value) -> String {
+    NorthWind::new(&opts(json!({"players": 3, "data": v}))).unwrap_err().to_string()
+}
+
+/// Every value of the shipped data file is marked printed or reconstructed.
+#[test]
+fn every_data_value_is_marked_printed_or_reconstructed() {
+    let v = data_value();
+    let mut marked = 0;
+    for (_, r) in v["rules"].as_object().unwrap() {
+        assert!(["printed", "reconstructed"].contains(&r["source"].as_str().unwrap()));
+        marked += 1;
+    }
+    for list in [&v["sea_cards"], &v["event_die"], &v["combat_die"]] {
+        for e in list.as_array().unwrap() {
+            assert!(["printed", "reconstructed"].contains(&e["source"].as_str().unwrap()), "{e}");
+            marked += 1;
+        }
+    }
+    for (_, col) in v["contracts"].as_object().unwrap() {
+        for e in col.as_array().unwrap() {
+            assert!(["printed", "reconstructed"].contains(&e["source"].as_str().unwrap()));
+            marked += 1;
+        }
+    }
+    for (_, t) in v["victory_tokens"].as_object().unwrap() {
+        assert_eq!(t["source"], "printed");
+        marked += 1;
+    }
+    assert_eq!(marked, 25 + 19 + 4 + 3 + 27 + 3);
+}
+
+/// Loading a user's data file validates it and names the offending field.
+#[test]
+fn invalid_data_files_name_the_offending_field() {
+    let mut v = data_value();
+    v["rules"]["hold_slots"]["value"] = json!(-1);
+    assert!(load_err(v).contains("rules.hold_slots.value"));
+    let mut v = data_value();
+    v["rules"].as_object_mut().unwrap().remove("starting_gold");
+    let e = load_err(v);
+    assert!(e.contains("starting_gold"), "{e}");
+    let mut v = data_value();
+    v["sea_cards"][4]["price"] = json!(0);
+    assert!(load_err(v).contains("sea_cards[4].price"));
+    let mut v = data_value();
+    v["sea_cards"][3]["count"] = json!(6); // 22 dealt cards do not split into 3 stacks
+    assert!(load_err(v).contains("sea_cards"));
+    let mut v = data_value();
+    v["contracts"]["Olesand"][0]["fish"] = json!(3);
+    assert!(load_err(v).contains("contracts.Olesand[0].fish"));
+    let mut v = data_value();
+    v["sea_cards"][0]["colour"] = json!("red");
+    let e = load_err(v);
+    assert!(e.contains("sea_cards[0]") && e.contains("colour"), "{e}");
+    let mut v = data_value();
+    v["event_die"][1]["strength"] = json!(0);
+    assert!(load_err(v).contains("event_die[1].strength"));
+    let mut v = data_value();
+    v["victory_tokens"].as_object_mut().unwrap().remove("4");
+    assert!(load_err(v).contains("victory_tokens.4"));
+    let e = NorthWind::new(&opts(json!({"data": "/nonexistent/file.json"}))).unwrap_err().to_string();
+    assert!(e.contains("cannot read"), "{e}");
+}
+
+/// A user's data file changes the game (a balance study), and travels in the configuration.
+#[test]
+fn a_modified_data_file_changes_the_game() {
+    let mut v = data_value();
+    v["rules"]["starting_gold"]["value"] = json!(9);
+    let g = NorthWind::new(&opts(json!({"players": 2, "data": v}))).unwrap();
+    assert_eq!(g.initial_state().ships[0].gold, 9);
+    let cfg = g.config();
+    assert_eq!(cfg["data"]["rules"]["starting_gold"]["value"], 9);
+    let again = crate::games::load_json(&cfg).unwrap();
+    assert_eq!(again.config(), cfg);
+    // The shipped data is not repeated in the configuration.
+    assert!(game(2).config().get("data").is_none());
+}
+
+/// Options: player counts and unknown options are rejected with the allowed values named.
+#[test]
+fn options_are_validated() {
+    for bad in [json!({"players": 1}), json!({"players": 5}), json!({"players": "3"})] {
+        let e = NorthWind::new(&opts(bad)).unwrap_err().to_string();
+        assert!(e.contains("2, 3 or 4"), "{e}");
+    }
+    let e = NorthWind::new(&opts(json!({"speed": 3}))).unwrap_err().to_string();
+    assert!(e.contains("players") && e.contains("max_turns"), "{e}");
+    let e = crate::games::load("nort-wind", &Map::new()).err().unwrap().to_string();
+    assert!(e.contains("north-wind"));
+}
+
+// ----- saved states --------------------------------------------------------------------------
+
+/// Corrupt, altered, truncated, foreign and future-version saved states give typed errors.
+#[test]
+fn saved_states_are_checked_on_load() {
+    let st = random_state(3, 11, 200);
+    let g = Arc::clone(st.game());
+    let json = st.to_json();
+    assert_eq!(GameState::from_json(&g, &json).unwrap(), st);
+    let bytes = st.to_bytes();
+    assert_eq!(GameState::from_bytes(&g, &bytes).unwrap(), st);
+    // Truncated.
+    assert!(GameState::from_json(&g, &json[..json.len() / 2]).is_err());
+    assert!(GameState::from_bytes(&g, &bytes[..bytes.len() / 2]).is_err());
+    // Future version.
+    let future = json.replacen("\"format\":1", "\"format\":7", 1);
+    let e = GameState::from_json(&g, &future).unwrap_err().to_string();
+    assert!(e.contains("version 7") && e.contains("reads version 1"), "{e}");
+    let mut fb = bytes.clone();
+    fb[3] = 9;
+    assert!(GameState::from_bytes(&g, &fb).unwrap_err().to_string().contains("version 9"));
+    // Another player count.
+    let g2 = Arc::new(game(2));
+    assert!(GameState::from_json(&g2, &json).unwrap_err().to_string().contains("players"));
+    // Altered: more salt than exists.
+    let mut v: Value = serde_json::from_str(&json).unwrap();
+    v["state"]["supply_goods"][2] = json!(9);
+    let e = GameState::from_json(&g, &v.to_string()).unwrap_err().to_string();
+    assert!(e.contains("salt"), "{e}");
+    // Every byte flipped somewhere: never a panic.
+    for i in (0..bytes.len()).step_by(7) {
+        let mut b = bytes.clone();
+        b[i] ^= 0x5A;
+        let _ = GameState::from_bytes(&g, &b);
+    }
+}
