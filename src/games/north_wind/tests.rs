@@ -1019,3 +1019,84 @@ fn saved_states_are_checked_on_load() {
         let _ = GameState::from_bytes(&g, &b);
     }
 }
+
+// ----- rulings -----------------------------------------------------------------------------------
+
+/// Ruling: gold is not limited by the 42 coins (value 90); the bank always pays.
+#[test]
+fn ruling_gold_is_unlimited() {
+    let mut st = position(2, json!({"ships": [{"gold": 200, "goods": {"salt": 2}}, {"gold": 100, "letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (3)");
+    play(&mut st, "sell-2:salt");
+    assert_eq!(ship(&st, 0).gold, 206);
+}
+
+/// Ruling: a victory with no pirate captain left in the supply pays the 1 gold of a full
+/// prison (with the printed 8 captains this cannot happen; a data file can make it happen).
+#[test]
+fn ruling_no_captain_left_pays_gold() {
+    let mut v = data_value();
+    v["rules"]["pirate_captains"]["value"] = json!(1);
+    let g = Arc::new(NorthWind::new(&opts(json!({"players": 2, "data": v}))).unwrap());
+    let inner = g.setup(&json!({"stacks": stacks(), "ships": [{"gold": 3}, {"captains": 1}]})).unwrap();
+    let mut st = GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true);
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Fog#1");
+    play(&mut st, "event:pirates-1");
+    play(&mut st, "fight");
+    play(&mut st, "combat:hit");
+    assert_eq!((ship(&st, 0).captains, ship(&st, 0).gold), (0, 4));
+}
+
+/// Ruling: a trade-letter user trades with his own crew's advantages (boatswain, bookkeeper).
+#[test]
+fn ruling_letter_users_trade_with_their_own_crew() {
+    let crew = json!(["boatswain", "bookkeeper"]);
+    let mut st = position(2, json!({"ships": [{"gold": 5}, {"gold": 0, "goods": {"fish": 1, "wood": 1}, "crew": crew}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Merchant (3)");
+    play(&mut st, "merchant-buy:wine");
+    assert_eq!(st.current_player(), 1);
+    play(&mut st, "merchant-sell:fish");
+    assert_eq!(st.inner().phase, Phase::Boatswain);
+    play(&mut st, "merchant-sell:wood");
+    assert_eq!((ship(&st, 1).gold, ship(&st, 1).letters), (7, 0));
+    assert_eq!(st.inner().phase, Phase::Reveal);
+}
+
+/// Rulings: tokens are limited — a bonus with no token left is not placed — and a player
+/// who reaches the goal on another's turn wins at the start of his own.
+#[test]
+fn ruling_tokens_run_out_and_the_win_waits_for_ones_turn() {
+    let mut st = position(2, json!({
+        "ships": [{"gold": 0}],
+        "contracts": {"Northcape": [1, 1, 1], "Trutzhaven": [1, 1, 1], "Olesand": [1]}
+    }));
+    assert_eq!(st.scores()[1], 10.0);
+    assert!(!st.inner().ships[1].supply_bonus, "no eleventh token");
+    assert!(!st.is_terminal());
+    play(&mut st, "sail:Olesand");
+    for c in ["Wood port (1)", "Wood port (3)", "Grain port (3)", "Fish port (1)"] {
+        play(&mut st, &format!("reveal:{c}"));
+        if st.inner().phase == Phase::Card {
+            play(&mut st, "pass");
+        }
+    }
+    assert!(st.is_terminal());
+    assert_eq!(st.winners(), vec![1]);
+}
+
+/// Ruling: the voyage goes on by itself — after a card is dealt with, the next node is the
+/// next reveal (a chance node), never a choice to turn back.
+#[test]
+fn ruling_no_voluntary_return_to_port() {
+    let mut st = position(2, json!({"ships": [{}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (1)");
+    play(&mut st, "pass");
+    assert!(st.is_chance());
+    for a in 0..NUM_ACTIONS as Action {
+        assert!(!base_name(a).contains("return") && !base_name(a).contains("end"));
+    }
+}
