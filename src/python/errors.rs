@@ -88,3 +88,11 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
         Err(payload) => Err(internal_error(&panic_message(&*payload))),
     }
 }
+
+/// Runs `f` without the GIL (other Python threads run meanwhile), turning a panic into
+/// `RuntimeError("internal error in tradewinds: ...")` once the GIL is back.
+pub(crate) fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+    py.detach(|| catch_unwind(AssertUnwindSafe(f)).map_err(|payload| panic_message(&*payload)))
+        .map_err(|message| internal_error(&message))
+}
+

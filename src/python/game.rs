@@ -5,11 +5,12 @@ use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 use super::convert::{json_to_py, py_to_json, Seed};
-use super::errors::{engine, guard, internal_error, panic_message};
+use super::errors::{detached, engine, guard};
 use super::state::State;
 use crate::engine::{DynGame, DynState};
 
@@ -22,9 +23,16 @@ pub struct Game {
 }
 
 impl Game {
-    pub(crate) fn wrap(inner: Arc<dyn DynGame>) -> Self {
-        let config = inner.config().to_string();
-        Game { inner, config }
+    /// Wraps a game; its configuration is computed once, here (the game's code runs, so guarded).
+    pub(crate) fn wrap(inner: Arc<dyn DynGame>) -> PyResult<Self> {
+        let config = guard(|| Ok(inner.config().to_string()))?;
+        Ok(Game { inner, config })
+    }
+
+    /// The configuration as a JSON value (parsed from the stored text: no game code runs).
+    fn config_value(&self) -> PyResult<serde_json::Value> {
+        serde_json::from_str(&self.config)
+            .map_err(|e| super::errors::internal_error(&format!("game configuration is not JSON: {e}")))
     }
 
     fn state(&self, inner: Box<dyn DynState>) -> State {
@@ -46,7 +54,7 @@ impl Game {
     /// The options the game was built from (its configuration without the game name).
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mut config = self.inner.config();
+        let mut config = self.config_value()?;
         if let Some(obj) = config.as_object_mut() {
             obj.remove("game");
         }
@@ -107,11 +115,17 @@ impl Game {
     fn simulate<'py>(
         &self,
         py: Python<'py>,
-        games: usize,
+        games: i64,
         seed: Seed,
-        threads: usize,
+        threads: i64,
         progress: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let games = usize::try_from(games).map_err(|_| {
+            PyValueError::new_err(format!("games must be a non-negative integer, got {games}"))
+        })?;
+        let threads = usize::try_from(threads).map_err(|_| {
+            PyValueError::new_err(format!("threads must be a non-negative integer (0 = all cores), got {threads}"))
+        })?;
         let callback: Option<Py<PyAny>> = progress.filter(|p| !p.is_none()).map(Bound::unbind);
         // The first exception raised by the callback; the callback is not called again after it.
         let failure: Mutex<Option<PyErr>> = Mutex::new(None);
@@ -122,6 +136,10 @@ impl Game {
             }
             // `try_attach` returns None while the interpreter shuts down: then there is no one to tell.
             Python::try_attach(|py| {
+                // Checked again with the GIL held: another worker may have failed meanwhile.
+                if failure.lock().map(|f| f.is_some()).unwrap_or(true) {
+                    return;
+                }
                 if let Err(e) = cb.call1(py, (finished,)) {
                     if let Ok(mut f) = failure.lock() {
                         f.get_or_insert(e);
@@ -130,18 +148,11 @@ impl Game {
             });
         };
         let inner = Arc::clone(&self.inner);
-        let outcome = py.detach(|| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let progress: Option<&(dyn Fn(usize) + Sync)> =
-                    if callback.is_some() { Some(&report) } else { None };
-                inner.simulate(games, seed.0, threads, progress)
-            }))
-            .map_err(|payload| panic_message(&*payload))
-        });
-        let result = match outcome {
-            Ok(r) => engine(r)?,
-            Err(message) => return Err(internal_error(&message)),
-        };
+        let result = engine(detached(py, || {
+            let progress: Option<&(dyn Fn(usize) + Sync)> =
+                if callback.is_some() { Some(&report) } else { None };
+            inner.simulate(games, seed.0, threads, progress)
+        })?)?;
         if let Some(e) = failure.into_inner().ok().flatten() {
             return Err(e);
         }
@@ -186,9 +197,9 @@ impl Game {
         h.finish()
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self) -> PyResult<String> {
         let mut parts = vec![self.inner.spec().name.to_string()];
-        if let Some(obj) = self.inner.config().as_object() {
+        if let Some(obj) = self.config_value()?.as_object() {
             for (k, v) in obj {
                 if k == "game" {
                     continue;
@@ -201,7 +212,7 @@ impl Game {
                 parts.push(format!("{k}={shown}"));
             }
         }
-        format!("<tradewinds.Game {}>", parts.join(" "))
+        Ok(format!("<tradewinds.Game {}>", parts.join(" ")))
     }
 }
 
@@ -211,15 +222,15 @@ pub(crate) fn load_game(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyRe
         Some(d) => super::convert::py_dict_to_map(d, "options")?,
         None => serde_json::Map::new(),
     };
-    guard(|| Ok(Game::wrap(engine(crate::games::load(name, &map))?)))
+    Game::wrap(guard(|| engine(crate::games::load(name, &map)))?)
 }
 
 /// Builds a `Game` from `config_json()` text.
 pub(crate) fn load_config(config_json: &str) -> PyResult<Game> {
     let value: serde_json::Value = serde_json::from_str(config_json).map_err(|e| {
-        pyo3::exceptions::PyValueError::new_err(format!("not a tradewinds game configuration: {e}"))
+        PyValueError::new_err(format!("not a tradewinds game configuration: {e}"))
     })?;
-    guard(|| Ok(Game::wrap(engine(crate::games::load_json(&value))?)))
+    Game::wrap(guard(|| engine(crate::games::load_json(&value)))?)
 }
 
 /// `bytes` from a Rust byte vector.

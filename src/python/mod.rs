@@ -38,6 +38,20 @@ fn _state_from_bytes(py: Python<'_>, config_json: &str, data: &[u8]) -> PyResult
     Ok(state.cast_into::<State>()?.unbind())
 }
 
+/// Panics inside the same guards every entry point uses (with the GIL held, or released as
+/// during a simulation), so the test suite can check that a Rust panic reaches Python as
+/// `RuntimeError("internal error in tradewinds: ...")` in this build.
+#[pyfunction]
+#[pyo3(signature = (message, detach = false))]
+fn _check_panic_guard(py: Python<'_>, message: &str, detach: bool) -> PyResult<()> {
+    let message = message.to_string();
+    if detach {
+        errors::detached(py, move || -> () { panic!("{message}") })
+    } else {
+        errors::guard(move || -> PyResult<()> { panic!("{message}") })
+    }
+}
+
 /// Rust core of tradewinds: rules-complete engines for nautical trading board games.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -57,5 +71,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(_load_config, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(_check_panic_guard, m)?)?;
     Ok(())
 }

@@ -86,7 +86,7 @@ impl State {
     }
     /// The game this state belongs to.
     #[getter]
-    fn game(&self) -> Game {
+    fn game(&self) -> PyResult<Game> {
         Game::wrap(Arc::clone(&self.game))
     }
 
@@ -200,7 +200,7 @@ impl State {
     /// Pickles as `_state_from_bytes(game_config_json, to_bytes())`.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let f = py.import("tradewinds._core")?.getattr("_state_from_bytes")?;
-        let config = self.game.config().to_string();
+        let config = guard(|| Ok(self.game.config().to_string()))?;
         let data = guard(|| Ok(self.inner.to_bytes()))?;
         Ok((f, (config, bytes(py, &data))))
     }

@@ -1100,3 +1100,11 @@ fn ruling_no_voluntary_return_to_port() {
         assert!(!base_name(a).contains("return") && !base_name(a).contains("end"));
     }
 }
+
+/// The tensor layout documented in docs/games/north-wind.md: 242 + 6 x types values.
+#[test]
+fn observation_tensor_has_the_documented_length() {
+    let g = game(3);
+    assert_eq!(g.data.types.len(), 19);
+    assert_eq!(g.spec().observation_tensor_shape, vec![356]);
+}
