@@ -1101,10 +1101,10 @@ fn ruling_no_voluntary_return_to_port() {
     }
 }
 
-/// The tensor layout documented in docs/games/north-wind.md: 242 + 6 x types values.
+/// The tensor layout documented in docs/games/north-wind.md: 254 + 6 x types values.
 #[test]
 fn observation_tensor_has_the_documented_length() {
     let g = game(3);
     assert_eq!(g.data.types.len(), 19);
-    assert_eq!(g.spec().observation_tensor_shape, vec![356]);
+    assert_eq!(g.spec().observation_tensor_shape, vec![368]);
 }
