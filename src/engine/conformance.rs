@@ -39,12 +39,11 @@ macro_rules! ensure {
 /// the saved-state validator accepts every reachable state; the move bound holds.
 /// `heavy_every` sets how often (in steps) the costly checks (serialization, resampling) run.
 pub fn check_random_games<G: Game>(
-    game: G,
+    game: Arc<G>,
     games: usize,
     seed: u64,
     heavy_every: u64,
 ) -> Result<ConformanceStats, String> {
-    let game = Arc::new(game);
     let spec = game.spec().clone();
     let players = spec.players;
     let mut stats = ConformanceStats { games, ..Default::default() };

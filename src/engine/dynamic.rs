@@ -4,6 +4,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use super::conformance::{check_random_games, ConformanceStats};
 use super::error::Result;
 use super::game::{Action, Game, GameSpec};
 use super::report::ScoreReport;
@@ -26,6 +27,8 @@ pub trait DynGame: Send + Sync {
         threads: usize,
         progress: Option<&(dyn Fn(usize) + Sync)>,
     ) -> Result<SimulationResult>;
+    /// Runs the shared conformance suite ([`check_random_games`]) on this configuration.
+    fn conformance(&self, games: usize, seed: u64, heavy_every: u64) -> std::result::Result<ConformanceStats, String>;
 }
 
 pub trait DynState: Send + Sync {
@@ -95,6 +98,9 @@ impl<G: Game> DynGame for Handle<G> {
         progress: Option<&(dyn Fn(usize) + Sync)>,
     ) -> Result<SimulationResult> {
         simulate(&*self.0, games, seed, threads, progress)
+    }
+    fn conformance(&self, games: usize, seed: u64, heavy_every: u64) -> std::result::Result<ConformanceStats, String> {
+        check_random_games(Arc::clone(&self.0), games, seed, heavy_every)
     }
 }
 

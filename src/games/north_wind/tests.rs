@@ -24,7 +24,7 @@ fn game(players: usize) -> NorthWind {
 fn conformance_random_games_all_player_counts() {
     for cfg in NorthWind::all_configurations() {
         let g = NorthWind::new(&cfg).unwrap();
-        let stats = check_random_games(g, 12, 7, 5).unwrap_or_else(|e| panic!("{cfg:?}: {e}"));
+        let stats = check_random_games(Arc::new(g), 12, 7, 5).unwrap_or_else(|e| panic!("{cfg:?}: {e}"));
         assert_eq!(stats.terminals, 12);
         assert!(stats.decisions > 1000, "{stats:?}");
         assert!(stats.chance_nodes > 1000, "{stats:?}");
