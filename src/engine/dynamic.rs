@@ -9,7 +9,8 @@ use super::error::Result;
 use super::game::{Action, Game, GameSpec};
 use super::report::ScoreReport;
 use super::rng::rng_from_seed;
-use super::simulate::{simulate, SimulationResult};
+use super::agents::AgentSpec;
+use super::simulate::{simulate, simulate_agents, SimulationResult};
 use super::state::GameState;
 
 pub trait DynGame: Send + Sync {
@@ -22,6 +23,15 @@ pub trait DynGame: Send + Sync {
     fn state_from_bytes(&self, bytes: &[u8]) -> Result<Box<dyn DynState>>;
     fn simulate(
         &self,
+        games: usize,
+        seed: u64,
+        threads: usize,
+        progress: Option<&(dyn Fn(usize) + Sync)>,
+    ) -> Result<SimulationResult>;
+    /// Bulk simulation with one agent per seat (all random when `agents` is empty).
+    fn simulate_agents(
+        &self,
+        agents: &[AgentSpec],
         games: usize,
         seed: u64,
         threads: usize,
@@ -98,6 +108,16 @@ impl<G: Game> DynGame for Handle<G> {
         progress: Option<&(dyn Fn(usize) + Sync)>,
     ) -> Result<SimulationResult> {
         simulate(&*self.0, games, seed, threads, progress)
+    }
+    fn simulate_agents(
+        &self,
+        agents: &[AgentSpec],
+        games: usize,
+        seed: u64,
+        threads: usize,
+        progress: Option<&(dyn Fn(usize) + Sync)>,
+    ) -> Result<SimulationResult> {
+        simulate_agents(&*self.0, agents, games, seed, threads, progress)
     }
     fn conformance(&self, games: usize, seed: u64, heavy_every: u64) -> std::result::Result<ConformanceStats, String> {
         check_random_games(Arc::clone(&self.0), games, seed, heavy_every)

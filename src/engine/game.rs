@@ -135,4 +135,21 @@ pub trait Game: Send + Sync + Sized + 'static {
 
     /// Builds a position from a readable description (game-specific JSON).
     fn setup(&self, description: &serde_json::Value) -> Result<Self::State>;
+
+    /// How good the position is for each player, in [-1, 1]: the returns at a terminal
+    /// state, otherwise a heuristic. Search agents (greedy, MCTS) score positions with it.
+    /// The default compares each player's score with the best of the others.
+    fn evaluate(&self, state: &Self::State, out: &mut [f64]) {
+        if self.actor(state) == Actor::Terminal {
+            self.returns(state, out);
+            return;
+        }
+        self.scores(state, out);
+        let n = out.len();
+        let scores: Vec<f64> = out.to_vec();
+        for p in 0..n {
+            let best_other = (0..n).filter(|&q| q != p).map(|q| scores[q]).fold(f64::NEG_INFINITY, f64::max);
+            out[p] = ((scores[p] - best_other) / 4.0).tanh();
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! The game-agnostic engine: the [`Game`] trait and everything written once on top of it.
 
+pub mod agents;
 pub mod conformance;
 pub mod dynamic;
 pub mod error;

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::agents::{choose, AgentScratch, AgentSpec};
 use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Game};
 use super::rng::{below, derive_seed, rng_from_seed, Rng};
@@ -50,9 +51,18 @@ pub struct GameRecord {
     pub category_points: Vec<Vec<f64>>,
 }
 
-/// Plays game `index` of the run seeded `seed` with random players.
-pub fn play_random_game<G: Game>(game: &G, seed: u64, index: u64, buf: &mut Vec<Action>) -> GameRecord {
-    let mut rng = rng_from_seed(derive_seed(seed, index));
+/// Plays game `index` of the run seeded `seed`, seat p played by `agents[p]` (all random
+/// when `agents` is empty). Chance and the agents draw from separate streams derived from
+/// the seed and the index, so a game depends on nothing else.
+pub fn play_game<G: Game>(
+    game: &G,
+    agents: &[AgentSpec],
+    seed: u64,
+    index: u64,
+    scratch: &mut AgentScratch,
+) -> GameRecord {
+    let mut chance_rng = rng_from_seed(derive_seed(seed, index));
+    let mut agent_rng = rng_from_seed(derive_seed(seed ^ 0xA6E7_5EED, index));
     let mut state = game.initial_state();
     let mut moves = 0u64;
     let mut decisions = 0u64;
@@ -60,12 +70,12 @@ pub fn play_random_game<G: Game>(game: &G, seed: u64, index: u64, buf: &mut Vec<
         match game.actor(&state) {
             Actor::Terminal => break,
             Actor::Chance => {
-                let a = game.sample_chance(&state, &mut rng);
+                let a = game.sample_chance(&state, &mut chance_rng);
                 game.apply(&mut state, a);
             }
-            Actor::Player(_) => {
-                game.legal_actions(&state, buf);
-                let a = buf[below(&mut rng, buf.len() as u32) as usize];
+            Actor::Player(p) => {
+                let spec = agents.get(p).unwrap_or(&AgentSpec::Random);
+                let a = choose(spec, game, &state, p, &mut agent_rng, scratch);
                 game.apply(&mut state, a);
                 decisions += 1;
             }
@@ -93,6 +103,8 @@ pub struct SimulationResult {
     pub games: usize,
     pub seed: u64,
     pub threads: usize,
+    /// The agent of each seat.
+    pub agents: Vec<String>,
     pub categories: Vec<String>,
     /// `scores[g * players + p]`.
     pub scores: Vec<f64>,
@@ -118,8 +130,7 @@ impl SimulationResult {
 /// Games per work unit handed to a thread.
 pub const CHUNK: usize = 256;
 
-/// Plays `games` random games on `threads` threads (0 = all cores). `progress` is called
-/// from worker threads with the number of games just finished.
+/// Plays `games` random games on `threads` threads (0 = all cores).
 pub fn simulate<G: Game>(
     game: &G,
     games: usize,
@@ -127,6 +138,24 @@ pub fn simulate<G: Game>(
     threads: usize,
     progress: Option<&(dyn Fn(usize) + Sync)>,
 ) -> Result<SimulationResult> {
+    simulate_agents(game, &[], games, seed, threads, progress)
+}
+
+/// Plays `games` games, seat p played by `agents[p]` (random when `agents` is empty), on
+/// `threads` threads (0 = all cores). `progress` is called from worker threads with the
+/// number of games just finished.
+pub fn simulate_agents<G: Game>(
+    game: &G,
+    agents: &[AgentSpec],
+    games: usize,
+    seed: u64,
+    threads: usize,
+    progress: Option<&(dyn Fn(usize) + Sync)>,
+) -> Result<SimulationResult> {
+    if !agents.is_empty() && agents.len() != game.spec().players {
+        return Err(EngineError::option("agents", format!(
+            "{} agents for {} seats: give one per seat", agents.len(), game.spec().players)));
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -138,11 +167,11 @@ pub fn simulate<G: Game>(
         (0..chunks)
             .into_par_iter()
             .map(|c| {
-                let mut buf = Vec::with_capacity(64);
+                let mut scratch = AgentScratch::default();
                 let lo = c * CHUNK;
                 let hi = (lo + CHUNK).min(games);
                 let out: Vec<GameRecord> =
-                    (lo..hi).map(|i| play_random_game(game, seed, i as u64, &mut buf)).collect();
+                    (lo..hi).map(|i| play_game(game, agents, seed, i as u64, &mut scratch)).collect();
                 if let Some(f) = progress {
                     f(hi - lo);
                 }
@@ -159,6 +188,7 @@ pub fn simulate<G: Game>(
         games,
         seed,
         threads: used_threads,
+        agents: (0..players).map(|p| agents.get(p).unwrap_or(&AgentSpec::Random).to_string()).collect(),
         categories,
         scores: Vec::with_capacity(games * players),
         winners: Vec::with_capacity(games * players),

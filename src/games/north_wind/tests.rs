@@ -1108,3 +1108,19 @@ fn observation_tensor_has_the_documented_length() {
     assert_eq!(g.data.types.len(), 19);
     assert_eq!(g.spec().observation_tensor_shape, vec![368]);
 }
+
+// ----- built-in agents ---------------------------------------------------------------------------
+
+/// Search agents beat random play (a bounded check; the issue notes the full measurement).
+#[test]
+fn mcts_and_greedy_beat_random_seats() {
+    use crate::engine::agents::AgentSpec;
+    let g = game(2);
+    let mcts: AgentSpec = "mcts:iterations=60,rollout_depth=40".parse().unwrap();
+    let r = crate::engine::simulate::simulate_agents(&g, &[mcts, AgentSpec::Random], 12, 3, 0, None).unwrap();
+    let wins = (0..12).filter(|&i| r.winners[i * 2]).count();
+    assert!(wins >= 9, "mcts won {wins} of 12 against random");
+    let r = crate::engine::simulate::simulate_agents(&g, &[AgentSpec::Greedy, AgentSpec::Random], 40, 3, 0, None).unwrap();
+    let wins = (0..40).filter(|&i| r.winners[i * 2]).count();
+    assert!(wins >= 28, "greedy won {wins} of 40 against random");
+}
