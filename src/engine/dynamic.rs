@@ -32,6 +32,7 @@ pub trait DynGame: Send + Sync {
     fn simulate_agents(
         &self,
         agents: &[AgentSpec],
+        first: u64,
         games: usize,
         seed: u64,
         threads: usize,
@@ -112,12 +113,13 @@ impl<G: Game> DynGame for Handle<G> {
     fn simulate_agents(
         &self,
         agents: &[AgentSpec],
+        first: u64,
         games: usize,
         seed: u64,
         threads: usize,
         progress: Option<&(dyn Fn(usize) + Sync)>,
     ) -> Result<SimulationResult> {
-        simulate_agents(&*self.0, agents, games, seed, threads, progress)
+        simulate_agents(&*self.0, agents, first, games, seed, threads, progress)
     }
     fn conformance(&self, games: usize, seed: u64, heavy_every: u64) -> std::result::Result<ConformanceStats, String> {
         check_random_games(Arc::clone(&self.0), games, seed, heavy_every)

@@ -101,6 +101,8 @@ pub struct SimulationResult {
     pub game: String,
     pub players: usize,
     pub games: usize,
+    /// Index of the first game (games are `first .. first + games`).
+    pub first: u64,
     pub seed: u64,
     pub threads: usize,
     /// The agent of each seat.
@@ -138,15 +140,18 @@ pub fn simulate<G: Game>(
     threads: usize,
     progress: Option<&(dyn Fn(usize) + Sync)>,
 ) -> Result<SimulationResult> {
-    simulate_agents(game, &[], games, seed, threads, progress)
+    simulate_agents(game, &[], 0, games, seed, threads, progress)
 }
 
-/// Plays `games` games, seat p played by `agents[p]` (random when `agents` is empty), on
-/// `threads` threads (0 = all cores). `progress` is called from worker threads with the
-/// number of games just finished.
+/// Plays games `first .. first + games` of the run seeded `seed`, seat p played by
+/// `agents[p]` (random when `agents` is empty), on `threads` threads (0 = all cores).
+/// Because each game depends only on the seed and its index, a run split into ranges (for
+/// streaming to disk, resuming, or spreading over a cluster) gives the same games as one run.
+/// `progress` is called from worker threads with the number of games just finished.
 pub fn simulate_agents<G: Game>(
     game: &G,
     agents: &[AgentSpec],
+    first: u64,
     games: usize,
     seed: u64,
     threads: usize,
@@ -171,7 +176,7 @@ pub fn simulate_agents<G: Game>(
                 let lo = c * CHUNK;
                 let hi = (lo + CHUNK).min(games);
                 let out: Vec<GameRecord> =
-                    (lo..hi).map(|i| play_game(game, agents, seed, i as u64, &mut scratch)).collect();
+                    (lo..hi).map(|i| play_game(game, agents, seed, first + i as u64, &mut scratch)).collect();
                 if let Some(f) = progress {
                     f(hi - lo);
                 }
@@ -186,6 +191,7 @@ pub fn simulate_agents<G: Game>(
         game: game.spec().name.to_string(),
         players,
         games,
+        first,
         seed,
         threads: used_threads,
         agents: (0..players).map(|p| agents.get(p).unwrap_or(&AgentSpec::Random).to_string()).collect(),

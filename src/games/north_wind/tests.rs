@@ -743,6 +743,11 @@ fn determinism_same_seed_same_game() {
     assert_eq!(r1.scores, r2.scores);
     assert_eq!(r1.moves, r2.moves);
     assert_eq!(r1.winners, r2.winners);
+    // A run split into ranges gives the same games.
+    let a = crate::engine::simulate::simulate_agents(&game(3), &[], 0, 100, 9, 1, None).unwrap();
+    let b = crate::engine::simulate::simulate_agents(&game(3), &[], 100, 200, 9, 2, None).unwrap();
+    assert_eq!(&r1.scores[..300], &a.scores[..]);
+    assert_eq!(&r1.scores[300..900], &b.scores[..600]);
 }
 
 /// The turn bound: a game cut off is terminal and truncated, with no winner and zero returns.
@@ -1117,10 +1122,10 @@ fn mcts_and_greedy_beat_random_seats() {
     use crate::engine::agents::AgentSpec;
     let g = game(2);
     let mcts: AgentSpec = "mcts:iterations=60,rollout_depth=40".parse().unwrap();
-    let r = crate::engine::simulate::simulate_agents(&g, &[mcts, AgentSpec::Random], 12, 3, 0, None).unwrap();
+    let r = crate::engine::simulate::simulate_agents(&g, &[mcts, AgentSpec::Random], 0, 12, 3, 0, None).unwrap();
     let wins = (0..12).filter(|&i| r.winners[i * 2]).count();
     assert!(wins >= 9, "mcts won {wins} of 12 against random");
-    let r = crate::engine::simulate::simulate_agents(&g, &[AgentSpec::Greedy, AgentSpec::Random], 40, 3, 0, None).unwrap();
+    let r = crate::engine::simulate::simulate_agents(&g, &[AgentSpec::Greedy, AgentSpec::Random], 0, 40, 3, 0, None).unwrap();
     let wins = (0..40).filter(|&i| r.winners[i * 2]).count();
     assert!(wins >= 28, "greedy won {wins} of 40 against random");
 }
