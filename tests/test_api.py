@@ -10,6 +10,8 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import tradewinds as tw
 from tradewinds._core import STATE_FORMAT_VERSION
@@ -494,3 +496,85 @@ def test_setup_examples(name: str, players: int) -> None:
         state.apply(random_action(state, rng))
     with pytest.raises(tw.SetupError, match=field):
         game.setup(bad)
+
+
+# ---- property tests -----------------------------------------------------------------------------
+
+MID_GAME = {name: snapshots(tw.load(name), 91, 3)[1] for name in tw.GAMES}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(tw.GAMES), action=st.integers(min_value=-(2**70), max_value=2**70))
+def test_any_integer_action_is_applied_or_rejected_cleanly(name: str, action: int) -> None:
+    state = MID_GAME[name].clone()
+    before = state.to_json()
+    if action in state.legal_actions():
+        state.apply(action)
+        assert state.history()[len(MID_GAME[name].history())] == action
+    else:
+        with pytest.raises(tw.IllegalActionError):
+            state.apply(action)
+        assert state.to_json() == before
+
+
+def ascii_fold(text: str) -> str:
+    return text.strip(" \t\r\n").translate(str.maketrans(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=st.sampled_from(tw.GAMES), data=st.data())
+def test_any_text_action_is_applied_or_rejected_cleanly(name: str, data: st.DataObject) -> None:
+    state = MID_GAME[name].clone()
+    before = state.to_json()
+    names = {ascii_fold(state.action_to_string(a)): a for a in state.legal_actions()}
+    # Either a legal action's name, in random case and with surrounding blanks, or any text.
+    legal_name = st.sampled_from(sorted(names)).flatmap(
+        lambda n: st.tuples(st.text(" \t", max_size=2), st.lists(st.booleans(), min_size=len(n), max_size=len(n)),
+                            st.text(" \t", max_size=2)).map(
+            lambda t: t[0] + "".join(c.upper() if up else c for c, up in zip(n, t[1])) + t[2]))
+    text = data.draw(st.one_of(legal_name, st.text(max_size=40)))
+    if ascii_fold(text) in names:
+        state.apply(text)
+        assert state.history()[len(MID_GAME[name].history())] == names[ascii_fold(text)]
+    else:
+        with pytest.raises(tw.IllegalActionError):
+            state.apply(text)
+        assert state.to_json() == before
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(min_value=-(2**80), max_value=2**80))
+def test_any_seed_is_accepted_or_rejected_with_the_range(seed: int) -> None:
+    game = tw.load(tw.GAMES[0])
+    if 0 <= seed < 2**64:
+        assert game.new_state(seed) == game.new_state(seed)
+    else:
+        with pytest.raises(ValueError, match=re.escape("[0, 2**64 - 1]")):
+            game.new_state(seed)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=10),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(description=JSON_VALUES)
+def test_any_json_setup_description_gives_a_state_or_setup_error(description: object) -> None:
+    game = tw.load(tw.GAMES[0])
+    try:
+        state = game.setup(description)
+    except tw.SetupError:
+        return
+    assert isinstance(state, tw.State)
+
+
+def test_comparisons_with_other_types() -> None:
+    state = MID_GAME[tw.GAMES[0]]
+    assert state != "state" and state != 3 and not (state == None)  # noqa: E711
+    report = state.score_report()
+    assert report != "report"
