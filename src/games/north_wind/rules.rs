@@ -595,6 +595,7 @@ impl NorthWind {
         // A use of the card (a trade, an outfit, a contract, the wreck).
         if s.phase == Phase::Card {
             s.voyage.actions += 1;
+            s.voyage.used |= 1 << (s.voyage.revealed - 1);
         } else if s.phase == Phase::Letter {
             s.ships[p].letters -= 1;
             s.supply_letters += 1;

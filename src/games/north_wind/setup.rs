@@ -317,6 +317,7 @@ impl NorthWind {
             }
             check!(revealed == v.drawn, "drawn cards disagree with the voyage");
             check!(v.actions <= r.actions_per_voyage, "too many actions");
+            check!(v.used.count_ones() == v.actions as u32 && (v.used as u32) < (1u32 << v.revealed), "used cards disagree with actions");
             let needs_card = matches!(s.phase, Phase::Event | Phase::Pirate | Phase::Combat | Phase::Card | Phase::Letter | Phase::Boatswain);
             if needs_card {
                 check!(v.current != NONE && revealed >> v.current & 1 == 1, "no current card");

@@ -94,6 +94,8 @@ pub struct Voyage {
     pub current: u8,
     /// Actions carried out so far.
     pub actions: u8,
+    /// Revealed cards that were used (turned 45 degrees), a bit per position in `order`.
+    pub used: u8,
     /// Strength of the pirate ship being met.
     pub pirates: u8,
     pub rolls_left: u8,
@@ -119,6 +121,7 @@ impl Default for Voyage {
             slid: NONE,
             current: NONE,
             actions: 0,
+            used: 0,
             pirates: 0,
             rolls_left: 0,
             hits: 0,

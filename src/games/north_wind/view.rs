@@ -190,7 +190,12 @@ impl NorthWind {
         }
         if s.phase.in_voyage() {
             let v = &s.voyage;
-            let cards: Vec<String> = (0..v.revealed as usize).map(|i| self.describe_card(v.order[i])).collect();
+            let cards: Vec<String> = (0..v.revealed as usize)
+                .map(|i| {
+                    let used = if v.used >> i & 1 == 1 { " (used)" } else { "" };
+                    format!("{}{used}", self.describe_card(v.order[i]))
+                })
+                .collect();
             let _ = writeln!(
                 out,
                 "Voyage of P{} into the {} stack: revealed [{}], {} action(s), range {}{}",
