@@ -902,18 +902,19 @@ class GameRecord:
 
 
 def play_random_game(game: NorthWind, seed: int, index: int) -> GameRecord:
-    """Game ``index`` of a bulk run seeded ``seed`` with uniformly random players: one stream
-    for chance and decisions, exactly as the engine's bulk simulation plays it."""
-    rng = Xoshiro256PlusPlus.seed_from_u64(derive_seed(seed, index))
+    """Game ``index`` of a bulk run seeded ``seed`` with uniformly random players, exactly as
+    the engine's bulk simulation plays it: chance and the players draw from separate streams."""
+    chance_rng = Xoshiro256PlusPlus.seed_from_u64(derive_seed(seed, index))
+    agent_rng = Xoshiro256PlusPlus.seed_from_u64(derive_seed(seed ^ 0xA6E75EED, index))
     state = game.initial_state()
     moves = 0
     decisions = 0
     while state.phase != GAME_OVER:
         if state.phase in CHANCE_PHASES:
-            a = game.sample_chance(state, rng)
+            a = game.sample_chance(state, chance_rng)
         else:
             legal = game.legal_actions(state)
-            a = legal[below(rng, len(legal))]
+            a = legal[below(agent_rng, len(legal))]
             decisions += 1
         game.apply(state, a)
         moves += 1

@@ -108,7 +108,7 @@ def test_zero_games(one_game: tw.Game) -> None:
 def test_raw_simulate_dict(one_game: tw.Game) -> None:
     raw = one_game.simulate(20, 3, 1)
     assert set(raw) == {
-        "game", "games", "players", "seed", "threads", "elapsed_seconds", "categories",
+        "game", "games", "players", "seed", "threads", "elapsed_seconds", "categories", "first", "agents",
         *ARRAYS,
     }
     assert raw["games"] == 20 and raw["seed"] == 3 and raw["threads"] == 1

@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension module ``tradewinds._core``."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TypedDict, final, type_check_only
 
 import numpy as np
@@ -43,6 +43,8 @@ class _SimulationDict(TypedDict):
     players: int
     seed: int
     threads: int
+    first: int
+    agents: list[str]
     elapsed_seconds: float
     categories: list[str]
     scores: npt.NDArray[np.float64]
@@ -83,6 +85,8 @@ class Game:
         seed: int = 0,
         threads: int = 0,
         progress: Callable[[int], object] | None = None,
+        agents: Sequence[str] | None = None,
+        first: int = 0,
     ) -> _SimulationDict: ...
     def __reduce__(self) -> tuple[Callable[[str], Game], tuple[str]]: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -122,6 +126,7 @@ class State:
     def observation_string(self, player: int) -> str: ...
     def observation_tensor(self, player: int) -> npt.NDArray[np.float32]: ...
     def resample(self, player: int, seed: int = 0) -> State: ...
+    def agent_action(self, agent: str, seed: int = 0) -> int: ...
     def to_json(self) -> str: ...
     def to_bytes(self) -> bytes: ...
     def __reduce__(self) -> tuple[Callable[[str, bytes], State], tuple[str, bytes]]: ...

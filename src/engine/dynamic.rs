@@ -10,7 +10,7 @@ use super::game::{Action, Game, GameSpec};
 use super::report::ScoreReport;
 use super::rng::rng_from_seed;
 use super::agents::AgentSpec;
-use super::simulate::{simulate, simulate_agents, SimulationResult};
+use super::simulate::{simulate_agents, Progress, SimulationResult};
 use super::state::GameState;
 
 pub trait DynGame: Send + Sync {
@@ -21,22 +21,16 @@ pub trait DynGame: Send + Sync {
         -> Result<Box<dyn DynState>>;
     fn state_from_json(&self, text: &str) -> Result<Box<dyn DynState>>;
     fn state_from_bytes(&self, bytes: &[u8]) -> Result<Box<dyn DynState>>;
+    /// Bulk simulation of games `first .. first + games`, one agent per seat (all random
+    /// when `agents` is empty); see [`simulate_agents`].
     fn simulate(
-        &self,
-        games: usize,
-        seed: u64,
-        threads: usize,
-        progress: Option<&(dyn Fn(usize) + Sync)>,
-    ) -> Result<SimulationResult>;
-    /// Bulk simulation with one agent per seat (all random when `agents` is empty).
-    fn simulate_agents(
         &self,
         agents: &[AgentSpec],
         first: u64,
         games: usize,
         seed: u64,
         threads: usize,
-        progress: Option<&(dyn Fn(usize) + Sync)>,
+        progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult>;
     /// Runs the shared conformance suite ([`check_random_games`]) on this configuration.
     fn conformance(&self, games: usize, seed: u64, heavy_every: u64) -> std::result::Result<ConformanceStats, String>;
@@ -70,6 +64,8 @@ pub trait DynState: Send + Sync {
     fn render(&self) -> String;
     fn to_json(&self) -> String;
     fn to_bytes(&self) -> Vec<u8>;
+    /// The action a built-in agent picks for the player to move (`seed` drives its randomness).
+    fn agent_action(&self, agent: &AgentSpec, seed: u64) -> Result<Action>;
 }
 
 /// A configured game behind a shared pointer, usable as `dyn DynGame`.
@@ -103,21 +99,12 @@ impl<G: Game> DynGame for Handle<G> {
     }
     fn simulate(
         &self,
-        games: usize,
-        seed: u64,
-        threads: usize,
-        progress: Option<&(dyn Fn(usize) + Sync)>,
-    ) -> Result<SimulationResult> {
-        simulate(&*self.0, games, seed, threads, progress)
-    }
-    fn simulate_agents(
-        &self,
         agents: &[AgentSpec],
         first: u64,
         games: usize,
         seed: u64,
         threads: usize,
-        progress: Option<&(dyn Fn(usize) + Sync)>,
+        progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult> {
         simulate_agents(&*self.0, agents, first, games, seed, threads, progress)
     }
@@ -207,5 +194,8 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn to_bytes(&self) -> Vec<u8> {
         GameState::to_bytes(self)
+    }
+    fn agent_action(&self, agent: &AgentSpec, seed: u64) -> Result<Action> {
+        GameState::agent_action(self, agent, seed)
     }
 }

@@ -30,6 +30,9 @@ pub enum EngineError {
     /// A request that does not make sense in the current state (for example a player index out of range).
     #[error("invalid request: {0}")]
     InvalidRequest(String),
+    /// A bulk simulation stopped by its progress callback (for example on Ctrl-C).
+    #[error("simulation cancelled")]
+    Cancelled,
 }
 
 pub type Result<T, E = EngineError> = std::result::Result<T, E>;

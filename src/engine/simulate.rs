@@ -4,6 +4,7 @@
 //! result depends only on the master seed and the game index — never on the thread count or
 //! on how games are split into chunks.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -132,22 +133,37 @@ impl SimulationResult {
 /// Games per work unit handed to a thread.
 pub const CHUNK: usize = 256;
 
+/// Called from worker threads with the number of games just finished; returning `false`
+/// stops the run (chunks already started finish, no new one starts).
+pub type Progress<'a> = &'a (dyn Fn(usize) -> bool + Sync);
+
 /// Plays `games` random games on `threads` threads (0 = all cores).
 pub fn simulate<G: Game>(
     game: &G,
     games: usize,
     seed: u64,
     threads: usize,
-    progress: Option<&(dyn Fn(usize) + Sync)>,
+    progress: Option<Progress<'_>>,
 ) -> Result<SimulationResult> {
     simulate_agents(game, &[], 0, games, seed, threads, progress)
+}
+
+fn reserve<T: Clone>(n: usize, fill: T, what: &str) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        EngineError::InvalidRequest(format!(
+            "not enough memory for the {what} of this many games; simulate in ranges (first=...) or stream to disk"
+        ))
+    })?;
+    v.resize(n, fill);
+    Ok(v)
 }
 
 /// Plays games `first .. first + games` of the run seeded `seed`, seat p played by
 /// `agents[p]` (random when `agents` is empty), on `threads` threads (0 = all cores).
 /// Because each game depends only on the seed and its index, a run split into ranges (for
 /// streaming to disk, resuming, or spreading over a cluster) gives the same games as one run.
-/// `progress` is called from worker threads with the number of games just finished.
+/// Results are written straight into preallocated arrays, chunk by chunk.
 pub fn simulate_agents<G: Game>(
     game: &G,
     agents: &[AgentSpec],
@@ -155,39 +171,76 @@ pub fn simulate_agents<G: Game>(
     games: usize,
     seed: u64,
     threads: usize,
-    progress: Option<&(dyn Fn(usize) + Sync)>,
+    progress: Option<Progress<'_>>,
 ) -> Result<SimulationResult> {
-    if !agents.is_empty() && agents.len() != game.spec().players {
+    let players = game.spec().players;
+    if !agents.is_empty() && agents.len() != players {
         return Err(EngineError::option("agents", format!(
-            "{} agents for {} seats: give one per seat", agents.len(), game.spec().players)));
+            "{} agents for {players} seats: give one per seat", agents.len())));
     }
+    if first.checked_add(games as u64).is_none() {
+        return Err(EngineError::InvalidRequest("first + games overflows the game index".into()));
+    }
+    let categories = game.score_report(&game.initial_state()).categories;
+    let nc = categories.len();
+    let overflow = || EngineError::InvalidRequest("too many games for one call; simulate in ranges".into());
+    let gp = games.checked_mul(players).ok_or_else(overflow)?;
+    let gpc = gp.checked_mul(nc).ok_or_else(overflow)?;
+    let mut scores = reserve(gp, 0.0f64, "scores")?;
+    let mut winners = reserve(gp, false, "winners")?;
+    let mut moves = reserve(games, 0u64, "lengths")?;
+    let mut decisions = reserve(games, 0u64, "lengths")?;
+    let mut truncated = reserve(games, false, "truncations")?;
+    let mut category_points = reserve(gpc, 0.0f64, "score breakdowns")?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| EngineError::InvalidRequest(format!("cannot start {threads} threads: {e}")))?;
     let used_threads = pool.current_num_threads();
+    let stop = AtomicBool::new(false);
     let start = Instant::now();
-    let chunks = games.div_ceil(CHUNK);
-    let records: Vec<Vec<GameRecord>> = pool.install(|| {
-        (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let mut scratch = AgentScratch::default();
-                let lo = c * CHUNK;
-                let hi = (lo + CHUNK).min(games);
-                let out: Vec<GameRecord> =
-                    (lo..hi).map(|i| play_game(game, agents, seed, first + i as u64, &mut scratch)).collect();
-                if let Some(f) = progress {
-                    f(hi - lo);
+    pool.install(|| {
+        scores
+            .par_chunks_mut(CHUNK * players)
+            .zip(winners.par_chunks_mut(CHUNK * players))
+            .zip(moves.par_chunks_mut(CHUNK))
+            .zip(decisions.par_chunks_mut(CHUNK))
+            .zip(truncated.par_chunks_mut(CHUNK))
+            .zip(category_points.par_chunks_mut(CHUNK * players * nc.max(1)))
+            .enumerate()
+            .for_each(|(c, (((((sc, wi), mo), de), tr), cp))| {
+                if stop.load(Ordering::Relaxed) {
+                    return;
                 }
-                out
+                let mut scratch = AgentScratch::default();
+                let n = mo.len();
+                for k in 0..n {
+                    let index = first + (c * CHUNK + k) as u64;
+                    let rec = play_game(game, agents, seed, index, &mut scratch);
+                    sc[k * players..(k + 1) * players].copy_from_slice(&rec.scores);
+                    for p in 0..players {
+                        wi[k * players + p] = rec.winners.contains(&p);
+                        if nc > 0 {
+                            cp[(k * players + p) * nc..(k * players + p + 1) * nc]
+                                .copy_from_slice(&rec.category_points[p]);
+                        }
+                    }
+                    mo[k] = rec.moves;
+                    de[k] = rec.decisions;
+                    tr[k] = rec.truncated;
+                }
+                if let Some(f) = progress {
+                    if !f(n) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
             })
-            .collect()
     });
+    if stop.load(Ordering::Relaxed) {
+        return Err(EngineError::Cancelled);
+    }
     let elapsed_seconds = start.elapsed().as_secs_f64();
-    let players = game.spec().players;
-    let categories = game.score_report(&game.initial_state()).categories;
-    let mut r = SimulationResult {
+    Ok(SimulationResult {
         game: game.spec().name.to_string(),
         players,
         games,
@@ -196,23 +249,12 @@ pub fn simulate_agents<G: Game>(
         threads: used_threads,
         agents: (0..players).map(|p| agents.get(p).unwrap_or(&AgentSpec::Random).to_string()).collect(),
         categories,
-        scores: Vec::with_capacity(games * players),
-        winners: Vec::with_capacity(games * players),
-        moves: Vec::with_capacity(games),
-        decisions: Vec::with_capacity(games),
-        truncated: Vec::with_capacity(games),
-        category_points: Vec::new(),
+        scores,
+        winners,
+        moves,
+        decisions,
+        truncated,
+        category_points,
         elapsed_seconds,
-    };
-    for rec in records.into_iter().flatten() {
-        r.scores.extend_from_slice(&rec.scores);
-        r.winners.extend((0..players).map(|p| rec.winners.contains(&p)));
-        r.moves.push(rec.moves);
-        r.decisions.push(rec.decisions);
-        r.truncated.push(rec.truncated);
-        for pp in &rec.category_points {
-            r.category_points.extend_from_slice(pp);
-        }
-    }
-    Ok(r)
+    })
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::agents::{choose, AgentScratch, AgentSpec};
 use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Game};
 use super::report::ScoreReport;
@@ -303,6 +304,17 @@ impl<G: Game> GameState<G> {
         };
         s.resolve_chance();
         Ok(s)
+    }
+
+    /// The action a built-in agent picks for the player to move; its randomness comes from
+    /// `seed` (the state's own RNG is not touched).
+    pub fn agent_action(&self, agent: &AgentSpec, seed: u64) -> Result<Action> {
+        match self.actor() {
+            Actor::Player(p) => Ok(choose(agent, &*self.game, &self.inner, p, &mut rng_from_seed(seed),
+                &mut AgentScratch::default())),
+            Actor::Chance => Err(EngineError::InvalidRequest("no agent acts at a chance node".into())),
+            Actor::Terminal => Err(EngineError::InvalidRequest("the game is over".into())),
+        }
     }
 
     pub fn render(&self) -> String {

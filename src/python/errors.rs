@@ -55,6 +55,7 @@ pub(crate) fn to_py_err(e: EngineError) -> PyErr {
         EngineError::StateFormat(_) => StateFormatError::new_err(message),
         EngineError::DataFile { .. } => DataFileError::new_err(message),
         EngineError::Setup { .. } => SetupError::new_err(message),
+        EngineError::Cancelled => pyo3::exceptions::PyKeyboardInterrupt::new_err(message),
     }
 }
 

@@ -109,9 +109,13 @@ impl Game {
         self.config.clone()
     }
 
-    /// Plays `games` games with uniformly random players on `threads` threads (0 = all
-    /// cores), without the GIL. Game `i` depends only on `seed` and `i`, never on threads.
-    #[pyo3(signature = (games, seed = Seed(0), threads = 0, progress = None), text_signature = "(self, games, seed=0, threads=0, progress=None)")]
+    /// Plays games `first .. first + games` on `threads` threads (0 = all cores), without
+    /// the GIL; seat p is played by built-in agent `agents[p]` (all random when None). Game
+    /// `i` depends only on `seed` and `i`, never on threads or on how a run is split.
+    /// `progress(n)` is called after each chunk of finished games; returning False stops
+    /// the run (KeyboardInterrupt). Ctrl-C stops it too.
+    #[pyo3(signature = (games, seed = Seed(0), threads = 0, progress = None, agents = None, first = Seed(0)), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0)")]
+    #[allow(clippy::too_many_arguments)]
     fn simulate<'py>(
         &self,
         py: Python<'py>,
@@ -119,6 +123,8 @@ impl Game {
         seed: Seed,
         threads: i64,
         progress: Option<Bound<'py, PyAny>>,
+        agents: Option<Vec<String>>,
+        first: Seed,
     ) -> PyResult<Bound<'py, PyDict>> {
         let games = usize::try_from(games).map_err(|_| {
             PyValueError::new_err(format!("games must be a non-negative integer, got {games}"))
@@ -126,36 +132,45 @@ impl Game {
         let threads = usize::try_from(threads).map_err(|_| {
             PyValueError::new_err(format!("threads must be a non-negative integer (0 = all cores), got {threads}"))
         })?;
+        let specs: Vec<crate::engine::AgentSpec> = match &agents {
+            None => Vec::new(),
+            Some(list) => list.iter().map(|a| engine(a.parse())).collect::<PyResult<_>>()?,
+        };
         let callback: Option<Py<PyAny>> = progress.filter(|p| !p.is_none()).map(Bound::unbind);
-        // The first exception raised by the callback; the callback is not called again after it.
+        // The first exception raised by the callback (or a pending signal such as Ctrl-C);
+        // the run stops after it.
         let failure: Mutex<Option<PyErr>> = Mutex::new(None);
-        let report = |finished: usize| {
-            let Some(cb) = callback.as_ref() else { return };
+        let report = |finished: usize| -> bool {
             if failure.lock().map(|f| f.is_some()).unwrap_or(true) {
-                return;
+                return false;
             }
-            // `try_attach` returns None while the interpreter shuts down: then there is no one to tell.
+            // `try_attach` returns None while the interpreter shuts down: then stop.
             Python::try_attach(|py| {
-                // Checked again with the GIL held: another worker may have failed meanwhile.
                 if failure.lock().map(|f| f.is_some()).unwrap_or(true) {
-                    return;
+                    return false;
                 }
-                if let Err(e) = cb.call1(py, (finished,)) {
-                    if let Ok(mut f) = failure.lock() {
-                        f.get_or_insert(e);
+                let outcome = py.check_signals().and_then(|()| match callback.as_ref() {
+                    Some(cb) => cb.call1(py, (finished,)).map(|r| !r.bind(py).is(&pyo3::types::PyBool::new(py, false))),
+                    None => Ok(true),
+                });
+                match outcome {
+                    Ok(go_on) => go_on,
+                    Err(e) => {
+                        if let Ok(mut f) = failure.lock() {
+                            f.get_or_insert(e);
+                        }
+                        false
                     }
                 }
-            });
+            })
+            .unwrap_or(false)
         };
         let inner = Arc::clone(&self.inner);
-        let result = engine(detached(py, || {
-            let progress: Option<&(dyn Fn(usize) + Sync)> =
-                if callback.is_some() { Some(&report) } else { None };
-            inner.simulate(games, seed.0, threads, progress)
-        })?)?;
+        let outcome = detached(py, || inner.simulate(&specs, first.0, games, seed.0, threads, Some(&report)))?;
         if let Some(e) = failure.into_inner().ok().flatten() {
             return Err(e);
         }
+        let result = engine(outcome)?;
         guard(|| {
             let players = result.players;
             let categories = result.categories.len();
@@ -165,6 +180,8 @@ impl Game {
             d.set_item("players", players)?;
             d.set_item("seed", result.seed)?;
             d.set_item("threads", result.threads)?;
+            d.set_item("first", result.first)?;
+            d.set_item("agents", result.agents.clone())?;
             d.set_item("elapsed_seconds", result.elapsed_seconds)?;
             d.set_item("categories", result.categories.clone())?;
             let g = result.games;

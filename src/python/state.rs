@@ -186,6 +186,15 @@ impl State {
         Ok(State::wrap(Arc::clone(&self.game), inner))
     }
 
+    /// The action built-in agent `agent` ("random", "greedy", "mcts:iterations=200,...")
+    /// picks for the player to move; `seed` drives its randomness.
+    #[pyo3(signature = (agent, seed = Seed(0)), text_signature = "(self, agent, seed=0)")]
+    fn agent_action(&self, py: Python<'_>, agent: &str, seed: Seed) -> PyResult<u32> {
+        let spec: crate::engine::AgentSpec = engine(agent.parse())?;
+        let inner = &self.inner;
+        engine(crate::python::errors::detached(py, || inner.agent_action(&spec, seed.0))?)
+    }
+
     /// The state as JSON text (load it with `Game.state_from_json`).
     fn to_json(&self) -> PyResult<String> {
         guard(|| Ok(self.inner.to_json()))
