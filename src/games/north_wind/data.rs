@@ -136,6 +136,12 @@ pub struct ContractFile {
     pub note: Option<String>,
 }
 
+/// A deserialization error, named by the path of the offending field.
+fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> EngineError {
+    let path = e.path().to_string();
+    EngineError::data(if path == "." { "(file)".to_string() } else { path }, e.inner().to_string())
+}
+
 fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
     EngineError::data(field, message)
 }
@@ -313,19 +319,11 @@ impl Data {
     /// Parses and validates a data file; errors name the offending field.
     pub fn from_json_str(text: &str) -> Result<Data> {
         let de = &mut serde_json::Deserializer::from_str(text);
-        let file: DataFile = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            EngineError::data(if path == "." { "(file)".to_string() } else { path }, e.inner().to_string())
-        })?;
-        Data::compile(file)
+        Data::compile(serde_path_to_error::deserialize(de).map_err(path_error)?)
     }
 
     pub fn from_value(value: &serde_json::Value) -> Result<Data> {
-        let file: DataFile = serde_path_to_error::deserialize(value).map_err(|e| {
-            let path = e.path().to_string();
-            EngineError::data(if path == "." { "(file)".to_string() } else { path }, e.inner().to_string())
-        })?;
-        Data::compile(file)
+        Data::compile(serde_path_to_error::deserialize(value).map_err(path_error)?)
     }
 
     pub fn compile(file: DataFile) -> Result<Data> {
