@@ -74,7 +74,6 @@ impl NorthWind {
         }
         // Log-weight of type t having n copies in stack st: the likelihood of the player's
         // observations, normalized per (stack, type).
-        let max_n = types.iter().map(|t| t.count as usize).max().unwrap_or(1);
         let mut lw = vec![[[f64::NEG_INFINITY; 17]; 3]; nt];
         for (t, ty) in types.iter().enumerate() {
             if matches!(ty.kind, Kind::Destination { .. }) {
@@ -113,7 +112,6 @@ impl NorthWind {
                 }
             }
         }
-        let _ = max_n;
         // The dealt types, in order; f[k][r0][r1][r2] = total weight of placing types k.. into
         // the free slots r.
         let order: Vec<usize> =
@@ -122,35 +120,48 @@ impl NorthWind {
         let idx = |r0: usize, r1: usize, r2: usize| (r0 * dim + r1) * dim + r2;
         let mut f = vec![vec![0.0f64; dim * dim * dim]; order.len() + 1];
         f[order.len()][idx(0, 0, 0)] = 1.0;
-        let split_weight = |t: usize, a: [usize; 3]| -> f64 {
-            let c = types[t].count as u32;
-            let ln_multinomial = ln_factorial(c)
-                - ln_factorial(a[0] as u32)
-                - ln_factorial(a[1] as u32)
-                - ln_factorial(a[2] as u32);
-            (ln_multinomial + lw[t][0][a[0]] + lw[t][1][a[1]] + lw[t][2][a[2]]).exp()
-        };
+        // The possible splits of each type over the stacks, with their weights: the number
+        // of arrangements of its copies (a multinomial) times the likelihood.
+        let splits: Vec<Vec<([usize; 3], f64)>> = order
+            .iter()
+            .map(|&t| {
+                let c = types[t].count as usize;
+                let mut v = Vec::new();
+                for a0 in 0..=c.min(slots) {
+                    for a1 in 0..=(c - a0).min(slots) {
+                        let a2 = c - a0 - a1;
+                        if a2 > slots {
+                            continue;
+                        }
+                        let ln_multinomial = ln_factorial(c as u32)
+                            - ln_factorial(a0 as u32)
+                            - ln_factorial(a1 as u32)
+                            - ln_factorial(a2 as u32);
+                        let w = (ln_multinomial + lw[t][0][a0] + lw[t][1][a1] + lw[t][2][a2]).exp();
+                        if w > 0.0 {
+                            v.push(([a0, a1, a2], w));
+                        }
+                    }
+                }
+                v
+            })
+            .collect();
+        // Free slots always add up to the copies still to place: only that plane is filled.
+        let mut need = vec![0usize; order.len() + 1];
         for k in (0..order.len()).rev() {
-            let t = order[k];
-            let c = types[t].count as usize;
+            need[k] = need[k + 1] + types[order[k]].count as usize;
+        }
+        for k in (0..order.len()).rev() {
             for r0 in 0..dim {
                 for r1 in 0..dim {
-                    for r2 in 0..dim {
-                        let mut total = 0.0;
-                        for a0 in 0..=c.min(r0) {
-                            for a1 in 0..=(c - a0).min(r1) {
-                                let a2 = c - a0 - a1;
-                                if a2 > r2 {
-                                    continue;
-                                }
-                                let rest = f[k + 1][idx(r0 - a0, r1 - a1, r2 - a2)];
-                                if rest > 0.0 {
-                                    total += split_weight(t, [a0, a1, a2]) * rest;
-                                }
-                            }
+                    let Some(r2) = need[k].checked_sub(r0 + r1).filter(|&r2| r2 < dim) else { continue };
+                    let mut total = 0.0;
+                    for &(a, w) in &splits[k] {
+                        if a[0] <= r0 && a[1] <= r1 && a[2] <= r2 {
+                            total += w * f[k + 1][idx(r0 - a[0], r1 - a[1], r2 - a[2])];
                         }
-                        f[k][idx(r0, r1, r2)] = total;
                     }
+                    f[k][idx(r0, r1, r2)] = total;
                 }
             }
         }
@@ -164,19 +175,14 @@ impl NorthWind {
         for st in 0..3 {
             new_stacks[st] = 1 << self.data.destination_card[st];
         }
+        let mut options: Vec<([usize; 3], f64)> = Vec::new();
         for (k, &t) in order.iter().enumerate() {
-            let c = types[t].count as usize;
-            let mut options: Vec<([usize; 3], f64)> = Vec::new();
-            for a0 in 0..=c.min(r[0]) {
-                for a1 in 0..=(c - a0).min(r[1]) {
-                    let a2 = c - a0 - a1;
-                    if a2 > r[2] {
-                        continue;
-                    }
-                    let rest = f[k + 1][idx(r[0] - a0, r[1] - a1, r[2] - a2)];
-                    let w = if rest > 0.0 { split_weight(t, [a0, a1, a2]) * rest } else { 0.0 };
-                    if w > 0.0 {
-                        options.push(([a0, a1, a2], w));
+            options.clear();
+            for &(a, w) in &splits[k] {
+                if a[0] <= r[0] && a[1] <= r[1] && a[2] <= r[2] {
+                    let rest = f[k + 1][idx(r[0] - a[0], r[1] - a[1], r[2] - a[2])];
+                    if rest > 0.0 {
+                        options.push((a, w * rest));
                     }
                 }
             }
