@@ -24,7 +24,8 @@ pub struct ConformanceStats {
 
 macro_rules! ensure {
     ($cond:expr, $($arg:tt)*) => {
-        if !$cond {
+        if $cond {
+        } else {
             return Err(format!($($arg)*));
         }
     };

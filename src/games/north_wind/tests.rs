@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::engine::conformance::check_random_games;
-use crate::engine::{Action, Actor, Game, GameState};
+use crate::engine::{Action, Game, GameState};
 
 use super::actions::*;
 use super::state::{Phase, NONE};
@@ -834,7 +834,7 @@ fn observations_hide_stacks_and_the_lookouts_card() {
 #[test]
 fn resampling_without_information_is_uniform() {
     let st = position(3, json!({}));
-    let mut in_stack0 = vec![0u32; 24];
+    let mut in_stack0 = [0u32; 24];
     let n = 3000;
     for seed in 0..n {
         let r = st.resample(1, seed).unwrap();
