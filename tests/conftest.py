@@ -9,17 +9,11 @@ from collections.abc import Iterator
 import pytest
 
 import tradewinds as tw
+from tradewinds._core import configurations
 
 
 def supported_player_counts(name: str) -> list[int]:
-    counts = []
-    for n in range(1, 9):
-        try:
-            tw.load(name, players=n)
-        except ValueError:
-            continue
-        counts.append(n)
-    return counts
+    return sorted({int(c["players"]) for c in configurations(name)})
 
 
 SUPPORTED = {name: supported_player_counts(name) for name in tw.GAMES}

@@ -83,7 +83,7 @@ def test_every_game_is_registered_with_its_type(name: str) -> None:
     assert game_type.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert game_type.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     expected_utility = (
-        pyspiel.GameType.Utility.ZERO_SUM if name in two.ZERO_SUM_GAMES else pyspiel.GameType.Utility.GENERAL_SUM
+        pyspiel.GameType.Utility.ZERO_SUM if tw.load(name).zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
     )
     assert game_type.utility == expected_utility
     assert game_type.min_num_players == min(SUPPORTED[name])
@@ -98,7 +98,7 @@ def test_every_game_is_registered_with_its_type(name: str) -> None:
 
 def test_north_wind_is_zero_sum() -> None:
     # Winner +1, the others -1/(n-1); a truncated game returns zeros.
-    assert "north-wind" in two.ZERO_SUM_GAMES
+    assert tw.load("north-wind").zero_sum
 
 
 @pytest.mark.parametrize("name,players", GAME_PLAYERS, ids=ids(GAME_PLAYERS))
@@ -111,8 +111,8 @@ def test_game_info_matches_the_tradewinds_game(name: str, players: int) -> None:
     assert game.max_game_length() == tw_game.max_game_length
     assert game.information_state_tensor_shape() == list(tw_game.observation_tensor_shape)
     assert game.observation_tensor_shape() == list(tw_game.observation_tensor_shape)
-    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
-    if name in two.ZERO_SUM_GAMES:
+    assert (game.min_utility(), game.max_utility()) == (tw_game.min_return, tw_game.max_return)
+    if tw_game.zero_sum:
         assert game.utility_sum() == 0.0
     # The same game through OpenSpiel's game strings.
     again = pyspiel.load_game(str(game))
@@ -191,7 +191,7 @@ def test_truncated_games_return_zeros_and_won_games_sum_to_zero(name: str, playe
     assert not inner.is_truncated and inner.winners()
     returns = state.returns()
     assert all(returns[w] == max(returns) > min(returns) for w in inner.winners())
-    if name in two.ZERO_SUM_GAMES:
+    if tw.load(name).zero_sum:
         assert sum(returns) == pytest.approx(0.0)
 
 

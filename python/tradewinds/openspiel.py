@@ -28,9 +28,9 @@ information state, with the right probabilities, through :meth:`tradewinds.State
 (seeded from ``sampler``). As with ``tradewinds.State.resample``, the returned state's
 ``history()`` is empty: the true history would reveal what p may not know.
 
-Utilities: returns lie in [-1, 1]; a game cut off at its turn bound (``max_turns``) is terminal
-with all returns 0. Games whose returns always sum to zero are registered as zero-sum, the
-others as general-sum (see :data:`ZERO_SUM_GAMES`).
+Utilities: the game's own return range (``Game.min_return``, ``Game.max_return``); a game cut
+off at its turn bound (``max_turns``) is terminal with all returns 0. Games whose returns always
+sum to zero (``Game.zero_sum``) are registered as zero-sum, the others as general-sum.
 """
 
 from __future__ import annotations
@@ -44,16 +44,9 @@ import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
 import tradewinds as tw
+from tradewinds._core import configurations
 
-__all__ = ["load", "short_name", "register", "ZERO_SUM_GAMES", "TradewindsGame", "TradewindsState"]
-
-#: Games whose returns sum to zero in every terminal state (a truncated game returns zeros).
-#: Every other game is registered as general-sum.
-ZERO_SUM_GAMES: Final[frozenset[str]] = frozenset({"north-wind"})
-
-#: Returns of every tradewinds game lie in this range (win/loss returns).
-MIN_UTILITY: Final[float] = -1.0
-MAX_UTILITY: Final[float] = 1.0
+__all__ = ["load", "short_name", "register", "TradewindsGame", "TradewindsState"]
 
 _PARAMETER_TYPES = (bool, int, float, str)
 _GAME_TYPES: dict[str, Any] = {}
@@ -68,14 +61,7 @@ def short_name(game: str) -> str:
 
 
 def _player_counts(game: str) -> list[int]:
-    counts = []
-    for n in range(1, 17):
-        try:
-            tw.load(game, players=n)
-        except ValueError:
-            continue
-        counts.append(n)
-    return counts
+    return sorted({int(c["players"]) for c in configurations(game)})
 
 
 def _parameter_specification(game: str) -> dict[str, Any]:
@@ -107,7 +93,7 @@ def register(game: str) -> str:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(
-            pyspiel.GameType.Utility.ZERO_SUM if game in ZERO_SUM_GAMES else pyspiel.GameType.Utility.GENERAL_SUM
+            pyspiel.GameType.Utility.ZERO_SUM if tw.load(game).zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(counts),
@@ -187,9 +173,9 @@ class TradewindsGame(pyspiel.Game):  # type: ignore[misc]
             num_distinct_actions=g.num_distinct_actions,
             max_chance_outcomes=g.max_chance_outcomes,
             num_players=g.players,
-            min_utility=MIN_UTILITY,
-            max_utility=MAX_UTILITY,
-            utility_sum=0.0 if game in ZERO_SUM_GAMES else None,
+            min_utility=g.min_return,
+            max_utility=g.max_return,
+            utility_sum=0.0 if g.zero_sum else None,
             max_game_length=g.max_game_length,
         )
         full = dict(_GAME_TYPES[game].parameter_specification)

@@ -54,6 +54,11 @@ pub struct GameSpec {
     /// the game truncates itself before.
     pub max_game_length: usize,
     pub observation_tensor_shape: Vec<usize>,
+    /// Whether the returns of every finished game add up to zero.
+    pub zero_sum: bool,
+    /// The smallest and largest return a player can get.
+    pub min_return: f64,
+    pub max_return: f64,
 }
 
 /// A game's rules. `&self` holds the configuration (player count, options, component data);

@@ -75,6 +75,21 @@ impl Game {
     fn max_game_length(&self) -> usize {
         self.inner.spec().max_game_length
     }
+    /// Whether the returns of every finished game add up to zero.
+    #[getter]
+    fn zero_sum(&self) -> bool {
+        self.inner.spec().zero_sum
+    }
+    /// The smallest return a player can get.
+    #[getter]
+    fn min_return(&self) -> f64 {
+        self.inner.spec().min_return
+    }
+    /// The largest return a player can get.
+    #[getter]
+    fn max_return(&self) -> f64 {
+        self.inner.spec().max_return
+    }
     #[getter]
     fn observation_tensor_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.inner.spec().observation_tensor_shape.iter().copied())

@@ -23,6 +23,21 @@ fn load(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
     game::load_game(name, options)
 }
 
+/// Every configuration (player count and mode) of game `name`, as option dicts for `load`.
+#[pyfunction]
+fn configurations<'py>(py: Python<'py>, name: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if !crate::games::GAMES.contains(&name) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "unknown game {name:?}; available games: {}",
+            crate::games::GAMES.join(", ")
+        )));
+    }
+    crate::games::all_configurations(name)
+        .into_iter()
+        .map(|m| convert::json_to_py(py, &serde_json::Value::Object(m)))
+        .collect()
+}
+
 /// Builds a game from `Game.config_json()` text (used by pickle).
 #[pyfunction]
 fn _load_config(config_json: &str) -> PyResult<Game> {
@@ -69,6 +84,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<State>()?;
     m.add_class::<ScoreReport>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(configurations, m)?)?;
     m.add_function(wrap_pyfunction!(_load_config, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(_check_panic_guard, m)?)?;

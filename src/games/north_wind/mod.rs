@@ -112,6 +112,10 @@ impl NorthWind {
             max_chance_outcomes: max_chance,
             max_game_length,
             observation_tensor_shape: vec![view::tensor_len(players, types)],
+            // The winner gets 1, the others -1/(n-1) each; a truncated game 0 for all.
+            zero_sum: true,
+            min_return: -1.0 / (players as f64 - 1.0),
+            max_return: 1.0,
         };
         Ok(NorthWind { data, players, max_turns, tokens, custom_data, spec })
     }
