@@ -372,6 +372,45 @@ fn inconsistent_north_wind_states_are_rejected_naming_the_problem() {
     }
 }
 
+/// H-R24 the committed saved-state fixtures (tests/fixtures/saved/) of this format version
+/// load and save back to the same text and bytes; the future-version ones name the version.
+#[test]
+fn saved_state_fixtures_still_load() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/saved");
+    let mut loaded = 0;
+    for (dir, current) in [(format!("v{STATE_FORMAT_VERSION}"), true), ("future".to_string(), false)] {
+        let mut paths: Vec<_> = std::fs::read_dir(root.join(&dir))
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        paths.sort();
+        assert!(!paths.is_empty(), "no fixtures in {dir}");
+        for path in paths {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let text = text.trim_end();
+            let bytes = std::fs::read(path.with_extension("bin")).unwrap();
+            let saved: Value = serde_json::from_str(text).unwrap();
+            let config: Value = serde_json::from_str(saved["config"].as_str().unwrap()).unwrap();
+            let game = load_json(&config).unwrap();
+            if current {
+                let s = game.state_from_json(text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                assert_eq!(s.to_json(), text, "{}", path.display());
+                let b = game.state_from_bytes(&bytes).unwrap();
+                assert!(b.equals(&*s));
+                assert_eq!(b.to_bytes(), bytes);
+                loaded += 1;
+            } else {
+                let version = saved["format"].as_u64().unwrap();
+                for m in [state_format(game.state_from_json(text)), state_format(game.state_from_bytes(&bytes))] {
+                    assert!(m.contains(&format!("version {version}")), "{m}");
+                }
+            }
+        }
+    }
+    assert!(loaded > 0);
+}
+
 fn json_state(game: &Arc<dyn DynGame>, seed: u64, explicit: bool, moves: usize) -> Value {
     serde_json::from_str(&midgame(&**game, seed, explicit, moves).to_json()).unwrap()
 }
@@ -501,6 +540,25 @@ fn data_error(v: &Value) -> (String, String) {
             (f1, m1)
         }
         other => panic!("expected DataFile errors from both loaders: {other:?}"),
+    }
+}
+
+/// H-R25 (open finding F6) a data file whose players start with more trade letters than
+/// they may hold: accepted today, and then no state of the game can be saved and loaded.
+#[test]
+#[should_panic(expected = "open finding F6")]
+fn data_file_starting_with_more_letters_than_may_be_held_is_rejected() {
+    let mut v = shipped();
+    v["rules"]["trade_letters_max_held"]["value"] = json!(0);
+    v["rules"]["starting_trade_letters"]["value"] = json!(1);
+    match load("north-wind", &options(json!({"players": 2, "data": v}))) {
+        Err(EngineError::DataFile { field, .. }) => assert!(field.contains("letters"), "{field}"),
+        Err(e) => panic!("wrong kind of error {e:?}"),
+        Ok(g) => {
+            let s = g.new_state(1, false);
+            let reloaded = g.state_from_json(&s.to_json());
+            panic!("open finding F6: the data file loads; reloading its first state gives {:?}", reloaded.err());
+        }
     }
 }
 

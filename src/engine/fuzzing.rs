@@ -92,6 +92,12 @@ pub const OPEN_FINDINGS: &[OpenFinding] = &[
         ],
         test: "tests/hostile.rs: saved_state_with_a_current_card_out_of_range_is_rejected",
     },
+    OpenFinding {
+        id: "F6",
+        message: &["with custom data", "holds too many letters"],
+        panic: &[],
+        test: "tests/hostile.rs: data_file_starting_with_more_letters_than_may_be_held_is_rejected",
+    },
 ];
 
 /// How one input fared.

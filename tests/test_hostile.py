@@ -1,0 +1,490 @@
+"""The Python rows of the hostile-input table in docs/reliability.md: one test per row (the
+row id, H-Pn, starts each test's docstring). Every hostile input gives a clear, typed error
+that names what was wrong, and the state (compared as `to_json()` before and after) or the
+game is unchanged. Rows about every game run over `tw.GAMES` and the player counts each
+supports; rows about a game's own files name the game.
+
+Tests marked `xfail(strict=True)` reproduce an open finding (docs/reliability.md,
+"Findings"): they assert the right behaviour, which fails today; once fixed they pass and
+strict xfail fails the run as a reminder to remove the mark.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tradewinds as tw
+from conftest import GAME_PLAYERS, ONE_PER_GAME, ids, play_to_end
+
+U64_MAX = 2**64 - 1
+
+
+@contextmanager
+def unchanged(state: tw.State) -> Iterator[None]:
+    """The block must leave `state` exactly as it was (saved JSON and equality)."""
+    before = state.to_json()
+    twin = state.clone()
+    yield
+    assert state.to_json() == before
+    assert state == twin
+
+
+def midgame(game: tw.Game, seed: int, moves: int, explicit_chance: bool = False) -> tw.State:
+    rng = random.Random(seed)
+    state = game.new_state(seed, explicit_chance)
+    for _ in range(moves):
+        if state.is_terminal:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def raises(exc: type[BaseException] | tuple[type[BaseException], ...], f: Callable[[], Any], *needles: str) -> BaseException:
+    """`f()` raises `exc` whose message contains every needle; returns the exception."""
+    with pytest.raises(exc) as info:
+        f()
+    message = str(info.value)
+    for needle in needles:
+        assert needle in message, f"{needle!r} not in {message!r}"
+    return info.value
+
+
+def shipped_data(name: str) -> dict[str, Any]:
+    return json.loads(tw.data_path(name).read_text())
+
+
+# ----- actions -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [1.0, float("nan"), True, False, None, [1], (1,), b"\x00", {"a": 1}, object()], ids=repr)
+def test_actions_of_the_wrong_type(one_game: tw.Game, bad: object) -> None:
+    """H-P1 actions of the wrong type are a TypeError naming what an action is."""
+    state = midgame(one_game, 1, 10)
+    with unchanged(state):
+        raises(TypeError, lambda: state.apply(bad), "an action must be an int")
+        raises(TypeError, lambda: state.action_to_string(bad))
+
+
+def test_negative_and_out_of_range_action_ids(game: tw.Game) -> None:
+    """H-P2 negative and out-of-range action ids are IllegalActionError naming the id."""
+    state = midgame(game, 2, 10)
+    n = game.num_distinct_actions
+    for bad in [-1, -(2**31), -(2**63), -(2**64), n, n + 1, 2**31, 2**32 - 1, 2**32, U64_MAX, 2**64, 10**100]:
+        with unchanged(state):
+            raises(tw.IllegalActionError, lambda: state.apply(bad), str(bad))
+
+
+def test_actions_of_another_game_or_configuration() -> None:
+    """H-P3 actions legal in another game's (or player count's) state, by id and by name,
+    and a State or Game object where an action belongs."""
+    games = [tw.load(name, players=n) for name, n in GAME_PLAYERS]
+    for a in games:
+        for b in games:
+            if a == b:
+                continue
+            here = midgame(a, 3, 25)
+            there = midgame(b, 4, 25)
+            foreign = [x for x in there.legal_actions() if x not in here.legal_actions()]
+            foreign_names = [there.action_to_string(x) for x in there.legal_actions()]
+            legal_names = [here.action_to_string(x) for x in here.legal_actions()]
+            with unchanged(here):
+                for x in foreign:
+                    raises(tw.IllegalActionError, lambda: here.apply(x))
+                for text in foreign_names:
+                    if text.lower() not in [t.lower() for t in legal_names]:
+                        raises(tw.IllegalActionError, lambda: here.apply(text), "legal here")
+                raises(TypeError, lambda: here.apply(there))
+                raises(TypeError, lambda: here.apply(b))
+
+
+def test_actions_at_a_terminal_state(one_game: tw.Game) -> None:
+    """H-P4 every action id, and any action name, at a terminal state."""
+    state = play_to_end(one_game, 5)
+    assert state.is_terminal
+    with unchanged(state):
+        for a in range(one_game.num_distinct_actions + 2):
+            raises(tw.IllegalActionError, lambda: state.apply(a), "over")
+        raises(tw.IllegalActionError, lambda: state.apply("pass"), "no action is legal")
+        raises(tw.IllegalActionError, lambda: state.apply(""))
+
+
+def test_player_actions_at_a_chance_node(game: tw.Game) -> None:
+    """H-P5 at an explicit chance node, ids that are no outcome and player actions' names."""
+    state = game.new_state(6, explicit_chance=True)
+    assert state.is_chance
+    outcomes = [a for a, _ in state.chance_outcomes()]
+    assert outcomes == state.legal_actions()
+    with unchanged(state):
+        for a in range(max(game.num_distinct_actions, game.max_chance_outcomes) + 2):
+            if a not in outcomes:
+                raises(tw.IllegalActionError, lambda: state.apply(a), "chance")
+        raises(tw.IllegalActionError, lambda: state.apply("pass"))
+        # Naming an id outside the chance outcome space is refused too.
+        raises(tw.IllegalActionError, lambda: state.action_to_string(game.max_chance_outcomes), "out of range")
+
+
+LONG = "x" * 1_000_000
+
+
+@pytest.mark.parametrize(
+    "text", ["", " ", "\t\n", "xyzzy", "sail:Atlantis", "0", "-1", "\x00", "🦀", "pass pass", LONG], ids=lambda t: repr(t[:12])
+)
+def test_strings_that_are_no_action(one_game: tw.Game, text: str) -> None:
+    """H-P6 strings that name no legal action: IllegalActionError listing the legal ones."""
+    state = midgame(one_game, 7, 10)
+    legal_name = state.action_to_string(state.legal_actions()[0])
+    with unchanged(state):
+        raises(tw.IllegalActionError, lambda: state.apply(text), "unknown action string", legal_name)
+        raises(tw.IllegalActionError, lambda: state.string_to_action(text), legal_name)
+
+
+def test_strings_that_are_not_unicode_text(one_game: tw.Game) -> None:
+    """H-P6 (cont.) a string with a lone surrogate cannot be text: a ValueError, no change."""
+    state = midgame(one_game, 7, 10)
+    with unchanged(state):
+        raises(ValueError, lambda: state.apply("\ud800"))
+
+
+# ----- games, options, seeds ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", tw.GAMES)
+@pytest.mark.parametrize("bad", [0, 1, 5, 9, -1, 2**63, 2**70, "3", 3.5, float("nan"), True, None, [3]], ids=repr)
+def test_player_counts_out_of_range(name: str, bad: object) -> None:
+    """H-P7 player counts out of range or of the wrong type: ValueError naming `players`."""
+    raises(ValueError, lambda: tw.load(name, players=bad), "players")
+
+
+def test_unknown_games_and_options() -> None:
+    """H-P8 unknown game names and options, options out of range or of the wrong type."""
+    raises(ValueError, lambda: tw.load("chess"), "unknown game", *tw.GAMES)
+    raises(ValueError, lambda: tw.load(""), "unknown game")
+    for name in tw.GAMES:
+        raises(ValueError, lambda: tw.load(name, colour="red"), "colour", "allowed options")
+        raises(TypeError, lambda: tw.load(name, players=object()), "players")
+    for bad in [0, -1, 100_001, "10", 1.5, 2**64]:
+        raises(ValueError, lambda: tw.load("north-wind", max_turns=bad), "max_turns")
+    raises(ValueError, lambda: tw.load("north-wind", data=3), "data")
+    raises(TypeError, lambda: tw.load("north-wind", data=b"{}"), "data")
+
+
+def test_seeds_at_the_integer_limits(one_game: tw.Game) -> None:
+    """H-P9 seeds 0 and 2**64-1 work everywhere a seed is taken; -1, 2**64 are ValueError
+    naming the range, non-integers TypeError."""
+    for seed in [0, U64_MAX]:
+        state = one_game.new_state(seed=seed)
+        assert state.legal_actions()
+        again = one_game.new_state(seed=seed)
+        assert again == state
+        state.resample(0, seed=seed)
+        one_game.setup({}, seed=seed)
+        result = tw.simulate(one_game, 2, seed=seed, threads=1)
+        assert result.games == 2
+    state = one_game.new_state(seed=1)
+    with unchanged(state):
+        for bad in [-1, 2**64, -(2**64), 10**30]:
+            raises(ValueError, lambda: one_game.new_state(seed=bad), "seed", "2**64 - 1")
+            raises(ValueError, lambda: state.resample(0, seed=bad), "seed")
+            raises(ValueError, lambda: one_game.setup({}, seed=bad), "seed")
+        for bad in [1.0, "1", None, [1]]:
+            raises(TypeError, lambda: one_game.new_state(seed=bad))
+
+
+def test_player_indices_out_of_range(game: tw.Game) -> None:
+    """H-P10 player indices out of range for observations and resampling: ValueError
+    naming the player and the range."""
+    state = midgame(game, 8, 10)
+    with unchanged(state):
+        for bad in [-1, -(2**63), game.players, game.players + 1, 2**63 - 1]:
+            raises(ValueError, lambda: state.observation_string(bad), "player", str(bad))
+            raises(ValueError, lambda: state.observation_tensor(bad), "player")
+            raises(ValueError, lambda: state.resample(bad, 0), "player")
+
+
+@pytest.mark.xfail(strict=True, reason="open finding B1: integers past 64 bits raise OverflowError, not ValueError")
+def test_integer_arguments_past_64_bits_name_the_argument(one_game: tw.Game) -> None:
+    """H-P11 (open finding B1) integer arguments past 64 bits (player index, games, threads)
+    are a ValueError naming the argument and its range, as seeds and actions are (today:
+    OverflowError "Python int too large to convert to C long", the argument only in a note)."""
+    state = midgame(one_game, 8, 10)
+    with unchanged(state):
+        raises(ValueError, lambda: state.observation_string(2**64), "player")
+        raises(ValueError, lambda: state.resample(2**64, 0), "player")
+    raises(ValueError, lambda: one_game.simulate(2**64), "games")
+    raises(ValueError, lambda: tw.simulate(one_game, 10, threads=2**64), "threads")
+
+
+def test_simulation_arguments_out_of_range(one_game: tw.Game) -> None:
+    """H-P12 negative or absurd game and thread counts for bulk simulation."""
+    raises(ValueError, lambda: tw.simulate(one_game, -1), "games")
+    raises(ValueError, lambda: tw.simulate(one_game, 10, threads=-1), "threads")
+    raises(TypeError, lambda: tw.simulate(one_game, 1.5), "games")
+    raises(TypeError, lambda: tw.simulate(one_game, True), "games")
+    raises(ValueError, lambda: one_game.simulate(2**62), "too many games")
+
+
+# ----- saved states ------------------------------------------------------------------------
+
+
+def test_truncated_saved_states(game: tw.Game) -> None:
+    """H-P13 every prefix of a binary save and of a JSON save: StateFormatError."""
+    state = midgame(game, 9, 30)
+    data = state.to_bytes()
+    for n in range(len(data)):
+        raises(tw.StateFormatError, lambda: game.state_from_bytes(data[:n]))
+    text = state.to_json()
+    for n in range(0, len(text), max(1, len(text) // 200)):
+        raises(tw.StateFormatError, lambda: game.state_from_json(text[:n]))
+    raises(tw.StateFormatError, lambda: game.state_from_bytes(b""), "bad magic")
+    raises(tw.StateFormatError, lambda: game.state_from_json(""), "not a saved tradewinds state")
+    # The two forms are not interchangeable, and the types are checked.
+    raises(tw.StateFormatError, lambda: game.state_from_bytes(text.encode()))
+    raises(tw.StateFormatError, lambda: game.state_from_json(data.decode("latin-1")))
+    raises(TypeError, lambda: game.state_from_json(data))
+    raises(TypeError, lambda: game.state_from_bytes(text))
+
+
+def test_altered_saved_states(one_game: tw.Game) -> None:
+    """H-P14 a binary save of the first decision with any single bit flipped, and JSON saves
+    with a field of the wrong type or missing: a StateFormatError, or a state that is valid
+    (it saves and loads back equal) and plays on."""
+    state = one_game.new_state(10)
+    data = state.to_bytes()
+    loaded = 0
+    for i in range(len(data)):
+        for bit in (0x01, 0x10, 0x80):
+            altered = bytearray(data)
+            altered[i] ^= bit
+            try:
+                s = one_game.state_from_bytes(bytes(altered))
+            except tw.StateFormatError as e:
+                assert str(e).startswith("cannot load saved state")
+                continue
+            loaded += 1
+            assert one_game.state_from_json(s.to_json()) == s
+            if not s.is_terminal:
+                s.apply(s.legal_actions()[0])
+                assert one_game.state_from_json(s.to_json()) == s
+    assert loaded > 0, "no flip gave a loadable state: the check above never ran"
+    saved = json.loads(state.to_json())
+    edits: list[tuple[str, Any]] = [
+        ("format", "1"), ("game", None), ("config", "{}"), ("explicit_chance", "yes"),
+        ("rng", {"s": [1, 2, 3]}), ("history", [-1]), ("move_number", -1), ("state", []),
+    ]  # fmt: skip
+    for key, value in edits:
+        bad = dict(saved, **{key: value})
+        raises(tw.StateFormatError, lambda: one_game.state_from_json(json.dumps(bad)))
+    for key in saved:
+        bad = {k: v for k, v in saved.items() if k != key}
+        raises(tw.StateFormatError, lambda: one_game.state_from_json(json.dumps(bad)))
+
+
+def test_future_version_saved_states_name_the_version(game: tw.Game) -> None:
+    """H-P15 a state saved by a future (or past) format version names the version needed."""
+    state = midgame(game, 11, 20)
+    future = tw.STATE_FORMAT_VERSION + 1
+    saved = json.loads(state.to_json())
+    saved["format"] = future
+    raises(tw.StateFormatError, lambda: game.state_from_json(json.dumps(saved)), f"version {future}")
+    data = bytearray(state.to_bytes())
+    data[3:7] = future.to_bytes(4, "little")
+    raises(tw.StateFormatError, lambda: game.state_from_bytes(bytes(data)), f"version {future}", f"reads version {tw.STATE_FORMAT_VERSION}")
+
+
+def test_saved_states_of_another_configuration() -> None:
+    """H-P16 a state saved by another player count or game: StateFormatError naming the difference."""
+    games = [tw.load(name, players=n) for name, n in GAME_PLAYERS]
+    for a in games:
+        for b in games:
+            if a == b:
+                continue
+            state = midgame(a, 12, 5)
+            e = raises(tw.StateFormatError, lambda: b.state_from_json(state.to_json()))
+            if a.name == b.name:
+                assert f"players: saved {a.players}, this game {b.players}" in str(e)
+            raises(tw.StateFormatError, lambda: b.state_from_bytes(state.to_bytes()))
+
+
+def test_tampered_pickles() -> None:
+    """H-P17 the functions pickles call, given tampered arguments."""
+    game = tw.load(tw.GAMES[0])
+    state = midgame(game, 13, 10)
+    fn, (config, data) = state.__reduce__()
+    assert fn(config, data) == state
+    raises(tw.StateFormatError, lambda: fn(config, data[:-3]))
+    raises(tw.StateFormatError, lambda: fn(config, b"TWS\x63\x00\x00\x00"), "version 99")
+    raises(ValueError, lambda: fn("not json", data), "not a tradewinds game configuration")
+    raises(ValueError, lambda: fn(json.dumps({"game": "chess"}), data), "unknown game")
+    other = tw.load(tw.GAMES[0], players=[n for name, n in GAME_PLAYERS if name == tw.GAMES[0]][-1])
+    if other != game:
+        raises(tw.StateFormatError, lambda: fn(other.config_json(), data), "other options")
+
+
+# ----- component data files ----------------------------------------------------------------
+
+
+def data_cases() -> list[tuple[str, Callable[[dict[str, Any]], None], str]]:
+    def drop(path: list[Any]) -> Callable[[dict[str, Any]], None]:
+        def f(d: dict[str, Any]) -> None:
+            node: Any = d
+            for k in path[:-1]:
+                node = node[k]
+            del node[path[-1]]
+
+        return f
+
+    def put(path: list[Any], value: Any) -> Callable[[dict[str, Any]], None]:
+        def f(d: dict[str, Any]) -> None:
+            node: Any = d
+            for k in path[:-1]:
+                node = node[k]
+            node[path[-1]] = value
+
+        return f
+
+    def duplicate_name(d: dict[str, Any]) -> None:
+        d["sea_cards"][5]["name"] = d["sea_cards"][4]["name"]
+
+    return [
+        ("missing field", drop(["rules", "starting_gold"]), "rules"),
+        ("missing section", drop(["contracts"]), "(file)"),
+        ("extra field", put(["rules", "treasure_chests"], {"value": 1, "source": "printed"}), "rules.treasure_chests"),
+        ("extra top-level field", put(["expansion"], True), "expansion"),
+        ("negative value", put(["rules", "starting_gold", "value"], -5), "rules.starting_gold.value"),
+        ("huge value", put(["rules", "starting_gold", "value"], 2**40), "rules.starting_gold.value"),
+        ("value out of range", put(["rules", "max_sail_level", "value"], 50), "rules.max_sail_level.value"),
+        ("wrong type", put(["sea_cards", 4, "price"], "cheap"), "sea_cards[4].price"),
+        ("unknown enum", put(["sea_cards", 4, "kind"], "volcano"), "sea_cards[4].kind"),
+        ("duplicate card name", duplicate_name, "sea_cards[5].name"),
+        ("inconsistent start", put(["rules", "starting_cannons", "value"], 9), "rules.starting_cannons.value"),
+        ("unknown port", put(["contracts", "Atlantis"], []), "contracts.Atlantis"),
+        ("impossible contract", put(["contracts", "Olesand", 0, "wine"], 99), "contracts.Olesand[0].wine"),
+        ("no dice faces", put(["event_die"], []), "event_die"),
+        ("zero victory tokens", put(["victory_tokens", "3", "value"], 0), "victory_tokens.3.value"),
+        ("future data format", put(["format"], 2), "format"),
+        ("other game", put(["game"], "south-wind"), "game"),
+    ]
+
+
+@pytest.mark.parametrize("case", data_cases(), ids=lambda c: c[0])
+def test_invalid_data_files_name_the_field(case: tuple[str, Callable[[dict[str, Any]], None], str], tmp_path: Path) -> None:
+    """H-P18 data files with missing, extra, negative, out-of-range or inconsistent values,
+    as a dict and as a file: DataFileError naming the field (the same for both)."""
+    _, edit, field = case
+    data = shipped_data("north-wind")
+    edit(data)
+    raises(tw.DataFileError, lambda: tw.load("north-wind", data=copy.deepcopy(data)), f"field `{field}`")
+    path = tmp_path / "north-wind.json"
+    path.write_text(json.dumps(data))
+    raises(tw.DataFileError, lambda: tw.load("north-wind", data=path), f"field `{field}`")
+    raises(tw.DataFileError, lambda: tw.load("north-wind", data=str(path)), f"field `{field}`")
+
+
+def test_unreadable_data_files(tmp_path: Path) -> None:
+    """H-P19 data files that are missing, a directory, empty, not JSON or not UTF-8."""
+    raises(tw.DataFileError, lambda: tw.load("north-wind", data=tmp_path / "missing.json"), "(file)", "cannot read")
+    raises(tw.DataFileError, lambda: tw.load("north-wind", data=tmp_path), "(file)", "cannot read")
+    for name, content in [("empty.json", b""), ("text.json", b"north wind"), ("latin1.json", b'{"game": "\xe9"}')]:
+        path = tmp_path / name
+        path.write_bytes(content)
+        raises(tw.DataFileError, lambda: tw.load("north-wind", data=path))
+    # Valid alone, impossible for four players (too few trade letters to deal).
+    data = shipped_data("north-wind")
+    data["rules"]["trade_letters_total"]["value"] = 3
+    data["rules"]["starting_trade_letters"]["value"] = 1
+    assert tw.load("north-wind", players=2, data=copy.deepcopy(data)).players == 2
+    raises(tw.DataFileError, lambda: tw.load("north-wind", players=4, data=data), "rules.trade_letters_total.value")
+
+
+def test_impossible_setup_descriptions() -> None:
+    """H-P20 setup descriptions that describe no legal position: SetupError naming the field."""
+    game = tw.load("north-wind", players=2)
+    for desc, field in [
+        ({"active": 2}, "active"),
+        ({"ships": [{}, {}, {}]}, "ships"),
+        ({"ships": [{"gold": -1}, {}]}, "ships[0].gold"),
+        ({"ships": [{"gold": 10**9}, {}]}, "ships[0].gold"),
+        ({"ships": [{"sail": 99}, {}]}, "ships[0].sail"),
+        ({"ships": [{"crew": ["captain"]}, {}]}, "ships[0].crew"),
+        ({"contracts": {"Atlantis": []}}, "contracts.Atlantis"),
+        ({"turn": 10**6}, "turn"),
+    ]:
+        raises(tw.SetupError, lambda: game.setup(desc), f"field `{field}")
+    raises(tw.SetupError, lambda: game.setup([]))
+    raises(TypeError, lambda: game.setup(object()), "description")
+
+
+# ----- open findings through the Python API -------------------------------------------------
+
+
+def card_phase_state(game: tw.Game) -> dict[str, Any]:
+    """The saved JSON of a North Wind state where a revealed card awaits its use."""
+    for seed in range(200):
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            saved = json.loads(state.to_json())
+            if saved["state"]["phase"] == "Card":
+                return saved
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no card decision in 200 games")  # pragma: no cover
+
+
+@pytest.mark.xfail(strict=True, reason="open finding F5: the North Wind validator indexes with an unchecked card id")
+def test_saved_state_with_an_out_of_range_card_is_a_state_format_error() -> None:
+    """H-P21 (open finding F5) a saved state whose current card is no card: StateFormatError."""
+    game = tw.load("north-wind", players=2)
+    saved = card_phase_state(game)
+    saved["state"]["voyage"]["current"] += 128
+    raises(tw.StateFormatError, lambda: game.state_from_json(json.dumps(saved)))
+
+
+@pytest.mark.xfail(strict=True, reason="open finding F1: a state with implicit chance at a chance node loads")
+def test_saved_state_with_implicit_chance_at_a_chance_node_is_rejected(one_game: tw.Game) -> None:
+    """H-P22 (open finding F1) a save whose chance mode was switched off at a chance node."""
+    saved = json.loads(one_game.new_state(14, explicit_chance=True).to_json())
+    saved["explicit_chance"] = False
+    raises(tw.StateFormatError, lambda: one_game.state_from_json(json.dumps(saved)))
+
+
+@pytest.mark.xfail(strict=True, reason="open finding F2: a saved move number past the game's bound loads")
+def test_saved_state_with_a_move_number_past_the_bound_is_rejected(one_game: tw.Game) -> None:
+    """H-P23 (open finding F2) a save whose move number is past the game's move bound."""
+    saved = json.loads(midgame(one_game, 15, 10).to_json())
+    saved["move_number"] = U64_MAX
+    raises(tw.StateFormatError, lambda: one_game.state_from_json(json.dumps(saved)))
+
+
+@pytest.mark.xfail(strict=True, reason="open finding F6: a data file starting players above the letter limit loads")
+def test_data_file_starting_with_more_letters_than_may_be_held_is_rejected() -> None:
+    """H-P25 (open finding F6) a data file whose players start with more trade letters than
+    they may hold: DataFileError (today it loads, and then no state of it saves and loads)."""
+    data = shipped_data("north-wind")
+    data["rules"]["trade_letters_max_held"]["value"] = 0
+    data["rules"]["starting_trade_letters"]["value"] = 1
+    raises(tw.DataFileError, lambda: tw.load("north-wind", players=2, data=data), "letters")
+
+
+@pytest.mark.parametrize(("name", "players"), ONE_PER_GAME, ids=ids(ONE_PER_GAME))
+def test_hostile_input_never_changes_the_game(name: str, players: int) -> None:
+    """H-P24 after all kinds of rejected calls, the game is equal to a fresh one and plays
+    the same games."""
+    game = tw.load(name, players=players)
+    fresh = tw.load(name, players=players)
+    state = game.new_state(16)
+    for bad in [-1, 2**40, "nope"]:
+        with pytest.raises(tw.IllegalActionError):
+            state.apply(bad)
+    for text in ["", "{}", "TWS"]:
+        with pytest.raises(tw.StateFormatError):
+            game.state_from_json(text)
+    assert game == fresh and game.config_json() == fresh.config_json()
+    assert play_to_end(game, 17).to_json() == play_to_end(fresh, 17).to_json()

@@ -1,0 +1,286 @@
+"""Hypothesis state-machine tests through the Python API, for every game and player count:
+random interleavings of applying actions (legal ones, arbitrary ids, names), cloning,
+saving and loading (JSON, bytes, pickle) and resampling, with the API's invariants checked
+after every step. Hypothesis shrinks a failure to a short sequence of calls.
+
+Also: no Rust panic ever reaches Python as pyo3's `PanicException` (a `BaseException`):
+absurd inputs, including ones that do make the Rust side panic, arrive as ordinary
+exceptions (`TradewindsError`/`ValueError`, `TypeError`, or the `RuntimeError` a caught
+panic becomes).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+import tradewinds as tw
+from conftest import GAME_PLAYERS, ids
+
+
+class ApiMachine(RuleBasedStateMachine):
+    """One game, one state; every rule is one API call (or a short sequence of them)."""
+
+    game: tw.Game
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state: tw.State | None = None
+        self.rng = random.Random(0)
+
+    @rule(seed=st.integers(0, 2**64 - 1), explicit=st.booleans())
+    def new_game(self, seed: int, explicit: bool) -> None:
+        self.state = self.game.new_state(seed, explicit)
+        self.rng = random.Random(seed)
+        assert self.state.move_number == len(self.state.history())
+
+    def ready(self) -> bool:
+        return self.state is not None
+
+    @precondition(ready)
+    @rule(index=st.integers(0, 1000))
+    def apply_legal(self, index: int) -> None:
+        assert self.state is not None
+        legal = self.state.legal_actions()
+        if not legal:
+            return
+        action = legal[index % len(legal)]
+        moves = self.state.move_number
+        history = self.state.history()
+        self.state.apply(action)
+        assert self.state.history()[: len(history) + 1] == history + [action]
+        assert self.state.move_number - moves == len(self.state.history()) - len(history)
+
+    @precondition(ready)
+    @rule(action=st.one_of(st.integers(-(2**70), 2**70), st.integers(-3, 70)))
+    def apply_any(self, action: int) -> None:
+        assert self.state is not None
+        legal = self.state.legal_actions()
+        before = self.state.to_json()
+        if action in legal:
+            self.state.apply(action)
+        else:
+            with pytest.raises(tw.IllegalActionError):
+                self.state.apply(action)
+            assert self.state.to_json() == before
+
+    @precondition(ready)
+    @rule(index=st.integers(0, 1000), form=st.sampled_from(["exact", "upper", "spaced"]))
+    def apply_by_name(self, index: int, form: str) -> None:
+        assert self.state is not None
+        legal = self.state.legal_actions()
+        if not legal:
+            before = self.state.to_json()
+            with pytest.raises(tw.IllegalActionError):
+                self.state.apply("pass")
+            assert self.state.to_json() == before
+            return
+        action = legal[index % len(legal)]
+        name = self.state.action_to_string(action)
+        text = {"exact": name, "upper": name.upper(), "spaced": f"  {name} "}[form]
+        assert self.state.string_to_action(text) == action
+        self.state.apply(text)
+        assert self.state.history()[-1] == action or not self.state.explicit_chance
+
+    @precondition(ready)
+    @rule(text=st.text(max_size=20))
+    def apply_text(self, text: str) -> None:
+        assert self.state is not None
+        names = {self.state.action_to_string(a).lower(): a for a in self.state.legal_actions()}
+        before = self.state.to_json()
+        if text.strip().lower() in names:
+            self.state.apply(text)
+        else:
+            with pytest.raises(ValueError):
+                self.state.apply(text)
+            assert self.state.to_json() == before
+
+    @precondition(ready)
+    @rule(moves=st.integers(1, 300))
+    def fast_forward(self, moves: int) -> None:
+        assert self.state is not None
+        for _ in range(moves):
+            legal = self.state.legal_actions()
+            if not legal:
+                return
+            self.state.apply(self.rng.choice(legal))
+
+    @precondition(ready)
+    @rule(index=st.integers(0, 1000))
+    def clone_is_independent(self, index: int) -> None:
+        assert self.state is not None
+        copy = self.state.clone()
+        assert copy == self.state
+        before = self.state.to_json()
+        legal = copy.legal_actions()
+        if legal:
+            copy.apply(legal[index % len(legal)])
+            assert self.state.to_json() == before
+            self.state = copy
+
+    @precondition(ready)
+    @rule(form=st.sampled_from(["json", "bytes", "pickle"]))
+    def save_and_load(self, form: str) -> None:
+        assert self.state is not None
+        if form == "json":
+            loaded = self.game.state_from_json(self.state.to_json())
+        elif form == "bytes":
+            loaded = self.game.state_from_bytes(self.state.to_bytes())
+        else:
+            loaded = pickle.loads(pickle.dumps(self.state))
+        assert loaded == self.state
+        assert loaded.to_json() == self.state.to_json()
+        self.state = loaded
+
+    @precondition(ready)
+    @rule(player=st.integers(0, 3), seed=st.integers(0, 2**64 - 1))
+    def resample(self, player: int, seed: int) -> None:
+        assert self.state is not None
+        p = player % self.game.players
+        r = self.state.resample(p, seed)
+        assert r.observation_string(p) == self.state.observation_string(p)
+        assert np.array_equal(r.observation_tensor(p), self.state.observation_tensor(p))
+        assert r.current_player == self.state.current_player
+        assert r.move_number == self.state.move_number
+        assert self.game.state_from_json(r.to_json()) == r
+        if not r.is_terminal:
+            self.state = r
+
+    @invariant()
+    def consistent(self) -> None:
+        s = self.state
+        if s is None:
+            return
+        legal = s.legal_actions()
+        assert legal == sorted(set(legal))
+        mask = s.legal_action_mask()
+        assert mask.shape == (self.game.num_distinct_actions,)
+        if s.is_terminal:
+            assert s.current_player == tw.TERMINAL and not legal and not mask.any()
+        else:
+            assert legal
+            assert all(r == 0 for r in s.returns())
+            if s.is_chance:
+                assert s.explicit_chance and s.current_player == tw.CHANCE
+                outcomes = s.chance_outcomes()
+                assert [a for a, _ in outcomes] == legal
+                assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            else:
+                assert 0 <= s.current_player < self.game.players
+                assert list(np.flatnonzero(mask)) == legal
+                names = [s.action_to_string(a) for a in legal]
+                assert len(set(names)) == len(names)
+        assert s.move_number <= self.game.max_game_length
+        for p in range(self.game.players):
+            t = s.observation_tensor(p)
+            assert t.shape == self.game.observation_tensor_shape and np.isfinite(t).all()
+
+
+def machine_for(name: str, players: int) -> type[ApiMachine]:
+    game = tw.load(name, players=players)
+    return type(f"ApiMachine_{name}_{players}", (ApiMachine,), {"game": game})
+
+
+MACHINE_SETTINGS = settings(
+    max_examples=50,
+    stateful_step_count=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+@pytest.mark.parametrize(("name", "players"), GAME_PLAYERS, ids=ids(GAME_PLAYERS))
+def test_api_state_machine(name: str, players: int) -> None:
+    machine = machine_for(name, players)
+    machine.TestCase.settings = MACHINE_SETTINGS
+    machine.TestCase().runTest()
+
+
+# ----- no panic crosses into Python -----------------------------------------------------------
+
+
+def is_panic(e: BaseException) -> bool:
+    return type(e).__name__ == "PanicException" or not isinstance(e, Exception)
+
+
+def absurd_calls() -> list[tuple[str, Any]]:
+    """Calls with absurd input, each as (label, zero-argument function)."""
+    game = tw.load("north-wind", players=2)
+    state = game.new_state(1)
+    chance = game.new_state(1, explicit_chance=True)
+    finished = game.new_state(2)
+    rng = random.Random(2)
+    while not finished.is_terminal:
+        finished.apply(rng.choice(finished.legal_actions()))
+    # A saved state whose current card is no card: the Rust validator panics on it
+    # (open finding F5), so this exercises the panic guard with a real panic.
+    card_state: dict[str, Any] | None = None
+    for seed in range(100):
+        s = game.new_state(seed)
+        r = random.Random(seed)
+        while not s.is_terminal and card_state is None:
+            saved = json.loads(s.to_json())
+            if saved["state"]["phase"] == "Card":
+                card_state = saved
+            s.apply(r.choice(s.legal_actions()))
+        if card_state is not None:
+            break
+    assert card_state is not None
+    card_state["state"]["voyage"]["current"] += 128
+    broken_card = json.dumps(card_state)
+    deep = "[" * 100_000 + "]" * 100_000
+    calls: list[tuple[str, Any]] = [
+        ("apply huge", lambda: state.apply(10**100)),
+        ("apply negative", lambda: state.apply(-(10**100))),
+        ("apply at terminal", lambda: finished.apply(0)),
+        ("apply at chance", lambda: chance.apply(10**9)),
+        ("name at chance", lambda: chance.action_to_string(2**31)),
+        ("observation of a huge player", lambda: state.observation_tensor(2**64)),
+        ("resample a huge player", lambda: state.resample(-(2**64))),
+        ("resample at terminal", lambda: finished.resample(0, 2**64 - 1)),
+        ("load deep JSON", lambda: game.state_from_json(deep)),
+        ("load a huge JSON number", lambda: game.state_from_json('{"format": 1e999999, "game": "north-wind"}')),
+        ("load 1 MB of zeros", lambda: game.state_from_bytes(b"TWS\x01\x00\x00\x00" + b"\x00" * 1_000_000)),
+        ("load 0xFF bytes", lambda: game.state_from_bytes(b"TWS\x01\x00\x00\x00" + b"\xff" * 64)),
+        ("load a state whose card is no card", lambda: game.state_from_json(broken_card)),
+        ("setup deep", lambda: game.setup(json.loads("[" * 500 + "]" * 500))),
+        ("load with absurd options", lambda: tw.load("north-wind", players=2, max_turns=2**63, data={})),
+        ("data as a deep list", lambda: tw.load("north-wind", data=json.loads("[" * 500 + "]" * 500))),
+        ("simulate absurd", lambda: game.simulate(2**62, threads=1)),
+        ("simulate huge", lambda: tw.simulate(game, 10**30)),
+        ("pickle tampered", lambda: tw._core._state_from_bytes(game.config_json(), b"TWS\x01\x00\x00\x00" + b"\x80" * 40)),
+        ("config tampered", lambda: tw._core._load_config('{"game": "north-wind", "players": 1e400}')),
+    ]
+    return calls
+
+
+@pytest.mark.parametrize(("label", "call"), absurd_calls(), ids=lambda x: x if isinstance(x, str) else "")
+def test_no_rust_panic_reaches_python_as_panic_exception(label: str, call: Any) -> None:
+    try:
+        call()
+    except BaseException as e:  # noqa: BLE001 - the point is to see what arrives
+        assert not is_panic(e), f"{label}: {type(e).__module__}.{type(e).__name__}: {e}"
+        assert isinstance(e, (ValueError, TypeError, RuntimeError, OverflowError)), f"{label}: {type(e).__name__}: {e}"
+        if isinstance(e, RuntimeError):
+            assert str(e).startswith("internal error in tradewinds"), e
+
+
+def test_a_real_rust_panic_arrives_as_runtime_error() -> None:
+    """The state whose current card is no card makes the Rust validator panic today (open
+    finding F5): the guard turns it into RuntimeError; once F5 is fixed it is a
+    StateFormatError. Either way an ordinary exception, never PanicException."""
+    calls = dict(absurd_calls())
+    with pytest.raises((RuntimeError, tw.StateFormatError)) as info:
+        calls["load a state whose card is no card"]()
+    assert not is_panic(info.value)
+    for detach in (False, True):
+        with pytest.raises(RuntimeError, match="internal error in tradewinds: boom"):
+            tw._core._check_panic_guard("boom", detach)
