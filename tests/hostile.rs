@@ -4,7 +4,7 @@
 //! saved JSON before and after). Rows that are about every game run over the registry; rows
 //! about a game's own formats (its data file, its saved state's content) name the game.
 //!
-//! Tests marked `should_panic(expected = "open finding F…")` reproduce a bug that is
+//! Tests marked `should_panic(expected = "finding F…")` reproduce a bug that is
 //! reported and not fixed yet (docs/reliability.md, "Findings"): they assert the right
 //! behaviour, which fails today. Fixing the bug makes them fail as "did not panic": then
 //! delete the attribute (and the finding's entry in `engine::fuzzing::OPEN_FINDINGS`).
@@ -415,9 +415,8 @@ fn json_state(game: &Arc<dyn DynGame>, seed: u64, explicit: bool, moves: usize) 
     serde_json::from_str(&midgame(&**game, seed, explicit, moves).to_json()).unwrap()
 }
 
-/// H-R15 (open finding F1) a state saved with implicit chance that rests at a chance node.
+/// H-R15 (finding F1, fixed) a state saved with implicit chance that rests at a chance node.
 #[test]
-#[should_panic(expected = "open finding F1")]
 fn saved_state_with_implicit_chance_at_a_chance_node_is_rejected() {
     let g = load("north-wind", &Map::new()).unwrap();
     let mut v = json_state(&g, 13, true, 0);
@@ -425,14 +424,13 @@ fn saved_state_with_implicit_chance_at_a_chance_node_is_rejected() {
     let r = g.state_from_json(&v.to_string());
     assert!(
         matches!(r, Err(EngineError::StateFormat(_))),
-        "open finding F1: a state with implicit chance at a chance node loads (is_chance={:?})",
+        "finding F1: a state with implicit chance at a chance node loads (is_chance={:?})",
         r.as_ref().map(|s| s.is_chance()).ok()
     );
 }
 
-/// H-R16 (open finding F2) a saved move number past the game's move bound.
+/// H-R16 (finding F2, fixed) a saved move number past the game's move bound.
 #[test]
-#[should_panic(expected = "open finding F2")]
 fn saved_state_with_a_move_number_past_the_bound_is_rejected() {
     let g = load("north-wind", &Map::new()).unwrap();
     let bound = g.spec().max_game_length as u64;
@@ -442,15 +440,14 @@ fn saved_state_with_a_move_number_past_the_bound_is_rejected() {
         let r = g.state_from_json(&v.to_string());
         assert!(
             matches!(r, Err(EngineError::StateFormat(_))),
-            "open finding F2: a state at move {moves} (bound {bound}) loads"
+            "finding F2: a state at move {moves} (bound {bound}) loads"
         );
     }
 }
 
-/// H-R17 (open finding F3; a panic only where integer overflow is checked, as in debug
+/// H-R17 (finding F3, fixed; a panic only where integer overflow is checked, as in debug
 /// builds) huge contract-column counts in a saved North Wind state.
 #[test]
-#[cfg_attr(debug_assertions, should_panic(expected = "attempt to add with overflow"))]
 fn saved_state_with_huge_column_counts_is_rejected_without_panic() {
     let g = load("north-wind", &Map::new()).unwrap();
     let mut v = json_state(&g, 15, false, 10);
@@ -461,10 +458,9 @@ fn saved_state_with_huge_column_counts_is_rejected_without_panic() {
 }
 
 
-/// H-R18 (open finding F4; a panic where overflow is checked, else a state that its own
+/// H-R18 (finding F4, fixed; a panic where overflow is checked, else a state that its own
 /// validator rejects) a saved North Wind state in the combat phase with no roll left.
 #[test]
-#[should_panic(expected = "open finding F4")]
 fn saved_combat_state_without_rolls_left_is_rejected() {
     let g = load("north-wind", &options(json!({"players": 2}))).unwrap();
     // Find a pirate attack in random play and turn it into a combat without rolls.
@@ -490,16 +486,14 @@ fn saved_combat_state_without_rolls_left_is_rejected() {
     let r = g.state_from_json(&v.to_string());
     assert!(
         matches!(r, Err(EngineError::StateFormat(_))),
-        "open finding F4: a combat state without rolls left loads"
+        "finding F4: a combat state without rolls left loads"
     );
 }
 
-/// H-R19 (open finding F5; a panic in the validator: an index out of bounds, or a shift
+/// H-R19 (finding F5, fixed; a panic in the validator: an index out of bounds, or a shift
 /// overflow where overflow is checked) a saved North Wind state whose card under
 /// resolution is not a card.
 #[test]
-#[cfg_attr(debug_assertions, should_panic(expected = "attempt to shift right with overflow"))]
-#[cfg_attr(not(debug_assertions), should_panic(expected = "index out of bounds"))]
 fn saved_state_with_a_current_card_out_of_range_is_rejected() {
     let g = load("north-wind", &options(json!({"players": 2}))).unwrap();
     let mut found = None;
@@ -543,10 +537,9 @@ fn data_error(v: &Value) -> (String, String) {
     }
 }
 
-/// H-R25 (open finding F6) a data file whose players start with more trade letters than
+/// H-R25 (finding F6, fixed) a data file whose players start with more trade letters than
 /// they may hold: accepted today, and then no state of the game can be saved and loaded.
 #[test]
-#[should_panic(expected = "open finding F6")]
 fn data_file_starting_with_more_letters_than_may_be_held_is_rejected() {
     let mut v = shipped();
     v["rules"]["trade_letters_max_held"]["value"] = json!(0);
@@ -557,7 +550,7 @@ fn data_file_starting_with_more_letters_than_may_be_held_is_rejected() {
         Ok(g) => {
             let s = g.new_state(1, false);
             let reloaded = g.state_from_json(&s.to_json());
-            panic!("open finding F6: the data file loads; reloading its first state gives {:?}", reloaded.err());
+            panic!("finding F6: the data file loads; reloading its first state gives {:?}", reloaded.err());
         }
     }
 }

@@ -378,6 +378,18 @@ impl<G: Game> GameState<G> {
                 "its move number is smaller than its history".into(),
             ));
         }
+        if saved.move_number > game.spec().max_game_length as u64 {
+            return Err(EngineError::StateFormat(format!(
+                "its move number {} is past the game's bound of {} moves",
+                saved.move_number,
+                game.spec().max_game_length
+            )));
+        }
+        if !saved.explicit_chance && game.actor(&saved.state) == Actor::Chance {
+            return Err(EngineError::StateFormat(
+                "it resolves chance automatically yet rests at a chance node".into(),
+            ));
+        }
         Ok(GameState {
             game: Arc::clone(game),
             inner: saved.state,

@@ -33,9 +33,41 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
     }
 }
 
+/// An integer argument of any size (beyond 128 bits it saturates), so that the callee can
+/// name the argument and its range in a `ValueError` instead of pyo3's `OverflowError`.
+pub(crate) struct Int(pub i128);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<i128>() {
+            Ok(v) => Ok(Int(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                Ok(Int(if obj.lt(0)? { i128::MIN } else { i128::MAX }))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Int {
+    /// The value as a count in `0..=max`, or a `ValueError` naming `what`.
+    pub(crate) fn count(&self, what: &str, hint: &str, max: u64) -> PyResult<usize> {
+        if self.0 < 0 || self.0 > max as i128 {
+            return Err(PyValueError::new_err(format!(
+                "{what} must be an integer in [0, {max}]{hint}, got {}",
+                self.0
+            )));
+        }
+        Ok(self.0 as usize)
+    }
+}
+
 /// Converts a player index; a negative or huge index is a `ValueError` naming the range.
-pub(crate) fn player_index(player: i64, players: usize) -> PyResult<usize> {
-    if player < 0 || player as u64 >= players as u64 {
+pub(crate) fn player_index(player: Int, players: usize) -> PyResult<usize> {
+    let player = player.0;
+    if player < 0 || player >= players as i128 {
         return Err(PyValueError::new_err(format!(
             "invalid request: player {player} is out of range: this game has players 0..{}",
             players.saturating_sub(1)

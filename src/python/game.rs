@@ -9,7 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
-use super::convert::{json_to_py, py_to_json, Seed};
+use super::convert::{json_to_py, py_to_json, Int, Seed};
 use super::errors::{detached, engine, guard};
 use super::state::State;
 use crate::engine::{DynGame, DynState};
@@ -129,24 +129,20 @@ impl Game {
     /// `i` depends only on `seed` and `i`, never on threads or on how a run is split.
     /// `progress(n)` is called after each chunk of finished games; returning False stops
     /// the run (KeyboardInterrupt). Ctrl-C stops it too.
-    #[pyo3(signature = (games, seed = Seed(0), threads = 0, progress = None, agents = None, first = Seed(0)), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0)")]
+    #[pyo3(signature = (games, seed = Seed(0), threads = Int(0), progress = None, agents = None, first = Seed(0)), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0)")]
     #[allow(clippy::too_many_arguments)]
     fn simulate<'py>(
         &self,
         py: Python<'py>,
-        games: i64,
+        games: Int,
         seed: Seed,
-        threads: i64,
+        threads: Int,
         progress: Option<Bound<'py, PyAny>>,
         agents: Option<Vec<String>>,
         first: Seed,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let games = usize::try_from(games).map_err(|_| {
-            PyValueError::new_err(format!("games must be a non-negative integer, got {games}"))
-        })?;
-        let threads = usize::try_from(threads).map_err(|_| {
-            PyValueError::new_err(format!("threads must be a non-negative integer (0 = all cores), got {threads}"))
-        })?;
+        let games = games.count("games", "", u32::MAX as u64)?;
+        let threads = threads.count("threads", " (0 = all cores)", 4096)?;
         let specs: Vec<crate::engine::AgentSpec> = match &agents {
             None => Vec::new(),
             Some(list) => list.iter().map(|a| engine(a.parse())).collect::<PyResult<_>>()?,

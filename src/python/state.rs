@@ -6,7 +6,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use super::convert::{action_id, player_index, Seed};
+use super::convert::{action_id, player_index, Int, Seed};
 use super::errors::{engine, guard, IllegalActionError};
 use super::game::{bytes, Game};
 use super::report::ScoreReport;
@@ -165,13 +165,13 @@ impl State {
     }
 
     /// What `player` may know, as text.
-    fn observation_string(&self, player: i64) -> PyResult<String> {
+    fn observation_string(&self, player: Int) -> PyResult<String> {
         let player = player_index(player, self.players())?;
         guard(|| engine(self.inner.observation_string(player)))
     }
 
     /// What `player` may know, as a float32 array of shape `Game.observation_tensor_shape`.
-    fn observation_tensor<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
+    fn observation_tensor<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
         let player = player_index(player, self.players())?;
         let data = guard(|| engine(self.inner.observation_tensor(player)))?;
         let shape = self.inner.spec().observation_tensor_shape.clone();
@@ -180,7 +180,7 @@ impl State {
 
     /// A state consistent with everything `player` has seen, its hidden parts drawn from `seed`.
     #[pyo3(signature = (player, seed = Seed(0)), text_signature = "(self, player, seed=0)")]
-    fn resample(&self, player: i64, seed: Seed) -> PyResult<State> {
+    fn resample(&self, player: Int, seed: Seed) -> PyResult<State> {
         let player = player_index(player, self.players())?;
         let inner = guard(|| engine(self.inner.resample(player, seed.0)))?;
         Ok(State::wrap(Arc::clone(&self.game), inner))

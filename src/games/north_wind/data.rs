@@ -372,6 +372,11 @@ impl Data {
             boatswain_transactions: get("boatswain_transactions", &r.boatswain_transactions, 1, 2)? as u8,
         };
 
+        if rules.starting_letters > rules.max_letters {
+            return Err(err("rules.starting_trade_letters.value", format!(
+                "{} letters at the start, but a player may hold at most {}", rules.starting_letters, rules.max_letters)));
+        }
+
         // Victory tokens.
         let mut tokens = BTreeMap::new();
         for (key, s) in &file.victory_tokens {

@@ -73,14 +73,16 @@ impl NorthWind {
 
     /// Victory point tokens `p` has placed on the scoring board.
     pub fn placed(&self, s: &State, p: usize) -> u8 {
-        let mut n = 0;
+        // Saturating: a state loaded from outside is validated with this before its counts are
+        // known to be sane.
+        let mut n: u8 = 0;
         for port in 0..3 {
-            n += s.column[port][p];
+            n = n.saturating_add(s.column[port][p]);
             if s.majority[port] as usize == p {
-                n += 1;
+                n = n.saturating_add(1);
             }
         }
-        n + s.ships[p].supply_bonus as u8 + s.ships[p].crew_bonus as u8
+        n.saturating_add(s.ships[p].supply_bonus as u8).saturating_add(s.ships[p].crew_bonus as u8)
     }
 
     fn available(&self, s: &State, p: usize) -> bool {

@@ -261,7 +261,7 @@ impl NorthWind {
             let len = self.data.contracts[port].len();
             check!((s.done[port] as usize) <= len, "port {port}: too many contracts done");
             let mut counts = [0u8; 4];
-            for i in 0..16 {
+            for i in 0..super::data::MAX_CONTRACTS {
                 let o = s.fulfilled[port][i];
                 if i < s.done[port] as usize {
                     check!((o as usize) < n, "port {port} contract {i}: no owner");
@@ -300,6 +300,10 @@ impl NorthWind {
         let v = &s.voyage;
         if s.phase.in_voyage() {
             check!(v.stack < 3, "voyage stack out of range");
+            let cards = self.data.num_cards();
+            for c in [v.current, v.peeked, v.slid] {
+                check!(c == NONE || (c as usize) < cards, "card {c} of the voyage is not a card");
+            }
             let stack = s.stack_cards[v.stack as usize];
             check!(v.drawn & !stack == 0, "drawn cards are not in the voyage's stack");
             check!((v.revealed as usize) <= v.order.len() && v.revealed <= r.max_sail, "too many revealed cards");
@@ -328,6 +332,12 @@ impl NorthWind {
                 Phase::Pirate | Phase::Combat => {
                     check!(v.pirates >= 1, "pirates without strength");
                     check!(v.rolls_left <= s.ships[s.active as usize].cannons, "more rolls than cannons");
+                    if s.phase == Phase::Combat {
+                        let mult: u16 = if s.ships[s.active as usize].has(super::data::GUNNER) { 2 } else { 1 };
+                        check!(v.rolls_left >= 1 && v.hits < v.pirates
+                            && v.hits as u16 + v.rolls_left as u16 * mult >= v.pirates as u16,
+                            "a combat that is already decided");
+                    }
                 }
                 Phase::Card | Phase::Letter | Phase::Boatswain => {
                     check!(self.data.kind(v.current) != Kind::Fog, "a fog card cannot be used");
