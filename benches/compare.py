@@ -1,0 +1,441 @@
+"""Side-by-side speed of tradewinds, OpenSpiel and the pure-Python North Wind engine.
+
+Run from the root of a checkout, with the package and ``open-spiel`` installed::
+
+    python benches/compare.py                 # 5 rounds of ~0.5 s samples
+    python benches/compare.py --rounds 7 --seconds 1 --json results.json
+
+What is measured (each sample plays whole games from fixed seeds; every round must
+reproduce the checksum of the first, so the same work is timed each time):
+
+* OpenSpiel native: ``pyspiel.evaluate_bots`` with ``pyspiel.make_uniform_random_bot``
+  bots, one call per game (the whole game runs in C++), on ``hearts`` and ``crazy_eights``.
+* OpenSpiel Python-driven: a Python loop calling ``legal_actions()`` and
+  ``apply_action()`` with uniformly random choices, chance sampled in Python from
+  ``chance_outcomes()``.
+* tradewinds native: ``tw.simulate(game, n, threads=1)`` (the whole batch in Rust), and
+  the same call on all cores (``threads=0``) for the scaling ratio.
+* tradewinds Python-driven, two ways: with ``explicit_chance=True`` the loop is exactly
+  OpenSpiel's (Python samples every chance node from ``chance_outcomes()``); by default
+  (``explicit_chance=False``) chance is resolved inside ``apply`` from the state's seed and
+  Python makes only the decisions.
+* pure Python: ``benches/pynorthwind.py`` playing the very games ``tw.simulate`` plays
+  (same seeds, same results: asserted).
+
+Every game of ``tw.GAMES`` is measured in every configuration it has (player counts, modes).
+
+Units. A *decision* is an action chosen by a player. A *step* is any applied action:
+decisions plus chance outcomes (OpenSpiel's history length). Both sides are reported in
+both units; the targets compare our decisions/s with OpenSpiel's steps/s (their steps
+include the cheap chance steps, so this is the stricter comparison for us when a game has
+many chance steps per decision, as North Wind does).
+
+Fairness. Rounds are interleaved: each round runs every case once, odd rounds in reverse
+order, and cases that are compared sit next to each other, so slow drifts of the machine
+(other processes) hit both sides of a ratio alike. Ratios are computed within a round and
+reported as median (min-max) over rounds. Only the playing is timed (checksums and counts
+are taken after the clock stops); Python-side per-call overhead (building states,
+converting results) counts on both sides.
+
+Wall time and CPU time. Besides wall-clock rates, each sample records the CPU time of the
+process (all threads). On a shared machine a sample may get less than a core; the rate
+per CPU-second says how fast the code is when it runs, the wall rate what a user saw.
+The "cores" column is CPU time / wall time: about 1 for a one-thread case on a quiet
+machine, and the all-cores case's value shows how many cores it actually got.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import tradewinds as tw
+from tradewinds._core import configurations
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pynorthwind as pn  # noqa: E402
+
+try:
+    import pyspiel
+except ImportError:  # the comparison needs it; say how to get it
+    sys.exit("benches/compare.py needs OpenSpiel: pip install 'tradewinds[open-spiel]' (or open-spiel)")
+
+OPENSPIEL_GAMES = ["hearts", "crazy_eights"]
+# Pure-Python engines of our games (same seeds give the same games as tw.simulate).
+PURE_PYTHON: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "north-wind": lambda options: pn.NorthWind(players=options["players"]),
+}
+SEED = 11
+
+
+# ----- one sample of each kind ----------------------------------------------------------------
+
+
+@dataclass
+class Work:
+    """What a sample played: identical in every round."""
+
+    decisions: int
+    steps: int
+    games: int
+    checksum: str
+
+
+class Clock:
+    """Wall and process CPU seconds of a `with` block."""
+
+    wall = 0.0
+    cpu = 0.0
+
+    def __enter__(self) -> Clock:
+        self._wall, self._cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall = time.perf_counter() - self._wall
+        self.cpu = time.process_time() - self._cpu
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def openspiel_native(game: Any, games: int) -> tuple[Clock, Work]:
+    n = game.num_players()
+    bots = [pyspiel.make_uniform_random_bot(p, SEED * 1000 + p) for p in range(n)]  # one stream per seat
+    states = []
+    returns = []
+    with Clock() as clock:
+        for i in range(games):
+            state = game.new_initial_state()
+            returns.append(pyspiel.evaluate_bots(state, bots, SEED + i))
+            states.append(state)
+    # evaluate_bots plays the state it is given to the end: count its history afterwards.
+    steps = sum(len(s.history()) for s in states)
+    chance = sum(sum(1 for pa in s.full_history() if pa.player < 0) for s in states)
+    return clock, Work(steps - chance, steps, games, _digest(returns, steps))
+
+
+def openspiel_python(game: Any, games: int) -> tuple[Clock, Work]:
+    rng = random.Random(SEED)
+    decisions = steps = 0
+    returns = []
+    with Clock() as clock:
+        for _ in range(games):
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    u = rng.random()
+                    acc = 0.0
+                    for a, p in s.chance_outcomes():
+                        acc += p
+                        if u < acc:
+                            break
+                else:
+                    legal = s.legal_actions()
+                    a = legal[rng.randrange(len(legal))]
+                    decisions += 1
+                s.apply_action(a)
+                steps += 1
+            returns.append(s.returns())
+    return clock, Work(decisions, steps, games, _digest(returns, steps))
+
+
+def ours_native(game: tw.Game, games: int, threads: int = 1) -> tuple[Clock, Work]:
+    with Clock() as clock:
+        r = tw.simulate(game, games, seed=SEED, threads=threads)
+    checksum = _digest(r.scores.tobytes(), r.decisions.tobytes(), r.moves.tobytes())
+    return clock, Work(int(r.decisions.sum()), int(r.moves.sum()), games, checksum)
+
+
+def ours_python(game: tw.Game, games: int, explicit_chance: bool) -> tuple[Clock, Work]:
+    rng = random.Random(SEED)
+    decisions = steps = 0
+    scores = []
+    with Clock() as clock:
+        for i in range(games):
+            s = game.new_state(SEED + i, explicit_chance=explicit_chance)
+            while not s.is_terminal:
+                if s.is_chance:
+                    u = rng.random()
+                    acc = 0.0
+                    for a, p in s.chance_outcomes():
+                        acc += p
+                        if u < acc:
+                            break
+                else:
+                    legal = s.legal_actions()
+                    a = legal[rng.randrange(len(legal))]
+                    decisions += 1
+                s.apply(a)
+            steps += s.move_number  # with chance resolved in Rust, its steps count here too
+            scores.append(s.scores())
+    return clock, Work(decisions, steps, games, _digest(scores, steps))
+
+
+def pure_python(engine: Any, games: int) -> tuple[Clock, Work]:
+    with Clock() as clock:
+        records = pn.simulate(engine, games, SEED)
+    decisions = sum(r.decisions for r in records)
+    steps = sum(r.moves for r in records)
+    rows = [(r.scores, r.decisions, r.moves) for r in records]
+    return clock, Work(decisions, steps, games, _digest(rows))
+
+
+# ----- cases, calibration, interleaved rounds -------------------------------------------------
+
+
+@dataclass
+class Case:
+    key: str  # "os-native:hearts", "tw-python:north-wind 3p", ...
+    label: str
+    side: str  # "openspiel", "tradewinds", "pure-python"
+    game: str
+    run: Callable[[int], tuple[Clock, Work]]
+    games: int = 0
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    work: Work | None = None
+
+    def sample(self) -> None:
+        clock, w = self.run(self.games)
+        if self.work is None:
+            self.work = w
+        elif w != self.work:
+            raise AssertionError(f"{self.label}: a round played other games ({w} != {self.work})")
+        self.wall.append(clock.wall)
+        self.cpu.append(clock.cpu)
+
+    def count(self, unit: str) -> int:
+        assert self.work is not None
+        return {"games": self.work.games, "decisions": self.work.decisions, "steps": self.work.steps}[unit]
+
+    def rates(self, unit: str, per: str = "wall") -> list[float]:
+        """Per-round rates per wall second or per CPU second."""
+        seconds = self.wall if per == "wall" else self.cpu
+        return [self.count(unit) / max(t, 1e-9) for t in seconds]
+
+    def cores(self) -> list[float]:
+        return [c / max(w, 1e-9) for c, w in zip(self.cpu, self.wall)]
+
+
+def calibrate(case: Case, seconds: float) -> None:
+    """Picks the number of games that takes about `seconds` (at least one game)."""
+    games = 1
+    while True:
+        clock, _ = case.run(games)
+        if clock.wall >= seconds / 4 or games >= 1 << 20:
+            break
+        games *= 4
+    case.games = max(1, round(games * seconds / max(clock.wall, 1e-9)))
+
+
+def our_configurations() -> list[tuple[str, dict[str, Any]]]:
+    """Every game of tw.GAMES in every configuration (player count, mode) it has."""
+    return [(name, options) for name in tw.GAMES for options in configurations(name)]
+
+
+def describe(name: str, options: dict[str, Any]) -> str:
+    rest = [f"{k}={v}" for k, v in options.items() if k != "players"]
+    return " ".join([name, f"{options['players']}p" if "players" in options else "", *rest]).strip()
+
+
+def build_cases(only_players: set[int] | None) -> list[Case]:
+    """The cases in measuring order: natives, then pure Python, then Python loops, so that
+    the two samples of a ratio are taken close together in time."""
+    native: list[Case] = []
+    pure: list[Case] = []
+    python: list[Case] = []
+    for name in OPENSPIEL_GAMES:
+        g = pyspiel.load_game(name)
+        native.append(Case(f"os-native:{name}", f"OpenSpiel {name}, native (evaluate_bots)", "openspiel",
+                           name, partial(openspiel_native, g)))
+        python.append(Case(f"os-python:{name}", f"OpenSpiel {name}, Python loop", "openspiel",
+                           name, partial(openspiel_python, g)))
+    for name, options in our_configurations():
+        if only_players and options.get("players") not in only_players:
+            continue
+        game = tw.load(name, **options)
+        cfg = describe(name, options)
+        native.append(Case(f"tw-native:{cfg}", f"tradewinds {cfg}, native (simulate, 1 thread)", "tradewinds",
+                           cfg, partial(ours_native, game, threads=1)))
+        native.append(Case(f"tw-all:{cfg}", f"tradewinds {cfg}, native (simulate, all cores)", "tradewinds",
+                           cfg, partial(ours_native, game, threads=0)))
+        python.append(Case(f"tw-python:{cfg}", f"tradewinds {cfg}, Python loop (chance in Rust)", "tradewinds",
+                           cfg, partial(ours_python, game, explicit_chance=False)))
+        python.append(Case(f"tw-pyexp:{cfg}", f"tradewinds {cfg}, Python loop (explicit chance)", "tradewinds",
+                           cfg, partial(ours_python, game, explicit_chance=True)))
+        if name in PURE_PYTHON:
+            engine = PURE_PYTHON[name](options)
+            pure.append(Case(f"pure:{cfg}", f"pure Python {cfg} (benches/pynorthwind.py)", "pure-python",
+                             cfg, partial(pure_python, engine)))
+    return native + pure + python
+
+
+def check_pure_python_agrees(cases: list[Case]) -> None:
+    """The pure-Python engine and tw.simulate play the same games from the same seed."""
+    for case in cases:
+        if case.side != "pure-python":
+            continue
+        name, options = next((n, o) for n, o in our_configurations() if describe(n, o) == case.game)
+        n = min(case.games, 20)
+        _, theirs = case.run(n)
+        _, ours = ours_native(tw.load(name, **options), n)
+        assert (theirs.decisions, theirs.steps) == (ours.decisions, ours.steps), case.label
+
+
+# ----- report -----------------------------------------------------------------------------------
+
+
+def fmt(x: float) -> str:
+    for div, p in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if x >= div:
+            v = x / div
+            break
+    else:
+        v, p = x, ""
+    digits = 0 if v >= 100 else 1 if v >= 10 else 2
+    return f"{v:.{digits}f}{p}"
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def show(s: dict[str, float], ratio: bool = False) -> str:
+    if ratio:
+        return f"{s['median']:.2f}x ({s['min']:.2f}-{s['max']:.2f})"
+    return f"{fmt(s['median'])} ({fmt(s['min'])}-{fmt(s['max'])})"
+
+
+def report(cases: list[Case]) -> dict[str, Any]:
+    by_key = {c.key: c for c in cases}
+    out: dict[str, Any] = {"cases": [], "ratios": []}
+    print("\nrates: median (min-max) over rounds, per wall-clock second; last columns per CPU second")
+    print(f"{'case':<56} {'games':>6}  {'games/s':>20}  {'decisions/s':>20}  {'steps/s':>20}  "
+          f"{'cores':>5}  {'decisions/CPU-s':>15}  {'steps/CPU-s':>12}")
+    for c in cases:
+        assert c.work is not None
+        wall = {u: spread(c.rates(u)) for u in ("games", "decisions", "steps")}
+        cpu = {u: spread(c.rates(u, "cpu")) for u in ("games", "decisions", "steps")}
+        cores = spread(c.cores())
+        print(f"{c.label:<56} {c.games:>6}  {show(wall['games']):>20}  {show(wall['decisions']):>20}  "
+              f"{show(wall['steps']):>20}  {cores['median']:>5.2f}  {fmt(cpu['decisions']['median']):>15}  "
+              f"{fmt(cpu['steps']['median']):>12}")
+        out["cases"].append({"key": c.key, "label": c.label, "games": c.games,
+                             "decisions": c.work.decisions, "steps": c.work.steps, "checksum": c.work.checksum,
+                             "wall_seconds": c.wall, "cpu_seconds": c.cpu, "cores": cores,
+                             **{f"{u}_per_s": wall[u] for u in wall},
+                             **{f"{u}_per_cpu_s": cpu[u] for u in cpu}})
+
+    def add(title: str, target: float | None, a: Case, au: str, b: Case, bu: str, cpu: bool = True) -> None:
+        w = spread([x / y for x, y in zip(a.rates(au), b.rates(bu))])
+        line = f"  {title:<76} {show(w, ratio=True):>22}"
+        entry: dict[str, Any] = {"title": title, "target": target, "wall": w}
+        if cpu:
+            c = spread([x / y for x, y in zip(a.rates(au, "cpu"), b.rates(bu, "cpu"))])
+            line += f"  {show(c, ratio=True):>22}"
+            entry["cpu"] = c
+        else:
+            line += f"  {'':>22}"
+        if target is not None:
+            ok = [w["median"] >= target] + ([entry["cpu"]["median"] >= target] if cpu else [])
+            line += f"  >= {target:g}: " + "/".join("met" if x else "MISSED" for x in ok)
+        print(line)
+        out["ratios"].append(entry)
+
+    ours_cfgs = list(dict.fromkeys(c.game for c in cases if c.side == "tradewinds"))
+    print("\nratios: median (min-max) over rounds of the ratio within a round")
+    print(f"  {'targets':<76} {'per wall second':>22}  {'per CPU second':>22}")
+    for cfg in ours_cfgs:
+        nat, allc, py = by_key[f"tw-native:{cfg}"], by_key[f"tw-all:{cfg}"], by_key[f"tw-python:{cfg}"]
+        for og in OPENSPIEL_GAMES:
+            add(f"{cfg}: native decisions/s / OpenSpiel {og} native steps/s", 2.0,
+                nat, "decisions", by_key[f"os-native:{og}"], "steps")
+        for og in OPENSPIEL_GAMES:
+            add(f"{cfg}: Python-driven decisions/s / OpenSpiel {og} Python-driven steps/s", 1.5,
+                py, "decisions", by_key[f"os-python:{og}"], "steps")
+        if f"pure:{cfg}" in by_key:
+            add(f"{cfg}: native decisions/s / pure-Python decisions/s", 100.0,
+                nat, "decisions", by_key[f"pure:{cfg}"], "decisions")
+        add(f"{cfg}: simulate all cores / 1 thread, games/s ({os.cpu_count()} cores)",
+            1.8 if os.cpu_count() == 2 else None, allc, "games", nat, "games", cpu=False)
+        got = spread([x / y for x, y in zip(allc.cores(), nat.cores())])
+        note = f"{cfg}:   cores the all-cores run got / cores the 1-thread run got"
+        print(f"  {note:<76} {show(got, ratio=True):>22}")
+        out["ratios"].append({"title": note, "target": None, "wall": got})
+    print(f"  {'like for like':<76}")
+    for cfg in ours_cfgs:
+        nat, pyx = by_key[f"tw-native:{cfg}"], by_key[f"tw-pyexp:{cfg}"]
+        for og in OPENSPIEL_GAMES:
+            on, op = by_key[f"os-native:{og}"], by_key[f"os-python:{og}"]
+            add(f"{cfg}: native steps/s / OpenSpiel {og} native steps/s", None, nat, "steps", on, "steps")
+            add(f"{cfg}: native decisions/s / OpenSpiel {og} native decisions/s", None,
+                nat, "decisions", on, "decisions")
+            add(f"{cfg}: Python loop, explicit chance, steps/s / OpenSpiel {og}", None,
+                pyx, "steps", op, "steps")
+            add(f"{cfg}: Python loop, explicit chance, decisions/s / OpenSpiel {og}", None,
+                pyx, "decisions", op, "decisions")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    ap.add_argument("--seconds", type=float, default=0.5, help="target length of one sample (default 0.5)")
+    ap.add_argument("--players", type=int, nargs="*", help="only these player counts of our games")
+    ap.add_argument("--json", type=Path, help="also write the results to this file")
+    args = ap.parse_args()
+
+    cases = build_cases(set(args.players) if args.players else None)
+    print(f"python {platform.python_version()}, tradewinds {tw.__version__}, open_spiel "
+          f"{_version('open_spiel')}, {os.cpu_count()} cores, {platform.machine()}; load average {_load()}")
+    print(f"calibrating {len(cases)} cases to ~{args.seconds:g} s per sample ...", flush=True)
+    for c in cases:
+        if c.key.startswith("tw-all:"):
+            c.games = next(d.games for d in cases if d.key == "tw-native:" + c.game)  # the same games
+        else:
+            calibrate(c, args.seconds)
+    check_pure_python_agrees(cases)
+    for r in range(args.rounds):
+        for c in cases if r % 2 == 0 else reversed(cases):
+            c.sample()
+        print(f"round {r + 1}/{args.rounds} done; load average {_load()}", flush=True)
+    out = report(cases)
+    if args.json:
+        out["environment"] = {"python": platform.python_version(), "cores": os.cpu_count(),
+                              "open_spiel": _version("open_spiel"), "tradewinds": tw.__version__,
+                              "rounds": args.rounds, "seconds_per_sample": args.seconds}
+        args.json.write_text(json.dumps(out, indent=1))
+
+
+def _version(dist: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "?"
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
+if __name__ == "__main__":
+    main()

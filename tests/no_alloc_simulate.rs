@@ -1,0 +1,67 @@
+//! The loop `simulate` runs (`play_game` with random agents, through the type-erased game
+//! the Python API and the CLI use) allocates per game, never per step: a counting
+//! allocator proves it for every game and configuration in the registry.
+//! (`tests/no_alloc.rs` covers `random_rollout`; this covers `simulate` itself.)
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tradewinds::games::{all_configurations, load, GAMES};
+
+struct Counting;
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by one-thread simulation of `games` games, and the steps played.
+fn count(game: &dyn tradewinds::engine::DynGame, games: usize) -> (usize, u64) {
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let r = game.simulate(&[], 0, games, 1, 1, None).expect("simulate runs");
+    let after = ALLOCATIONS.load(Ordering::SeqCst);
+    let steps = r.moves.iter().sum();
+    drop(r);
+    (after - before, steps)
+}
+
+/// Games per run: whole chunks of `simulate`, so both runs have the same per-chunk costs.
+const GAMES_PER_RUN: usize = tradewinds::engine::simulate::CHUNK;
+/// A bound on allocations per game (the game's records: scores, winners, score report).
+const PER_GAME_BOUND: usize = 64;
+
+#[test]
+fn simulate_allocates_per_game_not_per_step() {
+    for &name in GAMES {
+        for options in all_configurations(name) {
+            let game = load(name, &options).expect("a listed configuration loads");
+            count(&*game, 1); // first-use costs (thread-local state) out of the way
+            let (small, _) = count(&*game, GAMES_PER_RUN);
+            let (large, steps) = count(&*game, 2 * GAMES_PER_RUN);
+            // The second run plays the first run's games and as many more; what it
+            // allocates beyond the first run is what those extra games cost.
+            let extra = large.saturating_sub(small);
+            let per_game = extra as f64 / GAMES_PER_RUN as f64;
+            let steps_per_game = steps as f64 / (2 * GAMES_PER_RUN) as f64;
+            eprintln!("{name} {options:?}: {per_game:.1} allocations per game of {steps_per_game:.0} steps");
+            assert!(
+                per_game <= PER_GAME_BOUND as f64,
+                "{name} {options:?}: {per_game:.1} allocations per game ({steps_per_game:.0} steps per game): \
+                 the simulation loop allocates per step"
+            );
+        }
+    }
+}
