@@ -4,10 +4,11 @@
 //! saved JSON before and after). Rows that are about every game run over the registry; rows
 //! about a game's own formats (its data file, its saved state's content) name the game.
 //!
-//! Tests marked `should_panic(expected = "finding F…")` reproduce a bug that is
-//! reported and not fixed yet (docs/reliability.md, "Findings"): they assert the right
-//! behaviour, which fails today. Fixing the bug makes them fail as "did not panic": then
-//! delete the attribute (and the finding's entry in `engine::fuzzing::OPEN_FINDINGS`).
+//! Rows named after a finding (docs/reliability.md, "Findings") are its regression test. A
+//! test marked `should_panic` reproduces a finding that is reported and not fixed yet: it
+//! asserts the right behaviour, which fails today. Fixing the bug makes it fail as "did not
+//! panic": then delete the attribute (and the finding's entry in
+//! `engine::fuzzing::OPEN_FINDINGS`).
 
 use std::sync::Arc;
 
@@ -516,6 +517,66 @@ fn saved_state_with_a_current_card_out_of_range_is_rejected() {
     let card = v["state"]["voyage"]["current"].as_u64().unwrap();
     v["state"]["voyage"]["current"] = json!(card + 32);
     state_format(g.state_from_json(&v.to_string()));
+}
+
+/// H-R26 (finding F7, fixed) a saved North Wind state whose combat-roll count, outside a
+/// combat, exceeds the ship's cannons: it loaded, and once pirates came in the same voyage
+/// the game reached a state that its own validator rejects (its save could not be loaded).
+#[test]
+fn saved_state_with_stale_combat_rolls_is_rejected() {
+    let g = load("north-wind", &options(json!({"players": 2}))).unwrap();
+    let mut found = None;
+    'games: for seed in 0..200 {
+        let mut s = g.new_state(seed, false);
+        let mut i = 0usize;
+        while !s.is_terminal() {
+            let v: Value = serde_json::from_str(&s.to_json()).unwrap();
+            if v["state"]["phase"] == json!("Card") {
+                found = Some(v);
+                break 'games;
+            }
+            let legal = s.legal_actions();
+            s.apply(legal[(i * 31 + seed as usize) % legal.len()]).unwrap();
+            i += 1;
+        }
+    }
+    let mut v = found.expect("a card decision in 200 games");
+    v["state"]["voyage"]["rolls_left"] = json!(128);
+    assert!(
+        matches!(g.state_from_json(&v.to_string()), Err(EngineError::StateFormat(_))),
+        "finding F7: a state with 128 combat rolls left outside a combat loads"
+    );
+}
+
+/// H-R27 (open finding F8; a panic: index out of bounds) a saved finished North Wind game,
+/// won during a voyage, whose last card is no card: it loads (the validator does not look at
+/// the voyage of a finished game), and naming a trade action then panics.
+#[test]
+#[should_panic(expected = "index out of bounds")]
+fn finished_game_whose_last_card_is_no_card_is_rejected() {
+    let g = load("north-wind", &options(json!({"players": 2}))).unwrap();
+    let mut found = None;
+    for seed in 0..200 {
+        let s = finished(&*g, seed);
+        let v: Value = serde_json::from_str(&s.to_json()).unwrap();
+        if v["state"]["voyage"]["current"] != json!(255) && !s.is_truncated() {
+            found = Some(v);
+            break;
+        }
+    }
+    let mut v = found.expect("a game won during a voyage in 200 games");
+    let card = v["state"]["voyage"]["current"].as_u64().unwrap();
+    v["state"]["voyage"]["current"] = json!(card + 128);
+    match g.state_from_json(&v.to_string()) {
+        Err(EngineError::StateFormat(_)) => {}
+        Err(e) => panic!("wrong kind of error {e:?}"),
+        Ok(s) => {
+            // Every id of the action space has a name (the Python bindings ask for any).
+            for a in 0..g.spec().num_distinct_actions as u32 {
+                s.action_to_string(a);
+            }
+        }
+    }
 }
 
 // ----- component data files ----------------------------------------------------------------

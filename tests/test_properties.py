@@ -236,6 +236,28 @@ def absurd_calls() -> list[tuple[str, Any]]:
     assert card_state is not None
     card_state["state"]["voyage"]["current"] += 128
     broken_card = json.dumps(card_state)
+    # A finished game won during a voyage, whose last card is no card: it loads, and naming
+    # a trade action makes the Rust side panic today (open finding F8): a real panic for
+    # the guard to catch.
+    won = None
+    for seed in range(200):
+        s = game.new_state(seed)
+        r = random.Random(seed)
+        while not s.is_terminal:
+            s.apply(r.choice(s.legal_actions()))
+        saved = json.loads(s.to_json())
+        if saved["state"]["voyage"]["current"] != 255 and not s.is_truncated:
+            won = saved
+            break
+    assert won is not None
+    won["state"]["voyage"]["current"] += 128
+    broken_finish = json.dumps(won)
+
+    def name_trade_actions_of_broken_finish() -> None:
+        state = game.state_from_json(broken_finish)
+        for a in range(game.num_distinct_actions):
+            state.action_to_string(a)
+
     deep = "[" * 100_000 + "]" * 100_000
     calls: list[tuple[str, Any]] = [
         ("apply huge", lambda: state.apply(10**100)),
@@ -251,6 +273,7 @@ def absurd_calls() -> list[tuple[str, Any]]:
         ("load 1 MB of zeros", lambda: game.state_from_bytes(b"TWS\x01\x00\x00\x00" + b"\x00" * 1_000_000)),
         ("load 0xFF bytes", lambda: game.state_from_bytes(b"TWS\x01\x00\x00\x00" + b"\xff" * 64)),
         ("load a state whose card is no card", lambda: game.state_from_json(broken_card)),
+        ("name actions of a finished game whose card is no card", name_trade_actions_of_broken_finish),
         ("setup deep", lambda: game.setup(json.loads("[" * 500 + "]" * 500))),
         ("load with absurd options", lambda: tw.load("north-wind", players=2, max_turns=2**63, data={})),
         ("data as a deep list", lambda: tw.load("north-wind", data=json.loads("[" * 500 + "]" * 500))),
@@ -274,12 +297,13 @@ def test_no_rust_panic_reaches_python_as_panic_exception(label: str, call: Any) 
 
 
 def test_a_real_rust_panic_arrives_as_runtime_error() -> None:
-    """The state whose current card is no card makes the Rust validator panic today (open
-    finding F5): the guard turns it into RuntimeError; once F5 is fixed it is a
-    StateFormatError. Either way an ordinary exception, never PanicException."""
+    """A finished game whose last card is no card makes the Rust side panic today when an
+    action is named (open finding F8): the guard turns it into RuntimeError; once F8 is
+    fixed loading it is a StateFormatError. Either way an ordinary exception, never
+    PanicException."""
     calls = dict(absurd_calls())
     with pytest.raises((RuntimeError, tw.StateFormatError)) as info:
-        calls["load a state whose card is no card"]()
+        calls["name actions of a finished game whose card is no card"]()
     assert not is_panic(info.value)
     for detach in (False, True):
         with pytest.raises(RuntimeError, match="internal error in tradewinds: boom"):
