@@ -49,6 +49,7 @@ pub trait DynState: Send + Sync {
     fn move_number(&self) -> u64;
     fn history(&self) -> Vec<Action>;
     fn legal_actions(&self) -> Vec<Action>;
+    fn legal_actions_cached(&mut self) -> &[Action];
     fn legal_action_mask(&self) -> Vec<bool>;
     fn chance_outcomes(&self) -> Vec<(Action, f64)>;
     fn apply(&mut self, action: Action) -> Result<()>;
@@ -149,6 +150,9 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn legal_actions(&self) -> Vec<Action> {
         GameState::legal_actions(self)
+    }
+    fn legal_actions_cached(&mut self) -> &[Action] {
+        GameState::legal_actions_cached(self)
     }
     fn legal_action_mask(&self) -> Vec<bool> {
         GameState::legal_action_mask(self)

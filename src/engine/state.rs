@@ -24,6 +24,8 @@ pub struct GameState<G: Game> {
     history: Vec<Action>,
     move_number: u64,
     scratch: Vec<Action>,
+    /// `scratch` holds the legal actions of the current position.
+    legal_valid: bool,
 }
 
 impl<G: Game> Clone for GameState<G> {
@@ -36,6 +38,7 @@ impl<G: Game> Clone for GameState<G> {
             history: self.history.clone(),
             move_number: self.move_number,
             scratch: Vec::with_capacity(self.scratch.capacity()),
+            legal_valid: false,
         }
     }
 }
@@ -97,6 +100,7 @@ impl<G: Game> GameState<G> {
             history: Vec::new(),
             move_number: 0,
             scratch: Vec::with_capacity(64),
+            legal_valid: false,
         };
         s.resolve_chance();
         s
@@ -158,12 +162,17 @@ impl<G: Game> GameState<G> {
         v
     }
 
+    /// The legal actions, computed once per position and kept until the next move.
+    pub fn legal_actions_cached(&mut self) -> &[Action] {
+        if !self.legal_valid {
+            self.game.legal_actions(&self.inner, &mut self.scratch);
+            self.legal_valid = true;
+        }
+        &self.scratch
+    }
+
     fn is_legal(&mut self, action: Action) -> bool {
-        let mut buf = std::mem::take(&mut self.scratch);
-        self.game.legal_actions(&self.inner, &mut buf);
-        let ok = buf.binary_search(&action).is_ok();
-        self.scratch = buf;
-        ok
+        self.legal_actions_cached().binary_search(&action).is_ok()
     }
 
     /// Checked play: an illegal action is an error and leaves the state exactly as it was.
@@ -197,6 +206,7 @@ impl<G: Game> GameState<G> {
 
     /// Unchecked play for callers that took the action from `legal_actions`.
     pub fn apply_unchecked(&mut self, action: Action) {
+        self.legal_valid = false;
         self.game.apply(&mut self.inner, action);
         self.history.push(action);
         self.move_number += 1;
@@ -301,6 +311,7 @@ impl<G: Game> GameState<G> {
             history: Vec::new(),
             move_number: self.move_number,
             scratch: Vec::with_capacity(64),
+            legal_valid: false,
         };
         s.resolve_chance();
         Ok(s)
@@ -398,6 +409,7 @@ impl<G: Game> GameState<G> {
             history: saved.history,
             move_number: saved.move_number,
             scratch: Vec::with_capacity(64),
+            legal_valid: false,
         })
     }
 
@@ -435,6 +447,7 @@ impl<G: Game> GameState<G> {
             history: Vec::new(),
             move_number: 0,
             scratch: Vec::new(),
+            legal_valid: false,
         }
     }
 }

@@ -96,8 +96,10 @@ impl State {
     }
 
     /// The sorted legal actions (the chance outcomes at a chance node; empty at the end).
-    fn legal_actions(&self) -> PyResult<Vec<Action>> {
-        guard(|| Ok(self.inner.legal_actions()))
+    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+        let inner = &mut self.inner;
+        let legal = guard(|| Ok(inner.legal_actions_cached()))?;
+        pyo3::types::PyList::new(py, legal)
     }
 
     /// A boolean mask over `range(num_distinct_actions)` (all False at chance and terminal nodes).
@@ -114,7 +116,9 @@ impl State {
     /// Applies an action id or an action's name. Raises `IllegalActionError`, leaving the
     /// state unchanged, when it is not legal.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let action = if let Ok(text) = action.cast::<PyString>() {
+        let action = if let Ok(Ok(a)) = action.cast_exact::<pyo3::types::PyInt>().map(|i| i.extract::<Action>()) {
+            a
+        } else if let Ok(text) = action.cast::<PyString>() {
             let text = text.to_str()?;
             guard(|| engine(self.inner.string_to_action(text)))?
         } else {

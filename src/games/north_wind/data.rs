@@ -287,6 +287,8 @@ pub struct Data {
     pub rules: Rules,
     /// Type of each card instance.
     pub card_type: Vec<u8>,
+    /// Kind of each card instance (`types[card_type[c]].kind`, kept flat for the hot paths).
+    pub card_kind: Vec<Kind>,
     /// A unique label per card instance ("Fog#2").
     pub card_label: Vec<String>,
     pub types: Vec<CardType>,
@@ -307,7 +309,7 @@ pub struct Data {
 
 impl Data {
     pub fn kind(&self, card: u8) -> Kind {
-        self.types[self.card_type[card as usize] as usize].kind
+        self.card_kind[card as usize]
     }
     pub fn num_cards(&self) -> usize {
         self.card_type.len()
@@ -609,10 +611,12 @@ impl Data {
         }
         let event_total = event_faces.iter().map(|f| f.1).sum();
         let combat_total = combat_faces.iter().map(|f| f.1).sum();
+        let card_kind = card_type.iter().map(|&t| types[t as usize].kind).collect();
         Ok(Data {
             file,
             rules,
             card_type,
+            card_kind,
             card_label,
             types,
             destination_card,

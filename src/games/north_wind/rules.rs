@@ -188,31 +188,37 @@ impl NorthWind {
     }
 
     /// Adds what each view saw on this voyage to its knowledge of the stack.
+    /// Only the types seen this voyage are visited (at most 9 cards), not every type.
     fn record_knowledge(&self, s: &mut State) {
         let stack = s.voyage.stack as usize;
         let mut public = [0u8; 32];
+        let mut mask = 0u32;
         for i in 0..s.voyage.revealed as usize {
-            public[self.data.card_type[s.voyage.order[i] as usize] as usize] += 1;
+            let t = self.data.card_type[s.voyage.order[i] as usize] as usize;
+            public[t] += 1;
+            mask |= 1 << t;
         }
-        let private = if s.voyage.slid != NONE { Some(self.data.card_type[s.voyage.slid as usize]) } else { None };
+        let private = if s.voyage.slid != NONE { Some(self.data.card_type[s.voyage.slid as usize] as usize) } else { None };
         let active = s.active as usize;
         for v in 0..VIEWS {
             if v != PUBLIC && v >= self.players {
                 continue;
             }
-            let mut counts = public;
+            let mut m = mask;
+            let mut extra = usize::MAX;
             if v == active {
                 if let Some(t) = private {
-                    counts[t as usize] += 1;
+                    m |= 1 << t;
+                    extra = t;
                 }
             }
-            for (t, &k) in counts.iter().enumerate().take(self.data.types.len()) {
-                if k == 0 {
-                    continue;
-                }
-                s.seen[v][stack] |= 1 << t;
-                if let Some(m) = self.data.types[t].multi {
-                    let cell = &mut s.runs[v][stack][m as usize][k as usize];
+            s.seen[v][stack] |= m;
+            while m != 0 {
+                let t = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if let Some(mi) = self.data.types[t].multi {
+                    let k = public[t] as usize + (t == extra) as usize;
+                    let cell = &mut s.runs[v][stack][mi as usize][k];
                     *cell = cell.saturating_add(1);
                 }
             }
@@ -435,6 +441,17 @@ impl NorthWind {
 
     /// Draws a chance outcome without allocating.
     pub(crate) fn sample(&self, s: &State, rng: &mut Rng) -> Action {
+        if matches!(s.phase, Phase::Peek | Phase::Reveal) {
+            // Every remaining card is equally likely: the k-th one in id order (the same
+            // draw as the general path below).
+            let mut m = self.remaining(s);
+            let mut k = below(rng, m.count_ones());
+            while k > 0 {
+                m &= m - 1;
+                k -= 1;
+            }
+            return m.trailing_zeros();
+        }
         let mut total = 0;
         self.chance_weights(s, |_, w| total += w);
         let mut pick = below(rng, total);

@@ -298,12 +298,19 @@ impl NorthWind {
         }
         let _ = PUBLIC;
         let v = &s.voyage;
+        // Card ids anywhere in the voyage record (also the last voyage of a finished game).
+        let cards = self.data.num_cards();
+        for c in [v.current, v.peeked, v.slid] {
+            check!(c == NONE || (c as usize) < cards, "card {c} of the voyage is not a card");
+        }
+        check!(v.stack == NONE || v.stack < 3, "voyage stack out of range");
+        check!((v.revealed as usize) <= v.order.len(), "too many revealed cards");
+        for i in 0..v.revealed as usize {
+            check!((v.order[i] as usize) < cards, "revealed card out of range");
+        }
+        check!(v.decider == NONE || (v.decider as usize) < n, "decider out of range");
         if s.phase.in_voyage() {
             check!(v.stack < 3, "voyage stack out of range");
-            let cards = self.data.num_cards();
-            for c in [v.current, v.peeked, v.slid] {
-                check!(c == NONE || (c as usize) < cards, "card {c} of the voyage is not a card");
-            }
             let stack = s.stack_cards[v.stack as usize];
             check!(v.drawn & !stack == 0, "drawn cards are not in the voyage's stack");
             check!((v.revealed as usize) <= v.order.len() && v.revealed <= r.max_sail, "too many revealed cards");
@@ -321,6 +328,10 @@ impl NorthWind {
             }
             check!(revealed == v.drawn, "drawn cards disagree with the voyage");
             check!(v.actions <= r.actions_per_voyage, "too many actions");
+            // Left over from an earlier fight of this voyage, the combat counters stay in range.
+            check!(v.rolls_left <= s.ships[s.active as usize].cannons, "more rolls than cannons");
+            check!(v.hits <= 2 * r.cannons_per_player && v.pirates <= 8, "combat counters out of range");
+            check!(v.trades <= 2, "too many merchant trades");
             check!(v.used.count_ones() == v.actions as u32 && (v.used as u32) < (1u32 << v.revealed), "used cards disagree with actions");
             let needs_card = matches!(s.phase, Phase::Event | Phase::Pirate | Phase::Combat | Phase::Card | Phase::Letter | Phase::Boatswain);
             if needs_card {
