@@ -467,9 +467,8 @@ def test_data_file_starting_with_more_letters_than_may_be_held_is_rejected() -> 
     raises(tw.DataFileError, lambda: tw.load("north-wind", players=2, data=data), "letters")
 
 
-@pytest.mark.xfail(strict=True, reason="open finding F8: a finished game's voyage is not validated")
 def test_finished_game_whose_last_card_is_no_card_is_a_state_format_error() -> None:
-    """H-P26 (open finding F8) a saved finished game, won during a voyage, whose last card is
+    """H-P26 (finding F8, fixed) a saved finished game, won during a voyage, whose last card is
     no card: StateFormatError (today it loads, and naming a trade action raises the
     RuntimeError of a caught panic)."""
     game = tw.load("north-wind", players=2)
