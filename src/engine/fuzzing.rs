@@ -896,7 +896,7 @@ fn state_json_head(state: &dyn DynState) -> String {
 /// Target `state_bytes`: arbitrary bytes and text, and saved states (JSON and binary) of
 /// reachable positions of any game mutated at the byte level or structurally, loaded into
 /// any game configuration. Loading never panics and fails only with `StateFormat`; what
-/// loads is valid and playable (see [`check_loaded`]); an unmutated save of the same
+/// loads is valid and playable (see `check_loaded`); an unmutated save of the same
 /// configuration always loads back equal.
 pub fn fuzz_state_bytes(data: &[u8]) -> Check {
     let mut input = FuzzInput::new(data);
