@@ -20,7 +20,7 @@ from conftest import GAME_PLAYERS, SUPPORTED, play_to_end, random_action, random
 PUBLIC_API = {
     "GAMES", "CHANCE", "TERMINAL", "load", "simulate", "IllegalActionError", "StateFormatError",
     "DataFileError", "SetupError", "TradewindsError", "Game", "State", "ScoreReport",
-    "SimulationResult", "data_path",
+    "SimulationResult", "data_path", "AGENT_NAMES", "Agent", "AgentFunction",
 }
 
 

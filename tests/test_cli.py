@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import ONE_PER_GAME, ids
+from conftest import GAME_PLAYERS, ONE_PER_GAME, ids
 from tradewinds import cli
 
 
@@ -205,3 +205,72 @@ def test_ctrl_c_stops_a_long_simulation() -> None:
             proc.wait()
     reader.join(timeout=30)
     assert proc.returncode == -signal.SIGINT
+
+
+# ---- agents, figures, the player's view ---------------------------------------------------
+
+
+def test_simulate_with_agents_and_a_plot(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    name, players = ONE_PER_GAME[0]
+    agents = ["mcts:iterations=3,rollout_depth=10"] + ["random"] * (players - 1)
+    png = tmp_path / "run.png"
+    saved = tmp_path / "run.npz"
+    r = run("simulate", name, "--players", str(players), "--games", "30", "--seed", "2",
+            "--agents", ",".join(agents), "--plot", str(png), "--save", str(saved))
+    assert r.returncode == 0, r.stderr
+    assert "mcts:iterations=3,exploration=1.4,rollout_depth=10" in r.stdout and "agent" in r.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"figure written to {png}" in r.stdout
+    direct = tw.simulate(name, 30, seed=2, agents=agents, players=players)
+    assert np.array_equal(tw.SimulationResult.load(saved).scores, direct.scores)
+    assert tw.SimulationResult.load(saved).agents == direct.agents
+
+
+def test_simulate_agent_errors() -> None:
+    name, players = ONE_PER_GAME[0]
+    r = run("simulate", name, "--players", str(players), "--games", "5", "--agents", "random")
+    assert r.returncode == 1 and f"1 agents for {players} seats" in r.stderr and "Traceback" not in r.stderr
+    r = run("simulate", name, "--players", str(players), "--games", "5",
+            "--agents", ",".join(["random"] * (players - 1) + ["alphazero"]))
+    assert r.returncode == 1 and "alphazero" in r.stderr and "random, greedy, mcts" in r.stderr
+    r = run("simulate", name, "--agents", "iterations=5")
+    assert r.returncode == 2 and "--agents" in r.stderr
+
+
+@pytest.mark.parametrize("name,players", ONE_PER_GAME, ids=ids(ONE_PER_GAME))
+def test_play_shows_the_players_view_unless_revealed(name: str, players: int) -> None:
+    game = tw.load(name, players=players)
+    state = game.new_state(3)
+    seat = state.current_player  # the human moves first: the first view is of this state
+    hidden = run("play", name, "--players", str(players), "--seed", "3", "--seat", str(seat), stdin="q\n")
+    assert hidden.returncode == 0, hidden.stderr
+    assert state.observation_string(seat) in hidden.stdout
+    assert str(state) != state.observation_string(seat)
+    assert str(state) not in hidden.stdout and "--reveal" not in hidden.stdout
+    shown = run("play", name, "--players", str(players), "--seed", "3", "--seat", str(seat), "--reveal",
+                stdin="q\n")
+    assert shown.returncode == 0, shown.stderr
+    assert str(state) in shown.stdout and state.observation_string(seat) in shown.stdout
+
+
+def test_play_against_mcts_opponents() -> None:
+    name, players = ONE_PER_GAME[0]
+    spec = "mcts:iterations=5,rollout_depth=10"
+    script = "0\n" * 40
+    args = ("play", name, "--players", str(players), "--seed", "4", "--opponents", spec)
+    r = run(*args, stdin=script)
+    assert r.returncode == 0, r.stderr
+    assert "opponents: mcts:iterations=5,exploration=1.4,rollout_depth=10" in r.stdout
+    assert any(line.startswith("P1: ") for line in r.stdout.splitlines())
+    # The opponents' moves are determined by the seed.
+    assert run(*args, stdin=script).stdout == r.stdout
+    # One agent per opponent, in seat order (at the largest table the game has).
+    most = max(n for g, n in GAME_PLAYERS if g == name)
+    per_seat = ",".join(["greedy"] + ["random"] * (most - 2))
+    r = run("play", name, "--players", str(most), "--seed", "4", "--opponents", per_seat, stdin="q\n")
+    assert r.returncode == 0
+    assert ("P1 greedy, P2 random" if most > 2 else "opponents: greedy.") in r.stdout
+    r = run("play", name, "--players", str(players), "--opponents", "alphazero", stdin="q\n")
+    assert r.returncode == 2 and "alphazero" in r.stderr
+    r = run("play", name, "--players", str(players), "--opponents", ",".join(["random"] * (players + 1)),
+            stdin="q\n")
+    assert r.returncode == 2 and "one per opponent" in r.stderr

@@ -213,7 +213,8 @@ def test_to_pandas(one_game: tw.Game) -> None:
         with pytest.raises(ImportError, match="pip install pandas"):
             r.to_pandas()
         return
-    df = r.to_pandas()
+    # The wide layout: one row per game (the tidy default is tested in test_bulk.py).
+    df = r.to_pandas(wide=True)
     assert len(df) == 30
     for p in range(one_game.players):
         assert np.array_equal(df[f"score_p{p}"].to_numpy(), r.scores[:, p])

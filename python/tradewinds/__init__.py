@@ -10,14 +10,13 @@ The rules run in Rust; this package is the Python API::
         state.apply(state.legal_actions()[0])
     print(state.score_report())
 
-    result = tw.simulate("north-wind", games=10_000, players=3, seed=1)
+    result = tw.simulate("north-wind", games=10_000, players=3, seed=1,
+                         agents=["mcts:iterations=50", "random", "random"])
     print(result.summary())
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,8 @@ from ._core import (
     TradewindsError,
 )
 from ._core import load as _load
+from .agents import AGENT_NAMES, Agent, AgentFunction
+from .bulk import simulate
 from .simulation import ProgressBar, SimulationResult
 
 __all__ = [
@@ -54,6 +55,9 @@ __all__ = [
     "State",
     "ScoreReport",
     "SimulationResult",
+    "AGENT_NAMES",
+    "Agent",
+    "AgentFunction",
 ]
 
 __version__ = "0.1.0"
@@ -83,58 +87,3 @@ def data_path(name: str) -> Path:
     if not path.is_file():
         raise FileNotFoundError(f"no component data file is shipped for {name!r} (looked for {path})")
     return path
-
-
-def simulate(
-    game_or_name: Game | str,
-    games: int = 10_000,
-    *,
-    seed: int = 0,
-    threads: int = 0,
-    progress: bool | Callable[[int], object] = False,
-    **options: Any,
-) -> SimulationResult:
-    """Plays ``games`` games with uniformly random players, on ``threads`` threads (0 = all cores).
-
-    ``game_or_name`` is a :class:`Game`, or a game name whose options follow as keywords
-    (``tw.simulate("north-wind", 1000, players=4)``). The result depends only on the game,
-    ``seed`` and ``games`` - never on ``threads``. ``progress=True`` draws a progress bar on
-    standard error; a callable is called with the number of games just finished (from worker
-    threads, holding the GIL - keep it cheap).
-    """
-    if isinstance(game_or_name, Game):
-        if options:
-            raise TypeError(
-                "options (" + ", ".join(sorted(options)) + ") can only be given with a game name; "
-                "this Game is already configured"
-            )
-        game = game_or_name
-    elif isinstance(game_or_name, str):
-        game = load(game_or_name, **options)
-    else:
-        raise TypeError(f"simulate() needs a Game or a game name, not {type(game_or_name).__name__}")
-    if isinstance(games, bool) or not isinstance(games, int):
-        raise TypeError(f"games must be an int, not {type(games).__name__}")
-    if games < 0:
-        raise ValueError(f"games must be >= 0, got {games}")
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be an int, not {type(threads).__name__}")
-    if threads < 0:
-        raise ValueError(f"threads must be >= 0 (0 = all cores), got {threads}")
-    bar: ProgressBar | None = None
-    callback: Callable[[int], object] | None
-    if progress is True:
-        bar = ProgressBar(games, sys.stderr)
-        callback = bar.update
-    elif progress is False or progress is None:
-        callback = None
-    elif callable(progress):
-        callback = progress
-    else:
-        raise TypeError("progress must be True, False or a callable taking the number of games finished")
-    try:
-        raw = game.simulate(games, seed, threads, callback)
-    finally:
-        if bar is not None:
-            bar.close()
-    return SimulationResult.from_raw(raw, game.options)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import random
 import signal
@@ -12,7 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import GAMES, Game, IllegalActionError, State, TradewindsError, load, simulate
-from .simulation import ProgressBar
+from ._chunks import mix_seed
+from .agents import Agent, normalize_agents, parse_agent_list
+from .streaming import directory_status, read_manifest
 
 
 class _UsageError(Exception):
@@ -36,10 +40,14 @@ def _parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
     return options
 
 
-def _load_game(args: argparse.Namespace) -> Game:
-    options = _parse_options(args.option)
+def _load_game(args: argparse.Namespace, base: dict[str, Any] | None = None) -> Game:
+    """The game named on the command line; ``base`` options (a resumed run's) fill in what
+    ``--players`` and ``--option`` leave out."""
+    options = dict(base or {})
+    given = _parse_options(args.option)
+    options.update(given)
     if args.players is not None:
-        if "players" in options and options["players"] != args.players:
+        if "players" in given and given["players"] != args.players:
             raise _UsageError("--players and --option players=... disagree")
         options["players"] = args.players
     return load(args.game, **options)
@@ -55,59 +63,155 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dask_client(address: str) -> Any:
+    try:
+        distributed = importlib.import_module("distributed")
+    except ImportError:
+        raise _UsageError("--dask needs dask.distributed: install it with `pip install 'tradewinds[dask]'`") from None
+    try:
+        # The connection timeout is Dask's (configurable, e.g. DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=10s).
+        return distributed.Client(address)
+    except (OSError, TimeoutError) as e:
+        raise OSError(f"cannot connect to the Dask scheduler at {address}: {e}") from None
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    if args.games < 0:
+    if args.games is not None and args.games < 0:
         raise _UsageError(f"--games must be >= 0, got {args.games}")
     if args.threads < 0:
         raise _UsageError(f"--threads must be >= 0 (0 = all cores), got {args.threads}")
-    game = _load_game(args)
-    bar = ProgressBar(args.games, sys.stderr) if sys.stderr.isatty() else None
-    # The simulation runs in Rust without the GIL, where Python's own Ctrl-C handler cannot
-    # run until it ends: let Ctrl-C end the process at once instead.
+    if args.chunk_games is not None and args.chunk_games < 1:
+        raise _UsageError(f"--chunk-games must be >= 1, got {args.chunk_games}")
+    if args.resume and not args.out:
+        raise _UsageError("--resume needs --out DIR, the directory of the run to resume")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        # Said before the run, not after it.
+        raise _UsageError("--plot needs matplotlib: install it with `pip install 'tradewinds[plot]'`")
+    agents: list[Agent] | None = None
+    if args.agents is not None:
+        try:
+            agents = list(parse_agent_list(args.agents))
+        except ValueError as e:
+            raise _UsageError(f"--agents: {e}") from None
+    # Resuming: what the command leaves out comes from the directory's manifest; what it
+    # gives must agree with it (tw.simulate names any disagreement).
+    manifest = read_manifest(args.out) if args.out and args.resume else None
+    base = None
+    games = args.games if args.games is not None else 10_000
+    seed = args.seed if args.seed is not None else 0
+    if manifest is not None:
+        if manifest["game"] == args.game:
+            base = {k: v for k, v in manifest["config"].items() if k != "game"}
+        if args.games is None:
+            games = int(manifest["games"])
+        if args.seed is None:
+            seed = int(manifest["seed"])
+        if agents is None:
+            if any(str(a).startswith("python:") for a in manifest["agents"]):
+                raise _UsageError(
+                    f"{args.out} was played with Python agents ({', '.join(manifest['agents'])}); "
+                    "resume it from Python with the same agents: tw.simulate(..., out=DIR, resume=True)"
+                )
+            agents = list(manifest["agents"])
+    game = _load_game(args, base)
+    streaming = bool(args.out or args.dask)
+    client = _dask_client(args.dask) if args.dask else None
+    # A run in memory has nothing to lose: Ctrl-C ends the process at once. A streamed or
+    # distributed run stops cleanly instead (cancelling cluster tasks, keeping finished chunks).
+    # Either way the disposition is set here, so Ctrl-C works even where SIGINT was inherited
+    # as ignored (as by commands started in the background).
     restore = None
     if threading.current_thread() is threading.main_thread():
-        restore = signal.signal(signal.SIGINT, signal.SIG_DFL)
+        restore = signal.signal(signal.SIGINT, signal.default_int_handler if streaming else signal.SIG_DFL)
     try:
-        result = simulate(game, args.games, seed=args.seed, threads=args.threads,
-                          progress=bar.update if bar is not None else False)
+        result = simulate(
+            game, games, seed=seed, threads=args.threads, agents=agents,
+            progress=sys.stderr.isatty(), backend="dask" if client is not None else "local", client=client,
+            chunk_games=args.chunk_games, out=args.out, resume=args.resume,
+        )
+    except KeyboardInterrupt:
+        if args.out and read_manifest(args.out) is not None:
+            done, chunks, done_games = directory_status(args.out)
+            print(f"\ninterrupted: {done} of {chunks} chunks ({done_games:,} games) are saved in {args.out}; "
+                  "run the same command with --resume to finish", file=sys.stderr)
+        raise
     finally:
-        if bar is not None:
-            bar.close()
         if restore is not None:
             signal.signal(signal.SIGINT, restore)
+        if client is not None:
+            client.close()
     print(result.summary(), end="")
+    if args.out:
+        print(f"results in {args.out} (load with tw.SimulationResult.load_dir)")
     if args.save:
         path = result.save(args.save)
         print(f"saved to {path}")
+    if args.plot:
+        path = result.plot(args.plot)
+        print(f"figure written to {path}")
     return 0
 
 
-def _choose_random(state: State, rng: random.Random) -> int:
-    if state.is_chance:
-        outcomes = state.chance_outcomes()
-        return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
-    return rng.choice(state.legal_actions())
+def _chance_outcome(state: State, rng: random.Random) -> int:
+    outcomes = state.chance_outcomes()
+    return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+
+
+def _agent_move(state: State, spec: str, seed: int) -> int:
+    return state.agent_action(spec, mix_seed(seed, state.move_number))
+
+
+def _opponents(game: Game, seat: int, text: str) -> dict[int, str]:
+    """The agent of every seat but ``seat``: one spec for all, or one per opponent in seat
+    order."""
+    try:
+        specs = parse_agent_list(text)
+    except ValueError as e:
+        raise _UsageError(f"--opponents: {e}") from None
+    others = [p for p in range(game.players) if p != seat]
+    if len(specs) == 1:
+        specs = specs * len(others)
+    if len(specs) != len(others):
+        raise _UsageError(
+            f"--opponents: give one agent for all opponents or one per opponent ({len(others)}), "
+            f"got {len(specs)}"
+        )
+    try:
+        canonical = normalize_agents(game, [specs[others.index(p)] if p != seat else "random"
+                                            for p in range(game.players)])
+    except ValueError as e:
+        raise _UsageError(f"--opponents: {e}") from None
+    return {p: str(canonical[p]) for p in others}
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     game = _load_game(args)
     if not 0 <= args.seat < game.players:
         raise _UsageError(f"--seat must be in 0..{game.players - 1}, got {args.seat}")
+    seat = args.seat
+    opponents = _opponents(game, seat, args.opponents)
     rng = random.Random(args.seed)
     state = game.new_state(args.seed)
-    seat = args.seat
-    print(f"{game.name}, {game.players} players; you are P{seat}; the others play uniformly at random.")
+    kinds = sorted(set(opponents.values()))
+    who_plays = kinds[0] if len(kinds) == 1 else ", ".join(f"P{p} {a}" for p, a in sorted(opponents.items()))
+    print(f"{game.name}, {game.players} players; you are P{seat}; opponents: {who_plays}.")
     print("Enter a move's number or its name; q quits.")
     while not state.is_terminal:
         player = state.current_player
+        if state.is_chance:
+            action = _chance_outcome(state, rng)
+            print(f"chance: {state.action_to_string(action)}")
+            state.apply(action)
+            continue
         if player != seat:
-            action = _choose_random(state, rng)
-            who = "chance" if state.is_chance else f"P{player}"
-            print(f"{who}: {state.action_to_string(action)}")
+            action = _agent_move(state, opponents[player], args.seed)
+            print(f"P{player}: {state.action_to_string(action)}")
             state.apply(action)
             continue
         print()
-        print(str(state))
+        if args.reveal:
+            print("--- the whole table (--reveal) ---")
+            print(str(state))
         print(f"--- what P{seat} sees ---")
         print(state.observation_string(seat))
         legal = state.legal_actions()
@@ -154,26 +258,59 @@ def _parser() -> argparse.ArgumentParser:
     p_games = sub.add_parser("games", help="list the games present")
     p_games.set_defaults(func=_cmd_games)
 
-    def add_game_args(p: argparse.ArgumentParser) -> None:
+    def add_game_args(p: argparse.ArgumentParser, seed_default: int | None = 0) -> None:
         p.add_argument("game", metavar="GAME", help="one of: " + ", ".join(GAMES))
         p.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
-        p.add_argument("--seed", type=int, default=0, help="seed, an integer in [0, 2**64 - 1] (default 0)")
+        p.add_argument("--seed", type=int, default=seed_default,
+                       help="seed, an integer in [0, 2**64 - 1] (default 0)")
         p.add_argument(
             "--option", action="append", metavar="KEY=VALUE",
             help="a game option (repeatable); VALUE is read as JSON when it parses, else as text "
                  "(e.g. --option data=my-components.json)",
         )
 
-    p_sim = sub.add_parser("simulate", help="play many games with random players and summarise them")
-    add_game_args(p_sim)
-    p_sim.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
-    p_sim.add_argument("--threads", type=int, default=0, help="worker threads (default 0 = all cores)")
+    p_sim = sub.add_parser(
+        "simulate", help="play many games and summarise them",
+        description="Plays many games with built-in agents and prints a summary: speed, win rate by seat "
+                    "with 95%% intervals, scores, game lengths, truncations. Results depend only on the "
+                    "game, --seed, --games and --agents.",
+    )
+    add_game_args(p_sim, seed_default=None)
+    p_sim.add_argument("--games", type=int, default=None, help="number of games (default 10000)")
+    p_sim.add_argument("--threads", type=int, default=0,
+                       help="worker threads (default 0 = all cores; with --dask: threads per chunk)")
+    p_sim.add_argument(
+        "--agents", metavar="SPECS",
+        help="one agent per seat, comma-separated: random, greedy, mcts[:iterations=N,exploration=C,"
+             "rollout_depth=D] (default: all random), e.g. --agents mcts:iterations=100,random,random",
+    )
+    p_sim.add_argument("--out", metavar="DIR",
+                       help="stream the results to DIR as chunks finish (a manifest and one .npz per chunk, "
+                            "each written atomically)")
+    p_sim.add_argument("--resume", action="store_true",
+                       help="finish the run in --out DIR: play only its missing chunks (settings the command "
+                            "leaves out come from DIR's manifest; those it gives must agree)")
+    p_sim.add_argument("--chunk-games", type=int, default=None, metavar="N",
+                       help="games per chunk, the unit of streaming and of work (default: 4096 with random or "
+                            "greedy agents, fewer with MCTS)")
+    p_sim.add_argument("--dask", metavar="ADDRESS",
+                       help="spread the chunks over the Dask cluster whose scheduler is at ADDRESS "
+                            "(e.g. tcp://scheduler:8786)")
     p_sim.add_argument("--save", metavar="PATH", help="also save the per-game results (.npz)")
+    p_sim.add_argument("--plot", metavar="FILE.png",
+                       help="write a figure: win rate by seat with 95%% intervals, score distributions")
     p_sim.set_defaults(func=_cmd_simulate)
 
-    p_play = sub.add_parser("play", help="play in the terminal against random opponents")
+    p_play = sub.add_parser("play", help="play in the terminal against built-in agents")
     add_game_args(p_play)
     p_play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p_play.add_argument(
+        "--opponents", default="random", metavar="SPECS",
+        help="the opponents' agent: one spec for all, or one per opponent in seat order, comma-separated "
+             "(random, greedy, mcts[:iterations=N,...]; default random)",
+    )
+    p_play.add_argument("--reveal", action="store_true",
+                        help="also show the whole table, hidden information included")
     p_play.set_defaults(func=_cmd_play)
     return parser
 
@@ -186,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except _UsageError as e:
         parser.error(str(e))
-    except (TradewindsError, ValueError, OSError) as e:
+    except (TradewindsError, ValueError, OSError, ImportError) as e:
         print(f"tradewinds: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -1,4 +1,5 @@
-"""Results of bulk random simulation, and the progress bar used while it runs."""
+"""Results of bulk simulation (arrays, summary, pandas frame, plot, files), and the progress
+bar used while a simulation runs."""
 
 from __future__ import annotations
 
@@ -18,9 +19,11 @@ import numpy.typing as npt
 
 __all__ = ["SimulationResult", "ProgressBar", "wilson_interval"]
 
+#: The per-game arrays of a result, in the order they are saved.
+ARRAYS = ("scores", "winners", "moves", "decisions", "truncated", "category_points")
+
 _FORMAT = "tradewinds-simulation"
 _FORMAT_VERSION = 1
-_ARRAYS = ("scores", "winners", "moves", "decisions", "truncated", "category_points")
 _Z95 = 1.959963984540054
 
 
@@ -40,8 +43,8 @@ def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float
 class SimulationResult:
     """What :func:`tradewinds.simulate` returns: one row per game, in game order.
 
-    Game ``i`` was played from a seed derived from ``seed`` and ``i`` alone, so the arrays do
-    not depend on ``threads``.
+    Game ``i`` was played from seeds derived from ``seed`` and ``i`` alone, so the arrays do
+    not depend on ``threads``, on the backend, or on how the run was split into chunks.
     """
 
     game: str
@@ -65,10 +68,24 @@ class SimulationResult:
     category_points: npt.NDArray[np.float64]
     #: The game's options (its configuration without the name), when known.
     options: dict[str, Any] = field(default_factory=dict)
+    #: The agent of each seat: a built-in agent's spec, or ``"python:module.qualname"``.
+    agents: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.agents:
+            object.__setattr__(self, "agents", ["random"] * self.players)
+        elif len(self.agents) != self.players:
+            raise ValueError(f"{len(self.agents)} agents for {self.players} seats")
 
     @classmethod
-    def from_raw(cls, raw: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> SimulationResult:
-        """Builds a result from the dict ``Game.simulate`` returns."""
+    def from_raw(
+        cls,
+        raw: Mapping[str, Any],
+        options: Mapping[str, Any] | None = None,
+        agents: list[str] | None = None,
+    ) -> SimulationResult:
+        """Builds a result from the dict ``Game.simulate`` returns (``agents`` overrides the
+        dict's own list of agents)."""
         return cls(
             game=str(raw["game"]),
             players=int(raw["players"]),
@@ -84,6 +101,7 @@ class SimulationResult:
             truncated=raw["truncated"],
             category_points=raw["category_points"],
             options=dict(options or {}),
+            agents=list(agents if agents is not None else raw.get("agents") or []),
         )
 
     # ---- rates -----------------------------------------------------------------------------
@@ -104,31 +122,43 @@ class SimulationResult:
             return np.full(self.players, np.nan)
         return np.asarray(self.winners.mean(axis=0, dtype=np.float64))
 
+    def win_rate_interval(self, z: float = _Z95) -> npt.NDArray[np.float64]:
+        """Shape (players, 2): the Wilson score interval of each seat's win rate (95% by
+        default; NaN when no game was played)."""
+        wins = self.winners.sum(axis=0)
+        return np.array([wilson_interval(int(wins[p]), self.games, z) for p in range(self.players)],
+                        dtype=np.float64).reshape(self.players, 2)
+
     # ---- reporting -------------------------------------------------------------------------
 
     def summary(self) -> str:
-        """A readable table of the run: speed, win rates with 95% Wilson intervals, scores,
-        game lengths and truncations."""
+        """A readable table of the run: speed, win rates with 95% Wilson intervals, score mean
+        and spread by seat, the agents, game lengths and truncations."""
         n = self.games
         lines = [
             f"{self.game}, {self.players} players: {n:,} games "
-            f"(seed {self.seed}, {self.threads} threads) in {self.elapsed_seconds:.3f} s",
-            f"{self.games_per_second:,.0f} games/s, {self.decisions_per_second:,.0f} decisions/s",
+            f"(seed {self.seed}, {self.threads} thread{'' if self.threads == 1 else 's'}) "
+            f"in {self.elapsed_seconds:.3f} s",
+            f"{_rate(self.games_per_second)} games/s, {_rate(self.decisions_per_second)} decisions/s",
         ]
         if n == 0:
             lines.append("no games played")
+            lines.append("agents: " + ", ".join(f"P{p} {a}" for p, a in enumerate(self.agents)))
             return "\n".join(lines) + "\n"
         wins = self.winners.sum(axis=0)
         mean = self.scores.mean(axis=0)
         std = self.scores.std(axis=0)
-        rows = [["seat", "win rate", "95% CI", "mean score", "std score"]]
+        low = self.scores.min(axis=0)
+        high = self.scores.max(axis=0)
+        rows = [["seat", "win rate", "95% CI", "mean score", "std score", "min", "max", "agent"]]
         for p in range(self.players):
             lo, hi = wilson_interval(int(wins[p]), n)
-            rows.append(
-                [f"P{p}", f"{wins[p] / n:.4f}", f"[{lo:.4f}, {hi:.4f}]", f"{mean[p]:.2f}", f"{std[p]:.2f}"]
-            )
+            rows.append([
+                f"P{p}", f"{wins[p] / n:.4f}", f"[{lo:.4f}, {hi:.4f}]", f"{mean[p]:.2f}", f"{std[p]:.2f}",
+                f"{low[p]:g}", f"{high[p]:g}", self.agents[p],
+            ])
         lines.append("")
-        lines.extend(_table(rows))
+        lines.extend(_table(rows, left=(0, len(rows[0]) - 1)))
         winners_per_game = self.winners.sum(axis=1)
         no_winner = int((winners_per_game == 0).sum())
         shared = int((winners_per_game > 1).sum())
@@ -148,21 +178,51 @@ class SimulationResult:
         return self.summary()
 
     def __repr__(self) -> str:
+        agents = "" if all(a == "random" for a in self.agents) else f" agents={self.agents!r}"
         return (
             f"<SimulationResult {self.game} players={self.players} games={self.games} "
-            f"seed={self.seed} threads={self.threads}>"
+            f"seed={self.seed} threads={self.threads}{agents}>"
         )
 
-    def to_pandas(self) -> Any:
-        """One row per game: scores, wins and points by category for each seat, moves,
-        decisions and truncation. Needs pandas."""
+    def to_pandas(self, wide: bool = False) -> Any:
+        """The results as a pandas DataFrame. Needs pandas (``pip install 'tradewinds[pandas]'``).
+
+        By default a tidy frame with one row per game and seat (game-major order) and the
+        columns ``game``, ``seat``, ``agent``, ``score``, ``win``, one column of points per
+        scoring category (named as in :attr:`categories`; prefixed ``points: `` should a
+        name clash with another column), then the game's ``moves``, ``decisions`` and
+        ``truncated``. ``wide=True`` gives one row per game instead, with columns
+        ``score_p0``, ``win_p0``, ``<category>_p0``, ... for every seat.
+        """
         try:
             pd = importlib.import_module("pandas")
         except ImportError as e:  # pragma: no cover - depends on the environment
             raise ImportError(
                 "SimulationResult.to_pandas() needs pandas, which is not installed; "
-                "install it with `pip install pandas`"
+                "install it with `pip install pandas` (or `pip install 'tradewinds[pandas]'`)"
             ) from e
+        if wide:
+            return self._wide_frame(pd)
+        n, players = self.games, self.players
+        fixed = ("game", "seat", "agent", "score", "win", "moves", "decisions", "truncated")
+        labels = _unique_labels(self.agents)
+        seat_codes = np.array([labels.index(a) for a in self.agents], dtype=np.int64)
+        columns: dict[str, Any] = {
+            "game": np.repeat(np.arange(n, dtype=np.int64), players),
+            "seat": np.tile(np.arange(players, dtype=np.int64), n),
+            "agent": pd.Categorical.from_codes(np.tile(seat_codes, n), categories=labels),
+            "score": self.scores.reshape(-1),
+            "win": self.winners.reshape(-1),
+        }
+        for c, name in enumerate(self.categories):
+            column = f"points: {name}" if name in fixed else name
+            columns[column] = self.category_points[:, :, c].reshape(-1)
+        columns["moves"] = np.repeat(self.moves, players)
+        columns["decisions"] = np.repeat(self.decisions, players)
+        columns["truncated"] = np.repeat(self.truncated, players)
+        return pd.DataFrame(columns)
+
+    def _wide_frame(self, pd: Any) -> Any:
         columns: dict[str, Any] = {"game": np.arange(self.games, dtype=np.int64)}
         for p in range(self.players):
             columns[f"score_p{p}"] = self.scores[:, p]
@@ -175,6 +235,62 @@ class SimulationResult:
         columns["decisions"] = self.decisions
         columns["truncated"] = self.truncated
         return pd.DataFrame(columns)
+
+    def plot(self, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
+        """Writes a PNG figure to ``path``: the win rate of each seat with its 95% Wilson
+        interval, and each seat's score distribution. Needs matplotlib
+        (``pip install 'tradewinds[plot]'``); draws off-screen (Agg), so it works without a
+        display. Returns the path."""
+        try:
+            figure_mod = importlib.import_module("matplotlib.figure")
+            agg = importlib.import_module("matplotlib.backends.backend_agg")
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError(
+                "SimulationResult.plot() needs matplotlib, which is not installed; "
+                "install it with `pip install 'tradewinds[plot]'`"
+            ) from e
+        path = Path(path)
+        fig = figure_mod.Figure(figsize=(11.0, 4.6), layout="constrained")
+        agg.FigureCanvasAgg(fig)
+        ax_win, ax_score = fig.subplots(1, 2)
+        seats = np.arange(self.players)
+        labels = [f"P{p}\n{_short_agent(a)}" for p, a in enumerate(self.agents)]
+        colours = [f"C{p % 10}" for p in seats]
+        if self.games:
+            rate = self.win_rate
+            ci = self.win_rate_interval()
+            err = np.vstack([rate - ci[:, 0], ci[:, 1] - rate])
+            ax_win.bar(seats, rate, yerr=err, capsize=6, color=colours, alpha=0.85)
+            for p in seats:
+                ax_win.annotate(f"{rate[p]:.3f}", (float(p), float(ci[p, 1])), textcoords="offset points",
+                                xytext=(0, 4), ha="center", fontsize=9)
+            ax_win.axhline(1.0 / self.players, color="grey", linestyle="--", linewidth=1,
+                           label=f"1/{self.players}")
+            ax_win.legend(loc="upper right", fontsize=8)
+            lo, hi = float(self.scores.min()), float(self.scores.max())
+            integral = bool(np.all(self.scores == np.round(self.scores)))
+            if integral and hi - lo <= 200:
+                bins: Any = np.arange(lo - 0.5, hi + 1.5, 1.0)
+            else:
+                bins = 50
+            for p in seats:
+                ax_score.hist(self.scores[:, p], bins=bins, histtype="step", linewidth=1.6,
+                              color=colours[p], label=f"P{p} (mean {self.scores[:, p].mean():.2f})")
+            ax_score.legend(fontsize=8)
+        else:
+            for ax in (ax_win, ax_score):
+                ax.text(0.5, 0.5, "no games played", ha="center", va="center", transform=ax.transAxes)
+        ax_win.set_xticks(seats, labels=labels, fontsize=8)
+        ax_win.set_ylabel("win rate")
+        ax_win.set_ylim(0.0, 1.0)
+        ax_win.set_title("Win rate by seat (95% Wilson interval)")
+        ax_score.set_xlabel("final score")
+        ax_score.set_ylabel("games")
+        ax_score.set_title("Score distribution by seat")
+        fig.suptitle(title if title is not None else
+                     f"{self.game}, {self.players} players: {self.games:,} games (seed {self.seed})")
+        fig.savefig(path, format="png", dpi=100)
+        return path
 
     # ---- persistence -----------------------------------------------------------------------
 
@@ -192,14 +308,18 @@ class SimulationResult:
             "elapsed_seconds": self.elapsed_seconds,
             "categories": self.categories,
             "options": self.options,
+            "agents": self.agents,
         }
         with open(path, "wb") as f:
-            np.savez_compressed(f, meta=np.array(json.dumps(meta)), **{k: getattr(self, k) for k in _ARRAYS})
+            np.savez_compressed(f, meta=np.array(json.dumps(meta)), **{k: getattr(self, k) for k in ARRAYS})
         return path
 
     @classmethod
     def load(cls, path: str | os.PathLike[str] | IO[bytes]) -> SimulationResult:
-        """Reads a result written by :meth:`save`."""
+        """Reads a result written by :meth:`save`, or (given a directory) the merged result of
+        a streamed run (see :meth:`load_dir`)."""
+        if isinstance(path, (str, os.PathLike)) and Path(path).is_dir():
+            return cls.load_dir(path)
         with np.load(path, allow_pickle=False) as z:
             if "meta" not in z.files:
                 raise ValueError(f"{path!r} is not a saved tradewinds simulation result (no metadata)")
@@ -211,10 +331,10 @@ class SimulationResult:
                     f"{path!r} was saved in simulation-result format version {meta.get('version')}; "
                     f"this tradewinds reads version {_FORMAT_VERSION}"
                 )
-            missing = [k for k in _ARRAYS if k not in z.files]
+            missing = [k for k in ARRAYS if k not in z.files]
             if missing:
                 raise ValueError(f"{path!r} lacks the arrays {', '.join(missing)}")
-            arrays = {k: z[k] for k in _ARRAYS}
+            arrays = {k: z[k] for k in ARRAYS}
         return cls(
             game=meta["game"],
             players=int(meta["players"]),
@@ -224,15 +344,52 @@ class SimulationResult:
             elapsed_seconds=float(meta["elapsed_seconds"]),
             categories=list(meta["categories"]),
             options=dict(meta.get("options") or {}),
+            agents=list(meta.get("agents") or []),
             **arrays,
         )
 
+    @classmethod
+    def load_dir(cls, path: str | os.PathLike[str]) -> SimulationResult:
+        """Merges, in game order, the chunks of a run streamed to directory ``path``
+        (``tw.simulate(..., out=path)`` or ``tradewinds simulate ... --out path``). Every chunk
+        must be present and intact; otherwise the error names what is missing and how to
+        finish the run (``--resume``)."""
+        from .streaming import load_directory
 
-def _table(rows: list[list[str]]) -> list[str]:
+        return load_directory(path)
+
+
+def _rate(per_second: float) -> str:
+    """A rate with three significant digits below 100 (MCTS plays a game or two a second)."""
+    return f"{per_second:,.0f}" if per_second >= 100 else f"{per_second:.3g}"
+
+
+def _unique_labels(labels: list[str]) -> list[str]:
+    seen: list[str] = []
+    for label in labels:
+        if label not in seen:
+            seen.append(label)
+    return seen
+
+
+def _short_agent(label: str) -> str:
+    """A seat's agent for an axis label: ``mcts:iterations=200,...`` as ``mcts``, with its
+    iteration count when it is not the default."""
+    name, _, params = label.partition(":")
+    if name == "mcts" and params:
+        values = dict(kv.split("=", 1) for kv in params.split(",") if "=" in kv)
+        it = values.get("iterations")
+        return f"mcts {it}" if it and it != "200" else "mcts"
+    if name == "python":
+        return params.rsplit(".", 1)[-1][:18]
+    return name
+
+
+def _table(rows: list[list[str]], left: tuple[int, ...] = (0,)) -> list[str]:
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     out = []
     for i, row in enumerate(rows):
-        cells = [cell.ljust(widths[c]) if c == 0 else cell.rjust(widths[c]) for c, cell in enumerate(row)]
+        cells = [cell.ljust(widths[c]) if c in left else cell.rjust(widths[c]) for c, cell in enumerate(row)]
         out.append("  ".join(cells).rstrip())
         if i == 0:
             out.append("-" * (sum(widths) + 2 * (len(widths) - 1)))
@@ -252,15 +409,19 @@ class ProgressBar:
     """A one-line progress bar with rate and ETA, redrawn at most ten times a second.
 
     ``update(n)`` is safe to call from several threads (the simulation calls it from its
-    worker threads with the number of games each finished).
+    worker threads with the number of games each finished). ``initial`` games count as done
+    from the start (a resumed run) without counting towards the rate.
     """
 
-    def __init__(self, total: int, stream: IO[str], width: int = 30, interval: float = 0.1) -> None:
+    def __init__(
+        self, total: int, stream: IO[str], width: int = 30, interval: float = 0.1, initial: int = 0
+    ) -> None:
         self.total = total
         self.stream = stream
         self.width = width
         self.interval = interval
-        self.done = 0
+        self.done = initial
+        self._initial = initial
         self._start = time.monotonic()
         self._last_draw = 0.0
         self._drawn = -1
@@ -280,11 +441,11 @@ class ProgressBar:
         elapsed = max(now - self._start, 1e-9)
         frac = self.done / self.total if self.total else 1.0
         filled = int(round(frac * self.width))
-        rate = self.done / elapsed
+        rate = (self.done - self._initial) / elapsed
         eta = (self.total - self.done) / rate if rate > 0 else math.inf
         self.stream.write(
             f"\r[{'#' * filled}{'.' * (self.width - filled)}] {100 * frac:5.1f}% "
-            f"{self.done:,}/{self.total:,} games  {rate:,.0f} games/s  ETA {_duration(eta)} "
+            f"{self.done:,}/{self.total:,} games  {_rate(rate)} games/s  ETA {_duration(eta)} "
         )
         self.stream.flush()
 

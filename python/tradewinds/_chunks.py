@@ -1,0 +1,251 @@
+"""Playing one range of games (a chunk) and assembling chunks into whole-run arrays.
+
+A chunk is games ``first .. first + games`` of a run. Every game depends only on the run's
+seed and its own index, so chunks can be played in any order, on any thread, process or
+machine, and still assemble into the same arrays as one uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._core import Game
+from .agents import Agent, agent_label
+
+__all__ = ["Part", "Assembler", "run_range", "mix_seed"]
+
+_MASK = (1 << 64) - 1
+
+# Stream tags of the seeds a Python-loop game derives from (seed, game index).
+_CHANCE_STREAM = 0x43_48_41_4E_43_45  # "CHANCE"
+_AGENT_STREAM = 0x41_47_45_4E_54  # "AGENT"
+_BUILTIN_STREAM = 0x42_55_49_4C_54  # "BUILT"
+
+
+def _splitmix64(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
+def mix_seed(*words: int) -> int:
+    """A 64-bit seed derived from ``words`` (each reduced mod 2**64): different word lists
+    give unrelated seeds."""
+    h = 0x6A09E667F3BCC908
+    for w in words:
+        h = _splitmix64(h ^ (w & _MASK))
+    return h
+
+
+@dataclass(eq=False)
+class Part:
+    """The results of games ``first .. first + games`` (arrays as in ``SimulationResult``)."""
+
+    first: int
+    games: int
+    elapsed_seconds: float
+    threads: int
+    scores: npt.NDArray[np.float64]
+    winners: npt.NDArray[np.bool_]
+    moves: npt.NDArray[np.uint64]
+    decisions: npt.NDArray[np.uint64]
+    truncated: npt.NDArray[np.bool_]
+    category_points: npt.NDArray[np.float64]
+
+    def check(self, players: int, categories: int) -> None:
+        """Raises ``ValueError`` unless every array has the shape and type of ``games`` games."""
+        n = self.games
+        expected: dict[str, tuple[tuple[int, ...], type[np.generic]]] = {
+            "scores": ((n, players), np.float64),
+            "winners": ((n, players), np.bool_),
+            "moves": ((n,), np.uint64),
+            "decisions": ((n,), np.uint64),
+            "truncated": ((n,), np.bool_),
+            "category_points": ((n, players, categories), np.float64),
+        }
+        for name, (shape, dtype) in expected.items():
+            a = getattr(self, name)
+            if not isinstance(a, np.ndarray) or a.shape != shape or a.dtype != dtype:
+                got = f"{a.dtype}{list(a.shape)}" if isinstance(a, np.ndarray) else type(a).__name__
+                raise ValueError(f"{name} should be {np.dtype(dtype)}{list(shape)}, found {got}")
+
+
+def run_range(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    first: int,
+    games: int,
+    threads: int,
+    progress: Callable[[int], object] | None = None,
+) -> Part:
+    """Plays games ``first .. first + games`` of the run seeded ``seed``; seat p is played by
+    ``agents[p]`` (canonical built-in specs or Python callables). With built-in agents only,
+    Rust plays them on ``threads`` threads; otherwise a Python loop plays them.
+    ``progress(n)`` is called with the number of games just finished; returning ``False``
+    stops the run with ``KeyboardInterrupt``."""
+    if all(isinstance(a, str) for a in agents):
+        specs = [a for a in agents if isinstance(a, str)]
+        raw = game.simulate(games, seed, threads, progress, specs, first)
+        return Part(
+            first=first,
+            games=games,
+            elapsed_seconds=float(raw["elapsed_seconds"]),
+            threads=int(raw["threads"]),
+            scores=raw["scores"],
+            winners=raw["winners"],
+            moves=raw["moves"],
+            decisions=raw["decisions"],
+            truncated=raw["truncated"],
+            category_points=raw["category_points"],
+        )
+    return _play_python(game, agents, seed, first, games, progress)
+
+
+def categories_of(game: Game) -> list[str]:
+    """The scoring categories of ``game`` (the columns of ``category_points``)."""
+    return [str(c) for c in game.simulate(0, 0, 1)["categories"]]
+
+
+def _play_python(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    first: int,
+    games: int,
+    progress: Callable[[int], object] | None,
+) -> Part:
+    """The Python loop for games with a callable agent. Game ``i`` starts from
+    ``game.new_state(mix_seed(seed, i, CHANCE))`` (chance is resolved by the state's own
+    seeded generator); a callable in seat p gets ``random.Random(mix_seed(seed, i, AGENT, p))``;
+    a built-in agent's d-th decision of the game is ``state.agent_action(spec,
+    mix_seed(seed, i, BUILTIN, d))``. Nothing else enters, so the games are deterministic."""
+    start = time.perf_counter()
+    players = game.players
+    ncat = len(categories_of(game))
+    scores = np.zeros((games, players), dtype=np.float64)
+    winners = np.zeros((games, players), dtype=np.bool_)
+    moves = np.zeros(games, dtype=np.uint64)
+    decisions = np.zeros(games, dtype=np.uint64)
+    truncated = np.zeros(games, dtype=np.bool_)
+    category_points = np.zeros((games, players, ncat), dtype=np.float64)
+    for k in range(games):
+        index = first + k
+        state = game.new_state(mix_seed(seed, index, _CHANCE_STREAM))
+        rngs: dict[int, random.Random] = {}
+        decision = 0
+        while not state.is_terminal:
+            player = state.current_player
+            agent = agents[player]
+            if isinstance(agent, str):
+                action: Any = state.agent_action(agent, mix_seed(seed, index, _BUILTIN_STREAM, decision))
+            else:
+                rng = rngs.get(player)
+                if rng is None:
+                    rng = rngs[player] = random.Random(mix_seed(seed, index, _AGENT_STREAM, player))
+                try:
+                    action = agent(state.clone(), player, rng)
+                except BaseException as e:
+                    e.add_note(f"raised by the agent of seat {player} ({agent_label(agent)}) in game {index}")
+                    raise
+                if not isinstance(action, str):
+                    try:
+                        if isinstance(action, bool):
+                            raise TypeError
+                        action = operator.index(action)
+                    except TypeError:
+                        raise TypeError(
+                            f"the agent of seat {player} ({agent_label(agent)}) returned {action!r} in game "
+                            f"{index}: an agent returns an action id (int) or an action name (str)"
+                        ) from None
+            try:
+                state.apply(action)
+            except ValueError as e:
+                e.add_note(f"the agent of seat {player} ({agent_label(agent)}) chose {action!r} in game {index}, "
+                           f"move {state.move_number}")
+                raise
+            decision += 1
+        report = state.score_report()
+        scores[k] = state.scores()
+        for w in state.winners():
+            winners[k, w] = True
+        moves[k] = state.move_number
+        decisions[k] = decision
+        truncated[k] = state.is_truncated
+        if ncat:
+            category_points[k] = np.asarray(report.points, dtype=np.float64).reshape(players, ncat)
+        if progress is not None and progress(1) is False:
+            raise KeyboardInterrupt("simulation stopped by its progress callback")
+    return Part(
+        first=first,
+        games=games,
+        elapsed_seconds=time.perf_counter() - start,
+        threads=1,
+        scores=scores,
+        winners=winners,
+        moves=moves,
+        decisions=decisions,
+        truncated=truncated,
+        category_points=category_points,
+    )
+
+
+class Assembler:
+    """Whole-run arrays for ``games`` games, filled part by part (in any order)."""
+
+    def __init__(self, players: int, categories: int, games: int) -> None:
+        self.players = players
+        self.categories = categories
+        self.games = games
+        self.filled = 0
+        # Allocated up front, so that a run too large for memory fails before it starts;
+        # numpy's zeros come from calloc, so untouched pages cost nothing until filled.
+        self._arrays: dict[str, npt.NDArray[Any]] = self._allocate()
+        self._adoptable = True
+
+    def _allocate(self) -> dict[str, npt.NDArray[Any]]:
+        n, p, c = self.games, self.players, self.categories
+        try:
+            return {
+                "scores": np.zeros((n, p), dtype=np.float64),
+                "winners": np.zeros((n, p), dtype=np.bool_),
+                "moves": np.zeros(n, dtype=np.uint64),
+                "decisions": np.zeros(n, dtype=np.uint64),
+                "truncated": np.zeros(n, dtype=np.bool_),
+                "category_points": np.zeros((n, p, c), dtype=np.float64),
+            }
+        except (MemoryError, ValueError):
+            size = n * (17 + p * (9 + 8 * c))
+            raise ValueError(
+                f"not enough memory for the results of {n:,} games (about {size / 2**30:,.1f} GiB); "
+                "simulate fewer games per call"
+            ) from None
+
+    def add(self, part: Part) -> None:
+        part.check(self.players, self.categories)
+        if part.first < 0 or part.first + part.games > self.games:
+            raise ValueError(f"games {part.first}..{part.first + part.games} lie outside 0..{self.games}")
+        names = ("scores", "winners", "moves", "decisions", "truncated", "category_points")
+        if self._adoptable and part.first == 0 and part.games == self.games:
+            # One part holds the whole run: adopt its arrays instead of copying them.
+            self._arrays = {name: getattr(part, name) for name in names}
+        else:
+            window = slice(part.first, part.first + part.games)
+            for name in names:
+                self._arrays[name][window] = getattr(part, name)
+        self._adoptable = False
+        self.filled += part.games
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        if self.filled != self.games:
+            raise ValueError(f"only {self.filled:,} of {self.games:,} games are filled in")
+        return self._arrays

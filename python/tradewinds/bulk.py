@@ -1,0 +1,406 @@
+"""Bulk simulation: :func:`simulate` on local threads or a Dask cluster, optionally streamed to
+a directory chunk by chunk and resumable.
+
+A run is split into chunks, game-index ranges ``first .. first + chunk_games``. Game ``i``
+depends only on the seed and ``i``, so the chunks may run in any order and anywhere; the
+results are identical bit for bit for any thread count, chunk size and backend.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import queue
+import re
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ._chunks import Assembler, Part, categories_of, run_range
+from ._core import Game
+from ._core import load as _load
+from .agents import Agent, agent_label, normalize_agents
+from .simulation import ProgressBar, SimulationResult
+from .streaming import RunDirectory, make_manifest, read_manifest, result_from_chunks
+
+__all__ = ["simulate", "default_chunk_games", "BACKENDS"]
+
+#: The places a simulation can run.
+BACKENDS = ("local", "dask")
+
+_MAX_SEED = (1 << 64) - 1
+_MAX_GAMES = (1 << 63) - 1
+
+#: Chunks stay below about this many MCTS iterations per decision times games, so that a
+#: chunk of MCTS games takes minutes rather than hours.
+_MCTS_BUDGET = 6400
+
+
+def default_chunk_games(agents: Sequence[Agent]) -> int:
+    """The chunk size used when none is given: 4096 games with the fast built-in agents,
+    fewer with MCTS seats (about 6400 / total iterations per decision, at least 1) and at
+    most 256 with Python agents, so that a chunk takes seconds to minutes."""
+    size = 4096
+    iterations = 0
+    for a in agents:
+        if not isinstance(a, str):
+            size = min(size, 256)
+        elif a.split(":", 1)[0].strip() == "mcts":
+            m = re.search(r"iterations=(\d+)", a)
+            iterations += int(m.group(1)) if m else 200
+    if iterations:
+        size = min(size, max(1, _MCTS_BUDGET // iterations))
+    return size
+
+
+def _balanced_chunk_games(games: int, threads: int, largest: int) -> int:
+    """Chunks for a run kept in memory: about eight per thread, in multiples of the 256
+    games Rust hands a thread at a time, at most ``largest``. (Results never depend on it;
+    a run of a few chunks is played by one call spread over all threads.)"""
+    per = -(-games // (8 * threads)) if games else 1
+    size = -(-per // 256) * 256
+    return max(1, min(largest, size))
+
+
+def _check_int(name: str, value: object, low: int, high: int | None = None, hint: str = "") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if value < low or (high is not None and value > high):
+        names = {_MAX_SEED: "2**64 - 1", _MAX_GAMES: "2**63 - 1"}
+        bound = f"an integer in [{low}, {names.get(high, high)}]" if high is not None else f">= {low}"
+        raise ValueError(f"{name} must be {bound}{hint}, got {value}")
+    return value
+
+
+def _resolve_game(game_or_name: Game | str, options: dict[str, Any]) -> Game:
+    if isinstance(game_or_name, Game):
+        if options:
+            raise TypeError(
+                "options (" + ", ".join(sorted(options)) + ") can only be given with a game name; "
+                "this Game is already configured"
+            )
+        return game_or_name
+    if isinstance(game_or_name, str):
+        return _load(game_or_name, options)
+    raise TypeError(f"simulate() needs a Game or a game name, not {type(game_or_name).__name__}")
+
+
+def simulate(
+    game_or_name: Game | str,
+    games: int = 10_000,
+    *,
+    seed: int = 0,
+    threads: int = 0,
+    agents: Sequence[Agent] | None = None,
+    progress: bool | Callable[[int], object] = False,
+    backend: str = "local",
+    client: Any = None,
+    chunk_games: int | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    **options: Any,
+) -> SimulationResult:
+    """Plays ``games`` games and returns their results (see :class:`SimulationResult`).
+
+    ``game_or_name`` is a :class:`Game` (which may carry modified component data,
+    ``tw.load(name, data=...)``), or a game name whose options follow as keywords
+    (``tw.simulate("north-wind", 1000, players=4)``).
+
+    ``agents``: one agent per seat, each a built-in agent's spec (``"random"``, ``"greedy"``,
+    ``"mcts"``, ``"mcts:iterations=100,exploration=1.4,rollout_depth=200"``) or a Python
+    callable ``agent(state, player, rng) -> action`` (see :mod:`tradewinds.agents`; games with
+    a callable are played by a Python loop, much more slowly). ``None``: every seat random.
+
+    ``threads``: worker threads (0 = all cores). With ``backend="dask"``, the Dask
+    ``client``'s workers play the chunks (``client`` defaults to the current client) and
+    ``threads`` is the number of threads each chunk uses on its worker (0 = 1).
+
+    ``chunk_games``: games per chunk, the unit of work handed to a thread or a Dask worker
+    and of streaming (default: :func:`default_chunk_games`, or for a local run in memory
+    about eight chunks per thread).
+
+    ``out``: a directory to stream the results to as chunks finish (a manifest plus one
+    ``.npz`` file per chunk, each written atomically). If the run is interrupted, every
+    finished chunk stays intact, and ``resume=True`` plays only the missing ones. Without
+    ``resume``, a directory that already holds a run is an error; with it, a directory whose
+    manifest disagrees with this call (game, options, seed, games, chunk size, agents) is an
+    error naming what differs.
+
+    ``progress=True`` draws a progress bar on standard error; a callable is called with the
+    number of games just finished (from worker threads - keep it cheap); returning ``False``
+    stops the run with ``KeyboardInterrupt``. Ctrl-C stops a run too (within one chunk of 256
+    games on each thread).
+
+    The results depend only on the game, ``seed``, ``games`` and ``agents`` - never on
+    ``threads``, ``chunk_games``, ``backend`` or on interruptions and resumes.
+    """
+    game = _resolve_game(game_or_name, options)
+    _check_int("games", games, 0, _MAX_GAMES)
+    _check_int("seed", seed, 0, _MAX_SEED)
+    _check_int("threads", threads, 0, hint=" (0 = all cores)")
+    if chunk_games is not None:
+        _check_int("chunk_games", chunk_games, 1)
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; backends are {', '.join(BACKENDS)}")
+    if client is not None and backend != "dask":
+        raise ValueError("client= is for backend='dask'")
+    if resume and out is None:
+        raise ValueError("resume=True needs out=DIR, the directory of the run to resume")
+    if not (progress is True or progress is False or progress is None or callable(progress)):
+        raise TypeError("progress must be True, False or a callable taking the number of games finished")
+    seats = normalize_agents(game, agents)
+    labels = [agent_label(a) for a in seats]
+    categories = categories_of(game)
+    config = json.loads(game.config_json())
+
+    assembler = Assembler(game.players, len(categories), games)  # fails now if too large
+    directory: RunDirectory | None = None
+    done: dict[int, tuple[Part, dict[str, Any]]] = {}
+    if out is not None:
+        if chunk_games is None:
+            previous = read_manifest(out) if resume else None
+            chunk_games = int(previous["chunk_games"]) if previous is not None else default_chunk_games(seats)
+        manifest = make_manifest(game=game.name, config=config, players=game.players, seed=seed, games=games,
+                                 chunk_games=chunk_games, agents=labels, categories=categories)
+        directory = RunDirectory.open(out, manifest, resume)
+    elif chunk_games is None:
+        if backend == "local" and all(isinstance(a, str) for a in seats):
+            chunk_games = _balanced_chunk_games(games, threads or _cores(), default_chunk_games(seats))
+        else:
+            chunk_games = default_chunk_games(seats)
+
+    try:
+        if directory is not None:
+            done = directory.finished()
+        chunks = -(-games // chunk_games) if games else 0
+        todo = [(k, k * chunk_games, min(chunk_games, games - k * chunk_games))
+                for k in range(chunks) if k not in done]
+        metas: list[dict[str, Any]] = []
+        for part, meta in done.values():
+            assembler.add(part)
+            metas.append(meta)
+
+        bar: ProgressBar | None = None
+        report: Callable[[int], object] | None
+        if progress is True:
+            bar = ProgressBar(games, sys.stderr, initial=assembler.filled)
+            report = bar.update
+        elif callable(progress):
+            report = progress
+        else:
+            report = None
+
+        def on_done(index: int, part: Part, threads_used: int) -> None:
+            if directory is not None:
+                metas.append(directory.write(index, part, threads_used))
+            assembler.add(part)
+
+        start = time.perf_counter()
+        try:
+            if backend == "dask":
+                used = _run_dask(client, game, seats, seed, todo, threads, on_done, report)
+            else:
+                used = _run_local(game, seats, seed, todo, threads, on_done, report)
+        finally:
+            if bar is not None:
+                bar.close()
+        elapsed = time.perf_counter() - start
+        if directory is not None:
+            return result_from_chunks(directory.manifest, assembler, metas)
+        return SimulationResult(
+            game=game.name,
+            players=game.players,
+            games=games,
+            seed=seed,
+            threads=used,
+            elapsed_seconds=elapsed,
+            categories=categories,
+            options=game.options,
+            agents=labels,
+            **assembler.arrays(),
+        )
+    finally:
+        if directory is not None:
+            directory.close()
+
+
+# ---- local threads ---------------------------------------------------------------------------
+
+
+def _cores() -> int:
+    """The cores this process may run on (what the Rust side's "all cores" means too)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _run_local(
+    game: Game,
+    agents: list[Agent],
+    seed: int,
+    todo: list[tuple[int, int, int]],
+    threads: int,
+    on_done: Callable[[int, Part, int], None],
+    report: Callable[[int], object] | None,
+) -> int:
+    """Plays the chunks ``todo`` on worker threads while the calling thread waits, so that
+    Ctrl-C (``KeyboardInterrupt`` in the calling thread) stops the run. Returns the number of
+    threads used."""
+    total = threads or _cores()
+    if not todo:
+        return total
+    # Each concurrent chunk gets an equal share of the threads: one chunk (the default for a
+    # run in memory) uses them all inside Rust; many small chunks use one thread each.
+    concurrency = min(total, len(todo))
+    per_chunk = max(1, total // concurrency)
+    cancel = threading.Event()
+    tasks: queue.SimpleQueue[tuple[int, int, int]] = queue.SimpleQueue()
+    for item in todo:
+        tasks.put(item)
+    results: queue.SimpleQueue[tuple[int, Part | None, BaseException | None]] = queue.SimpleQueue()
+
+    reporting = threading.Lock()
+    # The error that stopped the run. Once it is recorded, the other workers are cancelled,
+    # and their own "cancelled" errors must not hide it: the waiting thread raises this one.
+    failures: list[BaseException] = []
+
+    def fail(error: BaseException) -> None:
+        with reporting:
+            if not failures:
+                failures.append(error)
+        cancel.set()
+
+    def progress(n: int) -> bool:
+        if cancel.is_set():
+            return False
+        if report is not None:
+            # One report at a time, and none after the run was stopped or a report raised.
+            with reporting:
+                if cancel.is_set():
+                    return False
+                try:
+                    go_on = report(n) is not False
+                except BaseException as e:
+                    failures.append(e)
+                    cancel.set()
+                    raise
+                if not go_on:
+                    failures.append(KeyboardInterrupt("simulation stopped by its progress callback"))
+                    cancel.set()
+                    return False
+        return True
+
+    def work() -> None:
+        while not cancel.is_set():
+            try:
+                index, first, count = tasks.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                part = run_range(game, agents, seed, first, count, per_chunk, progress)
+            except BaseException as e:  # handed to the waiting thread
+                fail(e)
+                results.put((index, None, e))
+                return
+            results.put((index, part, None))
+
+    workers = [threading.Thread(target=work, name=f"tradewinds-simulate-{i}", daemon=True)
+               for i in range(concurrency)]
+    for w in workers:
+        w.start()
+    remaining = len(todo)
+    try:
+        while remaining:
+            try:
+                index, part, error = results.get(timeout=0.1)
+            except queue.Empty:
+                if not any(w.is_alive() for w in workers) and results.empty():
+                    raise RuntimeError("the simulation's worker threads ended early") from None
+                continue
+            if error is not None:
+                raise failures[0] if failures else error
+            assert part is not None
+            on_done(index, part, total)
+            remaining -= 1
+    except BaseException:
+        # Workers stop at their next progress report (at most 256 games later) and are
+        # daemons: nothing waits for them.
+        cancel.set()
+        raise
+    for w in workers:
+        w.join()
+    return total
+
+
+# ---- Dask ------------------------------------------------------------------------------------
+
+
+def _run_dask(
+    client: Any,
+    game: Game,
+    agents: list[Agent],
+    seed: int,
+    todo: list[tuple[int, int, int]],
+    threads: int,
+    on_done: Callable[[int, Part, int], None],
+    report: Callable[[int], object] | None,
+) -> int:
+    """Plays the chunks ``todo`` as tasks on a Dask cluster; the calling process gathers them
+    as they finish. Returns the number of worker threads of the cluster."""
+    try:
+        distributed = importlib.import_module("distributed")
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "backend='dask' needs dask.distributed, which is not installed; "
+            "install it with `pip install 'tradewinds[dask]'`"
+        ) from e
+    if client is None:
+        try:
+            client = distributed.get_client()
+        except ValueError:
+            raise ValueError(
+                "backend='dask' needs a Dask client: pass client=distributed.Client(address), "
+                "or create one first"
+            ) from None
+    per_task = threads or 1
+    workers = int(sum(client.nthreads().values())) * per_task
+    if not todo:
+        return workers
+    token = uuid.uuid4().hex[:12]
+    keys: dict[str, int] = {}
+    futures = []
+    for index, first, count in todo:
+        future = client.submit(run_range, game, agents, seed, first, count, per_task, None,
+                               key=f"tradewinds-simulate-{token}-{index}", priority=-index)
+        keys[future.key] = index
+        futures.append(future)
+    pending = {f.key: f for f in futures}
+    del futures
+    try:
+        for future, part in distributed.as_completed(list(pending.values()), loop=client.loop, with_results=True):
+            index = keys[future.key]
+            pending.pop(future.key, None)
+            future.release()
+            on_done(index, part, workers)
+            if report is not None and report(part.games) is False:
+                raise KeyboardInterrupt("simulation stopped by its progress callback")
+    except BaseException:
+        client.cancel(list(pending.values()))
+        raise
+    return workers
+
+
+def load_game_for(path: str | os.PathLike[str]) -> Game:
+    """The game of the run in directory ``path``, built from its manifest's configuration."""
+    manifest = read_manifest(path)
+    if manifest is None:
+        raise ValueError(f"{Path(path)} has no manifest")
+    config = dict(manifest["config"])
+    name = str(config.pop("game"))
+    return _load(name, config)

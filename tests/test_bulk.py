@@ -1,0 +1,446 @@
+"""Bulk simulation with agents: specs per seat, Python agents, determinism across threads and
+chunkings, summaries with intervals, the pandas frame, the figure, files, cancellation and
+modified component data."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import signal
+import struct
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tradewinds as tw
+from conftest import ONE_PER_GAME, ids
+from tradewinds.agents import normalize_agents, parse_agent_list
+from tradewinds.simulation import wilson_interval
+
+ARRAYS = ("scores", "winners", "moves", "decisions", "truncated", "category_points")
+#: A cheap MCTS, so the tests stay fast; it still searches (it is not random play).
+MCTS = "mcts:iterations=4,rollout_depth=20"
+
+
+def assert_same_games(a: tw.SimulationResult, b: tw.SimulationResult) -> None:
+    assert a.games == b.games and a.players == b.players and a.categories == b.categories
+    assert a.agents == b.agents
+    for name in ARRAYS:
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.shape == y.shape, name
+        assert np.array_equal(x, y), name
+
+
+def mixed_agents(players: int) -> list[str]:
+    return (["greedy", MCTS, "random", "greedy"])[:players]
+
+
+# ---- agent specs ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,players", ONE_PER_GAME, ids=ids(ONE_PER_GAME))
+def test_agents_by_seat_are_recorded_in_canonical_form(name: str, players: int) -> None:
+    game = tw.load(name, players=players)
+    agents = ["mcts:iterations=3"] + ["random"] * (players - 1)
+    r = tw.simulate(game, 20, seed=3, threads=2, agents=agents)
+    assert r.agents[0] == "mcts:iterations=3,exploration=1.4,rollout_depth=200"
+    assert r.agents[1:] == ["random"] * (players - 1)
+    assert "mcts:iterations=3" in r.summary() and "agent" in r.summary()
+    # The default is random play by every seat, and equals asking for it.
+    plain = tw.simulate(game, 300, seed=3, threads=2)
+    assert plain.agents == ["random"] * players
+    assert_same_games(plain, tw.simulate(game, 300, seed=3, threads=2, agents=["random"] * players))
+
+
+def test_bad_agents_are_rejected_naming_the_allowed_ones(one_game: tw.Game) -> None:
+    n = one_game.players
+    with pytest.raises(ValueError, match=r"seat 1.*'alphazero'.*random, greedy, mcts.*callable"):
+        tw.simulate(one_game, 5, agents=["random", "alphazero"] + ["random"] * (n - 2))
+    with pytest.raises(ValueError, match="iterations"):
+        tw.simulate(one_game, 5, agents=["mcts:iterations=0"] * n)
+    with pytest.raises(ValueError, match="unknown mcts parameter"):
+        tw.simulate(one_game, 5, agents=["mcts:depth=3"] * n)
+    with pytest.raises(ValueError, match=rf"{n + 1} agents for {n} seats.*random, greedy, mcts"):
+        tw.simulate(one_game, 5, agents=["random"] * (n + 1))
+    with pytest.raises(ValueError, match=f"1 agents for {n} seats"):
+        tw.simulate(one_game, 5, agents=["random"])
+    with pytest.raises(TypeError, match="one agent per seat"):
+        tw.simulate(one_game, 5, agents="random")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seat 0"):
+        tw.simulate(one_game, 5, agents=[3] + ["random"] * (n - 1))  # type: ignore[list-item]
+
+
+def test_parse_agent_list_keeps_mcts_parameters_together() -> None:
+    assert parse_agent_list("random,mcts:iterations=100,exploration=2,greedy") == [
+        "random", "mcts:iterations=100,exploration=2", "greedy"]
+    assert parse_agent_list(" mcts , random ") == ["mcts", "random"]
+    with pytest.raises(ValueError, match="without an agent"):
+        parse_agent_list("iterations=3,random")
+    with pytest.raises(ValueError, match="empty agent"):
+        parse_agent_list("random,,greedy")
+    # A bare parameter after an agent without parameters is not silently attached.
+    with pytest.raises(ValueError, match="without an agent"):
+        parse_agent_list("random,exploration=2")
+
+
+def test_agents_change_the_games_and_search_beats_random() -> None:
+    game = tw.load(tw.GAMES[0], players=2)
+    random_play = tw.simulate(game, 400, seed=9, threads=2)
+    greedy = tw.simulate(game, 400, seed=9, threads=2, agents=["greedy", "random"])
+    assert not np.array_equal(random_play.scores, greedy.scores)
+    # One-ply lookahead on the game's evaluation beats uniform random play decisively: its
+    # win rate's 95% interval lies above 1/2.
+    lo, _ = greedy.win_rate_interval()[0]
+    assert lo > 0.5, greedy.summary()
+
+
+# ---- determinism ---------------------------------------------------------------------------
+
+
+def test_results_do_not_depend_on_threads_or_chunks(game: tw.Game) -> None:
+    agents = mixed_agents(game.players)
+    a = tw.simulate(game, 40, seed=17, threads=1, agents=agents)
+    b = tw.simulate(game, 40, seed=17, threads=2, agents=agents, chunk_games=7)
+    c = tw.simulate(game, 40, seed=17, threads=0, agents=agents, chunk_games=1)
+    assert_same_games(a, b)
+    assert_same_games(a, c)
+    # They are the engine's own games: the binding's raw simulation gives the same arrays.
+    raw = game.simulate(40, 17, 2, None, agents)
+    for name in ARRAYS:
+        assert np.array_equal(getattr(a, name), raw[name]), name
+    other = tw.simulate(game, 40, seed=18, threads=2, agents=agents)
+    assert not np.array_equal(a.scores, other.scores) or not np.array_equal(a.moves, other.moves)
+
+
+def test_random_runs_in_memory_split_into_chunks_equal_one_call(one_game: tw.Game) -> None:
+    whole = one_game.simulate(3000, 5, 2)
+    for chunk in (None, 256, 1000, 5000):
+        r = tw.simulate(one_game, 3000, seed=5, threads=2, chunk_games=chunk)
+        for name in ARRAYS:
+            assert np.array_equal(getattr(r, name), whole[name]), (chunk, name)
+
+
+# ---- Python agents -------------------------------------------------------------------------
+
+def uniform_agent(state: tw.State, player: int, rng: random.Random) -> int:
+    """Plays uniformly at random, drawing only from ``rng``."""
+    assert state.current_player == player and not state.is_terminal
+    return rng.choice(state.legal_actions())
+
+
+def first_by_name(state: tw.State, player: int, rng: random.Random) -> str:
+    """Returns an action by its name; also changes its copy of the state, which must not matter."""
+    name = state.action_to_string(state.legal_actions()[0])
+    state.apply(state.legal_actions()[-1])
+    return name
+
+
+def test_python_agents_are_deterministic_for_a_seed(one_game: tw.Game) -> None:
+    n = one_game.players
+    agents: list[tw.Agent] = [uniform_agent, MCTS] + ["random"] * (n - 2)
+    a = tw.simulate(one_game, 6, seed=21, threads=1, agents=agents)
+    b = tw.simulate(one_game, 6, seed=21, threads=2, agents=agents, chunk_games=1)
+    assert_same_games(a, b)
+    assert a.agents[0] == "python:test_bulk.uniform_agent"
+    assert a.agents[1].startswith("mcts:iterations=4,")
+    c = tw.simulate(one_game, 6, seed=22, threads=2, agents=agents)
+    assert not np.array_equal(a.moves, c.moves) or not np.array_equal(a.scores, c.scores)
+    # The arrays are consistent like the engine's own.
+    assert np.allclose(a.category_points.sum(axis=2), a.scores)
+    assert (a.decisions > 0).all() and (a.decisions <= a.moves).all()
+    assert ((a.winners.sum(axis=1) >= 1) | a.truncated).all()
+
+
+def test_a_python_game_records_what_the_state_reports(one_game: tw.Game) -> None:
+    # Every seat records the state it saw and its choice: the last decision, applied to its
+    # state, gives the final state, whose scores, winners, lengths and score report are what
+    # the result holds.
+    n = one_game.players
+    last: list[tuple[tw.State, int]] = []
+    decisions = 0
+
+    def recording(state: tw.State, player: int, rng: random.Random) -> int:
+        nonlocal decisions
+        action = rng.choice(state.legal_actions())
+        last[:] = [(state.clone(), action)]
+        decisions += 1
+        return action
+
+    r = tw.simulate(one_game, 1, seed=4, threads=1, agents=[recording] * n)
+    final, action = last[0]
+    final.apply(action)
+    assert final.is_terminal
+    assert r.scores[0].tolist() == final.scores()
+    assert np.flatnonzero(r.winners[0]).tolist() == sorted(final.winners())
+    assert r.moves[0] == final.move_number and r.decisions[0] == decisions
+    assert bool(r.truncated[0]) == final.is_truncated
+    assert r.category_points[0].tolist() == final.score_report().points
+
+
+def test_python_agents_may_answer_with_action_names(one_game: tw.Game) -> None:
+    n = one_game.players
+    r = tw.simulate(one_game, 2, seed=2, threads=1, agents=[first_by_name] + ["random"] * (n - 1))
+    assert r.games == 2 and (r.decisions > 0).all()
+
+
+def test_python_agent_errors_name_the_seat_and_game(one_game: tw.Game) -> None:
+    n = one_game.players
+
+    def illegal(state: tw.State, player: int, rng: random.Random) -> int:
+        return one_game.num_distinct_actions + 5
+
+    def broken(state: tw.State, player: int, rng: random.Random) -> int:
+        raise ZeroDivisionError("agent bug")
+
+    def wrong_type(state: tw.State, player: int, rng: random.Random) -> object:
+        return 1.5
+
+    with pytest.raises(tw.IllegalActionError) as info:
+        tw.simulate(one_game, 3, seed=1, threads=1, agents=["random"] * (n - 1) + [illegal])
+    assert any(f"seat {n - 1}" in note and "game 0" in note for note in info.value.__notes__)
+    with pytest.raises(ZeroDivisionError, match="agent bug") as info2:
+        tw.simulate(one_game, 3, seed=1, threads=1, agents=[broken] * n)
+    assert any("seat 0" in note for note in info2.value.__notes__)
+    with pytest.raises(TypeError, match="returned 1.5"):
+        tw.simulate(one_game, 3, seed=1, threads=1, agents=[wrong_type] * n)  # type: ignore[list-item]
+
+
+# ---- summary, frame, figure, files --------------------------------------------------------
+
+
+def test_summary_reports_intervals_scores_lengths_and_agents(game: tw.Game) -> None:
+    agents = mixed_agents(game.players)
+    r = tw.simulate(game, 60, seed=5, threads=2, agents=agents)
+    text = r.summary()
+    ci = r.win_rate_interval()
+    assert ci.shape == (game.players, 2)
+    for p in range(game.players):
+        lo, hi = wilson_interval(int(r.winners[:, p].sum()), r.games)
+        assert (lo, hi) == (ci[p, 0], ci[p, 1])
+        assert lo <= r.win_rate[p] <= hi
+        assert f"[{lo:.4f}, {hi:.4f}]" in text
+        assert f"{r.scores[:, p].mean():.2f}" in text and f"{r.scores[:, p].std():.2f}" in text
+        assert r.agents[p] in text
+    for needle in ("games/s", "win rate", "95% CI", "mean score", "std score", "decisions", "moves",
+                   "truncated", "60 games"):
+        assert needle in text, needle
+    assert "agents=" in repr(r)
+
+
+def test_win_rate_interval_of_no_games(one_game: tw.Game) -> None:
+    r = tw.simulate(one_game, 0, seed=1, agents=[MCTS] * one_game.players)
+    assert np.isnan(r.win_rate_interval()).all()
+    assert "no games" in r.summary() and MCTS.split(",")[0] in r.summary()
+
+
+def test_tidy_pandas_frame(game: tw.Game) -> None:
+    pd = pytest.importorskip("pandas")
+    agents = mixed_agents(game.players)
+    r = tw.simulate(game, 25, seed=8, threads=2, agents=agents)
+    df = r.to_pandas()
+    assert isinstance(df, pd.DataFrame)
+    assert df.shape == (25 * game.players, 8 + len(r.categories))
+    assert list(df.columns[:5]) == ["game", "seat", "agent", "score", "win"]
+    assert list(df.columns[-3:]) == ["moves", "decisions", "truncated"]
+    assert (df.groupby("game").size() == game.players).all()
+    for p in range(game.players):
+        rows = df[df["seat"] == p]
+        assert rows["game"].tolist() == list(range(25))
+        assert np.array_equal(rows["score"].to_numpy(), r.scores[:, p])
+        assert np.array_equal(rows["win"].to_numpy(), r.winners[:, p])
+        assert (rows["agent"] == r.agents[p]).all()
+        for c, name in enumerate(r.categories):
+            column = name if name in df.columns else f"points: {name}"
+            assert np.array_equal(rows[column].to_numpy(), r.category_points[:, p, c])
+        assert np.array_equal(rows["moves"].to_numpy(), r.moves)
+    # Win rates by agent come out of a groupby.
+    rate = df.groupby("seat")["win"].mean().to_numpy()
+    assert np.allclose(rate, r.win_rate)
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG file"
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_plot_writes_a_png(one_game: tw.Game, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    r = tw.simulate(one_game, 200, seed=3, threads=2, agents=["greedy"] + ["random"] * (one_game.players - 1))
+    path = r.plot(tmp_path / "run.png")
+    assert path == tmp_path / "run.png"
+    width, height = _png_size(path)
+    assert width > 600 and height > 300
+    empty = tw.simulate(one_game, 0).plot(tmp_path / "empty.png", title="nothing")
+    assert _png_size(empty)[0] > 0
+
+
+def test_save_and_load_keep_the_agents(one_game: tw.Game, tmp_path: Path) -> None:
+    agents = mixed_agents(one_game.players)
+    r = tw.simulate(one_game, 30, seed=8, threads=2, agents=agents)
+    back = tw.SimulationResult.load(r.save(tmp_path / "run.npz"))
+    assert_same_games(r, back)
+    assert back.agents == r.agents and back.summary() == r.summary()
+    # A file saved before results recorded agents loads as random play.
+    with np.load(tmp_path / "run.npz") as z:
+        meta = json.loads(str(z["meta"]))
+        arrays = {k: z[k] for k in ARRAYS}
+    del meta["agents"]
+    np.savez_compressed(tmp_path / "old.npz", meta=np.array(json.dumps(meta)), **arrays)
+    assert tw.SimulationResult.load(tmp_path / "old.npz").agents == ["random"] * one_game.players
+
+
+# ---- validation and cancellation ----------------------------------------------------------
+
+
+def test_argument_errors(one_game: tw.Game, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown backend 'spark'.*local, dask"):
+        tw.simulate(one_game, 5, backend="spark")
+    with pytest.raises(ValueError, match="client= is for backend='dask'"):
+        tw.simulate(one_game, 5, client=object())
+    with pytest.raises(ValueError, match="resume=True needs out"):
+        tw.simulate(one_game, 5, resume=True)
+    with pytest.raises(ValueError, match="chunk_games"):
+        tw.simulate(one_game, 5, chunk_games=0)
+    with pytest.raises(ValueError, match=r"2\*\*64 - 1"):
+        tw.simulate(one_game, 5, seed=-1)
+    with pytest.raises(ValueError, match=r"2\*\*64 - 1"):
+        tw.simulate(one_game, 5, seed=2**64)
+    assert tw.simulate(one_game, 3, seed=2**64 - 1).seed == 2**64 - 1
+
+
+def test_progress_returning_false_stops_the_run(one_game: tw.Game) -> None:
+    seen: list[int] = []
+
+    def stop_at_once(n: int) -> bool:
+        seen.append(n)
+        return False
+
+    with pytest.raises(KeyboardInterrupt):
+        tw.simulate(one_game, 100_000, seed=1, threads=2, progress=stop_at_once)
+    assert sum(seen) < 100_000
+    with pytest.raises(KeyboardInterrupt):
+        tw.simulate(one_game, 50, seed=1, threads=2, progress=stop_at_once,
+                    agents=[uniform_agent] * one_game.players)
+
+
+def test_the_error_that_stopped_a_run_is_the_one_raised(one_game: tw.Game) -> None:
+    # Chunks run concurrently; when one fails, the others are cancelled. The caller gets the
+    # failure, never the cancellation of the others (which once raced it to the caller).
+    def raising(n: int) -> None:
+        raise ZeroDivisionError("from the callback")
+
+    def failing_late(state: tw.State, player: int, rng: random.Random) -> int:
+        if state.move_number > 40:
+            raise LookupError("agent failure")
+        return rng.choice(state.legal_actions())
+
+    for attempt in range(15):
+        with pytest.raises(ZeroDivisionError, match="from the callback"):
+            tw.simulate(one_game, 4000, seed=attempt, threads=2, chunk_games=256, progress=raising)
+    for attempt in range(5):
+        with pytest.raises(LookupError, match="agent failure"):
+            tw.simulate(one_game, 8, seed=attempt, threads=2, chunk_games=1,
+                        agents=[failing_late] + ["random"] * (one_game.players - 1))
+
+
+@pytest.mark.skipif(os.name != "posix" or threading.current_thread() is not threading.main_thread(),
+                    reason="needs POSIX signals delivered to the main thread")
+def test_ctrl_c_stops_a_run_in_process(one_game: tw.Game) -> None:
+    # SIGINT while a large run is under way: KeyboardInterrupt comes back promptly. (Python's
+    # own handler is installed for the test: a process started in the background may have
+    # inherited SIGINT as ignored.)
+    started = threading.Event()
+    sent = threading.Event()
+    after = [0]
+
+    def progress(n: int) -> bool:
+        started.set()
+        if sent.is_set():
+            after[0] += n
+            if after[0] > 500_000:
+                return False  # the signal went astray: stop the run anyway, and fail below
+        return True
+
+    def interrupt() -> None:
+        started.wait(60)
+        sent.set()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Thread(target=interrupt, daemon=True).start()
+        with pytest.raises(KeyboardInterrupt):
+            tw.simulate(one_game, 10_000_000, seed=1, threads=2, progress=progress)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert started.is_set() and sent.is_set()
+    assert after[0] <= 500_000, "the run went on after Ctrl-C"
+
+
+# ---- modified component data ---------------------------------------------------------------
+
+
+def _int_values(node: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """The paths of the integer ``value`` fields of a component data file."""
+    out: list[tuple[object, ...]] = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "value" and isinstance(v, int) and not isinstance(v, bool):
+                out.append(path + (k,))
+            else:
+                out.extend(_int_values(v, path + (k,)))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(_int_values(v, path + (i,)))
+    return out
+
+
+def _set(node: object, path: tuple[object, ...], value: int) -> None:
+    for key in path[:-1]:
+        node = node[key]  # type: ignore[index]
+    node[path[-1]] = value  # type: ignore[index]
+
+
+def test_a_game_with_modified_data_simulates_as_its_own_game(tmp_path: Path) -> None:
+    # For every game: the first number of its component data that can be raised by one
+    # (some are fixed by the rules, and the data validation says so) gives a variant game.
+    for name in tw.GAMES:
+        data = json.loads(tw.data_path(name).read_text(encoding="utf-8"))
+        shipped = tw.load(name)
+        a = tw.simulate(shipped, 300, seed=6, threads=2)
+        for path in _int_values(data):
+            variant_data = copy.deepcopy(data)
+            old = variant_data
+            for key in path:
+                old = old[key]
+            _set(variant_data, path, int(old) + 1)  # type: ignore[call-overload]
+            try:
+                variant = tw.load(name, data=variant_data)
+            except tw.DataFileError:
+                continue
+            b = tw.simulate(variant, 300, seed=6, threads=2)
+            if np.array_equal(a.scores, b.scores) and np.array_equal(a.moves, b.moves):
+                continue  # a number these games never reach
+            break
+        else:
+            pytest.fail(f"no component number of {name} changes its games")
+        assert variant != shipped and "data" in variant.options and b.options == variant.options
+        # The same data, as a file, gives the same games, on any number of threads.
+        file = tmp_path / f"{name}-variant.json"
+        file.write_text(json.dumps(variant_data), encoding="utf-8")
+        again = tw.simulate(tw.load(name, data=str(file)), 300, seed=6, threads=1)
+        assert_same_games(b, again)
+
+
+def test_normalize_agents_accepts_callables_and_specs(one_game: tw.Game) -> None:
+    n = one_game.players
+    out = normalize_agents(one_game, [uniform_agent] + [" greedy "] * (n - 1))
+    assert out[0] is uniform_agent and out[1:] == ["greedy"] * (n - 1)
+    assert normalize_agents(one_game, None) == ["random"] * n
