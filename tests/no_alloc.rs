@@ -1,4 +1,7 @@
-//! The rollout loop makes no heap allocation per step: a counting allocator proves it.
+//! The rollout loop makes no heap allocation per step, and the loop `simulate` runs
+//! (`play_game` with random agents, through the type-erased game the Python API and the CLI
+//! use) allocates per game, never per step: one counting allocator proves both, for
+//! `random_rollout` on North Wind and for `simulate` on every registered configuration.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -7,6 +10,7 @@ use serde_json::{Map, Value};
 use tradewinds::engine::rng::rng_from_seed;
 use tradewinds::engine::{random_rollout, Game};
 use tradewinds::games::north_wind::NorthWind;
+use tradewinds::games::{all_configurations, load, GAMES};
 
 struct Counting;
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
@@ -45,5 +49,43 @@ fn random_rollouts_do_not_allocate() {
         let after = ALLOCATIONS.load(Ordering::SeqCst);
         assert!(decisions > 10_000, "{decisions}");
         assert_eq!(after - before, 0, "{players} players: {} allocations in {decisions} decisions", after - before);
+    }
+}
+
+/// Allocations made by one-thread simulation of `games` games, and the steps played.
+fn count(game: &dyn tradewinds::engine::DynGame, games: usize) -> (usize, u64) {
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let r = game.simulate(&[], 0, games, 1, 1, None).expect("simulate runs");
+    let after = ALLOCATIONS.load(Ordering::SeqCst);
+    let steps = r.moves.iter().sum();
+    drop(r);
+    (after - before, steps)
+}
+
+/// Games per run: whole chunks of `simulate`, so both runs have the same per-chunk costs.
+const GAMES_PER_RUN: usize = tradewinds::engine::simulate::CHUNK;
+/// A bound on allocations per game (the game's records: scores, winners, score report).
+const PER_GAME_BOUND: usize = 64;
+
+#[test]
+fn simulate_allocates_per_game_not_per_step() {
+    for &name in GAMES {
+        for options in all_configurations(name) {
+            let game = load(name, &options).expect("a listed configuration loads");
+            count(&*game, 1); // first-use costs (thread-local state) out of the way
+            let (small, _) = count(&*game, GAMES_PER_RUN);
+            let (large, steps) = count(&*game, 2 * GAMES_PER_RUN);
+            // The second run plays the first run's games and as many more; what it
+            // allocates beyond the first run is what those extra games cost.
+            let extra = large.saturating_sub(small);
+            let per_game = extra as f64 / GAMES_PER_RUN as f64;
+            let steps_per_game = steps as f64 / (2 * GAMES_PER_RUN) as f64;
+            eprintln!("{name} {options:?}: {per_game:.1} allocations per game of {steps_per_game:.0} steps");
+            assert!(
+                per_game <= PER_GAME_BOUND as f64,
+                "{name} {options:?}: {per_game:.1} allocations per game ({steps_per_game:.0} steps per game): \
+                 the simulation loop allocates per step"
+            );
+        }
     }
 }
