@@ -13,18 +13,29 @@ use tradewinds::games::north_wind::NorthWind;
 use tradewinds::games::{all_configurations, load, GAMES};
 
 struct Counting;
+/// Allocations by every thread (simulate plays on its own thread pool).
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// Allocations by this thread alone (the test harness allocates on other threads).
+    static MINE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn count_one() {
+    ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+    let _ = MINE.try_with(|c| c.set(c.get() + 1));
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        count_one();
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        count_one();
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -32,8 +43,12 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// The counter is global: the tests of this binary take turns.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn random_rollouts_do_not_allocate() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     for players in 2..=4 {
         let mut o = Map::new();
         o.insert("players".into(), Value::from(players));
@@ -41,12 +56,12 @@ fn random_rollouts_do_not_allocate() {
         let mut buf = Vec::with_capacity(64);
         let mut states: Vec<_> = (0..50).map(|_| game.initial_state()).collect();
         let mut rng = rng_from_seed(players as u64);
-        let before = ALLOCATIONS.load(Ordering::SeqCst);
+        let before = MINE.with(|c| c.get());
         let mut decisions = 0;
         for s in states.iter_mut() {
             decisions += random_rollout(&game, s, &mut rng, &mut buf);
         }
-        let after = ALLOCATIONS.load(Ordering::SeqCst);
+        let after = MINE.with(|c| c.get());
         assert!(decisions > 10_000, "{decisions}");
         assert_eq!(after - before, 0, "{players} players: {} allocations in {decisions} decisions", after - before);
     }
@@ -69,6 +84,7 @@ const PER_GAME_BOUND: usize = 64;
 
 #[test]
 fn simulate_allocates_per_game_not_per_step() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     for &name in GAMES {
         for options in all_configurations(name) {
             let game = load(name, &options).expect("a listed configuration loads");
