@@ -469,7 +469,7 @@ def test_data_file_starting_with_more_letters_than_may_be_held_is_rejected() -> 
 
 def test_finished_game_whose_last_card_is_no_card_is_a_state_format_error() -> None:
     """H-P26 (finding F8, fixed) a saved finished game, won during a voyage, whose last card is
-    no card: StateFormatError (today it loads, and naming a trade action raises the
+    no card: StateFormatError (it used to load, and naming a trade action then raised the
     RuntimeError of a caught panic)."""
     game = tw.load("north-wind", players=2)
     for seed in range(200):

@@ -236,9 +236,8 @@ def absurd_calls() -> list[tuple[str, Any]]:
     assert card_state is not None
     card_state["state"]["voyage"]["current"] += 128
     broken_card = json.dumps(card_state)
-    # A finished game won during a voyage, whose last card is no card: it loads, and naming
-    # a trade action makes the Rust side panic today (open finding F8): a real panic for
-    # the guard to catch.
+    # A finished game won during a voyage, whose last card is no card: until finding F8 was
+    # fixed it loaded, and naming a trade action made the Rust side panic.
     won = None
     for seed in range(200):
         s = game.new_state(seed)
@@ -296,15 +295,15 @@ def test_no_rust_panic_reaches_python_as_panic_exception(label: str, call: Any) 
             assert str(e).startswith("internal error in tradewinds"), e
 
 
-def test_a_real_rust_panic_arrives_as_runtime_error() -> None:
-    """A finished game whose last card is no card makes the Rust side panic today when an
-    action is named (open finding F8): the guard turns it into RuntimeError; once F8 is
-    fixed loading it is a StateFormatError. Either way an ordinary exception, never
-    PanicException."""
+def test_a_rust_panic_arrives_as_runtime_error() -> None:
+    """The last input that made the Rust side panic (finding F8: a finished game whose last
+    card is no card, then naming its actions) is now refused when loaded. The guard every
+    entry point runs in still turns a panic into RuntimeError, with the GIL held or released,
+    never into PanicException."""
     calls = dict(absurd_calls())
-    with pytest.raises((RuntimeError, tw.StateFormatError)) as info:
+    with pytest.raises(tw.StateFormatError, match="not a card"):
         calls["name actions of a finished game whose card is no card"]()
-    assert not is_panic(info.value)
     for detach in (False, True):
-        with pytest.raises(RuntimeError, match="internal error in tradewinds: boom"):
+        with pytest.raises(RuntimeError, match="internal error in tradewinds: boom") as info:
             tw._core._check_panic_guard("boom", detach)
+        assert not is_panic(info.value)
