@@ -22,8 +22,10 @@ Any other agent is a Python callable ``agent(state, player, rng) -> action``:
 * the return value is a legal action: its id (``int``) or its name (``str``).
 
 Games with a Python agent in any seat are played by a Python loop (the built-in agents of the
-other seats still decide in Rust); expect them to be one to three orders of magnitude slower
-than games played entirely in Rust.
+other seats still decide in Rust). The loop holds the GIL, so more threads do not speed it up;
+it is typically one to two orders of magnitude slower than the same games played entirely in
+Rust, before the agent's own cost. Dask workers in separate processes run such games in
+parallel.
 """
 
 from __future__ import annotations
