@@ -58,32 +58,31 @@ pub fn base_name(a: Action) -> String {
     }
 }
 
-/// A small fixed-capacity action list (legal-move generation never allocates).
-#[derive(Clone, Copy)]
-pub struct ActionList {
-    pub items: [Action; NUM_ACTIONS],
-    pub len: usize,
+/// Where the generation of a card's options writes: a list of them, or a probe that only
+/// asks whether the card offers anything (which stops at the first option).
+pub(crate) trait Options {
+    /// Records an option; returns true when generation may stop.
+    fn offer(&mut self, a: Action) -> bool;
 }
 
-impl ActionList {
-    pub fn new() -> Self {
-        ActionList { items: [0; NUM_ACTIONS], len: 0 }
-    }
+/// The list: legal-action generation writes into the caller's reused buffer (no allocation
+/// once it has grown to the largest list, 36 ids).
+impl Options for Vec<Action> {
     #[inline]
-    pub fn push(&mut self, a: Action) {
-        self.items[self.len] = a;
-        self.len += 1;
-    }
-    pub fn as_slice(&self) -> &[Action] {
-        &self.items[..self.len]
-    }
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
+    fn offer(&mut self, a: Action) -> bool {
+        self.push(a);
+        false
     }
 }
 
-impl Default for ActionList {
-    fn default() -> Self {
-        Self::new()
+/// The probe: true once any option was offered.
+#[derive(Default)]
+pub(crate) struct AnyOption(pub bool);
+
+impl Options for AnyOption {
+    #[inline]
+    fn offer(&mut self, _: Action) -> bool {
+        self.0 = true;
+        true
     }
 }

@@ -20,7 +20,7 @@ mod tests;
 pub use data::Data;
 pub use state::{Phase, Ship, State};
 
-use actions::{ActionList, NUM_ACTIONS};
+use actions::NUM_ACTIONS;
 
 /// Turns after which a game is cut off as truncated (no winner), unless set by the `max_turns` option.
 pub const DEFAULT_MAX_TURNS: u32 = 1000;
@@ -162,11 +162,7 @@ impl Game for NorthWind {
         out.clear();
         match self.actor_of(state) {
             Actor::Chance => self.chance_weights(state, |a, _| out.push(a)),
-            Actor::Player(_) => {
-                let mut list = ActionList::new();
-                self.legal_list(state, &mut list);
-                out.extend_from_slice(list.as_slice());
-            }
+            Actor::Player(_) => self.legal_list(state, out),
             Actor::Terminal => {}
         }
     }

@@ -231,9 +231,7 @@ impl NorthWind {
         match self.data.kind(card) {
             Kind::Fog => s.phase = Phase::Event,
             _ => {
-                let mut opts = ActionList::new();
-                self.card_options(s, s.active as usize, card, &mut opts);
-                if opts.is_empty() {
+                if !self.card_offers_anything(s, s.active as usize, card) {
                     // Nothing can be done with the card: the decision is empty.
                     self.continue_voyage(s);
                 } else {
@@ -258,11 +256,25 @@ impl NorthWind {
             && (!need_room || ship.hold() + units <= r.hold_slots)
     }
 
+    /// Whether player `p` could use `card` at all (an early-exit run of `card_options`).
+    fn card_offers_anything(&self, s: &State, p: usize, card: u8) -> bool {
+        let mut any = AnyOption::default();
+        self.card_options(s, p, card, &mut any);
+        any.0
+    }
+
     /// Options for using `card` (not counting PASS), for player `p` (the active player or a
-    /// trade-letter user).
-    pub(crate) fn card_options(&self, s: &State, p: usize, card: u8, out: &mut ActionList) {
+    /// trade-letter user), in increasing id order; generation stops when `out` says so.
+    pub(crate) fn card_options(&self, s: &State, p: usize, card: u8, out: &mut impl Options) {
         let r = &self.data.rules;
         let ship = &s.ships[p];
+        macro_rules! offer {
+            ($a:expr) => {
+                if out.offer($a) {
+                    return;
+                }
+            };
+        }
         match self.data.kind(card) {
             Kind::TradingPort { good, price } => {
                 let g = good as usize;
@@ -270,14 +282,14 @@ impl NorthWind {
                 let mut jettison = false;
                 for units in 1..=r.port_max_units {
                     if self.can_buy(s, p, g, units, price, true) {
-                        out.push(BUY_1 + units as Action - 1);
+                        offer!(BUY_1 + units as Action - 1);
                     } else if self.can_buy(s, p, g, units, price, false) {
                         jettison = true; // only the hold's room stops this purchase
                     }
                 }
                 for units in 1..=r.port_max_units {
                     if ship.goods[g] >= units {
-                        out.push(SELL_1 + units as Action - 1);
+                        offer!(SELL_1 + units as Action - 1);
                     }
                 }
                 if jettison {
@@ -288,15 +300,15 @@ impl NorthWind {
             Kind::OutfittingPort { price } => {
                 if ship.gold >= price as u16 {
                     if ship.sail < r.max_sail {
-                        out.push(OUTFIT_SAIL);
+                        offer!(OUTFIT_SAIL);
                     }
                     if ship.cannons < r.cannons_per_player {
-                        out.push(OUTFIT_CANNON);
+                        offer!(OUTFIT_CANNON);
                     }
                     if ship.crew_count() < r.crew_per_player {
                         for slot in 0..5u8 {
                             if !ship.has(slot) {
-                                out.push(HIRE + slot as Action);
+                                offer!(HIRE + slot as Action);
                             }
                         }
                     }
@@ -304,31 +316,29 @@ impl NorthWind {
             }
             Kind::Destination { port } => {
                 if self.can_fulfil(s, p, port as usize) {
-                    out.push(FULFIL);
+                    offer!(FULFIL);
                 }
             }
-            Kind::Shipwreck => out.push(SALVAGE),
+            Kind::Shipwreck => offer!(SALVAGE),
             Kind::Fog => {}
         }
-        out.items[..out.len].sort_unstable();
     }
 
-    fn push_jettisons(&self, ship: &Ship, out: &mut ActionList) {
-        for g in 0..5 {
-            if ship.goods[g] > 0 {
-                out.push(JETTISON + g as Action);
-            }
-        }
+    /// Offers a jettison of each good aboard; true when generation may stop.
+    fn push_jettisons(&self, ship: &Ship, out: &mut impl Options) -> bool {
+        (0..5).any(|g| ship.goods[g] > 0 && out.offer(JETTISON + g as Action))
     }
 
     /// Merchant trades; `first` is the first trade of this use when a boatswain trades again.
-    fn merchant_options(&self, s: &State, p: usize, price: u16, first: Option<Action>, out: &mut ActionList) {
+    fn merchant_options(&self, s: &State, p: usize, price: u16, first: Option<Action>, out: &mut impl Options) {
         let ship = &s.ships[p];
         let (first_buy, first_sell) = match first {
             Some(a) if (MERCHANT_BUY..MERCHANT_BUY + 5).contains(&a) => (Some(a - MERCHANT_BUY), None),
             Some(a) => (None, Some(a - MERCHANT_SELL)),
             None => (None, None),
         };
+        // Purchases first (as a bit set), so that jettisons (lower ids) come out first.
+        let mut buys = 0u8;
         let mut jettison = false;
         for g in 0..5usize {
             // After a sale of g, the boatswain may buy only another good ("1 other good").
@@ -336,21 +346,24 @@ impl NorthWind {
                 continue;
             }
             if self.can_buy(s, p, g, 1, price, true) {
-                out.push(MERCHANT_BUY + g as Action);
+                buys |= 1 << g;
             } else if self.can_buy(s, p, g, 1, price, false) {
                 jettison = true;
             }
         }
+        if jettison && self.push_jettisons(ship, out) {
+            return;
+        }
         for g in 0..5usize {
-            if first_buy == Some(g as Action) {
-                continue;
-            }
-            if ship.goods[g] > 0 {
-                out.push(MERCHANT_SELL + g as Action);
+            if buys & (1 << g) != 0 && out.offer(MERCHANT_BUY + g as Action) {
+                return;
             }
         }
-        if jettison {
-            self.push_jettisons(ship, out);
+        for g in 0..5usize {
+            // After a purchase of g, the boatswain may sell only another good.
+            if first_buy != Some(g as Action) && ship.goods[g] > 0 && out.offer(MERCHANT_SELL + g as Action) {
+                return;
+            }
         }
     }
 
@@ -366,7 +379,9 @@ impl NorthWind {
 
     // ----- legal actions ----------------------------------------------------------------
 
-    pub(crate) fn legal_list(&self, s: &State, out: &mut ActionList) {
+    /// The legal player actions, in increasing id order (every generator below emits its ids
+    /// in order, and PASS is below every card option), so no sort is needed.
+    pub(crate) fn legal_list(&self, s: &State, out: &mut Vec<Action>) {
         match s.phase {
             Phase::ChooseStack => {
                 for p in 0..3 {
@@ -393,10 +408,10 @@ impl NorthWind {
             }
             _ => {}
         }
-        out.items[..out.len].sort_unstable();
+        debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "legal actions out of order: {out:?}");
     }
 
-    fn boatswain_options(&self, s: &State, out: &mut ActionList) {
+    fn boatswain_options(&self, s: &State, out: &mut impl Options) {
         if let Kind::Merchant { price } = self.data.kind(s.voyage.current) {
             self.merchant_options(s, s.voyage.decider as usize, price as u16, Some(s.voyage.first_trade as Action), out);
         }
@@ -669,9 +684,9 @@ impl NorthWind {
                     s.voyage.first_trade = a as u8;
                 }
                 if s.ships[p].has(BOATSWAIN) && s.voyage.trades < r.boatswain_transactions {
-                    let mut opts = ActionList::new();
-                    self.merchant_options(s, p, price as u16, Some(s.voyage.first_trade as Action), &mut opts);
-                    if !opts.is_empty() {
+                    let mut any = AnyOption::default();
+                    self.merchant_options(s, p, price as u16, Some(s.voyage.first_trade as Action), &mut any);
+                    if any.0 {
                         s.phase = Phase::Boatswain;
                         return;
                     }
@@ -733,17 +748,13 @@ impl NorthWind {
         let n = s.players;
         let mut q = (s.voyage.decider + 1) % n;
         while q != s.active {
-            if s.ships[q as usize].letters > 0 {
-                let mut opts = ActionList::new();
-                self.card_options(s, q as usize, s.voyage.current, &mut opts);
-                if !opts.is_empty() {
-                    s.voyage.decider = q;
-                    s.voyage.trades = 0;
-                    s.voyage.sold = false;
-                    s.voyage.first_trade = NONE;
-                    s.phase = Phase::Letter;
-                    return;
-                }
+            if s.ships[q as usize].letters > 0 && self.card_offers_anything(s, q as usize, s.voyage.current) {
+                s.voyage.decider = q;
+                s.voyage.trades = 0;
+                s.voyage.sold = false;
+                s.voyage.first_trade = NONE;
+                s.phase = Phase::Letter;
+                return;
             }
             q = (q + 1) % n;
         }
