@@ -352,10 +352,13 @@ def test_the_error_that_stopped_a_run_is_the_one_raised(one_game: tw.Game) -> No
 
 @pytest.mark.skipif(os.name != "posix" or threading.current_thread() is not threading.main_thread(),
                     reason="needs POSIX signals delivered to the main thread")
-def test_ctrl_c_stops_a_run_in_process(one_game: tw.Game) -> None:
-    # SIGINT while a large run is under way: KeyboardInterrupt comes back promptly. (Python's
-    # own handler is installed for the test: a process started in the background may have
-    # inherited SIGINT as ignored.)
+@pytest.mark.parametrize("entry", ["tw.simulate", "Game.simulate"])
+def test_ctrl_c_stops_a_run_in_process(one_game: tw.Game, entry: str) -> None:
+    # SIGINT while a large run is under way: KeyboardInterrupt comes back promptly, both from
+    # the Python API (which runs chunks on worker threads) and from the binding called straight
+    # from the main thread (which waits for the Rust threads and runs the signal handlers).
+    # (Python's own handler is installed for the test: a process started in the background
+    # may have inherited SIGINT as ignored.)
     started = threading.Event()
     sent = threading.Event()
     after = [0]
@@ -377,7 +380,10 @@ def test_ctrl_c_stops_a_run_in_process(one_game: tw.Game) -> None:
     try:
         threading.Thread(target=interrupt, daemon=True).start()
         with pytest.raises(KeyboardInterrupt):
-            tw.simulate(one_game, 10_000_000, seed=1, threads=2, progress=progress)
+            if entry == "tw.simulate":
+                tw.simulate(one_game, 10_000_000, seed=1, threads=2, progress=progress)
+            else:
+                one_game.simulate(10_000_000, 1, 2, progress)
     finally:
         signal.signal(signal.SIGINT, previous)
     assert started.is_set() and sent.is_set()

@@ -137,6 +137,22 @@ def test_progress_callback_counts_every_game(one_game: tw.Game) -> None:
     assert np.array_equal(plain.scores, r.scores)
 
 
+def test_binding_reports_progress_on_the_calling_thread(one_game: tw.Game) -> None:
+    # Game.simulate (the binding) waits for its Rust threads on the calling thread and calls
+    # the callback there, with the games finished since its last call.
+    seen: list[int] = []
+    threads_seen: set[int] = set()
+
+    def progress(n: int) -> None:
+        seen.append(n)
+        threads_seen.add(threading.get_ident())
+
+    raw = one_game.simulate(3000, 3, 2, progress)
+    assert sum(seen) == 3000 and all(n > 0 for n in seen)
+    assert threads_seen == {threading.get_ident()}
+    assert np.array_equal(raw["scores"], one_game.simulate(3000, 3, 1)["scores"])
+
+
 def test_progress_callback_error_is_raised_after_the_run(one_game: tw.Game) -> None:
     calls: list[int] = []
 

@@ -130,8 +130,15 @@ impl SimulationResult {
     }
 }
 
-/// Games per work unit handed to a thread.
+/// The most games in one work unit handed to a thread (a unit reports its games to the
+/// progress function together).
 pub const CHUNK: usize = 256;
+
+/// Games per work unit: at most `CHUNK`, and few enough that each thread gets about 16 units,
+/// so that on a short run the threads finish together. Results never depend on it.
+fn chunk_games(games: usize, threads: usize) -> usize {
+    games.div_ceil(threads.max(1) * 16).clamp(1, CHUNK)
+}
 
 /// Called from worker threads with the number of games just finished; returning `false`
 /// stops the run (chunks already started finish, no new one starts).
@@ -148,15 +155,37 @@ pub fn simulate<G: Game>(
     simulate_agents(game, &[], 0, games, seed, threads, progress)
 }
 
-fn reserve<T: Clone>(n: usize, fill: T, what: &str) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| {
+/// Element types whose all-zero bit pattern is a valid value (0, 0.0, false).
+///
+/// # Safety
+/// Implement only for such types.
+unsafe trait ZeroIsValid: Copy {}
+unsafe impl ZeroIsValid for f64 {}
+unsafe impl ZeroIsValid for u64 {}
+unsafe impl ZeroIsValid for bool {}
+
+/// `n` zeroes, from zeroed memory (which the OS maps lazily: a huge run does not write its
+/// result arrays once before playing), or a clear error when the memory is not there.
+fn zeroed<T: ZeroIsValid>(n: usize, what: &str) -> Result<Vec<T>> {
+    let out_of_memory = || {
         EngineError::InvalidRequest(format!(
             "not enough memory for the {what} of this many games; simulate in ranges (first=...) or stream to disk"
         ))
-    })?;
-    v.resize(n, fill);
-    Ok(v)
+    };
+    let layout = std::alloc::Layout::array::<T>(n).map_err(|_| out_of_memory())?;
+    if layout.size() == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size; the pointer, if not null, is an allocation of
+    // the global allocator (the one `Vec` uses) for exactly `n` values of `T` with `T`'s
+    // alignment, and all-zero bits are a valid `T` (`ZeroIsValid`), so all `n` are initialised.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<T>();
+        if ptr.is_null() {
+            return Err(out_of_memory());
+        }
+        Ok(Vec::from_raw_parts(ptr, n, n))
+    }
 }
 
 /// Plays games `first .. first + games` of the run seeded `seed`, seat p played by
@@ -185,28 +214,31 @@ pub fn simulate_agents<G: Game>(
     let nc = categories.len();
     let overflow = || EngineError::InvalidRequest("too many games for one call; simulate in ranges".into());
     let gp = games.checked_mul(players).ok_or_else(overflow)?;
-    let gpc = gp.checked_mul(nc).ok_or_else(overflow)?;
-    let mut scores = reserve(gp, 0.0f64, "scores")?;
-    let mut winners = reserve(gp, false, "winners")?;
-    let mut moves = reserve(games, 0u64, "lengths")?;
-    let mut decisions = reserve(games, 0u64, "lengths")?;
-    let mut truncated = reserve(games, false, "truncations")?;
-    let mut category_points = reserve(gpc, 0.0f64, "score breakdowns")?;
+    // At least one slot per seat even for a game without score categories, so that the zipped
+    // chunks below cover every game (the slots are dropped again at the end).
+    let gpc = gp.checked_mul(nc.max(1)).ok_or_else(overflow)?;
+    let mut scores: Vec<f64> = zeroed(gp, "scores")?;
+    let mut winners: Vec<bool> = zeroed(gp, "winners")?;
+    let mut moves: Vec<u64> = zeroed(games, "lengths")?;
+    let mut decisions: Vec<u64> = zeroed(games, "lengths")?;
+    let mut truncated: Vec<bool> = zeroed(games, "truncations")?;
+    let mut category_points: Vec<f64> = zeroed(gpc, "score breakdowns")?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| EngineError::InvalidRequest(format!("cannot start {threads} threads: {e}")))?;
     let used_threads = pool.current_num_threads();
+    let chunk = chunk_games(games, used_threads);
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     pool.install(|| {
         scores
-            .par_chunks_mut(CHUNK * players)
-            .zip(winners.par_chunks_mut(CHUNK * players))
-            .zip(moves.par_chunks_mut(CHUNK))
-            .zip(decisions.par_chunks_mut(CHUNK))
-            .zip(truncated.par_chunks_mut(CHUNK))
-            .zip(category_points.par_chunks_mut(CHUNK * players * nc.max(1)))
+            .par_chunks_mut(chunk * players)
+            .zip(winners.par_chunks_mut(chunk * players))
+            .zip(moves.par_chunks_mut(chunk))
+            .zip(decisions.par_chunks_mut(chunk))
+            .zip(truncated.par_chunks_mut(chunk))
+            .zip(category_points.par_chunks_mut(chunk * players * nc.max(1)))
             .enumerate()
             .for_each(|(c, (((((sc, wi), mo), de), tr), cp))| {
                 if stop.load(Ordering::Relaxed) {
@@ -215,7 +247,7 @@ pub fn simulate_agents<G: Game>(
                 let mut scratch = AgentScratch::default();
                 let n = mo.len();
                 for k in 0..n {
-                    let index = first + (c * CHUNK + k) as u64;
+                    let index = first + (c * chunk + k) as u64;
                     let rec = play_game(game, agents, seed, index, &mut scratch);
                     sc[k * players..(k + 1) * players].copy_from_slice(&rec.scores);
                     for p in 0..players {
@@ -240,6 +272,9 @@ pub fn simulate_agents<G: Game>(
         return Err(EngineError::Cancelled);
     }
     let elapsed_seconds = start.elapsed().as_secs_f64();
+    if nc == 0 {
+        category_points.clear();
+    }
     Ok(SimulationResult {
         game: game.spec().name.to_string(),
         players,

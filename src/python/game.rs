@@ -2,17 +2,20 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyTuple};
 
 use super::convert::{json_to_py, py_to_json, Int, Seed};
-use super::errors::{detached, engine, guard};
+use super::errors::{engine, guard, internal_error, panic_message};
 use super::state::State;
-use crate::engine::{DynGame, DynState};
+use crate::engine::{DynGame, DynState, Progress};
 
 /// A configured game: build one with `tradewinds.load(name, **options)`.
 #[pyclass(frozen, module = "tradewinds", name = "Game")]
@@ -127,8 +130,9 @@ impl Game {
     /// Plays games `first .. first + games` on `threads` threads (0 = all cores), without
     /// the GIL; seat p is played by built-in agent `agents[p]` (all random when None). Game
     /// `i` depends only on `seed` and `i`, never on threads or on how a run is split.
-    /// `progress(n)` is called after each chunk of finished games; returning False stops
-    /// the run (KeyboardInterrupt). Ctrl-C stops it too.
+    /// `progress(n)` is called on the calling thread with the number of games finished since
+    /// its last call (at most every 50 ms); returning False stops the run (KeyboardInterrupt).
+    /// Ctrl-C stops it too.
     #[pyo3(signature = (games, seed = Seed(0), threads = Int(0), progress = None, agents = None, first = Seed(0)), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0)")]
     #[allow(clippy::too_many_arguments)]
     fn simulate<'py>(
@@ -147,40 +151,11 @@ impl Game {
             None => Vec::new(),
             Some(list) => list.iter().map(|a| engine(a.parse())).collect::<PyResult<_>>()?,
         };
-        let callback: Option<Py<PyAny>> = progress.filter(|p| !p.is_none()).map(Bound::unbind);
-        // The first exception raised by the callback (or a pending signal such as Ctrl-C);
-        // the run stops after it.
-        let failure: Mutex<Option<PyErr>> = Mutex::new(None);
-        let report = |finished: usize| -> bool {
-            if failure.lock().map(|f| f.is_some()).unwrap_or(true) {
-                return false;
-            }
-            // `try_attach` returns None while the interpreter shuts down: then stop.
-            Python::try_attach(|py| {
-                if failure.lock().map(|f| f.is_some()).unwrap_or(true) {
-                    return false;
-                }
-                let outcome = py.check_signals().and_then(|()| match callback.as_ref() {
-                    Some(cb) => cb.call1(py, (finished,)).map(|r| !r.bind(py).is(&pyo3::types::PyBool::new(py, false))),
-                    None => Ok(true),
-                });
-                match outcome {
-                    Ok(go_on) => go_on,
-                    Err(e) => {
-                        if let Ok(mut f) = failure.lock() {
-                            f.get_or_insert(e);
-                        }
-                        false
-                    }
-                }
-            })
-            .unwrap_or(false)
-        };
+        let callback = progress.filter(|p| !p.is_none());
         let inner = Arc::clone(&self.inner);
-        let outcome = detached(py, || inner.simulate(&specs, first.0, games, seed.0, threads, Some(&report)))?;
-        if let Some(e) = failure.into_inner().ok().flatten() {
-            return Err(e);
-        }
+        let outcome = watched(py, callback.as_ref(), |report| {
+            inner.simulate(&specs, first.0, games, seed.0, threads, Some(report))
+        })?;
         let result = engine(outcome)?;
         guard(|| {
             let players = result.players;
@@ -264,4 +239,71 @@ pub(crate) fn load_config(config_json: &str) -> PyResult<Game> {
 /// `bytes` from a Rust byte vector.
 pub(crate) fn bytes<'py>(py: Python<'py>, data: &[u8]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, data)
+}
+
+/// How often the thread that called a long run wakes to look for Ctrl-C and report progress.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a helper thread while the calling thread waits without the GIL, waking every
+/// `POLL` to run Python's signal handlers (which run only on the main thread, so a run started
+/// there stops at Ctrl-C) and to pass `callback` the games finished since its last call. The
+/// first exception (from a signal handler or the callback), or the callback returning False,
+/// stops the work (`work`'s progress function then returns false) and is raised once it ended.
+fn watched<T: Send>(
+    py: Python<'_>,
+    callback: Option<&Bound<'_, PyAny>>,
+    work: impl FnOnce(Progress<'_>) -> T + Send,
+) -> PyResult<T> {
+    let finished = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    let report = |n: usize| -> bool {
+        finished.fetch_add(n, Ordering::AcqRel);
+        !stop.load(Ordering::Acquire)
+    };
+    let caller = std::thread::current();
+    let mut failure: Option<PyErr> = None;
+    let outcome = std::thread::scope(|scope| {
+        let helper = scope.spawn(|| {
+            let r = catch_unwind(AssertUnwindSafe(|| work(&report)));
+            done.store(true, Ordering::Release);
+            caller.unpark();
+            r
+        });
+        loop {
+            py.detach(|| {
+                if !done.load(Ordering::Acquire) {
+                    std::thread::park_timeout(POLL);
+                }
+            });
+            let over = done.load(Ordering::Acquire);
+            if failure.is_none() {
+                let n = finished.swap(0, Ordering::AcqRel);
+                let go_on = py.check_signals().and_then(|()| match callback {
+                    Some(cb) if n > 0 => cb.call1((n,)).map(|r| !r.is(PyBool::new(py, false))),
+                    _ => Ok(true),
+                });
+                let stopped = match go_on {
+                    Ok(true) => None,
+                    Ok(false) => Some(PyKeyboardInterrupt::new_err("simulation stopped by its progress callback")),
+                    Err(e) => Some(e),
+                };
+                if stopped.is_some() {
+                    failure = stopped;
+                    stop.store(true, Ordering::Release);
+                }
+            }
+            if over {
+                break;
+            }
+        }
+        helper.join()
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    match outcome {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(payload)) | Err(payload) => Err(internal_error(&panic_message(&*payload))),
+    }
 }
