@@ -11,6 +11,8 @@ pub mod report;
 pub mod rng;
 pub mod simulate;
 pub mod state;
+#[cfg(test)]
+pub(crate) mod toy;
 
 pub use dynamic::{DynGame, DynState, Handle};
 pub use error::{EngineError, Result};

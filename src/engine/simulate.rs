@@ -293,3 +293,50 @@ pub fn simulate_agents<G: Game>(
         elapsed_seconds,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::toy::Race;
+
+    #[test]
+    fn work_units_give_every_thread_about_sixteen_and_hold_at_most_chunk_games() {
+        assert_eq!(chunk_games(0, 2), 1);
+        assert_eq!(chunk_games(1, 2), 1);
+        assert_eq!(chunk_games(100, 2), 4);
+        assert_eq!(chunk_games(6322, 2), 198);
+        assert_eq!(chunk_games(1_000_000, 2), CHUNK);
+        assert_eq!(chunk_games(1_000, 0), 63);
+    }
+
+    #[test]
+    fn a_game_without_score_categories_plays_every_game() {
+        let game = Race::new(7);
+        for games in [1, 31, 1000] {
+            let one = simulate(&game, games, 5, 1, None).unwrap();
+            assert!(one.categories.is_empty() && one.category_points.is_empty());
+            assert_eq!(one.moves.len(), games);
+            // Every game was played to its end: one winner, at least 3 decisions (7 / 2).
+            assert!(one.decisions.iter().all(|&d| d >= 3));
+            for g in 0..games {
+                assert_eq!(one.winners[2 * g..2 * g + 2].iter().filter(|&&w| w).count(), 1);
+            }
+            let two = simulate(&game, games, 5, 2, None).unwrap();
+            assert_eq!((&one.scores, &one.moves, &one.winners), (&two.scores, &two.moves, &two.winners));
+        }
+    }
+
+    #[test]
+    fn progress_counts_every_game_and_false_cancels() {
+        let game = Race::new(7);
+        let seen = std::sync::atomic::AtomicUsize::new(0);
+        let count = |n: usize| {
+            seen.fetch_add(n, Ordering::Relaxed);
+            true
+        };
+        simulate(&game, 777, 1, 2, Some(&count)).unwrap();
+        assert_eq!(seen.load(Ordering::Relaxed), 777);
+        let stop = |_: usize| false;
+        assert!(matches!(simulate(&game, 10_000, 1, 2, Some(&stop)), Err(EngineError::Cancelled)));
+    }
+}

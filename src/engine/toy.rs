@@ -1,0 +1,159 @@
+//! A tiny game for the engine's own tests: two players take turns adding 1 or 2 to a shared
+//! count, then a coin adds 0 or 1; whoever's move (with its coin) brings the count to
+//! `target` or more wins. It has chance, decisions and a terminal, and no scoring categories,
+//! so engine code that must not assume a game's shape is tested on something besides the
+//! real games.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::{EngineError, Result};
+use super::game::{Action, Actor, Game, GameSpec};
+use super::report::ScoreReport;
+use super::rng::Rng;
+
+pub(crate) struct Race {
+    spec: GameSpec,
+    target: u32,
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub(crate) struct RaceState {
+    count: u32,
+    /// Who moved last; the coin follows every move.
+    mover: usize,
+    coin_next: bool,
+    winner: Option<usize>,
+}
+
+impl Race {
+    pub(crate) fn new(target: u32) -> Self {
+        Race {
+            spec: GameSpec {
+                name: "race",
+                players: 2,
+                num_distinct_actions: 2,
+                max_chance_outcomes: 2,
+                max_game_length: 2 * target as usize + 2,
+                observation_tensor_shape: vec![1],
+                zero_sum: true,
+                min_return: -1.0,
+                max_return: 1.0,
+            },
+            target,
+        }
+    }
+}
+
+impl Game for Race {
+    type State = RaceState;
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+    fn config(&self) -> serde_json::Value {
+        serde_json::json!({"game": "race", "target": self.target})
+    }
+    fn initial_state(&self) -> RaceState {
+        RaceState { count: 0, mover: 1, coin_next: false, winner: None }
+    }
+    fn actor(&self, s: &RaceState) -> Actor {
+        match (s.winner, s.coin_next) {
+            (Some(_), _) => Actor::Terminal,
+            (None, true) => Actor::Chance,
+            (None, false) => Actor::Player(1 - s.mover),
+        }
+    }
+    fn legal_actions(&self, s: &RaceState, out: &mut Vec<Action>) {
+        out.clear();
+        if s.winner.is_none() {
+            out.extend([0, 1]);
+        }
+    }
+    fn chance_outcomes(&self, s: &RaceState, out: &mut Vec<(Action, f64)>) {
+        out.clear();
+        if s.coin_next && s.winner.is_none() {
+            out.extend([(0, 0.5), (1, 0.5)]);
+        }
+    }
+    fn apply(&self, s: &mut RaceState, a: Action) {
+        if s.coin_next {
+            s.count += a;
+            s.coin_next = false;
+            if s.count >= self.target {
+                s.winner = Some(s.mover);
+            }
+        } else {
+            s.mover = 1 - s.mover;
+            s.count += a + 1;
+            s.coin_next = true;
+        }
+    }
+    fn action_to_string(&self, s: &RaceState, a: Action) -> String {
+        if s.coin_next { format!("coin {a}") } else { format!("add {}", a + 1) }
+    }
+    /// No points in this game: only who got there first.
+    fn scores(&self, _: &RaceState, out: &mut [f64]) {
+        out.fill(0.0);
+    }
+    fn returns(&self, s: &RaceState, out: &mut [f64]) {
+        for (p, o) in out.iter_mut().enumerate() {
+            *o = match s.winner {
+                Some(w) if w == p => 1.0,
+                Some(_) => -1.0,
+                None => 0.0,
+            };
+        }
+    }
+    fn winners(&self, s: &RaceState) -> Vec<usize> {
+        s.winner.into_iter().collect()
+    }
+    fn is_truncated(&self, _: &RaceState) -> bool {
+        false
+    }
+    fn score_report(&self, s: &RaceState) -> ScoreReport {
+        ScoreReport {
+            categories: Vec::new(),
+            points: vec![Vec::new(); 2],
+            totals: vec![0.0; 2],
+            tie_breakers: Vec::new(),
+            tie_breaker_values: vec![Vec::new(); 2],
+            winners: self.winners(s),
+            terminal: s.winner.is_some(),
+            truncated: false,
+            notes: Vec::new(),
+        }
+    }
+    fn observation_string(&self, s: &RaceState, _: usize) -> String {
+        format!("count {}", s.count)
+    }
+    fn observation_tensor(&self, s: &RaceState, _: usize, out: &mut [f32]) {
+        out[0] = s.count as f32;
+    }
+    fn resample(&self, s: &RaceState, _: usize, _: &mut Rng) -> RaceState {
+        s.clone()
+    }
+    fn render(&self, s: &RaceState) -> String {
+        format!("{s:?}")
+    }
+    fn validate_state(&self, s: &RaceState) -> Result<()> {
+        if s.mover > 1 {
+            return Err(EngineError::InvalidRequest("mover out of range".into()));
+        }
+        Ok(())
+    }
+    fn setup(&self, _: &serde_json::Value) -> Result<RaceState> {
+        Ok(self.initial_state())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_test_game_passes_the_shared_conformance_checks() {
+        let stats = crate::engine::conformance::check_random_games(std::sync::Arc::new(Race::new(7)), 200, 3, 5)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(stats.games, 200);
+    }
+}
