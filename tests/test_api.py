@@ -19,7 +19,7 @@ from conftest import GAME_PLAYERS, SUPPORTED, play_to_end, random_action, random
 
 PUBLIC_API = {
     "GAMES", "CHANCE", "TERMINAL", "load", "simulate", "IllegalActionError", "StateFormatError",
-    "DataFileError", "SetupError", "TradewindsError", "Game", "State", "ScoreReport",
+    "DataFileError", "SetupError", "OptionError", "TradewindsError", "Game", "State", "ScoreReport",
     "SimulationResult", "data_path", "AGENT_NAMES", "Agent", "AgentFunction",
 }
 
@@ -44,7 +44,7 @@ def test_constants() -> None:
 
 def test_exception_hierarchy() -> None:
     assert issubclass(tw.TradewindsError, ValueError)
-    for cls in (tw.IllegalActionError, tw.StateFormatError, tw.DataFileError, tw.SetupError):
+    for cls in (tw.IllegalActionError, tw.StateFormatError, tw.DataFileError, tw.SetupError, tw.OptionError):
         assert issubclass(cls, tw.TradewindsError)
         assert cls.__module__ == "tradewinds"
 
@@ -78,12 +78,12 @@ def test_invalid_player_count_names_the_allowed_counts(name: str) -> None:
         assert "players" in message
         for n in allowed:
             assert str(n) in message, f"{message!r} does not name the allowed count {n}"
-        assert not isinstance(info.value, tw.TradewindsError)
+        assert isinstance(info.value, tw.OptionError)
 
 
 @pytest.mark.parametrize("name", tw.GAMES)
 def test_unknown_option_names_the_allowed_options(name: str) -> None:
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(tw.OptionError) as info:
         tw.load(name, no_such_option=1)
     message = str(info.value)
     assert "no_such_option" in message

@@ -159,20 +159,21 @@ def test_strings_that_are_not_unicode_text(one_game: tw.Game) -> None:
 @pytest.mark.parametrize("name", tw.GAMES)
 @pytest.mark.parametrize("bad", [0, 1, 5, 9, -1, 2**63, 2**70, "3", 3.5, float("nan"), True, None, [3]], ids=repr)
 def test_player_counts_out_of_range(name: str, bad: object) -> None:
-    """H-P7 player counts out of range or of the wrong type: ValueError naming `players`."""
-    raises(ValueError, lambda: tw.load(name, players=bad), "players")
+    """H-P7 player counts out of range or of the wrong type: OptionError naming `players`."""
+    raises(tw.OptionError, lambda: tw.load(name, players=bad), "players")
 
 
 def test_unknown_games_and_options() -> None:
     """H-P8 unknown game names and options, options out of range or of the wrong type."""
-    raises(ValueError, lambda: tw.load("chess"), "unknown game", *tw.GAMES)
-    raises(ValueError, lambda: tw.load(""), "unknown game")
+    raises(tw.OptionError, lambda: tw.load("chess"), "unknown game", *tw.GAMES)
+    raises(tw.OptionError, lambda: tw.load(""), "unknown game")
+    raises(tw.OptionError, lambda: tw.data_path("chess"), "unknown game")
     for name in tw.GAMES:
-        raises(ValueError, lambda: tw.load(name, colour="red"), "colour", "allowed options")
+        raises(tw.OptionError, lambda: tw.load(name, colour="red"), "colour", "allowed options")
         raises(TypeError, lambda: tw.load(name, players=object()), "players")
     for bad in [0, -1, 100_001, "10", 1.5, 2**64]:
-        raises(ValueError, lambda: tw.load("north-wind", max_turns=bad), "max_turns")
-    raises(ValueError, lambda: tw.load("north-wind", data=3), "data")
+        raises(tw.OptionError, lambda: tw.load("north-wind", max_turns=bad), "max_turns")
+    raises(tw.OptionError, lambda: tw.load("north-wind", data=3), "data")
     raises(TypeError, lambda: tw.load("north-wind", data=b"{}"), "data")
 
 
@@ -417,6 +418,9 @@ def test_impossible_setup_descriptions() -> None:
     ]:
         raises(tw.SetupError, lambda: game.setup(desc), f"field `{field}")
     raises(tw.SetupError, lambda: game.setup([]))
+    # Values JSON cannot carry are SetupErrors too, naming where they are.
+    raises(tw.SetupError, lambda: game.setup({"ships": [{"gold": 2**70}, {}]}), "description.ships[0].gold")
+    raises(tw.SetupError, lambda: game.setup({"turn": float("nan")}), "description.turn")
     raises(TypeError, lambda: game.setup(object()), "description")
 
 

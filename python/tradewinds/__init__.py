@@ -28,6 +28,7 @@ from ._core import (
     DataFileError,
     Game,
     IllegalActionError,
+    OptionError,
     ScoreReport,
     SetupError,
     State,
@@ -47,6 +48,7 @@ __all__ = [
     "simulate",
     "data_path",
     "TradewindsError",
+    "OptionError",
     "IllegalActionError",
     "StateFormatError",
     "DataFileError",
@@ -82,7 +84,7 @@ def data_path(name: str) -> Path:
     components.
     """
     if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; available games: {', '.join(GAMES)}")
+        raise OptionError(f"unknown game {name!r}; available games: {', '.join(GAMES)}")
     path = _DATA_DIR / f"{name}.json"
     if not path.is_file():
         raise FileNotFoundError(f"no component data file is shipped for {name!r} (looked for {path})")

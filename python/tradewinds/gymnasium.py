@@ -62,7 +62,7 @@ _SEED_BOUND = 2**63
 def env_id(game: str) -> str:
     """The id game ``game`` is registered under with ``gymnasium.make``."""
     if game not in tw.GAMES:
-        raise ValueError(f"unknown game {game!r}; available games: {', '.join(tw.GAMES)}")
+        raise tw.OptionError(f"unknown game {game!r}; available games: {', '.join(tw.GAMES)}")
     return f"tradewinds/{game}-v0"
 
 

@@ -56,7 +56,7 @@ _GAME_CLASSES: dict[str, type[TradewindsGame]] = {}
 def short_name(game: str) -> str:
     """The name game ``game`` is registered under in OpenSpiel (``tradewinds_north_wind``)."""
     if game not in tw.GAMES:
-        raise ValueError(f"unknown game {game!r}; available games: {', '.join(tw.GAMES)}")
+        raise tw.OptionError(f"unknown game {game!r}; available games: {', '.join(tw.GAMES)}")
     return "tradewinds_" + game.replace("-", "_")
 
 

@@ -383,7 +383,13 @@ impl<G: Game> GameState<G> {
             )));
         }
         game.validate_state(&saved.state)
-            .map_err(|e| EngineError::StateFormat(format!("the state is inconsistent: {e}")))?;
+            .map_err(|e| {
+                let why = match e {
+                    EngineError::StateFormat(why) => why,
+                    other => other.to_string(),
+                };
+                EngineError::StateFormat(format!("the state is inconsistent: {why}"))
+            })?;
         if saved.move_number < saved.history.len() as u64 {
             return Err(EngineError::StateFormat(
                 "its move number is smaller than its history".into(),

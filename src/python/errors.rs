@@ -19,6 +19,12 @@ create_exception!(
 );
 create_exception!(
     tradewinds,
+    OptionError,
+    TradewindsError,
+    "An unknown game, or a game option (player count, max_turns, data, ...) that is unknown, of the wrong type or out of range."
+);
+create_exception!(
+    tradewinds,
     IllegalActionError,
     TradewindsError,
     "An action that is not legal in the current state; the state is left unchanged."
@@ -46,9 +52,8 @@ create_exception!(
 pub(crate) fn to_py_err(e: EngineError) -> PyErr {
     let message = e.to_string();
     match e {
-        EngineError::UnknownGame { .. }
-        | EngineError::InvalidOption { .. }
-        | EngineError::InvalidRequest(_) => PyValueError::new_err(message),
+        EngineError::UnknownGame { .. } | EngineError::InvalidOption { .. } => OptionError::new_err(message),
+        EngineError::InvalidRequest(_) => TradewindsError::new_err(message),
         EngineError::IllegalAction(_) | EngineError::UnknownActionString { .. } => {
             IllegalActionError::new_err(message)
         }
@@ -62,6 +67,17 @@ pub(crate) fn to_py_err(e: EngineError) -> PyErr {
 /// Converts an engine result, mapping its error.
 pub(crate) fn engine<T>(r: crate::engine::Result<T>) -> PyResult<T> {
     r.map_err(to_py_err)
+}
+
+/// A `ValueError` raised while converting an argument (an integer past 64 bits, a NaN),
+/// retyped as the error class `E` of what the argument is (`OptionError` for game options,
+/// `SetupError` for a setup description). Other errors (`TypeError`, ours) pass unchanged.
+pub(crate) fn retyped<E: pyo3::PyTypeInfo>(py: Python<'_>, e: PyErr) -> PyErr {
+    if e.is_instance_of::<PyValueError>(py) && !e.is_instance_of::<TradewindsError>(py) {
+        PyErr::new::<E, _>(e.value(py).to_string())
+    } else {
+        e
+    }
 }
 
 /// The text of a panic payload.

@@ -8,12 +8,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyTuple};
 
 use super::convert::{json_to_py, py_to_json, Int, Seed};
-use super::errors::{engine, guard, internal_error, panic_message};
+use super::errors::{engine, guard, internal_error, panic_message, retyped, OptionError, SetupError};
 use super::state::State;
 use crate::engine::{DynGame, DynState, Progress};
 
@@ -108,7 +108,7 @@ impl Game {
     /// A position built from a game-specific description (a JSON-able dict).
     #[pyo3(signature = (description, seed = Seed(0), explicit_chance = false), text_signature = "(self, description, seed=0, explicit_chance=False)")]
     fn setup(&self, description: &Bound<'_, PyAny>, seed: Seed, explicit_chance: bool) -> PyResult<State> {
-        let description = py_to_json(description, "description")?;
+        let description = py_to_json(description, "description").map_err(|e| retyped::<SetupError>(description.py(), e))?;
         guard(|| Ok(self.state(engine(self.inner.setup(&description, seed.0, explicit_chance))?)))
     }
 
@@ -222,7 +222,7 @@ impl Game {
 /// Builds a `Game` from JSON-able options.
 pub(crate) fn load_game(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
     let map = match options {
-        Some(d) => super::convert::py_dict_to_map(d, "options")?,
+        Some(d) => super::convert::py_dict_to_map(d, "options").map_err(|e| retyped::<OptionError>(d.py(), e))?,
         None => serde_json::Map::new(),
     };
     Game::wrap(guard(|| engine(crate::games::load(name, &map)))?)
@@ -231,7 +231,7 @@ pub(crate) fn load_game(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyRe
 /// Builds a `Game` from `config_json()` text.
 pub(crate) fn load_config(config_json: &str) -> PyResult<Game> {
     let value: serde_json::Value = serde_json::from_str(config_json).map_err(|e| {
-        PyValueError::new_err(format!("not a tradewinds game configuration: {e}"))
+        OptionError::new_err(format!("not a tradewinds game configuration: {e}"))
     })?;
     Game::wrap(guard(|| engine(crate::games::load_json(&value)))?)
 }

@@ -11,7 +11,7 @@ mod game;
 mod report;
 mod state;
 
-use errors::{DataFileError, IllegalActionError, SetupError, StateFormatError, TradewindsError};
+use errors::{DataFileError, IllegalActionError, OptionError, SetupError, StateFormatError, TradewindsError};
 use game::Game;
 use report::ScoreReport;
 use state::State;
@@ -27,7 +27,7 @@ fn load(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
 #[pyfunction]
 fn configurations<'py>(py: Python<'py>, name: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
     if !crate::games::GAMES.contains(&name) {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+        return Err(OptionError::new_err(format!(
             "unknown game {name:?}; available games: {}",
             crate::games::GAMES.join(", ")
         )));
@@ -72,6 +72,7 @@ fn _check_panic_guard(py: Python<'_>, message: &str, detach: bool) -> PyResult<(
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("TradewindsError", py.get_type::<TradewindsError>())?;
+    m.add("OptionError", py.get_type::<OptionError>())?;
     m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
     m.add("StateFormatError", py.get_type::<StateFormatError>())?;
     m.add("DataFileError", py.get_type::<DataFileError>())?;
