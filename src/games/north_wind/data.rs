@@ -292,6 +292,8 @@ pub struct Data {
     /// A unique label per card instance ("Fog#2").
     pub card_label: Vec<String>,
     pub types: Vec<CardType>,
+    /// The types with more than one card (those with a `multi` index), as a bit set.
+    pub multi_types: u32,
     /// Card id of each port's destination card.
     pub destination_card: [u8; 3],
     /// The cards dealt at setup (all but the destinations), in id order.
@@ -612,6 +614,7 @@ impl Data {
         let event_total = event_faces.iter().map(|f| f.1).sum();
         let combat_total = combat_faces.iter().map(|f| f.1).sum();
         let card_kind = card_type.iter().map(|&t| types[t as usize].kind).collect();
+        let multi_types = types.iter().enumerate().filter(|(_, t)| t.multi.is_some()).fold(0u32, |m, (i, _)| m | 1 << i);
         Ok(Data {
             file,
             rules,
@@ -619,6 +622,7 @@ impl Data {
             card_kind,
             card_label,
             types,
+            multi_types,
             destination_card,
             deal_cards,
             slots_per_stack,

@@ -213,6 +213,7 @@ impl NorthWind {
                 }
             }
             s.seen[v][stack] |= m;
+            m &= self.data.multi_types;
             while m != 0 {
                 let t = m.trailing_zeros() as usize;
                 m &= m - 1;
@@ -456,16 +457,32 @@ impl NorthWind {
 
     /// Draws a chance outcome without allocating.
     pub(crate) fn sample(&self, s: &State, rng: &mut Rng) -> Action {
-        if matches!(s.phase, Phase::Peek | Phase::Reveal) {
-            // Every remaining card is equally likely: the k-th one in id order (the same
-            // draw as the general path below).
-            let mut m = self.remaining(s);
-            let mut k = below(rng, m.count_ones());
-            while k > 0 {
-                m &= m - 1;
-                k -= 1;
+        // The same draws as the general path below (one `below` over the total weight, the
+        // outcomes in order), without its two passes.
+        fn face<T>(faces: &[(T, u32)], total: u32, rng: &mut Rng) -> Action {
+            let mut pick = below(rng, total);
+            for (i, &(_, n)) in faces.iter().enumerate() {
+                if pick < n {
+                    return i as Action;
+                }
+                pick -= n;
             }
-            return m.trailing_zeros();
+            (faces.len() - 1) as Action // not reached: the weights add up to `total`
+        }
+        match s.phase {
+            Phase::Peek | Phase::Reveal => {
+                // Every remaining card is equally likely: the k-th one in id order.
+                let mut m = self.remaining(s);
+                let mut k = below(rng, m.count_ones());
+                while k > 0 {
+                    m &= m - 1;
+                    k -= 1;
+                }
+                return m.trailing_zeros();
+            }
+            Phase::Event => return face(&self.data.event_faces, self.data.event_total, rng),
+            Phase::Combat => return face(&self.data.combat_faces, self.data.combat_total, rng),
+            _ => {}
         }
         let mut total = 0;
         self.chance_weights(s, |_, w| total += w);
