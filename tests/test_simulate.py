@@ -120,7 +120,8 @@ def test_raw_simulate_dict(one_game: tw.Game) -> None:
         one_game.simulate(10, 0, -2)
 
 
-def test_progress_callback_counts_every_game(one_game: tw.Game) -> None:
+@pytest.mark.parametrize("entry", ["tw.simulate", "Game.simulate"])
+def test_progress_callback_counts_every_game(one_game: tw.Game, entry: str) -> None:
     seen: list[int] = []
     threads_seen: set[int] = set()
 
@@ -128,29 +129,17 @@ def test_progress_callback_counts_every_game(one_game: tw.Game) -> None:
         seen.append(n)
         threads_seen.add(threading.get_ident())
 
-    r = tw.simulate(one_game, 1000, seed=3, threads=2, progress=progress)
-    assert sum(seen) == 1000 and all(n > 0 for n in seen)
-    assert r.games == 1000
-    # The callback runs on the simulation's worker threads, not on the caller's.
-    assert threading.get_ident() not in threads_seen
-    plain = tw.simulate(one_game, 1000, seed=3, threads=2)
-    assert np.array_equal(plain.scores, r.scores)
-
-
-def test_binding_reports_progress_on_the_calling_thread(one_game: tw.Game) -> None:
-    # Game.simulate (the binding) waits for its Rust threads on the calling thread and calls
-    # the callback there, with the games finished since its last call.
-    seen: list[int] = []
-    threads_seen: set[int] = set()
-
-    def progress(n: int) -> None:
-        seen.append(n)
-        threads_seen.add(threading.get_ident())
-
-    raw = one_game.simulate(3000, 3, 2, progress)
+    if entry == "tw.simulate":
+        scores = tw.simulate(one_game, 3000, seed=3, threads=2, progress=progress).scores
+        # The callback runs on the worker threads that play the chunks, not on the caller's.
+        assert threading.get_ident() not in threads_seen
+    else:
+        scores = one_game.simulate(3000, 3, 2, progress)["scores"]
+        # The binding waits for its Rust threads on the calling thread and reports there the
+        # games finished since its last call.
+        assert threads_seen == {threading.get_ident()}
     assert sum(seen) == 3000 and all(n > 0 for n in seen)
-    assert threads_seen == {threading.get_ident()}
-    assert np.array_equal(raw["scores"], one_game.simulate(3000, 3, 1)["scores"])
+    assert np.array_equal(tw.simulate(one_game, 3000, seed=3, threads=1).scores, scores)
 
 
 def test_progress_callback_error_is_raised_after_the_run(one_game: tw.Game) -> None:
