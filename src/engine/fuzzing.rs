@@ -17,8 +17,8 @@
 //!
 //! Every game and configuration comes from the registry ([`crate::games::GAMES`] and
 //! [`crate::games::all_configurations`]), so a new game is fuzzed as soon as it is
-//! registered. The only per-game list here is [`DATA_FILES`] (games with a component data
-//! file and its text parser).
+//! registered; the games with a component data file come from
+//! [`crate::games::DATA_FILES`].
 
 use std::sync::{Arc, OnceLock};
 
@@ -235,21 +235,6 @@ pub fn registry() -> &'static [Entry] {
         v
     })
 }
-
-/// A game with a component data file: its name, the shipped file's text and the parser
-/// of the file's text (the path the `data` option takes when given a file name).
-pub struct DataFileKind {
-    pub game: &'static str,
-    pub shipped: &'static str,
-    pub parse_text: fn(&str) -> crate::engine::Result<()>,
-}
-
-/// The games that read a component data file. A new game with a data file adds a row.
-pub const DATA_FILES: &[DataFileKind] = &[DataFileKind {
-    game: "north-wind",
-    shipped: crate::games::north_wind::data::DEFAULT_DATA,
-    parse_text: |text| crate::games::north_wind::Data::from_json_str(text).map(|_| ()),
-}];
 
 // ----- the invariants of one state ----------------------------------------------------
 
@@ -1038,7 +1023,7 @@ fn check_data_game(
 /// loads gives a game whose configuration rebuilds it and that plays without panic.
 pub fn fuzz_data_text(data: &[u8]) -> Check {
     let mut input = FuzzInput::new(data);
-    let kind = &DATA_FILES[input.below(DATA_FILES.len())];
+    let kind = &crate::games::DATA_FILES[input.below(crate::games::DATA_FILES.len())];
     let mode = input.u8() % 3;
     let config = {
         let configs = crate::games::all_configurations(kind.game);

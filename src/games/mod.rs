@@ -40,3 +40,19 @@ pub fn all_configurations(name: &str) -> Vec<Map<String, Value>> {
         _ => Vec::new(),
     }
 }
+
+/// A game with a component data file: its name, the shipped file's text and the parser of
+/// the file's text (the path the `data` option takes when given a file name).
+pub struct DataFileKind {
+    pub game: &'static str,
+    pub shipped: &'static str,
+    pub parse_text: fn(&str) -> Result<()>,
+}
+
+/// The games that read a component data file (the fuzz targets mutate each). A new game
+/// with a data file adds a row.
+pub const DATA_FILES: &[DataFileKind] = &[DataFileKind {
+    game: "north-wind",
+    shipped: north_wind::data::DEFAULT_DATA,
+    parse_text: |text| north_wind::Data::from_json_str(text).map(|_| ()),
+}];
