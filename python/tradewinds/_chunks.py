@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from ._core import Game
 from .agents import Agent, agent_label
+from .simulation import ARRAYS
 
 __all__ = ["Part", "Assembler", "run_range", "mix_seed"]
 
@@ -46,6 +47,24 @@ def mix_seed(*words: int) -> int:
     return h
 
 
+def _array_specs(games: int, players: int, categories: int) -> dict[str, tuple[tuple[int, ...], type[np.generic]]]:
+    """The shape and type of each per-game array of ``games`` games (in the order of ``ARRAYS``)."""
+    return {
+        "scores": ((games, players), np.float64),
+        "winners": ((games, players), np.bool_),
+        "moves": ((games,), np.uint64),
+        "decisions": ((games,), np.uint64),
+        "truncated": ((games,), np.bool_),
+        "category_points": ((games, players, categories), np.float64),
+    }
+
+
+def _zeros(games: int, players: int, categories: int) -> dict[str, npt.NDArray[Any]]:
+    """The per-game arrays of ``games`` games, zero-filled."""
+    specs = _array_specs(games, players, categories)
+    return {name: np.zeros(shape, dtype=dtype) for name, (shape, dtype) in specs.items()}
+
+
 @dataclass(eq=False)
 class Part:
     """The results of games ``first .. first + games`` (arrays as in ``SimulationResult``)."""
@@ -63,16 +82,7 @@ class Part:
 
     def check(self, players: int, categories: int) -> None:
         """Raises ``ValueError`` unless every array has the shape and type of ``games`` games."""
-        n = self.games
-        expected: dict[str, tuple[tuple[int, ...], type[np.generic]]] = {
-            "scores": ((n, players), np.float64),
-            "winners": ((n, players), np.bool_),
-            "moves": ((n,), np.uint64),
-            "decisions": ((n,), np.uint64),
-            "truncated": ((n,), np.bool_),
-            "category_points": ((n, players, categories), np.float64),
-        }
-        for name, (shape, dtype) in expected.items():
+        for name, (shape, dtype) in _array_specs(self.games, players, categories).items():
             a = getattr(self, name)
             if not isinstance(a, np.ndarray) or a.shape != shape or a.dtype != dtype:
                 got = f"{a.dtype}{list(a.shape)}" if isinstance(a, np.ndarray) else type(a).__name__
@@ -132,12 +142,8 @@ def _play_python(
     start = time.perf_counter()
     players = game.players
     ncat = len(categories_of(game))
-    scores = np.zeros((games, players), dtype=np.float64)
-    winners = np.zeros((games, players), dtype=np.bool_)
-    moves = np.zeros(games, dtype=np.uint64)
-    decisions = np.zeros(games, dtype=np.uint64)
-    truncated = np.zeros(games, dtype=np.bool_)
-    category_points = np.zeros((games, players, ncat), dtype=np.float64)
+    arrays = _zeros(games, players, ncat)
+    scores, winners, moves, decisions, truncated, category_points = (arrays[name] for name in ARRAYS)
     for k in range(games):
         index = first + k
         state = game.new_state(mix_seed(seed, index, _CHANCE_STREAM))
@@ -190,12 +196,7 @@ def _play_python(
         games=games,
         elapsed_seconds=time.perf_counter() - start,
         threads=1,
-        scores=scores,
-        winners=winners,
-        moves=moves,
-        decisions=decisions,
-        truncated=truncated,
-        category_points=category_points,
+        **arrays,
     )
 
 
@@ -215,14 +216,7 @@ class Assembler:
     def _allocate(self) -> dict[str, npt.NDArray[Any]]:
         n, p, c = self.games, self.players, self.categories
         try:
-            return {
-                "scores": np.zeros((n, p), dtype=np.float64),
-                "winners": np.zeros((n, p), dtype=np.bool_),
-                "moves": np.zeros(n, dtype=np.uint64),
-                "decisions": np.zeros(n, dtype=np.uint64),
-                "truncated": np.zeros(n, dtype=np.bool_),
-                "category_points": np.zeros((n, p, c), dtype=np.float64),
-            }
+            return _zeros(n, p, c)
         except (MemoryError, ValueError):
             size = n * (17 + p * (9 + 8 * c))
             raise ValueError(
@@ -234,13 +228,12 @@ class Assembler:
         part.check(self.players, self.categories)
         if part.first < 0 or part.first + part.games > self.games:
             raise ValueError(f"games {part.first}..{part.first + part.games} lie outside 0..{self.games}")
-        names = ("scores", "winners", "moves", "decisions", "truncated", "category_points")
         if self._adoptable and part.first == 0 and part.games == self.games:
             # One part holds the whole run: adopt its arrays instead of copying them.
-            self._arrays = {name: getattr(part, name) for name in names}
+            self._arrays = {name: getattr(part, name) for name in ARRAYS}
         else:
             window = slice(part.first, part.first + part.games)
-            for name in names:
+            for name in ARRAYS:
                 self._arrays[name][window] = getattr(part, name)
         self._adoptable = False
         self.filled += part.games

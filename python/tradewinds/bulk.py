@@ -8,7 +8,6 @@ results are identical bit for bit for any thread count, chunk size and backend.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import queue
@@ -18,6 +17,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from ._chunks import Assembler, Part, categories_of, run_range
 from ._core import Game
 from ._core import load as _load
 from .agents import Agent, agent_label, normalize_agents
-from .simulation import ProgressBar, SimulationResult
+from .simulation import ProgressBar, SimulationResult, import_optional
 from .streaming import RunDirectory, make_manifest, read_manifest, result_from_chunks
 
 __all__ = ["simulate", "default_chunk_games", "BACKENDS"]
@@ -200,12 +200,10 @@ def simulate(
                 metas.append(directory.write(index, part, threads_used))
             assembler.add(part)
 
+        job = _Job(game, seats, seed, todo, threads, on_done, report)
         start = time.perf_counter()
         try:
-            if backend == "dask":
-                used = _run_dask(client, game, seats, seed, todo, threads, on_done, report)
-            else:
-                used = _run_local(game, seats, seed, todo, threads, on_done, report)
+            used = _run_dask(client, job) if backend == "dask" else _run_local(job)
         finally:
             if bar is not None:
                 bar.close()
@@ -229,6 +227,22 @@ def simulate(
             directory.close()
 
 
+@dataclass(frozen=True, eq=False)
+class _Job:
+    """What a backend plays: the chunks ``todo`` (index, first game, games) of the run of
+    ``game`` seeded ``seed``, seat p played by ``agents[p]``, with ``threads`` as given to
+    :func:`simulate`. ``on_done(index, part, threads_used)`` takes each finished chunk;
+    ``report(n)``, when given, the number of games just finished."""
+
+    game: Game
+    agents: list[Agent]
+    seed: int
+    todo: list[tuple[int, int, int]]
+    threads: int
+    on_done: Callable[[int, Part, int], None]
+    report: Callable[[int], object] | None
+
+
 # ---- local threads ---------------------------------------------------------------------------
 
 
@@ -240,19 +254,12 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _run_local(
-    game: Game,
-    agents: list[Agent],
-    seed: int,
-    todo: list[tuple[int, int, int]],
-    threads: int,
-    on_done: Callable[[int, Part, int], None],
-    report: Callable[[int], object] | None,
-) -> int:
-    """Plays the chunks ``todo`` on worker threads while the calling thread waits, so that
+def _run_local(job: _Job) -> int:
+    """Plays the job's chunks on worker threads while the calling thread waits, so that
     Ctrl-C (``KeyboardInterrupt`` in the calling thread) stops the run. Returns the number of
     threads used."""
-    total = threads or _cores()
+    todo, report = job.todo, job.report
+    total = job.threads or _cores()
     if not todo:
         return total
     # Each concurrent chunk gets an equal share of the threads: one chunk (the default for a
@@ -303,7 +310,7 @@ def _run_local(
             except queue.Empty:
                 return
             try:
-                part = run_range(game, agents, seed, first, count, per_chunk, progress)
+                part = run_range(job.game, job.agents, job.seed, first, count, per_chunk, progress)
             except BaseException as e:  # handed to the waiting thread
                 fail(e)
                 results.put((index, None, e))
@@ -326,7 +333,7 @@ def _run_local(
             if error is not None:
                 raise failures[0] if failures else error
             assert part is not None
-            on_done(index, part, total)
+            job.on_done(index, part, total)
             remaining -= 1
     except BaseException:
         # Workers stop at their next progress report (at most 256 games later) and are
@@ -341,25 +348,11 @@ def _run_local(
 # ---- Dask ------------------------------------------------------------------------------------
 
 
-def _run_dask(
-    client: Any,
-    game: Game,
-    agents: list[Agent],
-    seed: int,
-    todo: list[tuple[int, int, int]],
-    threads: int,
-    on_done: Callable[[int, Part, int], None],
-    report: Callable[[int], object] | None,
-) -> int:
-    """Plays the chunks ``todo`` as tasks on a Dask cluster; the calling process gathers them
+def _run_dask(client: Any, job: _Job) -> int:
+    """Plays the job's chunks as tasks on a Dask cluster; the calling process gathers them
     as they finish. Returns the number of worker threads of the cluster."""
-    try:
-        distributed = importlib.import_module("distributed")
-    except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "backend='dask' needs dask.distributed, which is not installed; "
-            "install it with `pip install 'tradewinds[dask]'`"
-        ) from e
+    distributed = import_optional("distributed", "backend='dask'", "dask.distributed",
+                                  "`pip install 'tradewinds[dask]'`")
     if client is None:
         try:
             client = distributed.get_client()
@@ -368,15 +361,15 @@ def _run_dask(
                 "backend='dask' needs a Dask client: pass client=distributed.Client(address), "
                 "or create one first"
             ) from None
-    per_task = threads or 1
+    per_task = job.threads or 1
     workers = int(sum(client.nthreads().values())) * per_task
-    if not todo:
+    if not job.todo:
         return workers
     token = uuid.uuid4().hex[:12]
     keys: dict[str, int] = {}
     futures = []
-    for index, first, count in todo:
-        future = client.submit(run_range, game, agents, seed, first, count, per_task, None,
+    for index, first, count in job.todo:
+        future = client.submit(run_range, job.game, job.agents, job.seed, first, count, per_task, None,
                                key=f"tradewinds-simulate-{token}-{index}", priority=-index)
         keys[future.key] = index
         futures.append(future)
@@ -387,8 +380,8 @@ def _run_dask(
             index = keys[future.key]
             pending.pop(future.key, None)
             future.release()
-            on_done(index, part, workers)
-            if report is not None and report(part.games) is False:
+            job.on_done(index, part, workers)
+            if job.report is not None and job.report(part.games) is False:
                 raise KeyboardInterrupt("simulation stopped by its progress callback")
     except BaseException:
         client.cancel(list(pending.values()))

@@ -48,6 +48,8 @@ from gymnasium import spaces
 
 import tradewinds as tw
 
+from ._envs import RENDER_MODES, SEED_BOUND, check_render_mode, render
+
 __all__ = ["env", "env_id", "TradewindsEnv", "Action", "LOSS_REWARD"]
 
 #: An action: an action id (a Python or NumPy integer).
@@ -55,8 +57,6 @@ Action: TypeAlias = "int | np.integer[Any]"
 
 #: The reward of an illegal action under ``illegal_action="lose"`` (the lowest return).
 LOSS_REWARD = -1.0
-
-_SEED_BOUND = 2**63
 
 
 def env_id(game: str) -> str:
@@ -96,7 +96,7 @@ def env(
 class TradewindsEnv(gymnasium.Env[npt.NDArray[np.float32], Action]):
     """One seat of a tradewinds game against built-in agents (build it with :func:`env`)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(
         self,
@@ -130,9 +130,7 @@ class TradewindsEnv(gymnasium.Env[npt.NDArray[np.float32], Action]):
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         self.illegal_action = illegal_action
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.observation_space = spaces.Box(-np.inf, np.inf, shape=self.game.observation_tensor_shape, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
         self._state: tw.State | None = None
@@ -149,7 +147,7 @@ class TradewindsEnv(gymnasium.Env[npt.NDArray[np.float32], Action]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         super().reset(seed=seed)
-        self._state = self.game.new_state(seed=int(self.np_random.integers(0, _SEED_BOUND)))
+        self._state = self.game.new_state(seed=int(self.np_random.integers(0, SEED_BOUND)))
         self._play_opponents()
         # (A game that the opponents finish before the seat ever acts has nothing to step.)
         self._over = self._state.is_terminal
@@ -180,20 +178,13 @@ class TradewindsEnv(gymnasium.Env[npt.NDArray[np.float32], Action]):
 
     def render(self) -> str | None:
         """The whole table as text (``render_mode="ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called with render_mode=None; pass render_mode='ansi'")
-            return None
-        text = str(self.tradewinds_state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.tradewinds_state, self.render_mode)
 
     def _play_opponents(self) -> None:
         state = self.tradewinds_state
         while not state.is_terminal and state.current_player != self.seat:
             agent = self.opponents[state.current_player]
-            state.apply(state.agent_action(agent, int(self.np_random.integers(0, _SEED_BOUND))))
+            state.apply(state.agent_action(agent, int(self.np_random.integers(0, SEED_BOUND))))
 
     def _observation(self) -> npt.NDArray[np.float32]:
         return self.tradewinds_state.observation_tensor(self.seat)

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
@@ -45,6 +44,8 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
 
 import tradewinds as tw
+
+from ._envs import RENDER_MODES, SEED_BOUND, check_render_mode, render
 
 __all__ = ["env", "raw_env", "TradewindsAECEnv", "Observation"]
 
@@ -69,12 +70,10 @@ class TradewindsAECEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, game: str, render_mode: str | None = "ansi", **options: Any) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        self.render_mode = check_render_mode(render_mode)
         self.game: tw.Game = tw.load(game, **options)
-        self.render_mode = render_mode
         self.metadata = {
-            "render_modes": ["ansi", "human"],
+            "render_modes": list(RENDER_MODES),
             "name": f"{game.replace('-', '_')}_v0",
             "is_parallelizable": False,
         }
@@ -121,7 +120,7 @@ class TradewindsAECEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, self.np_random_seed = seeding.np_random(seed)
-        self._state = self.game.new_state(seed=int(self.np_random.integers(0, 2**63)))
+        self._state = self.game.new_state(seed=int(self.np_random.integers(0, SEED_BOUND)))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -170,14 +169,7 @@ class TradewindsAECEnv(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The whole table as text (``render_mode="ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called with render_mode=None; pass render_mode='ansi'")
-            return None
-        text = str(self.tradewinds_state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.tradewinds_state, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -27,6 +27,17 @@ _FORMAT_VERSION = 1
 _Z95 = 1.959963984540054
 
 
+def import_optional(module: str, needed_by: str, package: str, install: str) -> Any:
+    """Imports the optional dependency ``module``; if it is missing, an ``ImportError`` saying
+    that ``needed_by`` needs ``package`` and how to install it (``install``)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            f"{needed_by} needs {package}, which is not installed; install it with {install}"
+        ) from e
+
+
 def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
     """The Wilson score interval for a binomial proportion (95% by default)."""
     if trials <= 0:
@@ -194,13 +205,8 @@ class SimulationResult:
         ``truncated``. ``wide=True`` gives one row per game instead, with columns
         ``score_p0``, ``win_p0``, ``<category>_p0``, ... for every seat.
         """
-        try:
-            pd = importlib.import_module("pandas")
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise ImportError(
-                "SimulationResult.to_pandas() needs pandas, which is not installed; "
-                "install it with `pip install pandas` (or `pip install 'tradewinds[pandas]'`)"
-            ) from e
+        pd = import_optional("pandas", "SimulationResult.to_pandas()", "pandas",
+                             "`pip install pandas` (or `pip install 'tradewinds[pandas]'`)")
         if wide:
             return self._wide_frame(pd)
         n, players = self.games, self.players
@@ -241,14 +247,9 @@ class SimulationResult:
         interval, and each seat's score distribution. Needs matplotlib
         (``pip install 'tradewinds[plot]'``); draws off-screen (Agg), so it works without a
         display. Returns the path."""
-        try:
-            figure_mod = importlib.import_module("matplotlib.figure")
-            agg = importlib.import_module("matplotlib.backends.backend_agg")
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise ImportError(
-                "SimulationResult.plot() needs matplotlib, which is not installed; "
-                "install it with `pip install 'tradewinds[plot]'`"
-            ) from e
+        needs = ("SimulationResult.plot()", "matplotlib", "`pip install 'tradewinds[plot]'`")
+        figure_mod = import_optional("matplotlib.figure", *needs)
+        agg = import_optional("matplotlib.backends.backend_agg", *needs)
         path = Path(path)
         fig = figure_mod.Figure(figsize=(11.0, 4.6), layout="constrained")
         agg.FigureCanvasAgg(fig)
