@@ -416,6 +416,25 @@ fn json_state(game: &Arc<dyn DynGame>, seed: u64, explicit: bool, moves: usize) 
     serde_json::from_str(&midgame(&**game, seed, explicit, moves).to_json()).unwrap()
 }
 
+/// The first state in `phase` of seeded play (seeds 0 to 199, deterministic moves), as
+/// saved JSON: a starting point for a hand-edited saved state.
+fn saved_in_phase(game: &dyn DynGame, phase: &str) -> Option<Value> {
+    for seed in 0..200 {
+        let mut s = game.new_state(seed, false);
+        let mut i = 0usize;
+        while !s.is_terminal() {
+            let v: Value = serde_json::from_str(&s.to_json()).unwrap();
+            if v["state"]["phase"] == json!(phase) {
+                return Some(v);
+            }
+            let legal = s.legal_actions();
+            s.apply(legal[(i * 31 + seed as usize) % legal.len()]).unwrap();
+            i += 1;
+        }
+    }
+    None
+}
+
 /// H-R15 (finding F1, fixed) a state saved with implicit chance that rests at a chance node.
 #[test]
 fn saved_state_with_implicit_chance_at_a_chance_node_is_rejected() {
@@ -465,22 +484,7 @@ fn saved_state_with_huge_column_counts_is_rejected_without_panic() {
 fn saved_combat_state_without_rolls_left_is_rejected() {
     let g = load("north-wind", &options(json!({"players": 2}))).unwrap();
     // Find a pirate attack in random play and turn it into a combat without rolls.
-    let mut found = None;
-    'games: for seed in 0..200 {
-        let mut s = g.new_state(seed, false);
-        let mut i = 0usize;
-        while !s.is_terminal() {
-            let v: Value = serde_json::from_str(&s.to_json()).unwrap();
-            if v["state"]["phase"] == json!("Pirate") {
-                found = Some(v);
-                break 'games;
-            }
-            let legal = s.legal_actions();
-            s.apply(legal[(i * 31 + seed as usize) % legal.len()]).unwrap();
-            i += 1;
-        }
-    }
-    let mut v = found.expect("a pirate attack in 200 games");
+    let mut v = saved_in_phase(&*g, "Pirate").expect("a pirate attack in 200 games");
     v["state"]["phase"] = json!("Combat");
     v["state"]["voyage"]["rolls_left"] = json!(0);
     v["state"]["voyage"]["hits"] = json!(0);
@@ -497,22 +501,7 @@ fn saved_combat_state_without_rolls_left_is_rejected() {
 #[test]
 fn saved_state_with_a_current_card_out_of_range_is_rejected() {
     let g = load("north-wind", &options(json!({"players": 2}))).unwrap();
-    let mut found = None;
-    'games: for seed in 0..200 {
-        let mut s = g.new_state(seed, false);
-        let mut i = 0usize;
-        while !s.is_terminal() {
-            let v: Value = serde_json::from_str(&s.to_json()).unwrap();
-            if v["state"]["phase"] == json!("Card") {
-                found = Some(v);
-                break 'games;
-            }
-            let legal = s.legal_actions();
-            s.apply(legal[(i * 31 + seed as usize) % legal.len()]).unwrap();
-            i += 1;
-        }
-    }
-    let mut v = found.expect("a card decision in 200 games");
+    let mut v = saved_in_phase(&*g, "Card").expect("a card decision in 200 games");
     // The same card id plus 32: the same bit of a 32-bit card set once the shift wraps.
     let card = v["state"]["voyage"]["current"].as_u64().unwrap();
     v["state"]["voyage"]["current"] = json!(card + 32);
@@ -525,22 +514,7 @@ fn saved_state_with_a_current_card_out_of_range_is_rejected() {
 #[test]
 fn saved_state_with_stale_combat_rolls_is_rejected() {
     let g = load("north-wind", &options(json!({"players": 2}))).unwrap();
-    let mut found = None;
-    'games: for seed in 0..200 {
-        let mut s = g.new_state(seed, false);
-        let mut i = 0usize;
-        while !s.is_terminal() {
-            let v: Value = serde_json::from_str(&s.to_json()).unwrap();
-            if v["state"]["phase"] == json!("Card") {
-                found = Some(v);
-                break 'games;
-            }
-            let legal = s.legal_actions();
-            s.apply(legal[(i * 31 + seed as usize) % legal.len()]).unwrap();
-            i += 1;
-        }
-    }
-    let mut v = found.expect("a card decision in 200 games");
+    let mut v = saved_in_phase(&*g, "Card").expect("a card decision in 200 games");
     v["state"]["voyage"]["rolls_left"] = json!(128);
     assert!(
         matches!(g.state_from_json(&v.to_string()), Err(EngineError::StateFormat(_))),

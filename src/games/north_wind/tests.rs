@@ -72,6 +72,52 @@ fn has(st: &St, action: &str) -> bool {
     legal_names(st).iter().any(|n| n == action)
 }
 
+/// Reveals `cards` in order as the voyage goes on: a fog's event die shows treasure, and
+/// the decision a card offers is passed.
+fn reveal_each(st: &mut St, cards: &[&str]) {
+    for c in cards {
+        play(st, &format!("reveal:{c}"));
+        match st.inner().phase {
+            Phase::Event => play(st, "event:treasure"),
+            Phase::Card => play(st, "pass"),
+            _ => {}
+        }
+    }
+}
+
+/// Sails to Northcape, whose first card is a fog, and the event die shows a pirate with
+/// `skulls` skulls.
+fn meet_pirates(st: &mut St, skulls: u8) {
+    play(st, "sail:Northcape");
+    play(st, "reveal:Fog#1");
+    play(st, &format!("event:pirates-{skulls}"));
+}
+
+/// A two-player position whose voyager has a lookout, sails to `port` and peeks at `card`.
+fn lookout_peeks(port: &str, card: &str) -> St {
+    let mut st = position(2, json!({"ships": [{"crew": ["lookout"]}]}));
+    play(&mut st, &format!("sail:{port}"));
+    play(&mut st, &format!("peek:{card}"));
+    st
+}
+
+/// Plays random moves (at explicit chance, chance outcomes sampled) until `moves` are made
+/// or the game ends.
+fn play_randomly(st: &mut St, rng: &mut crate::engine::rng::Rng, moves: usize) {
+    for _ in 0..moves {
+        if st.is_terminal() {
+            break;
+        }
+        let a = if st.is_chance() {
+            st.game().sample_chance(st.inner(), rng)
+        } else {
+            let l = st.legal_actions();
+            l[crate::engine::rng::below(rng, l.len() as u32) as usize]
+        };
+        st.apply(a).unwrap();
+    }
+}
+
 // ----- setup and components ----------------------------------------------------------------
 
 /// Components: 24 sea cards (3 destination ports), 8 of each good, 8 pirate captains,
@@ -184,12 +230,7 @@ fn a_sail_bought_mid_voyage_extends_the_range() {
     play(&mut st, "pass"); // P1 declines to use the outfitter with a trade letter
     assert_eq!(ship(&st, 0).sail, 5);
     assert_eq!(ship(&st, 0).gold, 6);
-    for c in ["Wood port (3)", "Fish port (1)", "Grain port (3)"] {
-        play(&mut st, &format!("reveal:{c}"));
-        if st.inner().phase == Phase::Card {
-            play(&mut st, "pass");
-        }
-    }
+    reveal_each(&mut st, &["Wood port (3)", "Fish port (1)", "Grain port (3)"]);
     // Four cards so far; a fifth is revealed thanks to the new sail.
     assert_eq!(st.inner().phase, Phase::Reveal);
     play(&mut st, "reveal:Fog#4");
@@ -214,9 +255,7 @@ fn lookout_looks_privately_and_may_slide_the_card_under() {
     assert!(!st.legal_actions().contains(&(st.inner().voyage.slid as Action)));
     assert_eq!(st.inner().voyage.revealed, 0);
     // Keeping it instead reveals it as the first card.
-    let mut st = position(2, json!({"ships": [{"crew": ["lookout"]}]}));
-    play(&mut st, "sail:Northcape");
-    play(&mut st, "peek:Shipwreck");
+    let mut st = lookout_peeks("Northcape", "Shipwreck");
     play(&mut st, "keep-top");
     assert_eq!(st.inner().voyage.revealed, 1);
     assert_eq!(legal_names(&st), ["pass", "search-shipwreck"]);
@@ -240,9 +279,7 @@ fn fog_treasure_gives_gold_and_is_no_action() {
 #[test]
 fn pirates_pay_one_gold_and_sail_on() {
     let mut st = position(2, json!({}));
-    play(&mut st, "sail:Northcape");
-    play(&mut st, "reveal:Fog#1");
-    play(&mut st, "event:pirates-2");
+    meet_pirates(&mut st, 2);
     assert_eq!(legal_names(&st), ["pay-pirates", "fight"]);
     play(&mut st, "pay-pirates");
     assert_eq!(ship(&st, 0).gold, 4);
@@ -255,9 +292,7 @@ fn pirates_pay_one_gold_and_sail_on() {
 #[test]
 fn rulebook_combat_example_two_cannons_against_two_skulls() {
     let mut st = position(2, json!({"ships": [{"cannons": 2}]}));
-    play(&mut st, "sail:Northcape");
-    play(&mut st, "reveal:Fog#1");
-    play(&mut st, "event:pirates-2");
+    meet_pirates(&mut st, 2);
     play(&mut st, "fight");
     play(&mut st, "combat:hit");
     play(&mut st, "combat:hit");
@@ -266,9 +301,7 @@ fn rulebook_combat_example_two_cannons_against_two_skulls() {
     assert_eq!(st.inner().phase, Phase::Reveal);
     // A miss on either roll loses; "Defeat: your voyage ends immediately."
     let mut st = position(2, json!({"ships": [{"cannons": 2}]}));
-    play(&mut st, "sail:Northcape");
-    play(&mut st, "reveal:Fog#1");
-    play(&mut st, "event:pirates-2");
+    meet_pirates(&mut st, 2);
     play(&mut st, "fight");
     play(&mut st, "combat:miss");
     // Ruling: once the remaining rolls cannot win, combat stops (the outcome is the same).
@@ -281,16 +314,12 @@ fn rulebook_combat_example_two_cannons_against_two_skulls() {
 #[test]
 fn double_ball_is_two_hits_with_a_gunner_and_none_without() {
     let mut st = position(2, json!({"ships": [{"cannons": 1, "crew": ["gunner"]}]}));
-    play(&mut st, "sail:Northcape");
-    play(&mut st, "reveal:Fog#1");
-    play(&mut st, "event:pirates-2");
+    meet_pirates(&mut st, 2);
     play(&mut st, "fight"); // 1 cannon with a gunner can reach 2 hits
     play(&mut st, "combat:double");
     assert_eq!(ship(&st, 0).captains, 1);
     let mut st = position(2, json!({"ships": [{"cannons": 2}]}));
-    play(&mut st, "sail:Northcape");
-    play(&mut st, "reveal:Fog#1");
-    play(&mut st, "event:pirates-1");
+    meet_pirates(&mut st, 1);
     play(&mut st, "fight");
     play(&mut st, "combat:double");
     assert_eq!(st.inner().voyage.hits, 0);
@@ -330,9 +359,7 @@ fn automatic_defeat_without_gold_or_enough_cannons() {
 #[test]
 fn full_prison_gives_gold_instead() {
     let mut st = position(2, json!({"ships": [{"captains": 2, "gold": 3}]}));
-    play(&mut st, "sail:Northcape");
-    play(&mut st, "reveal:Fog#1");
-    play(&mut st, "event:pirates-1");
+    meet_pirates(&mut st, 1);
     play(&mut st, "fight");
     play(&mut st, "combat:hit");
     assert_eq!((ship(&st, 0).captains, ship(&st, 0).gold), (2, 4));
@@ -513,27 +540,13 @@ fn a_voyage_of_at_most_one_action_earns_a_trade_letter() {
     play(&mut st, "sail:Northcape");
     play(&mut st, "reveal:Shipwreck");
     play(&mut st, "search-shipwreck");
-    for c in ["Fog#1", "Wine port (1)", "Salt port (3)"] {
-        play(&mut st, &format!("reveal:{c}"));
-        match st.inner().phase {
-            Phase::Event | Phase::Combat => play(&mut st, "event:treasure"),
-            Phase::Card => play(&mut st, "pass"),
-            _ => {}
-        }
-    }
+    reveal_each(&mut st, &["Fog#1", "Wine port (1)", "Salt port (3)"]);
     assert_eq!(st.inner().active, 1);
     assert_eq!(ship(&st, 0).letters, 2);
     // Two letters held: no third.
     let mut st = position(2, json!({"ships": [{"letters": 2}, {"letters": 0}]}));
     play(&mut st, "sail:Olesand");
-    for c in ["Fog#4", "Fog#5", "Grain port (3)", "Wood port (3)"] {
-        play(&mut st, &format!("reveal:{c}"));
-        match st.inner().phase {
-            Phase::Event => play(&mut st, "event:treasure"),
-            Phase::Card => play(&mut st, "pass"),
-            _ => {}
-        }
-    }
+    reveal_each(&mut st, &["Fog#4", "Fog#5", "Grain port (3)", "Wood port (3)"]);
     assert_eq!(ship(&st, 0).letters, 2);
     // Two actions: no letter.
     let mut st = position(2, json!({"ships": [{"letters": 0}, {"letters": 0}]}));
@@ -659,12 +672,7 @@ fn the_win_comes_on_ones_own_turn_with_eight_tokens_in_four_player_games() {
     assert!(!st.is_terminal(), "P1 is not on turn");
     play(&mut st, "pass"); // P2
     play(&mut st, "pass"); // P3
-    for c in ["Shipwreck", "Salt port (3)", "Wine port (1)"] {
-        play(&mut st, &format!("reveal:{c}"));
-        if st.inner().phase == Phase::Card {
-            play(&mut st, "pass");
-        }
-    }
+    reveal_each(&mut st, &["Shipwreck", "Salt port (3)", "Wine port (1)"]);
     assert!(st.is_terminal());
     assert_eq!(st.winners(), vec![1]);
 }
@@ -755,11 +763,8 @@ fn determinism_same_seed_same_game() {
 fn turn_bound_truncates_without_a_winner() {
     let g = Arc::new(NorthWind::new(&opts(json!({"players": 2, "max_turns": 3}))).unwrap());
     let mut st = GameState::new(Arc::clone(&g), 1, false);
-    let mut rng = crate::engine::rng::rng_from_seed(2);
-    while !st.is_terminal() {
-        let l = st.legal_actions();
-        st.apply(l[crate::engine::rng::below(&mut rng, l.len() as u32) as usize]).unwrap();
-    }
+    // Implicit chance: every move is a player's, until the bound ends the game.
+    play_randomly(&mut st, &mut crate::engine::rng::rng_from_seed(2), usize::MAX);
     assert!(st.is_truncated());
     assert_eq!(st.inner().turn, 3);
     assert!(st.winners().is_empty());
@@ -773,19 +778,7 @@ fn turn_bound_truncates_without_a_winner() {
 fn random_state(players: usize, seed: u64, moves: usize) -> St {
     let g = Arc::new(game(players));
     let mut st = GameState::new(g, seed, true);
-    let mut rng = crate::engine::rng::rng_from_seed(seed ^ 77);
-    for _ in 0..moves {
-        if st.is_terminal() {
-            break;
-        }
-        let a = if st.is_chance() {
-            st.game().sample_chance(st.inner(), &mut rng)
-        } else {
-            let l = st.legal_actions();
-            l[crate::engine::rng::below(&mut rng, l.len() as u32) as usize]
-        };
-        st.apply(a).unwrap();
-    }
+    play_randomly(&mut st, &mut crate::engine::rng::rng_from_seed(seed ^ 77), moves);
     st
 }
 
@@ -819,12 +812,8 @@ fn observations_hide_stacks_and_the_lookouts_card() {
         let o = st.observation_string(p).unwrap();
         assert!(!o.contains("face down"), "the rendering of the stacks is not in an observation");
     }
-    let mut st = position(2, json!({"ships": [{"crew": ["lookout"]}]}));
-    play(&mut st, "sail:Trutzhaven");
-    play(&mut st, "peek:Merchant (2)");
-    let mut st2 = position(2, json!({"ships": [{"crew": ["lookout"]}]}));
-    play(&mut st2, "sail:Trutzhaven");
-    play(&mut st2, "peek:Fog#2");
+    let st = lookout_peeks("Trutzhaven", "Merchant (2)");
+    let st2 = lookout_peeks("Trutzhaven", "Fog#2");
     assert_eq!(st.observation_string(1).unwrap(), st2.observation_string(1).unwrap());
     assert_eq!(st.observation_tensor(1).unwrap(), st2.observation_tensor(1).unwrap());
     assert_ne!(st.observation_tensor(0).unwrap(), st2.observation_tensor(0).unwrap());
@@ -1046,9 +1035,7 @@ fn ruling_no_captain_left_pays_gold() {
     let g = Arc::new(NorthWind::new(&opts(json!({"players": 2, "data": v}))).unwrap());
     let inner = g.setup(&json!({"stacks": stacks(), "ships": [{"gold": 3}, {"captains": 1}]})).unwrap();
     let mut st = GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true);
-    play(&mut st, "sail:Northcape");
-    play(&mut st, "reveal:Fog#1");
-    play(&mut st, "event:pirates-1");
+    meet_pirates(&mut st, 1);
     play(&mut st, "fight");
     play(&mut st, "combat:hit");
     assert_eq!((ship(&st, 0).captains, ship(&st, 0).gold), (0, 4));
@@ -1082,12 +1069,7 @@ fn ruling_tokens_run_out_and_the_win_waits_for_ones_turn() {
     assert!(!st.inner().ships[1].supply_bonus, "no eleventh token");
     assert!(!st.is_terminal());
     play(&mut st, "sail:Olesand");
-    for c in ["Wood port (1)", "Wood port (3)", "Grain port (3)", "Fish port (1)"] {
-        play(&mut st, &format!("reveal:{c}"));
-        if st.inner().phase == Phase::Card {
-            play(&mut st, "pass");
-        }
-    }
+    reveal_each(&mut st, &["Wood port (1)", "Wood port (3)", "Grain port (3)", "Fish port (1)"]);
     assert!(st.is_terminal());
     assert_eq!(st.winners(), vec![1]);
 }
