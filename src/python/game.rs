@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyTuple};
 
 use super::convert::{json_to_py, py_to_json, Int, Seed};
-use super::errors::{engine, guard, internal_error, panic_message, retyped, OptionError, SetupError};
+use super::errors::{engine, guard, internal_error, panic_message, retyped, OptionError, SetupError, TradewindsError};
 use super::state::State;
 use crate::engine::{DynGame, DynState, Progress};
 
@@ -264,12 +264,15 @@ fn watched<T: Send>(
     let caller = std::thread::current();
     let mut failure: Option<PyErr> = None;
     let outcome = std::thread::scope(|scope| {
-        let helper = scope.spawn(|| {
-            let r = catch_unwind(AssertUnwindSafe(|| work(&report)));
-            done.store(true, Ordering::Release);
-            caller.unpark();
-            r
-        });
+        let helper = std::thread::Builder::new()
+            .name("tradewinds-simulate".into())
+            .spawn_scoped(scope, || {
+                let r = catch_unwind(AssertUnwindSafe(|| work(&report)));
+                done.store(true, Ordering::Release);
+                caller.unpark();
+                r
+            })
+            .map_err(|e| TradewindsError::new_err(format!("cannot start the simulation's thread: {e}")))?;
         loop {
             py.detach(|| {
                 if !done.load(Ordering::Acquire) {
@@ -297,8 +300,8 @@ fn watched<T: Send>(
                 break;
             }
         }
-        helper.join()
-    });
+        PyResult::Ok(helper.join())
+    })?;
     if let Some(e) = failure {
         return Err(e);
     }
