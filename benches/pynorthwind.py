@@ -280,6 +280,7 @@ class State:
     stacks: list[list[int]]  # the cards of each stack; stacks keep their cards all game
     ships: list[Ship]
     supply_goods: list[int]
+    supply_gold: int  # the bank: the gold no player holds
     supply_captains: int
     supply_letters: int
     done: list[int]  # contracts fulfilled per port
@@ -322,6 +323,7 @@ class NorthWind:
             stacks=[[self.data.destination_card[port]] for port in range(3)],
             ships=ships,
             supply_goods=[r["goods_per_kind"]] * 5,
+            supply_gold=r["gold_total"] - n * r["starting_gold"],
             supply_captains=r["pirate_captains"],
             supply_letters=r["trade_letters_total"] - n * r["starting_trade_letters"],
             done=[0, 0, 0],
@@ -388,8 +390,19 @@ class NorthWind:
             return
         ship = s.ships[s.active]
         if ship.gold == 0:  # gold income for the poor
-            ship.gold += self.r["treasurer_income"] if ship.crew[TREASURER] else self.r["poor_income"]
+            self.pay(s, s.active, self.r["treasurer_income"] if ship.crew[TREASURER] else self.r["poor_income"])
         s.phase = CHOOSE_STACK
+
+    def pay(self, s: State, p: int, amount: int) -> None:
+        """Gold from the bank: ``amount``, or what the bank holds if that is less."""
+        paid = min(amount, s.supply_gold)
+        s.ships[p].gold += paid
+        s.supply_gold -= paid
+
+    def charge(self, s: State, p: int, amount: int) -> None:
+        """Gold to the bank."""
+        s.ships[p].gold -= amount
+        s.supply_gold += amount
 
     def remaining(self, s: State) -> list[int]:
         """The cards still in the voyage's stack, in card order."""
@@ -458,7 +471,7 @@ class NorthWind:
                 elif self.can_buy(s, p, c.good, units, c.price, False):
                     jettison = True  # only the hold's room stops this purchase
             for units in range(1, self.r["trading_port_max_units"] + 1):
-                if ship.goods[c.good] >= units:
+                if ship.goods[c.good] >= units and s.supply_gold >= c.price * units:  # the bank pays
                     out.append(SELL_1 + units - 1)
             if jettison:
                 out.extend(JETTISON + g for g in range(5) if ship.goods[g] > 0)
@@ -496,7 +509,7 @@ class NorthWind:
             elif self.can_buy(s, p, g, 1, price, False):
                 jettison = True
         for g in range(5):
-            if g != first_buy and ship.goods[g] > 0:
+            if g != first_buy and ship.goods[g] > 0 and s.supply_gold >= price:  # the bank pays
                 out.append(MERCHANT_SELL + g)
         if jettison:
             out.extend(JETTISON + g for g in range(5) if ship.goods[g] > 0)
@@ -605,7 +618,7 @@ class NorthWind:
             face, strength = self.data.event_faces[a]
             ship = s.ships[s.active]
             if face == "treasure":
-                ship.gold += r["treasure_gold"]
+                self.pay(s, s.active, r["treasure_gold"])
                 self.continue_voyage(s)
             else:
                 v.pirates = strength
@@ -615,7 +628,7 @@ class NorthWind:
                     s.phase = PIRATE
         elif phase == PIRATE:
             if a == PAY_PIRATES:
-                s.ships[s.active].gold -= r["pirate_toll"]
+                self.charge(s, s.active, r["pirate_toll"])
                 self.continue_voyage(s)
             else:
                 self.fight(s)
@@ -656,14 +669,14 @@ class NorthWind:
             ship.captains += 1
             s.supply_captains -= 1
         else:
-            ship.gold += self.r["full_prison_gold"]
+            self.pay(s, s.active, self.r["full_prison_gold"])
         self.continue_voyage(s)
 
     def sale(self, s: State, p: int) -> None:
         if not s.voyage.sold:
             s.voyage.sold = True
             if s.ships[p].crew[BOOKKEEPER]:
-                s.ships[p].gold += self.r["bookkeeper_bonus"]
+                self.pay(s, p, self.r["bookkeeper_bonus"])
 
     def apply_card_action(self, s: State, a: int) -> None:
         v = s.voyage
@@ -692,17 +705,17 @@ class NorthWind:
             s.supply_letters += 1
         if a in (BUY_1, BUY_2):
             units = a - BUY_1 + 1
-            ship.gold -= card.price * units
+            self.charge(s, p, card.price * units)
             ship.goods[card.good] += units
             s.supply_goods[card.good] -= units
         elif a in (SELL_1, SELL_2):
             units = a - SELL_1 + 1
-            ship.gold += card.price * units
+            self.pay(s, p, card.price * units)
             ship.goods[card.good] -= units
             s.supply_goods[card.good] += units
             self.sale(s, p)
         elif a == OUTFIT_SAIL or a == OUTFIT_CANNON or HIRE <= a < HIRE + 5:
-            ship.gold -= card.price
+            self.charge(s, p, card.price)
             if a == OUTFIT_SAIL:
                 ship.sail += 1
             elif a == OUTFIT_CANNON:
@@ -713,12 +726,12 @@ class NorthWind:
         elif MERCHANT_BUY <= a < MERCHANT_SELL + 5:
             if a < MERCHANT_SELL:
                 g = a - MERCHANT_BUY
-                ship.gold -= card.price
+                self.charge(s, p, card.price)
                 ship.goods[g] += 1
                 s.supply_goods[g] -= 1
             else:
                 g = a - MERCHANT_SELL
-                ship.gold += card.price
+                self.pay(s, p, card.price)
                 ship.goods[g] -= 1
                 s.supply_goods[g] += 1
                 self.sale(s, p)
@@ -735,7 +748,7 @@ class NorthWind:
         elif a == FULFIL:
             port = card.port
             c = self.data.contracts[port][s.done[port]]
-            ship.gold -= c.gold
+            self.charge(s, p, c.gold)
             ship.captains -= c.captains
             s.supply_captains += c.captains
             for g in range(5):
@@ -746,7 +759,7 @@ class NorthWind:
             s.column[port][p] += 1
             self.refresh_bonuses(s)
         elif a == SALVAGE:
-            ship.gold += self.r["shipwreck_gold"]
+            self.pay(s, p, self.r["shipwreck_gold"])
         else:
             raise ValueError(f"action {a} in phase {s.phase}")
         if s.phase == BOATSWAIN_PHASE:
@@ -828,6 +841,7 @@ def snapshot(s: State) -> dict[str, Any]:
             for sh in s.ships
         ],
         "supply_goods": list(s.supply_goods),
+        "supply_gold": s.supply_gold,
         "supply_captains": s.supply_captains,
         "supply_letters": s.supply_letters,
         "done": list(s.done),

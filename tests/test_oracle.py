@@ -69,6 +69,7 @@ def rust_snapshot(state: tw.State, players: int) -> tuple[dict[str, Any], list[i
             for sh in st["ships"][:players]
         ],
         "supply_goods": st["supply_goods"],
+        "supply_gold": st["supply_gold"],
         "supply_captains": st["supply_captains"],
         "supply_letters": st["supply_letters"],
         "done": st["done"],

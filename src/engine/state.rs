@@ -14,7 +14,7 @@ use super::rng::{rng_from_seed, Rng};
 
 /// The version of the saved-state format written by this build. A saved state of another
 /// version fails to load with a message naming the version it needs.
-pub const STATE_FORMAT_VERSION: u32 = 1;
+pub const STATE_FORMAT_VERSION: u32 = 2;
 
 pub struct GameState<G: Game> {
     game: Arc<G>,

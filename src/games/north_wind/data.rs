@@ -50,6 +50,7 @@ pub struct Sourced {
 pub struct RulesFile {
     pub sea_card_stacks: Sourced,
     pub starting_gold: Sourced,
+    pub gold_total: Sourced,
     pub starting_trade_letters: Sourced,
     pub trade_letters_max_held: Sourced,
     pub trade_letters_total: Sourced,
@@ -255,6 +256,8 @@ pub enum CombatOutcome {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rules {
     pub starting_gold: u16,
+    /// All the gold of the game (the bank's coins at the start plus the players' gold).
+    pub gold_total: u16,
     pub starting_letters: u8,
     pub max_letters: u8,
     pub letters_total: u8,
@@ -351,6 +354,7 @@ impl Data {
         let max_sail = get("max_sail_level", &r.max_sail_level, 1, 7)? as u8;
         let rules = Rules {
             starting_gold: get("starting_gold", &r.starting_gold, 0, 1000)? as u16,
+            gold_total: get("gold_total", &r.gold_total, 0, 10_000)? as u16,
             starting_letters: get("starting_trade_letters", &r.starting_trade_letters, 0, 8)? as u8,
             max_letters: get("trade_letters_max_held", &r.trade_letters_max_held, 0, 8)? as u8,
             letters_total: get("trade_letters_total", &r.trade_letters_total, 0, 64)? as u8,

@@ -90,6 +90,10 @@ impl NorthWind {
             custom_data = Some(serde_json::to_value(&data.file).expect("data serializes"));
         }
         let r = &data.rules;
+        if (r.gold_total as usize) < players * r.starting_gold as usize {
+            return Err(EngineError::data("rules.gold_total.value", format!(
+                "{} gold cannot give {players} players {} each", r.gold_total, r.starting_gold)));
+        }
         if (r.letters_total as usize) < players * r.starting_letters as usize {
             return Err(EngineError::data("rules.trade_letters_total.value", format!(
                 "{} letters cannot give {players} players {} each", r.letters_total, r.starting_letters)));

@@ -35,6 +35,7 @@ impl NorthWind {
             supply_goods: [r.goods_per_kind; 5],
             supply_captains: r.captains_total,
             supply_letters: r.letters_total - n * r.starting_letters,
+            supply_gold: r.gold_total - n as u16 * r.starting_gold,
             done: [0; 3],
             fulfilled: [[NONE; 16]; 3],
             column: [[0; 4]; 3],
@@ -146,11 +147,26 @@ impl NorthWind {
             return;
         }
         let r = &self.data.rules;
-        let ship = &mut s.ships[s.active as usize];
-        if ship.gold == 0 {
-            ship.gold += if ship.has(TREASURER) { r.treasurer_income } else { r.poor_income };
+        let a = s.active as usize;
+        if s.ships[a].gold == 0 {
+            let income = if s.ships[a].has(TREASURER) { r.treasurer_income } else { r.poor_income };
+            self.pay(s, a, income);
         }
         s.phase = Phase::ChooseStack;
+    }
+
+    /// Gold from the bank to player `p`: `amount`, or what the bank holds if that is less
+    /// (ruling 13: the gold is the box's coins).
+    fn pay(&self, s: &mut State, p: usize, amount: u16) {
+        let paid = amount.min(s.supply_gold);
+        s.ships[p].gold += paid;
+        s.supply_gold -= paid;
+    }
+
+    /// Gold from player `p` to the bank.
+    fn charge(&self, s: &mut State, p: usize, amount: u16) {
+        s.ships[p].gold -= amount;
+        s.supply_gold += amount;
     }
 
     fn remaining(&self, s: &State) -> u32 {
@@ -289,7 +305,8 @@ impl NorthWind {
                     }
                 }
                 for units in 1..=r.port_max_units {
-                    if ship.goods[g] >= units {
+                    // A sale needs the bank to pay its price (ruling 13).
+                    if ship.goods[g] >= units && s.supply_gold >= price * units as u16 {
                         offer!(SELL_1 + units as Action - 1);
                     }
                 }
@@ -359,6 +376,9 @@ impl NorthWind {
             if buys & (1 << g) != 0 && out.offer(MERCHANT_BUY + g as Action) {
                 return;
             }
+        }
+        if s.supply_gold < price {
+            return; // a sale needs the bank to pay its price (ruling 13)
         }
         for g in 0..5usize {
             // After a purchase of g, the boatswain may sell only another good.
@@ -539,7 +559,7 @@ impl NorthWind {
             }
             Phase::Event => match self.data.event_faces[a as usize].0 {
                 EventOutcome::Treasure => {
-                    s.ships[s.active as usize].gold += self.data.rules.treasure_gold;
+                    self.pay(s, s.active as usize, self.data.rules.treasure_gold);
                     self.continue_voyage(s);
                 }
                 EventOutcome::Pirates(k) => {
@@ -554,7 +574,7 @@ impl NorthWind {
             },
             Phase::Pirate => {
                 if a == PAY_PIRATES {
-                    s.ships[s.active as usize].gold -= self.data.rules.pirate_toll;
+                    self.charge(s, s.active as usize, self.data.rules.pirate_toll);
                     self.continue_voyage(s);
                 } else {
                     self.fight(s);
@@ -606,12 +626,12 @@ impl NorthWind {
     /// Victory: a pirate captain into a free prison slot, or 1 gold when the prison is full.
     fn victory(&self, s: &mut State) {
         let r = &self.data.rules;
-        let ship = &mut s.ships[s.active as usize];
-        if ship.captains < r.prison_slots && s.supply_captains > 0 {
-            ship.captains += 1;
+        let a = s.active as usize;
+        if s.ships[a].captains < r.prison_slots && s.supply_captains > 0 {
+            s.ships[a].captains += 1;
             s.supply_captains -= 1;
         } else {
-            ship.gold += r.full_prison_gold;
+            self.pay(s, a, r.full_prison_gold);
         }
         self.continue_voyage(s);
     }
@@ -620,7 +640,7 @@ impl NorthWind {
         if !s.voyage.sold {
             s.voyage.sold = true;
             if s.ships[p].has(BOOKKEEPER) {
-                s.ships[p].gold += self.data.rules.bookkeeper_bonus;
+                self.pay(s, p, self.data.rules.bookkeeper_bonus);
             }
         }
     }
@@ -656,24 +676,22 @@ impl NorthWind {
             BUY_1 | BUY_2 => {
                 let Kind::TradingPort { good, price } = kind else { unreachable!() };
                 let units = (a - BUY_1 + 1) as u8;
-                let ship = &mut s.ships[p];
-                ship.gold -= price as u16 * units as u16;
-                ship.goods[good as usize] += units;
+                self.charge(s, p, price as u16 * units as u16);
+                s.ships[p].goods[good as usize] += units;
                 s.supply_goods[good as usize] -= units;
             }
             SELL_1 | SELL_2 => {
                 let Kind::TradingPort { good, price } = kind else { unreachable!() };
                 let units = (a - SELL_1 + 1) as u8;
-                let ship = &mut s.ships[p];
-                ship.gold += price as u16 * units as u16;
-                ship.goods[good as usize] -= units;
+                self.pay(s, p, price as u16 * units as u16);
+                s.ships[p].goods[good as usize] -= units;
                 s.supply_goods[good as usize] += units;
                 self.sale(s, p);
             }
             OUTFIT_SAIL | OUTFIT_CANNON | 19..=23 => {
                 let Kind::OutfittingPort { price } = kind else { unreachable!() };
+                self.charge(s, p, price as u16);
                 let ship = &mut s.ships[p];
-                ship.gold -= price as u16;
                 match a {
                     OUTFIT_SAIL => ship.sail += 1,
                     OUTFIT_CANNON => ship.cannons += 1,
@@ -683,16 +701,15 @@ impl NorthWind {
             }
             24..=33 => {
                 let Kind::Merchant { price } = kind else { unreachable!() };
-                let ship = &mut s.ships[p];
                 if a < MERCHANT_SELL {
                     let g = (a - MERCHANT_BUY) as usize;
-                    ship.gold -= price as u16;
-                    ship.goods[g] += 1;
+                    self.charge(s, p, price as u16);
+                    s.ships[p].goods[g] += 1;
                     s.supply_goods[g] -= 1;
                 } else {
                     let g = (a - MERCHANT_SELL) as usize;
-                    ship.gold += price as u16;
-                    ship.goods[g] -= 1;
+                    self.pay(s, p, price as u16);
+                    s.ships[p].goods[g] -= 1;
                     s.supply_goods[g] += 1;
                     self.sale(s, p);
                 }
@@ -713,8 +730,8 @@ impl NorthWind {
                 let Kind::Destination { port } = kind else { unreachable!() };
                 let port = port as usize;
                 let c = self.data.contracts[port][s.done[port] as usize];
+                self.charge(s, p, c.gold);
                 let ship = &mut s.ships[p];
-                ship.gold -= c.gold;
                 ship.captains -= c.captains;
                 s.supply_captains += c.captains;
                 for g in 0..5 {
@@ -726,7 +743,7 @@ impl NorthWind {
                 s.column[port][p] += 1;
                 self.refresh_bonuses(s);
             }
-            SALVAGE => s.ships[p].gold += r.shipwreck_gold,
+            SALVAGE => self.pay(s, p, r.shipwreck_gold),
             _ => unreachable!("action {a} in a card phase"),
         }
         if s.phase == Phase::Boatswain {

@@ -73,6 +73,9 @@ impl NorthWind {
             let f = |x: &str| format!("ships[{p}].{x}");
             let sh = &mut s.ships[p];
             if let Some(g) = d.gold {
+                if g > r.gold_total {
+                    return Err(EngineError::setup(f("gold"), format!("more than the {} gold of the coins", r.gold_total)));
+                }
                 sh.gold = g;
             }
             for (name, &k) in &d.goods {
@@ -142,6 +145,11 @@ impl NorthWind {
             return Err(EngineError::setup("ships", "more trade letters than pieces"));
         }
         s.supply_letters = r.letters_total - letters as u8;
+        let gold: u32 = (0..n).map(|p| s.ships[p].gold as u32).sum();
+        if gold > r.gold_total as u32 {
+            return Err(EngineError::setup("ships", format!("more gold than the {} of the coins", r.gold_total)));
+        }
+        s.supply_gold = r.gold_total - gold as u16;
         // Contracts.
         for (port_name, owners) in &desc.contracts {
             let Some(port) = PORTS.iter().position(|x| x == port_name) else {
@@ -246,7 +254,7 @@ impl NorthWind {
             check!(sh.cannons <= r.cannons_per_player, "P{p} has too many cannons");
             check!(sh.sail >= 1 && sh.sail <= r.max_sail, "P{p}'s sail level is out of range");
             check!(sh.crew < 32 && sh.crew_count() <= r.crew_per_player, "P{p} has too many crew");
-            check!(sh.gold <= 60000, "P{p}'s gold is absurd");
+            check!(sh.gold <= r.gold_total, "P{p} holds more gold than there is");
             check!(self.placed(s, p) <= self.tokens, "P{p} placed more tokens than exist");
         }
         for g in 0..5 {
@@ -257,6 +265,8 @@ impl NorthWind {
         check!(held + s.supply_captains as u32 == r.captains_total as u32, "pirate captains do not add up");
         let held: u32 = (0..n).map(|p| s.ships[p].letters as u32).sum();
         check!(held + s.supply_letters as u32 == r.letters_total as u32, "trade letters do not add up");
+        let held: u32 = (0..n).map(|p| s.ships[p].gold as u32).sum();
+        check!(held + s.supply_gold as u32 == r.gold_total as u32, "gold does not add up");
         for port in 0..3 {
             let len = self.data.contracts[port].len();
             check!((s.done[port] as usize) <= len, "port {port}: too many contracts done");

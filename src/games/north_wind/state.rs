@@ -147,6 +147,8 @@ pub struct State {
     pub stack_cards: [u32; 3],
     pub ships: [Ship; MAX_PLAYERS],
     pub supply_goods: [u8; 5],
+    /// The bank: the gold no player holds.
+    pub supply_gold: u16,
     pub supply_captains: u8,
     pub supply_letters: u8,
     /// Contracts fulfilled per destination port.

@@ -132,6 +132,8 @@ fn component_counts_match_the_rulebook() {
     assert_eq!(d.slots_per_stack, 7);
     let r = &d.rules;
     assert_eq!((r.goods_per_kind, r.captains_total, r.letters_total), (8, 8, 8));
+    // "30 gold coins, value 1 • 12 gold coins, value 5".
+    assert_eq!(r.gold_total, 30 + 12 * 5);
     assert_eq!((r.crew_per_player, r.cannons_per_player), (4, 4));
     assert_eq!((d.tokens[&2], d.tokens[&3], d.tokens[&4]), (10, 10, 8));
     assert!(d.contracts.iter().all(|c| c.len() == 9));
@@ -913,7 +915,7 @@ fn every_data_value_is_marked_printed_or_reconstructed() {
         assert_eq!(t["source"], "printed");
         marked += 1;
     }
-    assert_eq!(marked, 25 + 19 + 4 + 3 + 27 + 3);
+    assert_eq!(marked, 26 + 19 + 4 + 3 + 27 + 3);
 }
 
 /// Loading a user's data file validates it and names the offending field.
@@ -992,9 +994,10 @@ fn saved_states_are_checked_on_load() {
     assert!(GameState::from_json(&g, &json[..json.len() / 2]).is_err());
     assert!(GameState::from_bytes(&g, &bytes[..bytes.len() / 2]).is_err());
     // Future version.
-    let future = json.replacen("\"format\":1", "\"format\":7", 1);
+    let v = crate::engine::STATE_FORMAT_VERSION;
+    let future = json.replacen(&format!("\"format\":{v}"), "\"format\":7", 1);
     let e = GameState::from_json(&g, &future).unwrap_err().to_string();
-    assert!(e.contains("version 7") && e.contains("reads version 1"), "{e}");
+    assert!(e.contains("version 7") && e.contains(&format!("reads version {v}")), "{e}");
     let mut fb = bytes.clone();
     fb[3] = 9;
     assert!(GameState::from_bytes(&g, &fb).unwrap_err().to_string().contains("version 9"));
@@ -1016,14 +1019,44 @@ fn saved_states_are_checked_on_load() {
 
 // ----- rulings -----------------------------------------------------------------------------------
 
-/// Ruling: gold is not limited by the 42 coins (value 90); the bank always pays.
+/// Ruling 13: the gold is the box's coins ("30 gold coins, value 1 • 12 gold coins, value 5":
+/// 90 gold). A sale is an exchange and needs the bank to pay its whole price; every other
+/// payment from the bank pays what it holds, possibly nothing.
 #[test]
-fn ruling_gold_is_unlimited() {
-    let mut st = position(2, json!({"ships": [{"gold": 200, "goods": {"salt": 2}}, {"gold": 100, "letters": 0}]}));
+fn ruling_gold_is_limited_to_the_coins() {
+    // 82 + 5 gold on the ships: the bank holds 3, the price of 1 salt here, not of 2.
+    let mut st = position(2, json!({"ships": [{"gold": 82, "goods": {"salt": 2}}, {"letters": 0}]}));
+    assert_eq!(st.inner().supply_gold, 3);
     play(&mut st, "sail:Northcape");
     play(&mut st, "reveal:Salt port (3)");
-    play(&mut st, "sell-2:salt");
-    assert_eq!(ship(&st, 0).gold, 206);
+    assert!(has(&st, "sell-1:salt") && !has(&st, "sell-2:salt"));
+    play(&mut st, "sell-1:salt");
+    assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (85, 0));
+    // An empty bank buys nothing at the merchant; buying is still possible.
+    play(&mut st, "reveal:Merchant (3)");
+    let names = legal_names(&st);
+    assert!(names.iter().all(|n| !n.starts_with("merchant-sell")), "{names:?}");
+    assert!(has(&st, "merchant-buy:grain"));
+
+    // Treasure from an empty bank: nothing.
+    let mut st = position(2, json!({"ships": [{"gold": 85}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Fog#1");
+    play(&mut st, "event:treasure");
+    assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (85, 0));
+    // The shipwreck's 2 gold from a bank of 1: 1.
+    let mut st = position(2, json!({"ships": [{"gold": 84}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Shipwreck");
+    play(&mut st, "search-shipwreck");
+    assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (85, 0));
+    // The treasurer's income of 2 from a bank of 1: 1; the poor's income from an empty bank: none.
+    let st = position(2, json!({"ships": [{"gold": 0, "crew": ["treasurer"]}, {"gold": 89}]}));
+    assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (1, 0));
+    let st = position(2, json!({"ships": [{"gold": 0}, {"gold": 90}]}));
+    assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (0, 0));
+    // Paying fills the bank again; more gold than the coins cannot be set up.
+    assert!(NorthWind::new(&opts(json!({"players": 2}))).unwrap().setup(&json!({"ships": [{"gold": 50}, {"gold": 41}]})).is_err());
 }
 
 /// Ruling: a victory with no pirate captain left in the supply pays the 1 gold of a full
@@ -1093,7 +1126,7 @@ fn ruling_no_voluntary_return_to_port() {
 fn observation_tensor_has_the_documented_length() {
     let g = game(3);
     assert_eq!(g.data.types.len(), 19);
-    assert_eq!(g.spec().observation_tensor_shape, vec![368]);
+    assert_eq!(g.spec().observation_tensor_shape, vec![369]);
 }
 
 // ----- built-in agents ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ pub fn tensor_len(players: usize, types: usize) -> usize {
         + 3 * 4 // column tokens per port and player
         + 3 // contracts done per port
         + 3 * 5 // majority holder per port (4 seats + none)
-        + 5 + 1 + 1 // supply: goods, captains, letters
+        + 5 + 1 + 1 + 1 // supply: goods, captains, letters, the bank's gold
         + PHASES
         + 4 // decider
         + 3 // voyage stack
@@ -142,7 +142,7 @@ impl NorthWind {
         for g in 0..5 {
             let _ = write!(out, " {} {}", GOODS[g], s.supply_goods[g]);
         }
-        let _ = writeln!(out, " | captains {} | trade letters {}", s.supply_captains, s.supply_letters);
+        let _ = writeln!(out, " | captains {} | trade letters {} | gold {}", s.supply_captains, s.supply_letters, s.supply_gold);
         for port in 0..3 {
             let tokens: Vec<String> = (0..self.players)
                 .filter(|&p| s.column[port][p] > 0)
@@ -335,6 +335,7 @@ impl NorthWind {
         }
         put(&mut i, s.supply_captains as f32 / r.captains_total.max(1) as f32);
         put(&mut i, s.supply_letters as f32 / r.letters_total.max(1) as f32);
+        put(&mut i, s.supply_gold as f32 / r.gold_total.max(1) as f32);
         for k in 0..PHASES {
             put(&mut i, (k == phase_index(s.phase)) as u8 as f32);
         }
