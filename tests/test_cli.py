@@ -244,12 +244,12 @@ def test_play_shows_the_players_view_unless_revealed(name: str, players: int) ->
     hidden = run("play", name, "--players", str(players), "--seed", "3", "--seat", str(seat), stdin="q\n")
     assert hidden.returncode == 0, hidden.stderr
     assert state.observation_string(seat) in hidden.stdout
-    assert str(state) != state.observation_string(seat)
-    assert str(state) not in hidden.stdout and "--reveal" not in hidden.stdout
+    assert state.render() != state.observation_string(seat)
+    assert state.render() not in hidden.stdout and "--reveal" not in hidden.stdout
     shown = run("play", name, "--players", str(players), "--seed", "3", "--seat", str(seat), "--reveal",
                 stdin="q\n")
     assert shown.returncode == 0, shown.stderr
-    assert str(state) in shown.stdout and state.observation_string(seat) in shown.stdout
+    assert state.render() in shown.stdout and state.observation_string(seat) in shown.stdout
 
 
 def test_play_against_mcts_opponents() -> None:

@@ -211,7 +211,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         print()
         if args.reveal:
             print("--- the whole table (--reveal) ---")
-            print(str(state))
+            print(state.render())
         print(f"--- what P{seat} sees ---")
         print(state.observation_string(seat))
         legal = state.legal_actions()

@@ -256,7 +256,8 @@ class TradewindsState(pyspiel.State):  # type: ignore[misc]
         return TradewindsState(self.get_game(), resampled)
 
     def __str__(self) -> str:
-        return str(self.tradewinds_state)
+        # OpenSpiel's state string is the full state (information states are separate).
+        return self.tradewinds_state.render()
 
 
 class _Observer:

@@ -63,6 +63,7 @@ pub trait DynState: Send + Sync {
     fn observation_tensor(&self, player: usize) -> Result<Vec<f32>>;
     fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>>;
     fn render(&self) -> String;
+    fn public_string(&self) -> String;
     fn to_json(&self) -> String;
     fn to_bytes(&self) -> Vec<u8>;
     /// The action a built-in agent picks for the player to move (`seed` drives its randomness).
@@ -192,6 +193,9 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn render(&self) -> String {
         GameState::render(self)
+    }
+    fn public_string(&self) -> String {
+        self.game().public_string(self.inner())
     }
     fn to_json(&self) -> String {
         GameState::to_json(self)

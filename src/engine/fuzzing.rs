@@ -337,6 +337,8 @@ pub fn check_state(game: &dyn DynGame, state: &dyn DynState, heavy: bool, seed: 
         ensure!((sum - report.totals[p]).abs() < 1e-9, "score report row {p} does not add up");
     }
     ensure!(!state.render().is_empty(), "empty rendering");
+    let public = state.public_string();
+    ensure!(!public.is_empty(), "empty public table");
 
     let tensor_len: usize = spec.observation_tensor_shape.iter().product();
     let mut views = Vec::with_capacity(players);
@@ -377,6 +379,7 @@ pub fn check_state(game: &dyn DynGame, state: &dyn DynState, heavy: bool, seed: 
             ensure!(rs == *s, "resampling for player {p} changed what {p} sees:\n{s}\n---\n{rs}");
             ensure!(r.observation_tensor(p).map_err(|e| e.to_string())? == *t, "resampling for player {p} changed {p}'s tensor");
             ensure!(r.current_player() == current, "resampling changed whose turn it is");
+            ensure!(r.public_string() == public, "resampling for player {p} changed the public table");
             ensure!(r.move_number() == state.move_number(), "resampling changed the move number");
             game.state_from_json(&r.to_json()).map_err(|e| format!("resample for {p} does not validate: {e}"))?;
         }

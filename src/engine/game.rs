@@ -132,8 +132,13 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// probabilities; it must not depend on hidden values that `player` has not seen.
     fn resample(&self, state: &Self::State, player: usize, rng: &mut Rng) -> Self::State;
 
-    /// A text rendering of the whole table, as an omniscient spectator sees it.
+    /// A text rendering of the whole table, as an omniscient spectator sees it (hidden cards
+    /// included: for debugging and golden files).
     fn render(&self, state: &Self::State) -> String;
+
+    /// The table as every player at it sees it: the public information only, none of any
+    /// player's private knowledge (Python's `str(state)`).
+    fn public_string(&self, state: &Self::State) -> String;
 
     /// Checks the invariants of a state that came from outside (a saved state).
     fn validate_state(&self, state: &Self::State) -> Result<()>;

@@ -135,6 +135,9 @@ impl Game for Race {
     fn render(&self, s: &RaceState) -> String {
         format!("{s:?}")
     }
+    fn public_string(&self, s: &RaceState) -> String {
+        format!("count {}", s.count)
+    }
     fn validate_state(&self, s: &RaceState) -> Result<()> {
         if s.mover > 1 {
             return Err(EngineError::InvalidRequest("mover out of range".into()));

@@ -218,8 +218,14 @@ impl State {
         Ok((f, (config, bytes(py, &data))))
     }
 
-    /// The whole table as an omniscient spectator sees it.
+    /// The table as every player at it sees it: public information only.
     fn __str__(&self) -> PyResult<String> {
+        guard(|| Ok(self.inner.public_string()))
+    }
+
+    /// The whole table as an omniscient spectator sees it, hidden cards included (for
+    /// debugging; `str(state)` shows only what the players see).
+    fn render(&self) -> PyResult<String> {
         guard(|| Ok(self.inner.render()))
     }
 

@@ -224,6 +224,10 @@ impl Game for NorthWind {
         self.report(state)
     }
 
+    fn public_string(&self, state: &State) -> String {
+        self.public_table(state)
+    }
+
     fn observation_string(&self, state: &State, player: usize) -> String {
         self.observe_string(state, player)
     }

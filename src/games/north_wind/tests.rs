@@ -918,6 +918,25 @@ fn every_data_value_is_marked_printed_or_reconstructed() {
     assert_eq!(marked, 26 + 19 + 4 + 3 + 27 + 3);
 }
 
+/// `str(state)` is the table as every player at it sees it: the face-down stacks' cards and
+/// the lookout's private card are hidden there, shown only by the omniscient `render`.
+#[test]
+fn the_public_table_hides_what_no_player_or_only_one_has_seen() {
+    let st = lookout_peeks("Northcape", "Shipwreck");
+    let g = Arc::clone(st.game());
+    let public = g.public_string(st.inner());
+    assert!(!public.contains("Shipwreck") && !public.contains("Olesand stack: Fog"), "{public}");
+    let all = st.render();
+    assert!(all.contains("Shipwreck") && all.contains("Wood port (3)"), "{all}");
+    // Once revealed, a card is public, and so is the knowledge of the stack it came from.
+    let mut st = position(2, json!({}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Shipwreck");
+    let public = g.public_string(st.inner());
+    assert!(public.contains("Shipwreck"), "{public}");
+    assert_eq!(public, g.public_string(st.resample(1, 5).unwrap().inner()));
+}
+
 /// Loading a user's data file validates it and names the offending field.
 #[test]
 fn invalid_data_files_name_the_offending_field() {

@@ -7,7 +7,7 @@ use crate::engine::{Action, Actor, ScoreReport};
 
 use super::actions::*;
 use super::data::{CombatOutcome, EventOutcome, Kind, CREW_SLOTS, GOODS, MAX_MULTI_TYPES, PORTS, RUN_LEN};
-use super::state::{Phase, State, NONE};
+use super::state::{Phase, State, NONE, PUBLIC};
 use super::NorthWind;
 
 /// Per-player block of the tensor.
@@ -245,6 +245,16 @@ impl NorthWind {
         }
         let _ = writeln!(out, "What you know of the stacks:");
         self.knowledge_text(s, player, &mut out);
+        out
+    }
+
+    /// The table as all players see it: the public part, and what everyone has seen of the
+    /// stacks (no player's lookout card).
+    pub(crate) fn public_table(&self, s: &State) -> String {
+        let mut out = String::new();
+        self.public_text(s, &mut out);
+        let _ = writeln!(out, "What everyone has seen of the stacks:");
+        self.knowledge_text(s, PUBLIC, &mut out);
         out
     }
 
