@@ -578,8 +578,10 @@ fn fulfilling_the_current_contract_only() {
     // The first token in a column also takes its majority bonus.
     assert_eq!(s.majority[1], 0);
     assert_eq!(st.scores()[0], 2.0);
-    // A destination card comes up at most once per voyage: the next contract waits.
-    assert!(st.inner().stack_cards[1] & !st.inner().voyage.drawn != 0);
+    // The destination card has come up: the voyage goes on without it, so the next contract
+    // waits for another voyage.
+    assert_eq!(st.inner().phase, Phase::Reveal);
+    assert!(st.string_to_action("reveal:Trutzhaven").is_err());
 }
 
 /// Majority: "Should another player have placed the same number of victory point tokens in
@@ -1124,6 +1126,37 @@ fn ruling_tokens_run_out_and_the_win_waits_for_ones_turn() {
     reveal_each(&mut st, &["Wood port (1)", "Wood port (3)", "Grain port (3)", "Fish port (1)"]);
     assert!(st.is_terminal());
     assert_eq!(st.winners(), vec![1]);
+}
+
+/// Ruling 19: "Once you have carried out 2 actions, your voyage ends immediately" — after the
+/// fellow players have had their trade-letter offers for the card of that second action.
+#[test]
+fn ruling_letters_are_offered_for_the_card_that_ends_the_voyage() {
+    let mut st = position(2, json!({"ships": [{}, {"goods": {"salt": 1}}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Shipwreck");
+    play(&mut st, "search-shipwreck");
+    play(&mut st, "reveal:Salt port (3)");
+    assert!(has(&st, "buy-1:salt"));
+    play(&mut st, "buy-1:salt");
+    // The second action is done, and P1 is offered the salt port with his letter.
+    assert_eq!((st.inner().phase, st.current_player()), (Phase::Letter, 1));
+    play(&mut st, "sell-1:salt");
+    assert_eq!((st.inner().active, ship(&st, 1).letters), (1, 0), "then the voyage ended");
+}
+
+/// Ruling 18: "The youngest player begins": seat 0 takes the first turn, then the seats in order.
+#[test]
+fn ruling_seat_zero_begins() {
+    let g = Arc::new(game(3));
+    let mut st = GameState::new(Arc::clone(&g), 4, false);
+    assert_eq!((st.current_player(), st.inner().turn), (0, 0));
+    play(&mut st, "sail:Olesand");
+    while st.inner().turn == 0 {
+        let a = st.legal_actions()[0];
+        st.apply(a).unwrap();
+    }
+    assert_eq!(st.inner().active, 1);
 }
 
 /// Ruling: the voyage goes on by itself — after a card is dealt with, the next node is the
