@@ -135,6 +135,10 @@ fn component_counts_match_the_rulebook() {
     // "30 gold coins, value 1 • 12 gold coins, value 5".
     assert_eq!(r.gold_total, 30 + 12 * 5);
     assert_eq!((r.crew_per_player, r.cannons_per_player), (4, 4));
+    // "16 crew members ... 16 cannons" for the 4 ships of at most 4 players; one die of each kind.
+    assert_eq!((4 * r.crew_per_player, 4 * r.cannons_per_player), (16, 16));
+    assert!(NorthWind::new(&opts(json!({"players": 5}))).is_err());
+    assert_eq!((d.event_total, d.combat_total), (6, 6));
     assert_eq!((d.tokens[&2], d.tokens[&3], d.tokens[&4]), (10, 10, 8));
     assert!(d.contracts.iter().all(|c| c.len() == 9));
     // The rulebook's first contracts: 1 wine to Northcape, 1 pirate captain to Trutzhaven,
@@ -517,6 +521,29 @@ fn trade_letters_let_the_others_use_the_card_in_turn_order() {
     assert_eq!((ship(&st, 0).letters, ship(&st, 0).gold, st.inner().supply_letters), (0, 6, 6));
     assert_eq!(st.inner().active, 1);
     assert_eq!(st.inner().phase, Phase::Reveal);
+}
+
+/// The rulebook's trade-letter examples: "if you hired 1 crew member at an Outfitting Port, your
+/// fellow player may instead buy 1 cannon. Or if you sold grain at a grain Trading Port, your
+/// fellow player may instead buy grain."
+#[test]
+fn rulebook_trade_letter_examples() {
+    let mut st = position(2, json!({}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Outfitter (2)#1");
+    play(&mut st, "hire:gunner");
+    assert_eq!(st.current_player(), 1);
+    play(&mut st, "outfit:cannon");
+    assert_eq!((ship(&st, 1).cannons, ship(&st, 1).gold, ship(&st, 1).letters), (2, 3, 0));
+    assert!(ship(&st, 0).has(super::data::GUNNER));
+
+    let mut st = position(2, json!({"ships": [{"goods": {"grain": 1}}, {}]}));
+    play(&mut st, "sail:Trutzhaven");
+    play(&mut st, "reveal:Grain port (1)");
+    play(&mut st, "sell-1:grain");
+    assert_eq!(st.current_player(), 1);
+    play(&mut st, "buy-1:grain");
+    assert_eq!((ship(&st, 0).goods[0], ship(&st, 1).goods[0], ship(&st, 1).gold), (0, 1, 4));
 }
 
 /// "If you use such a card — that is, you buy or sell something (and only then)" and "no
