@@ -1,5 +1,5 @@
-"""What the Gymnasium and PettingZoo adapters share: the render modes and rendering the table,
-and the bound of the seeds they draw from their random generators."""
+"""What the Gymnasium and PettingZoo adapters share: the render modes and rendering the table
+(as the players see it), and the bound of the seeds they draw from their random generators."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ def check_render_mode(render_mode: str | None) -> str | None:
 
 
 def render(state: tw.State, render_mode: str | None) -> str | None:
-    """The whole table as text (``"ansi"``), or printed (``"human"``); with ``None``, a warning."""
+    """The table as the players see it (``str(state)``), as text (``"ansi"``) or printed
+    (``"human"``); with ``None``, a warning."""
     if render_mode is None:
         gymnasium.logger.warn("render() was called with render_mode=None; pass render_mode='ansi'")
         return None

@@ -177,7 +177,7 @@ class TradewindsEnv(gymnasium.Env[npt.NDArray[np.float32], Action]):
         return self._observation(), reward, terminated, truncated, self._info()
 
     def render(self) -> str | None:
-        """The whole table as text (``render_mode="ansi"``), or printed (``"human"``)."""
+        """The table as the players see it, as text (``render_mode="ansi"``), or printed (``"human"``)."""
         return render(self.tradewinds_state, self.render_mode)
 
     def _play_opponents(self) -> None:

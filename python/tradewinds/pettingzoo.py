@@ -28,7 +28,8 @@ that ends by its rules ends with every agent terminated. An illegal action raise
 ``tradewinds.IllegalActionError``; wrap the environment in PettingZoo's
 ``TerminateIllegalWrapper`` for the "an illegal move loses" convention instead.
 
-``render()`` returns the whole table as text (an omniscient spectator's view) with the default
+``render()`` returns the table as text, as every player at it sees it (``str(state)``: no
+hidden card; ``state.render()`` on the underlying state shows them) with the default
 ``render_mode="ansi"``, and prints it with ``render_mode="human"``.
 """
 
@@ -168,7 +169,7 @@ class TradewindsAECEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The whole table as text (``render_mode="ansi"``), or printed (``"human"``)."""
+        """The table as the players see it, as text (``render_mode="ansi"``), or printed (``"human"``)."""
         return render(self.tradewinds_state, self.render_mode)
 
     def close(self) -> None:
