@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::dynamic::Handle;
-use super::fuzzing::check_state;
+use super::fuzzing::{check_round_trips, check_state};
 use super::game::{Action, Actor, Game};
 use super::rng::{below, derive_seed, rng_from_seed};
 use super::state::GameState;
@@ -39,11 +39,12 @@ macro_rules! ensure {
 /// agrees with the list; chance outcomes distinct, positive, summing to 1 and equal to the
 /// legal list; action strings unique and parsed back; returns zero before the end, winners
 /// at the end; score report rows adding up; observations of the right size and finite; the
-/// move bound), and besides: the saved-state validator accepts every reachable state; the
-/// game's own chance sampler draws one of the outcomes; an illegal action is rejected with
-/// the state unchanged, and so is any action at a terminal state. `heavy_every` sets how
-/// often (in steps) the costly checks of [`check_state`] run (JSON and binary round trips,
-/// a resample for every player that keeps what that player sees).
+/// move bound) and JSON and binary round trips, and besides: the saved-state validator
+/// accepts every reachable state; the game's own chance sampler draws one of the outcomes;
+/// an illegal action is rejected with the state unchanged, and so is any action at a
+/// terminal state. `heavy_every` sets how
+/// often (in steps) the costly check of [`check_state`] runs (a resample for every player
+/// that keeps what that player sees).
 pub fn check_random_games<G: Game>(
     game: Arc<G>,
     games: usize,
@@ -63,6 +64,10 @@ pub fn check_random_games<G: Game>(
             let ctx = format!("game {g} (seed {gseed}) move {step}");
             let heavy = step % heavy_every == 0 || state.is_terminal();
             check_state(&as_dyn, &state, heavy, gseed ^ step).map_err(|e| format!("{ctx}: {e}"))?;
+            if !heavy {
+                // Serialization round trips at every step (check_state did them on heavy ones).
+                check_round_trips(&as_dyn, &state).map_err(|e| format!("{ctx}: {e}"))?;
+            }
             game.validate_state(state.inner())
                 .map_err(|e| format!("{ctx}: validator rejects a reachable state: {e}"))?;
             let legal = state.legal_actions();
