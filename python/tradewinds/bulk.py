@@ -59,8 +59,8 @@ def default_chunk_games(agents: Sequence[Agent]) -> int:
 
 
 def _balanced_chunk_games(games: int, threads: int, largest: int) -> int:
-    """Chunks for a run kept in memory: about eight per thread, in multiples of the 256
-    games Rust hands a thread at a time, at most ``largest``. (Results never depend on it;
+    """Chunks for a run kept in memory: about eight per thread, in multiples of 256 games
+    (the largest work unit Rust hands a thread), at most ``largest``. (Results never depend on it;
     a run of a few chunks is played by one call spread over all threads.)"""
     per = -(-games // (8 * threads)) if games else 1
     size = -(-per // 256) * 256
