@@ -6,10 +6,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 import tradewinds as tw
 from tradewinds._core import configurations
+from tradewinds.simulation import ARRAYS
 
 
 def supported_player_counts(name: str) -> list[int]:
@@ -74,3 +76,12 @@ def snapshots(game: tw.Game, seed: int, count: int, explicit_chance: bool = Fals
         return states
     step = (len(states) - 1) / (count - 1)
     return [states[round(i * step)] for i in range(count)]
+
+
+def assert_same_games(a: tw.SimulationResult, b: tw.SimulationResult) -> None:
+    """Two simulation results hold the same games, array by array, bit for bit."""
+    assert (a.game, a.players, a.games, a.seed) == (b.game, b.players, b.games, b.seed)
+    assert a.categories == b.categories and a.agents == b.agents and a.options == b.options
+    for name in ARRAYS:
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y), name

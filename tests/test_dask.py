@@ -17,22 +17,13 @@ import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import ONE_PER_GAME, ids
+from conftest import ONE_PER_GAME, assert_same_games, ids
 from tradewinds.streaming import chunk_name, read_manifest
 
 distributed = pytest.importorskip("distributed")
 
-ARRAYS = ("scores", "winners", "moves", "decisions", "truncated", "category_points")
 MCTS = "mcts:iterations=4,rollout_depth=20"
 NAME, PLAYERS = ONE_PER_GAME[0]
-
-
-def assert_same_games(a: tw.SimulationResult, b: tw.SimulationResult) -> None:
-    assert (a.game, a.players, a.games, a.seed) == (b.game, b.players, b.games, b.seed)
-    assert a.categories == b.categories and a.agents == b.agents and a.options == b.options
-    for name in ARRAYS:
-        x, y = getattr(a, name), getattr(b, name)
-        assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y), name
 
 
 @pytest.fixture(scope="module")

@@ -16,19 +16,10 @@ import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import ONE_PER_GAME
+from conftest import ONE_PER_GAME, assert_same_games
 from tradewinds.streaming import MANIFEST, RunDirectory, chunk_name, directory_status, read_manifest
 
-ARRAYS = ("scores", "winners", "moves", "decisions", "truncated", "category_points")
 NAME, PLAYERS = ONE_PER_GAME[0]
-
-
-def assert_same_games(a: tw.SimulationResult, b: tw.SimulationResult) -> None:
-    assert (a.game, a.players, a.games, a.seed) == (b.game, b.players, b.games, b.seed)
-    assert a.categories == b.categories and a.agents == b.agents and a.options == b.options
-    for name in ARRAYS:
-        x, y = getattr(a, name), getattr(b, name)
-        assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y), name
 
 
 def chunk_files(path: Path) -> list[Path]:
