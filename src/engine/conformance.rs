@@ -39,12 +39,11 @@ macro_rules! ensure {
 /// agrees with the list; chance outcomes distinct, positive, summing to 1 and equal to the
 /// legal list; action strings unique and parsed back; returns zero before the end, winners
 /// at the end; score report rows adding up; observations of the right size and finite; the
-/// move bound) and JSON and binary round trips, and besides: the saved-state validator
-/// accepts every reachable state; the game's own chance sampler draws one of the outcomes;
+/// move bound) and JSON and binary round trips (which run the saved-state validator on every
+/// reachable state), and besides: the game's own chance sampler draws one of the outcomes;
 /// an illegal action is rejected with the state unchanged, and so is any action at a
-/// terminal state. `heavy_every` sets how
-/// often (in steps) the costly check of [`check_state`] runs (a resample for every player
-/// that keeps what that player sees).
+/// terminal state. `heavy_every` sets how often (in steps) the costly check of
+/// [`check_state`] runs (a resample for every player that keeps what that player sees).
 pub fn check_random_games<G: Game>(
     game: Arc<G>,
     games: usize,
@@ -65,11 +64,10 @@ pub fn check_random_games<G: Game>(
             let heavy = step % heavy_every == 0 || state.is_terminal();
             check_state(&as_dyn, &state, heavy, gseed ^ step).map_err(|e| format!("{ctx}: {e}"))?;
             if !heavy {
-                // Serialization round trips at every step (check_state did them on heavy ones).
+                // Serialization round trips at every step (check_state did them on heavy ones);
+                // loading runs the saved-state validator, so every reachable state passes it.
                 check_round_trips(&as_dyn, &state).map_err(|e| format!("{ctx}: {e}"))?;
             }
-            game.validate_state(state.inner())
-                .map_err(|e| format!("{ctx}: validator rejects a reachable state: {e}"))?;
             let legal = state.legal_actions();
             let action = match state.actor() {
                 Actor::Terminal => {
