@@ -29,9 +29,8 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 use tradewinds::engine::rng::{below, derive_seed, rng_from_seed};
-use tradewinds::engine::{random_rollout, simulate, Actor, Game, GameState, SimulationResult};
-use tradewinds::games::north_wind::NorthWind;
-use tradewinds::games::{all_configurations, GAMES};
+use tradewinds::engine::{random_rollout, simulate, Actor, Game, GameDefinition, GameState, SimulationResult};
+use tradewinds::games::{all_configurations, visit, Visitor, GAMES};
 
 struct Args {
     reps: usize,
@@ -374,6 +373,19 @@ fn describe(options: &Map<String, Value>) -> String {
     parts.join(" ")
 }
 
+struct Bench<'a> {
+    label: &'a str,
+    options: &'a Map<String, Value>,
+    args: &'a Args,
+}
+
+impl Visitor for Bench<'_> {
+    type Output = Value;
+    fn visit<G: GameDefinition>(self) -> Value {
+        run(self.label, G::load(self.options).expect("a listed configuration"), self.args)
+    }
+}
+
 fn main() {
     let args = parse_args();
     if !args.json {
@@ -386,12 +398,8 @@ fn main() {
     for &name in GAMES {
         for options in all_configurations(name) {
             let label = format!("{name} {}", describe(&options));
-            // One arm per game: the bench is generic over `Game`, and this is where a game's
-            // concrete type is named.
-            let report = match name {
-                "north-wind" => run(&label, NorthWind::new(&options).expect("a listed configuration"), &args),
-                other => panic!("benches/rollouts.rs: add an arm for game {other:?} in main()"),
-            };
+            // The registry calls the bench with the game's concrete type.
+            let report = visit(name, Bench { label: &label, options: &options, args: &args }).expect("a listed game");
             if args.json {
                 println!("{report}");
             }

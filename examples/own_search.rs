@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use tradewinds::engine::rng::{below, derive_seed, rng_from_seed};
-use tradewinds::engine::{random_rollout, Action, Actor, Game, GameState};
+use tradewinds::engine::{random_rollout, Action, Actor, Game, GameDefinition, GameState};
 use tradewinds::games::north_wind::NorthWind;
 
 fn flat_monte_carlo<G: Game>(game: &G, state: &G::State, me: usize, playouts: u32, seed: u64) -> Action {
@@ -45,7 +45,7 @@ fn main() {
     let games = args.first().copied().unwrap_or(4);
     let playouts = args.get(1).copied().unwrap_or(8) as u32;
     let options = serde_json::json!({"players": 3});
-    let game = Arc::new(NorthWind::new(options.as_object().unwrap()).expect("valid options"));
+    let game = Arc::new(NorthWind::load(options.as_object().unwrap()).expect("valid options"));
     let mut wins = 0;
     for g in 0..games {
         let mut state = GameState::new(Arc::clone(&game), g, false);

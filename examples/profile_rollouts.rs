@@ -9,7 +9,7 @@
 //! ```
 
 use tradewinds::engine::rng::rng_from_seed;
-use tradewinds::engine::{random_rollout, Game, Result};
+use tradewinds::engine::{random_rollout, Game, GameDefinition, Result};
 use tradewinds::games::north_wind::NorthWind;
 
 fn main() -> Result<()> {
@@ -17,7 +17,7 @@ fn main() -> Result<()> {
     let games = args.next().unwrap_or(Ok(300)).expect("GAMES: a number of games");
     let players = args.next().unwrap_or(Ok(3)).expect("PLAYERS: a player count");
     let options = serde_json::json!({ "players": players });
-    let game = NorthWind::new(options.as_object().expect("an object"))?;
+    let game = NorthWind::load(options.as_object().expect("an object"))?;
     let mut buf = Vec::with_capacity(64);
     let mut decisions = 0;
     for seed in 0..games {

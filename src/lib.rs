@@ -5,11 +5,11 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use tradewinds::engine::{Game, GameState};
+//! use tradewinds::engine::{Game, GameDefinition, GameState};
 //! use tradewinds::games::north_wind::NorthWind;
 //!
 //! let options = serde_json::json!({"players": 3});
-//! let game = Arc::new(NorthWind::new(options.as_object().unwrap()).unwrap());
+//! let game = Arc::new(NorthWind::load(options.as_object().unwrap()).unwrap());
 //! let mut state = GameState::new(game, 42, false);
 //! while !state.is_terminal() {
 //!     let legal = state.legal_actions();
@@ -23,6 +23,7 @@
 
 pub mod engine;
 pub mod games;
+pub mod harness;
 
 #[cfg(feature = "python")]
 mod python;

@@ -7,7 +7,7 @@
 use rand_core::RngCore;
 use std::collections::BTreeMap;
 
-use tradewinds::engine::fuzzing::{
+use tradewinds::harness::fuzzing::{
     fuzz_action_stream, fuzz_data_text, fuzz_state_bytes, registry, run_target, Check, Outcome,
 };
 use tradewinds::engine::rng::{derive_seed, rng_from_seed};

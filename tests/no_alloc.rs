@@ -8,9 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Map, Value};
 use tradewinds::engine::rng::rng_from_seed;
-use tradewinds::engine::{random_rollout, Game};
-use tradewinds::games::north_wind::NorthWind;
-use tradewinds::games::{all_configurations, load, GAMES};
+use tradewinds::engine::{random_rollout, GameDefinition};
+use tradewinds::games::{all_configurations, load, registered, visit, Visitor};
 
 struct Counting;
 /// Allocations by every thread (simulate plays on its own thread pool).
@@ -46,24 +45,34 @@ static GLOBAL: Counting = Counting;
 /// The counter is global: the tests of this binary take turns.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-#[test]
-fn random_rollouts_do_not_allocate() {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    for players in 2..=4 {
-        let mut o = Map::new();
-        o.insert("players".into(), Value::from(players));
-        let game = NorthWind::new(&o).unwrap();
+/// Plays 50 random rollouts of one configuration and returns (allocations, decisions).
+struct Rollouts<'a>(&'a Map<String, Value>);
+
+impl Visitor for Rollouts<'_> {
+    type Output = (usize, u64);
+    fn visit<G: GameDefinition>(self) -> Self::Output {
+        let game = G::load(self.0).expect("a listed configuration loads");
         let mut buf = Vec::with_capacity(64);
         let mut states: Vec<_> = (0..50).map(|_| game.initial_state()).collect();
-        let mut rng = rng_from_seed(players as u64);
+        let mut rng = rng_from_seed(7);
         let before = MINE.with(|c| c.get());
         let mut decisions = 0;
         for s in states.iter_mut() {
             decisions += random_rollout(&game, s, &mut rng, &mut buf);
         }
-        let after = MINE.with(|c| c.get());
-        assert!(decisions > 10_000, "{decisions}");
-        assert_eq!(after - before, 0, "{players} players: {} allocations in {decisions} decisions", after - before);
+        (MINE.with(|c| c.get()) - before, decisions)
+    }
+}
+
+#[test]
+fn random_rollouts_do_not_allocate() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for name in registered() {
+        for options in all_configurations(name) {
+            let (allocations, decisions) = visit(name, Rollouts(&options)).expect("registered");
+            assert!(decisions > 50, "{name} {options:?}: {decisions}");
+            assert_eq!(allocations, 0, "{name} {options:?}: {allocations} allocations in {decisions} decisions");
+        }
     }
 }
 
@@ -85,7 +94,7 @@ const PER_GAME_BOUND: usize = 64;
 #[test]
 fn simulate_allocates_per_game_not_per_step() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    for &name in GAMES {
+    for name in registered() {
         for options in all_configurations(name) {
             let game = load(name, &options).expect("a listed configuration loads");
             count(&*game, 1); // first-use costs (thread-local state) out of the way

@@ -4,7 +4,6 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::conformance::{check_random_games, ConformanceStats};
 use super::error::Result;
 use super::game::{Action, Game, GameSpec};
 use super::report::ScoreReport;
@@ -16,6 +15,8 @@ use super::state::GameState;
 pub trait DynGame: Send + Sync {
     fn spec(&self) -> &GameSpec;
     fn config(&self) -> serde_json::Value;
+    /// The version of this game's saved-state format ([`Game::STATE_FORMAT`]).
+    fn state_format(&self) -> u32;
     fn new_state(&self, seed: u64, explicit_chance: bool) -> Box<dyn DynState>;
     fn setup(&self, description: &serde_json::Value, seed: u64, explicit_chance: bool)
         -> Result<Box<dyn DynState>>;
@@ -32,8 +33,6 @@ pub trait DynGame: Send + Sync {
         threads: usize,
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult>;
-    /// Runs the shared conformance suite ([`check_random_games`]) on this configuration.
-    fn conformance(&self, games: usize, seed: u64, heavy_every: u64) -> std::result::Result<ConformanceStats, String>;
 }
 
 pub trait DynState: Send + Sync {
@@ -54,6 +53,10 @@ pub trait DynState: Send + Sync {
     fn chance_outcomes(&self) -> Vec<(Action, f64)>;
     fn apply(&mut self, action: Action) -> Result<()>;
     fn action_to_string(&self, action: Action) -> String;
+    /// The move as seat `observer` sees it (see [`crate::engine::Game::action_string_for`]).
+    fn action_string_for(&self, action: Action, observer: usize) -> Result<String>;
+    /// Whether the decision here is secret from the other seats.
+    fn decision_is_secret(&self) -> bool;
     fn string_to_action(&self, text: &str) -> Result<Action>;
     fn scores(&self) -> Vec<f64>;
     fn returns(&self) -> Vec<f64>;
@@ -79,6 +82,9 @@ impl<G: Game> DynGame for Handle<G> {
     }
     fn config(&self) -> serde_json::Value {
         self.0.config()
+    }
+    fn state_format(&self) -> u32 {
+        G::STATE_FORMAT
     }
     fn new_state(&self, seed: u64, explicit_chance: bool) -> Box<dyn DynState> {
         Box::new(GameState::new(Arc::clone(&self.0), seed, explicit_chance))
@@ -109,9 +115,6 @@ impl<G: Game> DynGame for Handle<G> {
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult> {
         simulate_agents(&*self.0, agents, first, games, seed, threads, progress)
-    }
-    fn conformance(&self, games: usize, seed: u64, heavy_every: u64) -> std::result::Result<ConformanceStats, String> {
-        check_random_games(Arc::clone(&self.0), games, seed, heavy_every)
     }
 }
 
@@ -166,6 +169,12 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn action_to_string(&self, action: Action) -> String {
         GameState::action_to_string(self, action)
+    }
+    fn action_string_for(&self, action: Action, observer: usize) -> Result<String> {
+        GameState::action_string_for(self, action, observer)
+    }
+    fn decision_is_secret(&self) -> bool {
+        self.game().decision_is_secret(self.inner())
     }
     fn string_to_action(&self, text: &str) -> Result<Action> {
         GameState::string_to_action(self, text)

@@ -8,7 +8,9 @@
 //! Secret simultaneous choices are sequential decision nodes whose chosen action is hidden
 //! from the others' observations. Automated opponents that are not seats are resolved by
 //! the game itself (deterministically or through chance nodes). Long chains of small
-//! decisions inside one turn are many small decision nodes.
+//! decisions inside one turn are many small decision nodes. `docs/engine-contract.md`
+//! settles each point of the contract (seats, opponents that are not seats, endings without
+//! a winning seat, solo returns, tiers, modes, secret choices, saved-state versions).
 
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
@@ -43,11 +45,22 @@ impl Actor {
 pub const CHANCE: i32 = -1;
 pub const TERMINAL: i32 = -2;
 
+/// The most seats a game may have.
+pub const MAX_SEATS: usize = 5;
+
 /// Static facts about a configured game.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameSpec {
     pub name: &'static str,
+    /// Seats: the players who decide (1 to [`MAX_SEATS`]).
     pub players: usize,
+    /// Opponents that are not seats (a solo game's Vikings, automa players), by name: the
+    /// game moves them itself; they have rows in the score report and can win, but have no
+    /// returns and no observations.
+    pub opponents: Vec<String>,
+    /// Reward tiers or difficulty goals a game's result can reach, lowest first (empty for
+    /// most games); the score report names the one reached.
+    pub tiers: Vec<String>,
     pub num_distinct_actions: usize,
     pub max_chance_outcomes: usize,
     /// No game lasts longer than this many moves (decisions plus chance outcomes):
@@ -65,6 +78,10 @@ pub struct GameSpec {
 /// the state holds everything that changes.
 pub trait Game: Send + Sync + Sized + 'static {
     type State: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send + Sync;
+
+    /// The version of this game's saved-state format. A game raises it when its state's
+    /// layout changes; saved states of the other games are not affected.
+    const STATE_FORMAT: u32;
 
     fn spec(&self) -> &GameSpec;
 
@@ -107,19 +124,43 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// A human-readable name of the action in this state; unique among the state's legal actions.
     fn action_to_string(&self, state: &Self::State, action: Action) -> String;
 
-    /// Final (or current) score of each player in the game's own units (victory points).
-    fn scores(&self, state: &Self::State, out: &mut [f64]);
+    /// Whether the decision at this state is secret: the other seats must not learn which
+    /// action was taken (a simultaneous choice made one seat after another, revealed later by
+    /// the game). The shared checks then require that the other seats' observations, and the
+    /// move as [`Game::action_string_for`] shows it to them, are the same whatever was chosen.
+    fn decision_is_secret(&self, _state: &Self::State) -> bool {
+        false
+    }
 
-    /// Win/loss returns; non-zero only at a terminal state.
-    fn returns(&self, state: &Self::State, out: &mut [f64]);
+    /// The move as `observer` sees it: [`Game::action_to_string`] unless the move is hidden
+    /// from `observer` (a secret choice of another seat, a card drawn into another's hand).
+    fn action_string_for(&self, state: &Self::State, action: Action, _observer: usize) -> String {
+        self.action_to_string(state, action)
+    }
 
-    /// The winners at a terminal state (empty when the game was truncated without a winner).
+    /// Final (or current) score of each seat in the game's own units (victory points): by
+    /// default the totals of the score report.
+    fn scores(&self, state: &Self::State, out: &mut [f64]) {
+        out.copy_from_slice(&self.score_report(state).totals);
+    }
+
+    /// Win/loss returns of the seats; non-zero only at a terminal state. By default derived
+    /// from the winners ([`super::outcome::returns_from_winners`]: a solo seat gets +1 for a
+    /// win and -1 for a loss).
+    fn returns(&self, state: &Self::State, out: &mut [f64]) {
+        let ended = self.actor(state) == Actor::Terminal && !self.is_truncated(state);
+        super::outcome::returns_from_winners(&self.winners(state), ended, out);
+    }
+
+    /// The winning seats at a terminal state. Empty when the game was truncated, and when it
+    /// ended with no winning seat (a lost solo game, an opponent that is not a seat won).
     fn winners(&self, state: &Self::State) -> Vec<usize>;
 
     /// True when the game ended because it reached its move bound rather than by its rules.
     fn is_truncated(&self, state: &Self::State) -> bool;
 
-    /// Each player's score broken down by the rulebook's scoring categories.
+    /// Each seat's (and each opponent's) score broken down by the rulebook's scoring
+    /// categories, who or what won, and the tier reached.
     fn score_report(&self, state: &Self::State) -> ScoreReport;
 
     /// What `player` may know, as text.
@@ -146,20 +187,27 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// Builds a position from a readable description (game-specific JSON).
     fn setup(&self, description: &serde_json::Value) -> Result<Self::State>;
 
-    /// How good the position is for each player, in [-1, 1]: the returns at a terminal
+    /// How good the position is for each seat, in [-1, 1]: the returns at a terminal
     /// state, otherwise a heuristic. Search agents (greedy, MCTS) score positions with it.
-    /// The default compares each player's score with the best of the others.
+    /// The default is tanh of a seat's margin (in points, 4 points wide) over the best other
+    /// scorer, seats and opponents alike; a seat with no other scorer (a solo game without
+    /// opponents) is measured by its own score. Games override it with something cheaper
+    /// and better informed.
     fn evaluate(&self, state: &Self::State, out: &mut [f64]) {
         if self.actor(state) == Actor::Terminal {
             self.returns(state, out);
             return;
         }
-        self.scores(state, out);
-        let n = out.len();
-        let scores: Vec<f64> = out.to_vec();
-        for p in 0..n {
-            let best_other = (0..n).filter(|&q| q != p).map(|q| scores[q]).fold(f64::NEG_INFINITY, f64::max);
-            out[p] = ((scores[p] - best_other) / 4.0).tanh();
+        let report = self.score_report(state);
+        let others = |p: usize| {
+            let seats = report.totals.iter().enumerate().filter(move |&(q, _)| q != p).map(|(_, &t)| t);
+            seats.chain(report.opponents.iter().map(|o| o.total)).fold(None, |best: Option<f64>, t| {
+                Some(best.map_or(t, |b| b.max(t)))
+            })
+        };
+        for (p, o) in out.iter_mut().enumerate() {
+            let margin = report.totals[p] - others(p).unwrap_or(0.0);
+            *o = (margin / 4.0).tanh();
         }
     }
 }

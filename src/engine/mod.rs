@@ -1,12 +1,16 @@
-//! The game-agnostic engine: the [`Game`] trait and everything written once on top of it.
+//! The game-agnostic engine: the [`Game`] trait and everything written once on top of it,
+//! including the kit a game is written with (declared options, component data, returns
+//! derived from the winners). The engine knows no game: games (`crate::games`) build on it,
+//! and the test harness (`crate::harness`) on both.
 
 pub mod agents;
-pub mod conformance;
+pub mod data;
+pub mod definition;
 pub mod dynamic;
 pub mod error;
-pub mod fuzzing;
 pub mod game;
-pub mod playthrough;
+pub mod options;
+pub mod outcome;
 pub mod report;
 pub mod rng;
 pub mod simulate;
@@ -14,11 +18,13 @@ pub mod state;
 #[cfg(test)]
 pub(crate) mod toy;
 
+pub use agents::AgentSpec;
+pub use definition::{DataFileDecl, GameDefinition};
 pub use dynamic::{DynGame, DynState, Handle};
 pub use error::{EngineError, Result};
-pub use game::{Action, Actor, Game, GameSpec, CHANCE, TERMINAL};
-pub use report::ScoreReport;
+pub use game::{Action, Actor, Game, GameSpec, CHANCE, MAX_SEATS, TERMINAL};
+pub use options::{OptionDecl, OptionKind, Options};
+pub use report::{OpponentRow, ScoreReport};
 pub use rng::Rng;
-pub use agents::AgentSpec;
 pub use simulate::{random_rollout, simulate, simulate_agents, Progress, SimulationResult};
-pub use state::{GameState, STATE_FORMAT_VERSION};
+pub use state::GameState;

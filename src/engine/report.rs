@@ -1,20 +1,39 @@
-//! Score reports: each player's score broken down by the rulebook's scoring categories.
+//! Score reports: each seat's and each opponent's score broken down by the rulebook's
+//! scoring categories, who or what won, and the tier reached.
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The score of an opponent that is not a seat (a solo game's Vikings, an automa player).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct OpponentRow {
+    /// The opponent's name, as in `GameSpec::opponents`.
+    pub name: String,
+    /// `points[category]`, in the categories of the report.
+    pub points: Vec<f64>,
+    pub total: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ScoreReport {
     /// Scoring categories, in rulebook order.
     pub categories: Vec<String>,
-    /// `points[player][category]`.
+    /// `points[seat][category]`.
     pub points: Vec<Vec<f64>>,
-    /// Each player's total (the sum of the categories).
+    /// Each seat's total (the sum of the categories).
     pub totals: Vec<f64>,
+    /// The opponents that are not seats, in the order of `GameSpec::opponents`.
+    pub opponents: Vec<OpponentRow>,
     /// Names of the tie-breakers, in the order they apply (empty when the rules need none).
     pub tie_breakers: Vec<String>,
     /// `tie_breaker_values[player][i]`.
     pub tie_breaker_values: Vec<Vec<f64>>,
+    /// The winning seats (empty in a game no seat won).
     pub winners: Vec<usize>,
+    /// The opponents (indices into `opponents`) that won.
+    pub opponent_winners: Vec<usize>,
+    /// The reward tier or difficulty goal reached, one of `GameSpec::tiers` (none when the
+    /// game has no tiers or none was reached).
+    pub tier: Option<String>,
     pub terminal: bool,
     pub truncated: bool,
     /// Free-text notes (for example how the game was decided).
@@ -30,29 +49,42 @@ fn fmt_num(v: f64) -> String {
 }
 
 impl ScoreReport {
-    /// A plain-text table: one row per category, one column per player.
+    /// Who or what won, in words: `P0`, `P1, P3`, `Vikings`; empty when nobody did.
+    pub fn winner_names(&self) -> Vec<String> {
+        let seats = self.winners.iter().map(|p| format!("P{p}"));
+        seats.chain(self.opponent_winners.iter().map(|&o| self.opponents[o].name.clone())).collect()
+    }
+
+    /// A plain-text table: one row per category, one column per seat, then one per opponent.
     pub fn to_table(&self) -> String {
         let players = self.totals.len();
+        let columns = players + self.opponents.len();
         let mut rows: Vec<Vec<String>> = Vec::new();
         let mut header = vec!["category".to_string()];
         for p in 0..players {
             header.push(format!("P{p}{}", if self.winners.contains(&p) { "*" } else { "" }));
         }
+        for (o, row) in self.opponents.iter().enumerate() {
+            header.push(format!("{}{}", row.name, if self.opponent_winners.contains(&o) { "*" } else { "" }));
+        }
         rows.push(header);
         for (c, name) in self.categories.iter().enumerate() {
             let mut row = vec![name.clone()];
             row.extend(self.points.iter().map(|pp| fmt_num(pp[c])));
+            row.extend(self.opponents.iter().map(|o| fmt_num(o.points[c])));
             rows.push(row);
         }
         let mut total = vec!["total".to_string()];
         total.extend(self.totals.iter().map(|&v| fmt_num(v)));
+        total.extend(self.opponents.iter().map(|o| fmt_num(o.total)));
         rows.push(total);
         for (i, name) in self.tie_breakers.iter().enumerate() {
             let mut row = vec![format!("tie-break: {name}")];
             row.extend(self.tie_breaker_values.iter().map(|v| fmt_num(v[i])));
+            row.resize(columns + 1, String::new());
             rows.push(row);
         }
-        let widths: Vec<usize> = (0..=players)
+        let widths: Vec<usize> = (0..=columns)
             .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
             .collect();
         let mut out = String::new();
@@ -71,7 +103,7 @@ impl ScoreReport {
             out.push_str(line.join("  ").trim_end());
             out.push('\n');
             if i == 0 || i == self.categories.len() {
-                out.push_str(&"-".repeat(widths.iter().sum::<usize>() + 2 * players));
+                out.push_str(&"-".repeat(widths.iter().sum::<usize>() + 2 * columns));
                 out.push('\n');
             }
         }
@@ -79,12 +111,16 @@ impl ScoreReport {
             "truncated (move bound reached, no winner)".to_string()
         } else if !self.terminal {
             "game in progress".to_string()
+        } else if self.winners.is_empty() && self.opponent_winners.is_empty() {
+            "no winner".to_string()
         } else {
-            let w: Vec<String> = self.winners.iter().map(|p| format!("P{p}")).collect();
-            format!("winner: {}", w.join(", "))
+            format!("winner: {}", self.winner_names().join(", "))
         };
         out.push_str(&status);
         out.push('\n');
+        if let Some(tier) = &self.tier {
+            out.push_str(&format!("tier reached: {tier}\n"));
+        }
         for n in &self.notes {
             out.push_str(n);
             out.push('\n');

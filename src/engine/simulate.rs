@@ -50,6 +50,12 @@ pub struct GameRecord {
     pub truncated: bool,
     /// `category_points[player][category]` from the score report.
     pub category_points: Vec<Vec<f64>>,
+    /// The total of each opponent that is not a seat.
+    pub opponent_scores: Vec<f64>,
+    /// The opponents (indices) that won.
+    pub opponent_winners: Vec<usize>,
+    /// The tier reached, as an index into `GameSpec::tiers`.
+    pub tier: Option<usize>,
 }
 
 /// Plays game `index` of the run seeded `seed`, seat p played by `agents[p]` (all random
@@ -93,6 +99,9 @@ pub fn play_game<G: Game>(
         decisions,
         truncated: game.is_truncated(&state),
         category_points: report.points,
+        opponent_scores: report.opponents.iter().map(|o| o.total).collect(),
+        opponent_winners: report.opponent_winners,
+        tier: report.tier.and_then(|t| game.spec().tiers.iter().position(|name| *name == t)),
     }
 }
 
@@ -118,6 +127,16 @@ pub struct SimulationResult {
     pub truncated: Vec<bool>,
     /// `category_points[(g * players + p) * categories + c]`.
     pub category_points: Vec<f64>,
+    /// The opponents that are not seats, by name.
+    pub opponents: Vec<String>,
+    /// `opponent_scores[g * opponents + o]`: each opponent's total.
+    pub opponent_scores: Vec<f64>,
+    /// `opponent_wins[g * opponents + o]` is true when opponent o won game g.
+    pub opponent_wins: Vec<bool>,
+    /// The game's tiers, lowest first.
+    pub tiers: Vec<String>,
+    /// `tier[g]`: the index of the tier reached in game g, -1 for none.
+    pub tier: Vec<i8>,
     pub elapsed_seconds: f64,
 }
 
@@ -163,6 +182,7 @@ unsafe trait ZeroIsValid: Copy {}
 unsafe impl ZeroIsValid for f64 {}
 unsafe impl ZeroIsValid for u64 {}
 unsafe impl ZeroIsValid for bool {}
+unsafe impl ZeroIsValid for i8 {}
 
 /// `n` zeroes, from zeroed memory (which the OS maps lazily: a huge run does not write its
 /// result arrays once before playing), or a clear error when the memory is not there.
@@ -212,6 +232,11 @@ pub fn simulate_agents<G: Game>(
     }
     let categories = game.score_report(&game.initial_state()).categories;
     let nc = categories.len();
+    let spec = game.spec();
+    let no = spec.opponents.len();
+    if spec.tiers.len() > i8::MAX as usize {
+        return Err(EngineError::InvalidRequest("a game with more than 127 tiers".into()));
+    }
     let overflow = || EngineError::InvalidRequest("too many games for one call; simulate in ranges".into());
     let gp = games.checked_mul(players).ok_or_else(overflow)?;
     // At least one slot per seat even for a game without score categories, so that the zipped
@@ -223,6 +248,11 @@ pub fn simulate_agents<G: Game>(
     let mut decisions: Vec<u64> = zeroed(games, "lengths")?;
     let mut truncated: Vec<bool> = zeroed(games, "truncations")?;
     let mut category_points: Vec<f64> = zeroed(gpc, "score breakdowns")?;
+    // At least one slot per game here too, for games without opponents.
+    let go = games.checked_mul(no.max(1)).ok_or_else(overflow)?;
+    let mut opponent_scores: Vec<f64> = zeroed(go, "opponent scores")?;
+    let mut opponent_wins: Vec<bool> = zeroed(go, "opponent wins")?;
+    let mut tier: Vec<i8> = zeroed(games, "tiers")?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -239,8 +269,11 @@ pub fn simulate_agents<G: Game>(
             .zip(decisions.par_chunks_mut(chunk))
             .zip(truncated.par_chunks_mut(chunk))
             .zip(category_points.par_chunks_mut(chunk * players * nc.max(1)))
+            .zip(opponent_scores.par_chunks_mut(chunk * no.max(1)))
+            .zip(opponent_wins.par_chunks_mut(chunk * no.max(1)))
+            .zip(tier.par_chunks_mut(chunk))
             .enumerate()
-            .for_each(|(c, (((((sc, wi), mo), de), tr), cp))| {
+            .for_each(|(c, ((((((((sc, wi), mo), de), tr), cp), os), ow), ti))| {
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
@@ -257,9 +290,14 @@ pub fn simulate_agents<G: Game>(
                                 .copy_from_slice(&rec.category_points[p]);
                         }
                     }
+                    for o in 0..no {
+                        os[k * no + o] = rec.opponent_scores[o];
+                        ow[k * no + o] = rec.opponent_winners.contains(&o);
+                    }
                     mo[k] = rec.moves;
                     de[k] = rec.decisions;
                     tr[k] = rec.truncated;
+                    ti[k] = rec.tier.map_or(-1, |t| t as i8);
                 }
                 if let Some(f) = progress {
                     if !f(n) {
@@ -274,6 +312,10 @@ pub fn simulate_agents<G: Game>(
     let elapsed_seconds = start.elapsed().as_secs_f64();
     if nc == 0 {
         category_points.clear();
+    }
+    if no == 0 {
+        opponent_scores.clear();
+        opponent_wins.clear();
     }
     Ok(SimulationResult {
         game: game.spec().name.to_string(),
@@ -290,6 +332,11 @@ pub fn simulate_agents<G: Game>(
         decisions,
         truncated,
         category_points,
+        opponents: spec.opponents.clone(),
+        opponent_scores,
+        opponent_wins,
+        tiers: spec.tiers.clone(),
+        tier,
         elapsed_seconds,
     })
 }

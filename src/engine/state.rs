@@ -12,10 +12,6 @@ use super::game::{Action, Actor, Game};
 use super::report::ScoreReport;
 use super::rng::{rng_from_seed, Rng};
 
-/// The version of the saved-state format written by this build. A saved state of another
-/// version fails to load with a message naming the version it needs.
-pub const STATE_FORMAT_VERSION: u32 = 2;
-
 pub struct GameState<G: Game> {
     game: Arc<G>,
     inner: G::State,
@@ -229,6 +225,12 @@ impl<G: Game> GameState<G> {
         self.game.action_to_string(&self.inner, action)
     }
 
+    /// The move as seat `observer` sees it: hidden from it when it is another seat's secret.
+    pub fn action_string_for(&self, action: Action, observer: usize) -> Result<String> {
+        self.check_player(observer)?;
+        Ok(self.game.action_string_for(&self.inner, action, observer))
+    }
+
     /// The legal action whose string is `text` (exact match, or ignoring case and surrounding spaces).
     pub fn string_to_action(&self, text: &str) -> Result<Action> {
         let legal = self.legal_actions();
@@ -334,7 +336,7 @@ impl<G: Game> GameState<G> {
 
     fn saved(&self) -> Saved<&G::State> {
         Saved {
-            format: STATE_FORMAT_VERSION,
+            format: G::STATE_FORMAT,
             game: self.game.spec().name.to_string(),
             config: self.game.config().to_string(),
             explicit_chance: self.explicit_chance,
@@ -351,22 +353,23 @@ impl<G: Game> GameState<G> {
 
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = b"TWS".to_vec();
-        out.extend_from_slice(&STATE_FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&G::STATE_FORMAT.to_le_bytes());
         out.extend(postcard::to_stdvec(&self.saved()).expect("a state always serializes"));
         out
     }
 
     fn check_header(&self, format: u32, game: &str) -> Result<()> {
-        if format != STATE_FORMAT_VERSION {
-            return Err(EngineError::StateFormat(format!(
-                "it was saved in state format version {format}, and this build of tradewinds reads \
-                 version {STATE_FORMAT_VERSION}; load it with a tradewinds release that reads version {format}"
-            )));
-        }
         if game != self.game.spec().name {
             return Err(EngineError::StateFormat(format!(
                 "it is a state of game {game:?}, not {:?}",
                 self.game.spec().name
+            )));
+        }
+        if format != G::STATE_FORMAT {
+            return Err(EngineError::StateFormat(format!(
+                "it was saved in {game} state format version {format}, and this build of tradewinds reads \
+                 version {}; load it with a tradewinds release that reads version {format}",
+                G::STATE_FORMAT
             )));
         }
         Ok(())

@@ -31,6 +31,8 @@ impl Race {
             spec: GameSpec {
                 name: "race",
                 players: 2,
+                opponents: Vec::new(),
+                tiers: Vec::new(),
                 num_distinct_actions: 2,
                 max_chance_outcomes: 2,
                 max_game_length: 2 * target as usize + 2,
@@ -46,6 +48,7 @@ impl Race {
 
 impl Game for Race {
     type State = RaceState;
+    const STATE_FORMAT: u32 = 1;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
@@ -119,8 +122,7 @@ impl Game for Race {
             tie_breaker_values: vec![Vec::new(); 2],
             winners: self.winners(s),
             terminal: s.winner.is_some(),
-            truncated: false,
-            notes: Vec::new(),
+            ..ScoreReport::default()
         }
     }
     fn observation_string(&self, s: &RaceState, _: usize) -> String {
@@ -155,7 +157,7 @@ mod tests {
 
     #[test]
     fn the_test_game_passes_the_shared_conformance_checks() {
-        let stats = crate::engine::conformance::check_random_games(std::sync::Arc::new(Race::new(7)), 200, 3, 5)
+        let stats = crate::harness::conformance::check_random_games(std::sync::Arc::new(Race::new(7)), 200, 3, 5)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(stats.games, 200);
     }

@@ -1,22 +1,103 @@
-//! The registry: the one place where games are joined to the engine.
+//! The registry: the one place where games are joined to the engine, one line a game.
+//!
+//! A line names the game's type (which implements [`GameDefinition`]) and whether the game
+//! is listed in [`GAMES`]: a test game, or a game still being built, is registered (so every
+//! shared check runs on it) but not listed.
 
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::engine::{DynGame, EngineError, Handle, Result};
+use crate::engine::{DataFileDecl, DynGame, EngineError, GameDefinition, Handle, Result};
 
 pub mod north_wind;
+pub mod regatta;
 
-/// The games present, by name.
-pub const GAMES: &[&str] = &["north-wind"];
+/// Whether a registered game is offered to users.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    /// Complete: listed in [`GAMES`].
+    Listed,
+    /// Registered for the shared checks only (a test game, or a game still being built).
+    Unlisted,
+}
+
+/// Code that runs with a registered game's concrete type (benches, typed tests, the
+/// harness): [`visit`] calls `visit::<G>()` for the game of a given name.
+pub trait Visitor {
+    type Output;
+    fn visit<G: GameDefinition>(self) -> Self::Output;
+}
+
+macro_rules! registry {
+    ($( $game:ty => $listing:expr ),* $(,)?) => {
+        /// Every registered game, listed or not, with its listing.
+        pub const REGISTERED: &[(&str, Listing)] = &[$( (<$game>::NAME, $listing) ),*];
+
+        /// Calls `visitor.visit::<G>()` with the game registered as `name`.
+        pub fn visit<V: Visitor>(name: &str, visitor: V) -> Result<V::Output> {
+            $( if name == <$game>::NAME { return Ok(visitor.visit::<$game>()); } )*
+            Err(EngineError::UnknownGame { name: name.to_string(), available: GAMES.join(", ") })
+        }
+
+        /// The component data file of each registered game that has one.
+        pub fn data_files() -> Vec<(&'static str, DataFileDecl)> {
+            let all: &[(&str, Option<DataFileDecl>)] = &[$( (<$game>::NAME, <$game>::DATA_FILE) ),*];
+            all.iter().filter_map(|&(name, d)| d.map(|d| (name, d))).collect()
+        }
+    };
+}
+
+registry! {
+    north_wind::NorthWind => Listing::Listed,
+    regatta::Regatta => Listing::Unlisted,
+}
+
+/// The games offered to users, by name (`tw.GAMES`).
+pub const GAMES: &[&str] = &listed::<{ listed_count() }>();
+
+const fn listed_count() -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < REGISTERED.len() {
+        if matches!(REGISTERED[i].1, Listing::Listed) {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+const fn listed<const N: usize>() -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut i, mut n) = (0, 0);
+    while i < REGISTERED.len() {
+        if matches!(REGISTERED[i].1, Listing::Listed) {
+            out[n] = REGISTERED[i].0;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The names of every registered game, listed or not (what the shared checks iterate).
+pub fn registered() -> impl Iterator<Item = &'static str> {
+    REGISTERED.iter().map(|&(name, _)| name)
+}
+
+struct Load<'a>(&'a Map<String, Value>);
+
+impl Visitor for Load<'_> {
+    type Output = Result<Arc<dyn DynGame>>;
+    fn visit<G: GameDefinition>(self) -> Self::Output {
+        Ok(Arc::new(Handle(Arc::new(G::load(self.0)?))))
+    }
+}
 
 /// Builds game `name` from its options (a JSON object; `{}` gives the defaults).
 pub fn load(name: &str, options: &Map<String, Value>) -> Result<Arc<dyn DynGame>> {
-    match name {
-        "north-wind" => Ok(Arc::new(Handle(Arc::new(north_wind::NorthWind::new(options)?)))),
-        _ => Err(EngineError::UnknownGame { name: name.to_string(), available: GAMES.join(", ") }),
-    }
+    visit(name, Load(options))?
 }
 
 /// Builds a game from `{"game": name, ...options}` (the form [`DynGame::config`] returns).
@@ -33,26 +114,31 @@ pub fn load_json(config: &Value) -> Result<Arc<dyn DynGame>> {
     load(name, &options)
 }
 
-/// Every configuration (player count and mode) a game must pass the conformance suite in.
-pub fn all_configurations(name: &str) -> Vec<Map<String, Value>> {
-    match name {
-        "north-wind" => north_wind::NorthWind::all_configurations(),
-        _ => Vec::new(),
+struct Configurations;
+
+impl Visitor for Configurations {
+    type Output = Vec<Map<String, Value>>;
+    fn visit<G: GameDefinition>(self) -> Self::Output {
+        G::configurations()
     }
 }
 
-/// A game with a component data file: its name, the shipped file's text and the parser of
-/// the file's text (the path the `data` option takes when given a file name).
-pub struct DataFileKind {
-    pub game: &'static str,
-    pub shipped: &'static str,
-    pub parse_text: fn(&str) -> Result<()>,
+/// Every configuration (player count, mode, variant, level, board side) game `name` must
+/// pass the shared checks in; empty for a name that is not registered.
+pub fn all_configurations(name: &str) -> Vec<Map<String, Value>> {
+    visit(name, Configurations).unwrap_or_default()
 }
 
-/// The games that read a component data file (the fuzz targets mutate each). A new game
-/// with a data file adds a row.
-pub const DATA_FILES: &[DataFileKind] = &[DataFileKind {
-    game: "north-wind",
-    shipped: north_wind::data::DEFAULT_DATA,
-    parse_text: |text| north_wind::Data::from_json_str(text).map(|_| ()),
-}];
+struct Declared;
+
+impl Visitor for Declared {
+    type Output = &'static [crate::engine::OptionDecl];
+    fn visit<G: GameDefinition>(self) -> Self::Output {
+        G::OPTIONS
+    }
+}
+
+/// The options game `name` declares.
+pub fn options(name: &str) -> Result<&'static [crate::engine::OptionDecl]> {
+    visit(name, Declared)
+}

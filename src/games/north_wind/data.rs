@@ -6,10 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::data::{parse_text, parse_value, ComponentData};
+pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
-
-/// The shipped data file (also in the Python package as `tradewinds/data/north-wind.json`).
-pub const DEFAULT_DATA: &str = include_str!("../../../python/tradewinds/data/north-wind.json");
 
 pub const GOODS: [&str; 5] = ["grain", "fish", "salt", "wood", "wine"];
 pub const PORTS: [&str; 3] = ["Northcape", "Trutzhaven", "Olesand"];
@@ -28,22 +27,6 @@ pub const MAX_MULTI_TYPES: usize = 4;
 pub const RUN_LEN: usize = 9;
 pub const MAX_CONTRACTS: usize = 16;
 pub const MAX_CARDS: usize = 32;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Source {
-    Printed,
-    Reconstructed,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Sourced {
-    pub value: u32,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -135,12 +118,6 @@ pub struct ContractFile {
     pub source: Source,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-}
-
-/// A deserialization error, named by the path of the offending field.
-fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> EngineError {
-    let path = e.path().to_string();
-    EngineError::data(if path == "." { "(file)".to_string() } else { path }, e.inner().to_string())
 }
 
 fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
@@ -312,6 +289,18 @@ pub struct Data {
     pub tokens: BTreeMap<usize, u8>,
 }
 
+impl ComponentData for Data {
+    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/north-wind.json");
+
+    fn from_json_str(text: &str) -> Result<Data> {
+        Data::compile(parse_text(text)?)
+    }
+
+    fn from_value(value: &serde_json::Value) -> Result<Data> {
+        Data::compile(parse_value(value)?)
+    }
+}
+
 impl Data {
     pub fn kind(&self, card: u8) -> Kind {
         self.card_kind[card as usize]
@@ -319,20 +308,6 @@ impl Data {
     pub fn num_cards(&self) -> usize {
         self.card_type.len()
     }
-    pub fn default_data() -> Data {
-        Data::from_json_str(DEFAULT_DATA).expect("the shipped data file validates")
-    }
-
-    /// Parses and validates a data file; errors name the offending field.
-    pub fn from_json_str(text: &str) -> Result<Data> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        Data::compile(serde_path_to_error::deserialize(de).map_err(path_error)?)
-    }
-
-    pub fn from_value(value: &serde_json::Value) -> Result<Data> {
-        Data::compile(serde_path_to_error::deserialize(value).map_err(path_error)?)
-    }
-
     pub fn compile(file: DataFile) -> Result<Data> {
         if file.format != 1 {
             return Err(err("format", format!("data format {} is not supported (expected 1)", file.format)));

@@ -4,7 +4,11 @@
 use serde_json::{Map, Value};
 
 use crate::engine::rng::Rng;
-use crate::engine::{Action, Actor, EngineError, Game, GameSpec, Result, ScoreReport};
+use crate::engine::data::ComponentData;
+use crate::engine::{
+    Action, Actor, DataFileDecl, EngineError, Game, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result,
+    ScoreReport,
+};
 
 pub mod actions;
 pub mod data;
@@ -38,54 +42,32 @@ pub struct NorthWind {
     spec: GameSpec,
 }
 
-const ALLOWED: &str = "allowed options: players (2, 3 or 4; default 3), max_turns (1..=100000; default 1000), \
-                       data (path of a North Wind data file, or its JSON object)";
+impl GameDefinition for NorthWind {
+    const NAME: &'static str = "north-wind";
+    const OPTIONS: &'static [OptionDecl] = &[
+        OptionDecl {
+            name: "players",
+            kind: OptionKind::Int { min: 2, max: 4, default: 3 },
+            configuration: true,
+            doc: "North Wind is for 2, 3 or 4 players",
+        },
+        OptionDecl {
+            name: "max_turns",
+            kind: OptionKind::Int { min: 1, max: 100_000, default: DEFAULT_MAX_TURNS as i64 },
+            configuration: false,
+            doc: "turns after which a game is cut off as truncated, with no winner",
+        },
+        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
+    ];
+    const DATA_FILE: Option<DataFileDecl> =
+        Some(DataFileDecl { shipped: Data::SHIPPED, parse_text: |text| Data::from_json_str(text).map(|_| ()) });
 
-impl NorthWind {
-    pub const NAME: &'static str = "north-wind";
-
-    pub fn new(options: &Map<String, Value>) -> Result<Self> {
-        let mut players = 3usize;
-        let mut max_turns = DEFAULT_MAX_TURNS;
-        let mut data = None;
+    fn from_options(options: &Options) -> Result<Self> {
+        let players = options.int("players") as usize;
+        let max_turns = options.int("max_turns") as u32;
+        let data = Data::from_option(options.data("data"))?;
         let mut custom_data = None;
-        for (key, value) in options {
-            match key.as_str() {
-                "players" => {
-                    players = match value.as_u64() {
-                        Some(n @ 2..=4) => n as usize,
-                        _ => return Err(EngineError::option("players", format!(
-                            "{value} is not allowed: North Wind is for 2, 3 or 4 players"))),
-                    }
-                }
-                "max_turns" => {
-                    max_turns = match value.as_u64() {
-                        Some(n @ 1..=100_000) => n as u32,
-                        _ => return Err(EngineError::option("max_turns", format!(
-                            "{value} is not allowed: an integer in 1..=100000"))),
-                    }
-                }
-                "data" => {
-                    let d = match value {
-                        Value::String(path) => {
-                            let text = std::fs::read_to_string(path).map_err(|e| {
-                                EngineError::data("(file)", format!("cannot read {path:?}: {e}"))
-                            })?;
-                            Data::from_json_str(&text)?
-                        }
-                        Value::Object(_) => Data::from_value(value)?,
-                        Value::Null => Data::default_data(),
-                        _ => return Err(EngineError::option("data", "a file path or a JSON object")),
-                    };
-                    data = Some(d);
-                }
-                other => {
-                    return Err(EngineError::option(other, format!("unknown option for north-wind; {ALLOWED}")))
-                }
-            }
-        }
-        let data = data.unwrap_or_else(Data::default_data);
-        let default = Data::default_data();
+        let default = Data::shipped();
         if data.file != default.file {
             custom_data = Some(serde_json::to_value(&data.file).expect("data serializes"));
         }
@@ -112,6 +94,8 @@ impl NorthWind {
         let spec = GameSpec {
             name: Self::NAME,
             players,
+            opponents: Vec::new(),
+            tiers: Vec::new(),
             num_distinct_actions: NUM_ACTIONS,
             max_chance_outcomes: max_chance,
             max_game_length,
@@ -123,21 +107,14 @@ impl NorthWind {
         };
         Ok(NorthWind { data, players, max_turns, tokens, custom_data, spec })
     }
-
-    /// Every player count (North Wind has no other modes).
-    pub fn all_configurations() -> Vec<Map<String, Value>> {
-        (2..=4)
-            .map(|p| {
-                let mut m = Map::new();
-                m.insert("players".into(), Value::from(p));
-                m
-            })
-            .collect()
-    }
 }
+
 
 impl Game for NorthWind {
     type State = State;
+
+    /// Format 2 holds the bank's gold (`supply_gold`).
+    const STATE_FORMAT: u32 = 2;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
@@ -188,24 +165,6 @@ impl Game for NorthWind {
 
     fn action_to_string(&self, state: &State, action: Action) -> String {
         self.action_name(state, action)
-    }
-
-    fn scores(&self, state: &State, out: &mut [f64]) {
-        for (p, o) in out.iter_mut().enumerate().take(self.players) {
-            *o = self.placed(state, p) as f64;
-        }
-    }
-
-    fn returns(&self, state: &State, out: &mut [f64]) {
-        for o in out.iter_mut() {
-            *o = 0.0;
-        }
-        if state.winner != state::NONE {
-            let loss = -1.0 / (self.players as f64 - 1.0);
-            for (p, o) in out.iter_mut().enumerate().take(self.players) {
-                *o = if p == state.winner as usize { 1.0 } else { loss };
-            }
-        }
     }
 
     fn winners(&self, state: &State) -> Vec<usize> {

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::conformance::check_random_games;
-use crate::engine::{Action, Game, GameState};
+use crate::harness::conformance::check_random_games;
+use crate::engine::{Action, Game, GameDefinition, GameState};
 
 use super::actions::*;
 use super::state::{Phase, NONE};
@@ -17,13 +17,13 @@ fn opts(v: Value) -> Map<String, Value> {
 }
 
 fn game(players: usize) -> NorthWind {
-    NorthWind::new(&opts(json!({ "players": players }))).unwrap()
+    NorthWind::load(&opts(json!({ "players": players }))).unwrap()
 }
 
 #[test]
 fn conformance_random_games_all_player_counts() {
-    for cfg in NorthWind::all_configurations() {
-        let g = NorthWind::new(&cfg).unwrap();
+    for cfg in NorthWind::configurations() {
+        let g = NorthWind::load(&cfg).unwrap();
         let stats = check_random_games(Arc::new(g), 12, 7, 5).unwrap_or_else(|e| panic!("{cfg:?}: {e}"));
         assert_eq!(stats.terminals, 12);
         assert!(stats.decisions > 1000, "{stats:?}");
@@ -137,7 +137,7 @@ fn component_counts_match_the_rulebook() {
     assert_eq!((r.crew_per_player, r.cannons_per_player), (4, 4));
     // "16 crew members ... 16 cannons" for the 4 ships of at most 4 players; one die of each kind.
     assert_eq!((4 * r.crew_per_player, 4 * r.cannons_per_player), (16, 16));
-    assert!(NorthWind::new(&opts(json!({"players": 5}))).is_err());
+    assert!(NorthWind::load(&opts(json!({"players": 5}))).is_err());
     assert_eq!((d.event_total, d.combat_total), (6, 6));
     assert_eq!((d.tokens[&2], d.tokens[&3], d.tokens[&4]), (10, 10, 8));
     assert!(d.contracts.iter().all(|c| c.len() == 9));
@@ -758,7 +758,7 @@ fn golden_playthroughs() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let bless = std::env::var_os("TRADEWINDS_BLESS").is_some();
     for players in 2..=4 {
-        let text = crate::engine::playthrough::playthrough(Arc::new(game(players)), 100 + players as u64, 200);
+        let text = crate::harness::playthrough::playthrough(Arc::new(game(players)), 100 + players as u64, 200);
         let path = dir.join(format!("north-wind-{players}p-seed{}.txt", 100 + players));
         if bless {
             std::fs::create_dir_all(&dir).unwrap();
@@ -774,8 +774,8 @@ fn golden_playthroughs() {
 #[test]
 fn determinism_same_seed_same_game() {
     let g = Arc::new(game(3));
-    let a = crate::engine::playthrough::playthrough(Arc::clone(&g), 5, 1000);
-    let b = crate::engine::playthrough::playthrough(g, 5, 1000);
+    let a = crate::harness::playthrough::playthrough(Arc::clone(&g), 5, 1000);
+    let b = crate::harness::playthrough::playthrough(g, 5, 1000);
     assert_eq!(a, b);
     let r1 = crate::engine::simulate(&game(3), 300, 9, 1, None).unwrap();
     let r2 = crate::engine::simulate(&game(3), 300, 9, 2, None).unwrap();
@@ -792,7 +792,7 @@ fn determinism_same_seed_same_game() {
 /// The turn bound: a game cut off is terminal and truncated, with no winner and zero returns.
 #[test]
 fn turn_bound_truncates_without_a_winner() {
-    let g = Arc::new(NorthWind::new(&opts(json!({"players": 2, "max_turns": 3}))).unwrap());
+    let g = Arc::new(NorthWind::load(&opts(json!({"players": 2, "max_turns": 3}))).unwrap());
     let mut st = GameState::new(Arc::clone(&g), 1, false);
     // Implicit chance: every move is a player's, until the bound ends the game.
     play_randomly(&mut st, &mut crate::engine::rng::rng_from_seed(2), usize::MAX);
@@ -912,11 +912,11 @@ fn resampling_follows_the_exact_posterior_of_identical_cards() {
 // ----- component data files ------------------------------------------------------------------
 
 fn data_value() -> Value {
-    serde_json::from_str(super::data::DEFAULT_DATA).unwrap()
+    serde_json::from_str(<super::Data as crate::engine::data::ComponentData>::SHIPPED).unwrap()
 }
 
 fn load_err(v: Value) -> String {
-    NorthWind::new(&opts(json!({"players": 3, "data": v}))).unwrap_err().to_string()
+    NorthWind::load(&opts(json!({"players": 3, "data": v}))).unwrap_err().to_string()
 }
 
 /// Every value of the shipped data file is marked printed or reconstructed.
@@ -995,7 +995,7 @@ fn invalid_data_files_name_the_offending_field() {
     let mut v = data_value();
     v["victory_tokens"].as_object_mut().unwrap().remove("4");
     assert!(load_err(v).contains("victory_tokens.4"));
-    let e = NorthWind::new(&opts(json!({"data": "/nonexistent/file.json"}))).unwrap_err().to_string();
+    let e = NorthWind::load(&opts(json!({"data": "/nonexistent/file.json"}))).unwrap_err().to_string();
     assert!(e.contains("cannot read"), "{e}");
 }
 
@@ -1004,7 +1004,7 @@ fn invalid_data_files_name_the_offending_field() {
 fn a_modified_data_file_changes_the_game() {
     let mut v = data_value();
     v["rules"]["starting_gold"]["value"] = json!(9);
-    let g = NorthWind::new(&opts(json!({"players": 2, "data": v}))).unwrap();
+    let g = NorthWind::load(&opts(json!({"players": 2, "data": v}))).unwrap();
     assert_eq!(g.initial_state().ships[0].gold, 9);
     let cfg = g.config();
     assert_eq!(cfg["data"]["rules"]["starting_gold"]["value"], 9);
@@ -1018,10 +1018,10 @@ fn a_modified_data_file_changes_the_game() {
 #[test]
 fn options_are_validated() {
     for bad in [json!({"players": 1}), json!({"players": 5}), json!({"players": "3"})] {
-        let e = NorthWind::new(&opts(bad)).unwrap_err().to_string();
+        let e = NorthWind::load(&opts(bad)).unwrap_err().to_string();
         assert!(e.contains("2, 3 or 4"), "{e}");
     }
-    let e = NorthWind::new(&opts(json!({"speed": 3}))).unwrap_err().to_string();
+    let e = NorthWind::load(&opts(json!({"speed": 3}))).unwrap_err().to_string();
     assert!(e.contains("players") && e.contains("max_turns"), "{e}");
     let e = crate::games::load("nort-wind", &Map::new()).err().unwrap().to_string();
     assert!(e.contains("north-wind"));
@@ -1042,7 +1042,7 @@ fn saved_states_are_checked_on_load() {
     assert!(GameState::from_json(&g, &json[..json.len() / 2]).is_err());
     assert!(GameState::from_bytes(&g, &bytes[..bytes.len() / 2]).is_err());
     // Future version.
-    let v = crate::engine::STATE_FORMAT_VERSION;
+    let v = <NorthWind as Game>::STATE_FORMAT;
     let future = json.replacen(&format!("\"format\":{v}"), "\"format\":7", 1);
     let e = GameState::from_json(&g, &future).unwrap_err().to_string();
     assert!(e.contains("version 7") && e.contains(&format!("reads version {v}")), "{e}");
@@ -1104,7 +1104,7 @@ fn ruling_gold_is_limited_to_the_coins() {
     let st = position(2, json!({"ships": [{"gold": 0}, {"gold": 90}]}));
     assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (0, 0));
     // Paying fills the bank again; more gold than the coins cannot be set up.
-    assert!(NorthWind::new(&opts(json!({"players": 2}))).unwrap().setup(&json!({"ships": [{"gold": 50}, {"gold": 41}]})).is_err());
+    assert!(NorthWind::load(&opts(json!({"players": 2}))).unwrap().setup(&json!({"ships": [{"gold": 50}, {"gold": 41}]})).is_err());
 }
 
 /// Ruling: a victory with no pirate captain left in the supply pays the 1 gold of a full
@@ -1113,7 +1113,7 @@ fn ruling_gold_is_limited_to_the_coins() {
 fn ruling_no_captain_left_pays_gold() {
     let mut v = data_value();
     v["rules"]["pirate_captains"]["value"] = json!(1);
-    let g = Arc::new(NorthWind::new(&opts(json!({"players": 2, "data": v}))).unwrap());
+    let g = Arc::new(NorthWind::load(&opts(json!({"players": 2, "data": v}))).unwrap());
     let inner = g.setup(&json!({"stacks": stacks(), "ships": [{"gold": 3}, {"captains": 1}]})).unwrap();
     let mut st = GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true);
     meet_pirates(&mut st, 1);

@@ -431,6 +431,7 @@ impl NorthWind {
             terminal: s.phase == Phase::GameOver,
             truncated: s.truncated,
             notes,
+            ..ScoreReport::default()
         }
     }
 }

@@ -3,9 +3,9 @@
 use std::fmt::Write;
 use std::sync::Arc;
 
-use super::game::{Actor, Game};
-use super::rng::{below, derive_seed, rng_from_seed};
-use super::state::GameState;
+use crate::engine::game::{Actor, Game};
+use crate::engine::rng::{below, derive_seed, rng_from_seed};
+use crate::engine::state::GameState;
 
 /// Plays game `seed` with uniformly random decisions (explicit chance, sampled from the
 /// state's RNG) and writes every move, the table every `board_every` moves, and the final

@@ -5,11 +5,15 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::dynamic::Handle;
+use serde_json::{Map, Value};
+
 use super::fuzzing::{check_round_trips, check_state};
-use super::game::{Action, Actor, Game};
-use super::rng::{below, derive_seed, rng_from_seed};
-use super::state::GameState;
+use crate::engine::dynamic::Handle;
+use crate::engine::game::{Action, Actor, Game};
+use crate::engine::rng::{below, derive_seed, rng_from_seed};
+use crate::engine::state::GameState;
+use crate::engine::GameDefinition;
+use crate::games::{visit, Visitor};
 
 /// What the suite saw, so a test can also assert that it explored enough.
 #[derive(Debug, Default, Clone)]
@@ -104,4 +108,30 @@ pub fn check_random_games<G: Game>(
     }
     stats.distinct_actions_seen = seen_actions.len();
     Ok(stats)
+}
+
+struct Conformance<'a> {
+    options: &'a Map<String, Value>,
+    games: usize,
+    seed: u64,
+    heavy_every: u64,
+}
+
+impl Visitor for Conformance<'_> {
+    type Output = Result<ConformanceStats, String>;
+    fn visit<G: GameDefinition>(self) -> Self::Output {
+        let game = G::load(self.options).map_err(|e| format!("the configuration does not load: {e}"))?;
+        check_random_games(Arc::new(game), self.games, self.seed, self.heavy_every)
+    }
+}
+
+/// [`check_random_games`] for the registered game `name` built with `options`.
+pub fn check_configuration(
+    name: &str,
+    options: &Map<String, Value>,
+    games: usize,
+    seed: u64,
+    heavy_every: u64,
+) -> Result<ConformanceStats, String> {
+    visit(name, Conformance { options, games, seed, heavy_every }).map_err(|e| e.to_string())?
 }

@@ -15,19 +15,19 @@
 //!   targets' bodies. Any byte string is a valid input; a broken invariant is an `Err`,
 //!   a bug in a game is typically a panic (which the fuzzer and the tests both catch).
 //!
-//! Every game and configuration comes from the registry ([`crate::games::GAMES`] and
+//! Every game and configuration comes from the registry ([`crate::games::registered`] and
 //! [`crate::games::all_configurations`]), so a new game is fuzzed as soon as it is
 //! registered; the games with a component data file come from
-//! [`crate::games::DATA_FILES`].
+//! [`crate::games::data_files`].
 
 use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
-use super::dynamic::{DynGame, DynState};
-use super::error::EngineError;
-use super::game::{Action, CHANCE, TERMINAL};
-use super::rng::{below, rng_from_seed, Rng};
+use crate::engine::dynamic::{DynGame, DynState};
+use crate::engine::error::EngineError;
+use crate::engine::game::{Action, GameSpec, CHANCE, TERMINAL};
+use crate::engine::rng::{below, rng_from_seed, Rng};
 
 /// The result of a check: `Err` describes the broken invariant.
 pub type Check = std::result::Result<(), String>;
@@ -224,7 +224,7 @@ pub fn registry() -> &'static [Entry] {
     static REGISTRY: OnceLock<Vec<Entry>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
         let mut v = Vec::new();
-        for &name in crate::games::GAMES {
+        for name in crate::games::registered() {
             for options in crate::games::all_configurations(name) {
                 let game = crate::games::load(name, &options)
                     .unwrap_or_else(|e| panic!("{name} {options:?} does not load: {e}"));
@@ -304,15 +304,33 @@ pub fn check_state(game: &dyn DynGame, state: &dyn DynState, heavy: bool, seed: 
         ensure!(outcomes.is_empty(), "chance outcomes at a terminal state");
         if state.is_truncated() {
             ensure!(winners.is_empty(), "a truncated game has winners {winners:?}");
+            ensure!(returns.iter().all(|&x| x == 0.0), "a truncated game has returns {returns:?}");
         } else {
-            ensure!(!winners.is_empty(), "a finished game without a winner");
-            ensure!(returns.iter().any(|&x| x != 0.0), "a finished game with all-zero returns");
+            // A game may end with no winning seat (a lost solo game, an opponent that is not a
+            // seat won); its returns still say so, unless every seat of several shared the win.
+            let draw = players > 1 && winners.len() == players;
+            ensure!(draw || returns.iter().any(|&x| x != 0.0), "a finished game with all-zero returns");
+            for &w in &winners {
+                ensure!(returns.iter().all(|&x| x <= returns[w]), "winner {w} has a lower return than another seat: {returns:?}");
+            }
+        }
+        ensure!(
+            returns.iter().all(|&x| x >= spec.min_return - 1e-9 && x <= spec.max_return + 1e-9),
+            "returns {returns:?} outside [{}, {}]",
+            spec.min_return,
+            spec.max_return
+        );
+        if spec.zero_sum {
+            ensure!(returns.iter().sum::<f64>().abs() < 1e-9, "a zero-sum game's returns {returns:?} do not add up to 0");
         }
     } else {
         ensure!(!legal.is_empty(), "no legal action at a non-terminal state");
         ensure!(returns.iter().all(|&x| x == 0.0), "non-zero returns {returns:?} before the end");
         ensure!(winners.is_empty(), "winners {winners:?} before the end");
         ensure!(!state.is_truncated(), "truncated before the end");
+        if !chance && state.decision_is_secret() {
+            check_secret_decision(state, &legal)?;
+        }
         if chance {
             ensure!(legal.iter().all(|&a| (a as usize) < spec.max_chance_outcomes), "chance outcome out of range: {legal:?}");
             ensure!(mask.iter().all(|&m| !m), "mask set at a chance node");
@@ -329,13 +347,7 @@ pub fn check_state(game: &dyn DynGame, state: &dyn DynState, heavy: bool, seed: 
         }
     }
 
-    let report = state.score_report();
-    ensure!(report.totals == scores, "score report totals {:?} differ from scores {scores:?}", report.totals);
-    ensure!(report.points.len() == players, "score report has {} rows", report.points.len());
-    for p in 0..players {
-        let sum: f64 = report.points[p].iter().sum();
-        ensure!((sum - report.totals[p]).abs() < 1e-9, "score report row {p} does not add up");
-    }
+    check_report(&spec, state, &scores, &winners)?;
     ensure!(!state.render().is_empty(), "empty rendering");
     let public = state.public_string();
     ensure!(!public.is_empty(), "empty public table");
@@ -376,6 +388,79 @@ pub fn check_state(game: &dyn DynGame, state: &dyn DynState, heavy: bool, seed: 
             ensure!(r.public_string() == public, "resampling for player {p} changed the public table");
             ensure!(r.move_number() == state.move_number(), "resampling changed the move number");
             game.state_from_json(&r.to_json()).map_err(|e| format!("resample for {p} does not validate: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The score report agrees with the state: a row per seat and per opponent (named as in the
+/// spec) that adds up, the same winners, opponents winning and a tier only at the end.
+fn check_report(spec: &GameSpec, state: &dyn DynState, scores: &[f64], winners: &[usize]) -> Check {
+    let report = state.score_report();
+    let categories = report.categories.len();
+    ensure!(report.totals == scores, "score report totals {:?} differ from scores {scores:?}", report.totals);
+    ensure!(report.points.len() == spec.players, "score report has {} rows", report.points.len());
+    for (p, row) in report.points.iter().enumerate() {
+        ensure!(row.len() == categories, "score report row {p} has {} categories, not {categories}", row.len());
+        let sum: f64 = row.iter().sum();
+        ensure!((sum - report.totals[p]).abs() < 1e-9, "score report row {p} does not add up");
+    }
+    let names: Vec<&str> = report.opponents.iter().map(|o| o.name.as_str()).collect();
+    ensure!(names == spec.opponents, "score report opponents {names:?} differ from the spec's {:?}", spec.opponents);
+    for o in &report.opponents {
+        ensure!(o.points.len() == categories, "opponent {} has {} categories, not {categories}", o.name, o.points.len());
+        let sum: f64 = o.points.iter().sum();
+        ensure!((sum - o.total).abs() < 1e-9, "opponent {} does not add up", o.name);
+    }
+    ensure!(report.winners == winners, "score report winners {:?} differ from winners {winners:?}", report.winners);
+    ensure!(
+        report.opponent_winners.windows(2).all(|w| w[0] < w[1])
+            && report.opponent_winners.iter().all(|&o| o < spec.opponents.len()),
+        "opponent winners {:?} not sorted, distinct indices of the opponents",
+        report.opponent_winners
+    );
+    ensure!(report.terminal == state.is_terminal(), "score report says terminal={}", report.terminal);
+    ensure!(report.truncated == state.is_truncated(), "score report says truncated={}", report.truncated);
+    if !state.is_terminal() || state.is_truncated() {
+        ensure!(report.opponent_winners.is_empty(), "opponents {:?} won a game that did not end", report.opponent_winners);
+        ensure!(report.tier.is_none(), "tier {:?} reached in a game that did not end", report.tier);
+    }
+    if let Some(tier) = &report.tier {
+        ensure!(spec.tiers.contains(tier), "tier {tier:?} is not one of {:?}", spec.tiers);
+    }
+    Ok(())
+}
+
+/// A secret decision reveals nothing to the other seats while the secret choices go on: the
+/// move as it is shown to them is the same whatever was chosen, and when another secret
+/// decision follows at once (no chance resolved in between), so is every other seat's
+/// observation (string and tensor). Once the last secret choice is made the game may reveal
+/// them all.
+fn check_secret_decision(state: &dyn DynState, legal: &[Action]) -> Check {
+    let actor = state.current_player() as usize;
+    type View = (String, Option<(String, Vec<f32>)>);
+    let mut seen: Option<Vec<View>> = None;
+    for &a in legal {
+        let mut next = state.clone_box();
+        next.apply(a).map_err(|e| format!("secret action {a} rejected: {e}"))?;
+        let at_once = next.move_number() == state.move_number() + 1;
+        let still_secret = at_once && !next.is_terminal() && !next.is_chance() && next.decision_is_secret();
+        let mut views = Vec::new();
+        for q in (0..state.spec().players).filter(|&q| q != actor) {
+            let shown = state.action_string_for(a, q).map_err(|e| e.to_string())?;
+            let observed = if still_secret {
+                Some((next.observation_string(q).map_err(|e| e.to_string())?, next.observation_tensor(q).map_err(|e| e.to_string())?))
+            } else {
+                None
+            };
+            views.push((shown, observed));
+        }
+        match &seen {
+            None => seen = Some(views),
+            Some(first) => ensure!(
+                *first == views,
+                "the secret decision of player {actor} shows another seat which action {a} was taken"
+            ),
         }
     }
     Ok(())
@@ -1033,10 +1118,11 @@ fn check_data_game(
 /// loads gives a game whose configuration rebuilds it and that plays without panic.
 pub fn fuzz_data_text(data: &[u8]) -> Check {
     let mut input = FuzzInput::new(data);
-    let kind = &crate::games::DATA_FILES[input.below(crate::games::DATA_FILES.len())];
+    let files = crate::games::data_files();
+    let (game_name, kind) = files[input.below(files.len())];
     let mode = input.u8() % 3;
     let config = {
-        let configs = crate::games::all_configurations(kind.game);
+        let configs = crate::games::all_configurations(game_name);
         let i = input.below(configs.len().max(1));
         configs.into_iter().nth(i).unwrap_or_default()
     };
@@ -1066,7 +1152,7 @@ pub fn fuzz_data_text(data: &[u8]) -> Check {
     let parsed_text = (kind.parse_text)(&text);
     match &parsed_text {
         Ok(()) | Err(EngineError::DataFile { .. }) => {}
-        Err(e) => return Err(format!("{}: the text parser gave a wrong kind of error {e:?}", kind.game)),
+        Err(e) => return Err(format!("{}: the text parser gave a wrong kind of error {e:?}", game_name)),
     }
     match serde_json::from_str::<Value>(&text) {
         // A JSON string would be taken as a file path: the fuzzer stays off the file system.
@@ -1074,19 +1160,19 @@ pub fn fuzz_data_text(data: &[u8]) -> Check {
         Ok(value) => {
             let mut options = config;
             options.insert("data".into(), value);
-            let loaded = crate::games::load(kind.game, &options);
+            let loaded = crate::games::load(game_name, &options);
             if let Ok(()) = parsed_text {
                 // Both loaders accept the same files (unless the player count is the problem).
                 ensure!(
                     loaded.is_ok() || matches!(loaded, Err(EngineError::DataFile { .. })),
                     "{}: the text parser accepts a file that load rejects with {:?}",
-                    kind.game,
+                    game_name,
                     loaded.as_ref().err()
                 );
             }
-            check_data_game(kind.game, loaded, &mut input)?;
+            check_data_game(game_name, loaded, &mut input)?;
         }
-        Err(_) => ensure!(parsed_text.is_err(), "{}: the text parser accepts text that is not JSON", kind.game),
+        Err(_) => ensure!(parsed_text.is_err(), "{}: the text parser accepts text that is not JSON", game_name),
     }
     Ok(())
 }
@@ -1097,7 +1183,7 @@ mod tests {
 
     const FINDINGS: &[OpenFinding] = &[
         OpenFinding { id: "T1", message: &["loaded state", "too many letters"], panic: &[], test: "" },
-        OpenFinding { id: "T2", message: &[], panic: &[("src/engine/fuzzing.rs", "tolerated panic")], test: "" },
+        OpenFinding { id: "T2", message: &[], panic: &[("src/harness/fuzzing.rs", "tolerated panic")], test: "" },
     ];
 
     #[test]

@@ -1,0 +1,111 @@
+//! Component data files, the part every game shares: values marked printed or
+//! reconstructed, parsing with errors that name the offending field, and the `data` option
+//! (a file path, the file's JSON object, or `null` for the shipped file).
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::error::{EngineError, Result};
+
+/// Where a component value comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// The rulebook states it.
+    Printed,
+    /// We chose it, consistent with every number the rulebook shows (the game's doc says how).
+    Reconstructed,
+}
+
+/// A number of a data file with its source and an optional note.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sourced {
+    pub value: u32,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A deserialization error, named by the path of the offending field (`(file)` for the whole).
+fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> EngineError {
+    let path = e.path().to_string();
+    EngineError::data(if path == "." { "(file)".to_string() } else { path }, e.inner().to_string())
+}
+
+/// Parses a data file's text into its file type; errors name the field.
+pub fn parse_text<F: DeserializeOwned>(text: &str) -> Result<F> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(path_error)
+}
+
+/// Parses a data file given as a JSON value; errors name the field.
+pub fn parse_value<F: DeserializeOwned>(value: &Value) -> Result<F> {
+    serde_path_to_error::deserialize(value).map_err(path_error)
+}
+
+/// A game's component data: the shipped file and how a file becomes the game's tables.
+pub trait ComponentData: Sized {
+    /// The shipped file's text.
+    const SHIPPED: &'static str;
+    /// Parses and validates a data file's text; errors name the offending field.
+    fn from_json_str(text: &str) -> Result<Self>;
+    /// Parses and validates a data file given as a JSON value.
+    fn from_value(value: &Value) -> Result<Self>;
+
+    /// The shipped data.
+    fn shipped() -> Self {
+        Self::from_json_str(Self::SHIPPED).expect("the shipped data file validates")
+    }
+
+    /// The data a `data` option names: a file path, the file's JSON object, or `null` for the
+    /// shipped file.
+    fn from_option(value: &Value) -> Result<Self> {
+        match value {
+            Value::String(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| EngineError::data("(file)", format!("cannot read {path:?}: {e}")))?;
+                Self::from_json_str(&text)
+            }
+            Value::Object(_) => Self::from_value(value),
+            Value::Null => Ok(Self::shipped()),
+            _ => Err(EngineError::option("data", "a file path or a JSON object")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct File {
+        #[allow(dead_code)]
+        rules: Rules,
+    }
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Rules {
+        #[allow(dead_code)]
+        gold: Sourced,
+    }
+
+    #[test]
+    fn errors_name_the_offending_field() {
+        let bad = r#"{"rules": {"gold": {"value": 3, "source": "guessed"}}}"#;
+        match parse_text::<File>(bad) {
+            Err(EngineError::DataFile { field, message }) => {
+                assert_eq!(field, "rules.gold.source");
+                assert!(message.contains("printed") && message.contains("reconstructed"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let missing = serde_json::json!({"rules": {"gold": {"source": "printed"}}});
+        assert!(matches!(parse_value::<File>(&missing), Err(EngineError::DataFile { field, .. }) if field == "rules.gold"));
+        assert!(matches!(parse_text::<File>("nope"), Err(EngineError::DataFile { field, .. }) if field == "(file)"));
+        let ok = r#"{"rules": {"gold": {"value": 3, "source": "reconstructed", "note": "ours"}}}"#;
+        assert!(parse_text::<File>(ok).is_ok());
+    }
+}
