@@ -11,7 +11,7 @@ import pytest
 
 import tradewinds as tw
 from tradewinds._core import configurations
-from tradewinds.simulation import ARRAYS
+from tradewinds._results import ARRAYS
 
 
 def supported_player_counts(name: str) -> list[int]:

@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ._chunks import Assembler, Part, categories_of, run_range
 from ._core import Game
 from ._core import load as _load
+from ._play import categories_of, run_range
+from ._results import RangeResult, RunArrays
 from .agents import Agent, agent_label, normalize_agents
 from .simulation import ProgressBar, SimulationResult, import_optional
-from .streaming import RunDirectory, make_manifest, read_manifest, result_from_chunks
+from .streaming import RunDirectory, make_manifest, read_manifest
 
 __all__ = ["simulate", "default_chunk_games", "BACKENDS"]
 
@@ -158,9 +159,9 @@ def simulate(
     categories = categories_of(game)
     config = json.loads(game.config_json())
 
-    assembler = Assembler(game.players, len(categories), games)  # fails now if too large
+    run = RunArrays(game.players, len(categories), games)  # fails now if too large
     directory: RunDirectory | None = None
-    done: dict[int, tuple[Part, dict[str, Any]]] = {}
+    done: dict[int, tuple[RangeResult, dict[str, Any]]] = {}
     if out is not None:
         if chunk_games is None:
             previous = read_manifest(out) if resume else None
@@ -182,23 +183,23 @@ def simulate(
                 for k in range(chunks) if k not in done]
         metas: list[dict[str, Any]] = []
         for part, meta in done.values():
-            assembler.add(part)
+            run.add(part)
             metas.append(meta)
 
         bar: ProgressBar | None = None
         report: Callable[[int], object] | None
         if progress is True:
-            bar = ProgressBar(games, sys.stderr, initial=assembler.filled)
+            bar = ProgressBar(games, sys.stderr, initial=run.filled)
             report = bar.update
         elif callable(progress):
             report = progress
         else:
             report = None
 
-        def on_done(index: int, part: Part, threads_used: int) -> None:
+        def on_done(index: int, part: RangeResult, threads_used: int) -> None:
             if directory is not None:
                 metas.append(directory.write(index, part, threads_used))
-            assembler.add(part)
+            run.add(part)
 
         job = _Job(game, seats, seed, todo, threads, on_done, report)
         start = time.perf_counter()
@@ -209,7 +210,7 @@ def simulate(
                 bar.close()
         elapsed = time.perf_counter() - start
         if directory is not None:
-            return result_from_chunks(directory.manifest, assembler, metas)
+            return SimulationResult.from_run(directory.manifest, run.complete(), metas)
         return SimulationResult(
             game=game.name,
             players=game.players,
@@ -220,7 +221,7 @@ def simulate(
             categories=categories,
             options=game.options,
             agents=labels,
-            **assembler.arrays(),
+            arrays=run.complete(),
         )
     finally:
         if directory is not None:
@@ -239,7 +240,7 @@ class _Job:
     seed: int
     todo: list[tuple[int, int, int]]
     threads: int
-    on_done: Callable[[int, Part, int], None]
+    on_done: Callable[[int, RangeResult, int], None]
     report: Callable[[int], object] | None
 
 
@@ -270,7 +271,7 @@ def _run_local(job: _Job) -> int:
     tasks: queue.SimpleQueue[tuple[int, int, int]] = queue.SimpleQueue()
     for item in todo:
         tasks.put(item)
-    results: queue.SimpleQueue[tuple[int, Part | None, BaseException | None]] = queue.SimpleQueue()
+    results: queue.SimpleQueue[tuple[int, RangeResult | None, BaseException | None]] = queue.SimpleQueue()
 
     reporting = threading.Lock()
     # The error that stopped the run. Once it is recorded, the other workers are cancelled,

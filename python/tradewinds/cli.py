@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import GAMES, Game, IllegalActionError, State, TradewindsError, load, simulate
-from ._chunks import mix_seed
+from ._play import mix_seed
 from .agents import Agent, normalize_agents, parse_agent_list
 from .streaming import directory_status, read_manifest
 

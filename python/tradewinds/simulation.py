@@ -4,26 +4,24 @@ bar used while a simulation runs."""
 from __future__ import annotations
 
 import importlib
-import json
 import math
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Mapping
 from typing import IO, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from ._results import ARRAYS, NpzFormat, check, pick, read_npz, write_npz
+from .streaming import chunk_threads, read_directory, session_seconds
+
 __all__ = ["SimulationResult", "ProgressBar", "wilson_interval"]
 
-#: The per-game arrays of a result, in the order they are saved.
-ARRAYS = ("scores", "winners", "moves", "decisions", "truncated", "category_points")
-
-_FORMAT = "tradewinds-simulation"
-_FORMAT_VERSION = 1
+_FILE = NpzFormat("tradewinds-simulation", 1, "saved tradewinds simulation result")
 _Z95 = 1.959963984540054
 
 
@@ -50,9 +48,14 @@ def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, init=False)
 class SimulationResult:
     """What :func:`tradewinds.simulate` returns: one row per game, in game order.
+
+    ``arrays`` holds the per-game arrays by name, one per row of
+    ``tradewinds._results.SCHEMA`` (which gives their types and shapes); each is also an
+    attribute (``result.scores``, ``result.winners``, ...). The constructor takes them by
+    name or as ``arrays``.
 
     Game ``i`` was played from seeds derived from ``seed`` and ``i`` alone, so the arrays do
     not depend on ``threads``, on the backend, or on how the run was split into chunks.
@@ -65,28 +68,48 @@ class SimulationResult:
     threads: int
     elapsed_seconds: float
     categories: list[str]
-    #: float64, shape (games, players): final scores.
-    scores: npt.NDArray[np.float64]
-    #: bool, shape (games, players): True where the player won (ties: every tied winner).
-    winners: npt.NDArray[np.bool_]
-    #: uint64, shape (games,): moves (decisions plus chance outcomes).
-    moves: npt.NDArray[np.uint64]
-    #: uint64, shape (games,): player decisions.
-    decisions: npt.NDArray[np.uint64]
-    #: bool, shape (games,): the game hit its move bound.
-    truncated: npt.NDArray[np.bool_]
-    #: float64, shape (games, players, len(categories)): points by scoring category.
-    category_points: npt.NDArray[np.float64]
+    #: The per-game arrays by name, in the order they are saved.
+    arrays: dict[str, npt.NDArray[Any]]
     #: The game's options (its configuration without the name), when known.
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any]
     #: The agent of each seat: a built-in agent's spec, or ``"python:module.qualname"``.
-    agents: list[str] = field(default_factory=list)
+    agents: list[str]
 
-    def __post_init__(self) -> None:
-        if not self.agents:
-            object.__setattr__(self, "agents", ["random"] * self.players)
-        elif len(self.agents) != self.players:
-            raise ValueError(f"{len(self.agents)} agents for {self.players} seats")
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        games: int,
+        seed: int,
+        threads: int,
+        elapsed_seconds: float,
+        categories: Sequence[str],
+        arrays: Mapping[str, npt.NDArray[Any]] | None = None,
+        options: Mapping[str, Any] | None = None,
+        agents: Sequence[str] | None = None,
+        **named_arrays: npt.NDArray[Any],
+    ) -> None:
+        given = {**(arrays or {}), **named_arrays}
+        check(given, games, players, len(categories))
+        seats = list(agents or ["random"] * players)
+        if len(seats) != players:
+            raise ValueError(f"{len(seats)} agents for {players} seats")
+        for name, value in (
+            ("game", game), ("players", players), ("games", games), ("seed", seed), ("threads", threads),
+            ("elapsed_seconds", elapsed_seconds), ("categories", list(categories)), ("arrays", pick(given)),
+            ("options", dict(options or {})), ("agents", seats),
+        ):
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> npt.NDArray[Any]:
+        # Reached only when no attribute is found: the per-game arrays by name.
+        arrays = self.__dict__.get("arrays")
+        if arrays is not None and name in arrays:
+            return arrays[name]  # type: ignore[no-any-return]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __dir__(self) -> Iterable[str]:
+        return [*super().__dir__(), *ARRAYS]
 
     @classmethod
     def from_raw(
@@ -105,14 +128,28 @@ class SimulationResult:
             threads=int(raw["threads"]),
             elapsed_seconds=float(raw["elapsed_seconds"]),
             categories=[str(c) for c in raw["categories"]],
-            scores=raw["scores"],
-            winners=raw["winners"],
-            moves=raw["moves"],
-            decisions=raw["decisions"],
-            truncated=raw["truncated"],
-            category_points=raw["category_points"],
-            options=dict(options or {}),
-            agents=list(agents if agents is not None else raw.get("agents") or []),
+            arrays=pick(raw),
+            options=options,
+            agents=agents if agents is not None else raw.get("agents"),
+        )
+
+    @classmethod
+    def from_run(
+        cls, manifest: Mapping[str, Any], arrays: Mapping[str, npt.NDArray[Any]], metas: Sequence[Mapping[str, Any]]
+    ) -> SimulationResult:
+        """The result of a run streamed to a directory, from its manifest, its per-game arrays
+        and its chunks' metadata (see :mod:`tradewinds.streaming`)."""
+        return cls(
+            game=str(manifest["game"]),
+            players=int(manifest["players"]),
+            games=int(manifest["games"]),
+            seed=int(manifest["seed"]),
+            threads=chunk_threads(metas),
+            elapsed_seconds=session_seconds(metas),
+            categories=list(manifest["categories"]),
+            arrays=arrays,
+            options=manifest.get("options"),
+            agents=list(manifest["agents"]),
         )
 
     # ---- rates -----------------------------------------------------------------------------
@@ -299,8 +336,6 @@ class SimulationResult:
         """Writes the result to ``path`` (a compressed ``.npz`` file, written exactly there)."""
         path = Path(path)
         meta = {
-            "format": _FORMAT,
-            "version": _FORMAT_VERSION,
             "game": self.game,
             "players": self.players,
             "games": self.games,
@@ -312,7 +347,7 @@ class SimulationResult:
             "agents": self.agents,
         }
         with open(path, "wb") as f:
-            np.savez_compressed(f, meta=np.array(json.dumps(meta)), **{k: getattr(self, k) for k in ARRAYS})
+            write_npz(f, _FILE, meta, self.arrays)
         return path
 
     @classmethod
@@ -321,21 +356,7 @@ class SimulationResult:
         a streamed run (see :meth:`load_dir`)."""
         if isinstance(path, (str, os.PathLike)) and Path(path).is_dir():
             return cls.load_dir(path)
-        with np.load(path, allow_pickle=False) as z:
-            if "meta" not in z.files:
-                raise ValueError(f"{path!r} is not a saved tradewinds simulation result (no metadata)")
-            meta = json.loads(str(z["meta"]))
-            if meta.get("format") != _FORMAT:
-                raise ValueError(f"{path!r} is not a saved tradewinds simulation result")
-            if meta.get("version") != _FORMAT_VERSION:
-                raise ValueError(
-                    f"{path!r} was saved in simulation-result format version {meta.get('version')}; "
-                    f"this tradewinds reads version {_FORMAT_VERSION}"
-                )
-            missing = [k for k in ARRAYS if k not in z.files]
-            if missing:
-                raise ValueError(f"{path!r} lacks the arrays {', '.join(missing)}")
-            arrays = {k: z[k] for k in ARRAYS}
+        meta, arrays = read_npz(path, _FILE, repr(path))
         return cls(
             game=meta["game"],
             players=int(meta["players"]),
@@ -344,9 +365,9 @@ class SimulationResult:
             threads=int(meta["threads"]),
             elapsed_seconds=float(meta["elapsed_seconds"]),
             categories=list(meta["categories"]),
-            options=dict(meta.get("options") or {}),
-            agents=list(meta.get("agents") or []),
-            **arrays,
+            arrays=arrays,
+            options=meta.get("options"),
+            agents=meta.get("agents"),
         )
 
     @classmethod
@@ -355,9 +376,7 @@ class SimulationResult:
         (``tw.simulate(..., out=path)`` or ``tradewinds simulate ... --out path``). Every chunk
         must be present and intact; otherwise the error names what is missing and how to
         finish the run (``--resume``)."""
-        from .streaming import load_directory
-
-        return load_directory(path)
+        return cls.from_run(*read_directory(path))
 
 
 def _rate(per_second: float) -> str:

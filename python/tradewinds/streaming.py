@@ -1,4 +1,5 @@
-"""Durable streaming of a simulation to a directory, chunk by chunk, and resuming it.
+"""Run directories: a simulation streamed durably to a directory, chunk by chunk, resumed,
+and read back (:func:`read_directory`).
 
 Layout of a run directory::
 
@@ -23,21 +24,20 @@ import secrets
 import time
 import warnings
 import zipfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-import numpy as np
+import numpy.typing as npt
 
-from ._chunks import Assembler, Part
-from .simulation import ARRAYS, SimulationResult
+from ._results import NpzFormat, RangeResult, RunArrays, read_npz, write_npz
 
-__all__ = ["MANIFEST", "RunDirectory", "read_manifest", "load_directory", "directory_status"]
+__all__ = ["MANIFEST", "RunDirectory", "read_manifest", "read_directory", "directory_status"]
 
 MANIFEST = "manifest.json"
 _FORMAT = "tradewinds-simulation-dir"
-_CHUNK_FORMAT = "tradewinds-simulation-chunk"
 _VERSION = 1
+_CHUNK = NpzFormat("tradewinds-simulation-chunk", _VERSION, "tradewinds simulation chunk")
 _LOCK = ".lock"
 
 #: Manifest entries that must agree for a directory to be resumed, in the order reported.
@@ -163,34 +163,25 @@ def chunk_name(index: int, chunks: int) -> str:
     return f"chunk-{index:0{width}d}.npz"
 
 
-def _read_chunk(path: Path, index: int, manifest: Mapping[str, Any]) -> tuple[Part, dict[str, Any]]:
+def _read_chunk(path: Path, index: int, manifest: Mapping[str, Any]) -> tuple[RangeResult, dict[str, Any]]:
     """Loads and checks chunk ``index``: its metadata must match the manifest and its arrays
     must have the shapes of its games. Raises ``ValueError`` saying what is wrong."""
     chunk_games = int(manifest["chunk_games"])
     first = index * chunk_games
     games = min(chunk_games, int(manifest["games"]) - first)
     try:
-        with np.load(path, allow_pickle=False) as z:
-            if "meta" not in z.files:
-                raise ValueError("no metadata")
-            meta = json.loads(str(z["meta"]))
-            missing = [k for k in ARRAYS if k not in z.files]
-            if missing:
-                raise ValueError(f"lacks the arrays {', '.join(missing)}")
-            arrays = {k: z[k] for k in ARRAYS}
-    except (OSError, EOFError, zipfile.BadZipFile, json.JSONDecodeError, KeyError) as e:
+        meta, arrays = read_npz(path, _CHUNK, "it")
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError) as e:
         raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
-    if not isinstance(meta, dict) or meta.get("format") != _CHUNK_FORMAT:
-        raise ValueError("not a tradewinds simulation chunk")
     for key, want in (("index", index), ("first", first), ("games", games), ("seed", manifest["seed"])):
         if meta.get(key) != want:
             raise ValueError(f"its {key} is {meta.get(key)!r}, the manifest implies {want!r}")
-    part = Part(
+    part = RangeResult(
         first=first,
         games=games,
         elapsed_seconds=float(meta.get("elapsed_seconds", 0.0)),
         threads=int(meta.get("threads", 1)),
-        **arrays,
+        arrays=arrays,
     )
     part.check(int(manifest["players"]), len(manifest["categories"]))
     return part, meta
@@ -265,7 +256,7 @@ class RunDirectory:
                 with contextlib.suppress(OSError):
                     tmp.unlink()
 
-    def finished(self) -> dict[int, tuple[Part, dict[str, Any]]]:
+    def finished(self) -> dict[int, tuple[RangeResult, dict[str, Any]]]:
         """The chunks already on disk, checked. A chunk that fails its checks (which atomic
         writes rule out, short of disk corruption or tampering) is renamed ``*.bad`` with a
         warning, and counts as missing."""
@@ -283,11 +274,9 @@ class RunDirectory:
                               RuntimeWarning, stacklevel=2)
         return out
 
-    def write(self, index: int, part: Part, threads: int) -> dict[str, Any]:
+    def write(self, index: int, part: RangeResult, threads: int) -> dict[str, Any]:
         """Writes chunk ``index`` atomically; returns its metadata."""
         meta = {
-            "format": _CHUNK_FORMAT,
-            "version": _VERSION,
             "index": index,
             "first": part.first,
             "games": part.games,
@@ -300,10 +289,10 @@ class RunDirectory:
         }
 
         def write(f: IO[bytes]) -> None:
-            np.savez_compressed(f, meta=np.array(json.dumps(meta)), **{k: getattr(part, k) for k in ARRAYS})
+            write_npz(f, _CHUNK, meta, part.arrays)
 
         atomic_write(self.chunk_path(index), write)
-        return meta
+        return {"format": _CHUNK.tag, "version": _CHUNK.version, **meta}
 
     def close(self) -> None:
         _unlock(self._lock)
@@ -348,28 +337,14 @@ def session_seconds(metas: Iterable[Mapping[str, Any]]) -> float:
     return sum(max(0.0, e - s) for s, e in sessions.values())
 
 
-def result_from_chunks(
-    manifest: Mapping[str, Any], assembler: Assembler, metas: Sequence[Mapping[str, Any]]
-) -> SimulationResult:
-    """The merged result of a complete run directory."""
-    arrays = assembler.arrays()
-    return SimulationResult(
-        game=str(manifest["game"]),
-        players=int(manifest["players"]),
-        games=int(manifest["games"]),
-        seed=int(manifest["seed"]),
-        threads=max((int(m.get("threads", 1)) for m in metas), default=0),
-        elapsed_seconds=session_seconds(metas),
-        categories=list(manifest["categories"]),
-        options=dict(manifest.get("options") or {}),
-        agents=list(manifest["agents"]),
-        **arrays,
-    )
+def chunk_threads(metas: Iterable[Mapping[str, Any]]) -> int:
+    """The most threads any chunk of a run was played on (0 for a run without chunks)."""
+    return max((int(m.get("threads", 1)) for m in metas), default=0)
 
 
 def directory_status(path: str | os.PathLike[str]) -> tuple[int, int, int]:
     """``(finished chunks, chunks, finished games)`` of run directory ``path`` (by the files
-    present; :func:`load_directory` checks them)."""
+    present; :func:`read_directory` checks them)."""
     manifest = read_manifest(path)
     if manifest is None:
         raise ValueError(f"{path} has no {MANIFEST}: it is not a tradewinds simulation directory")
@@ -383,9 +358,12 @@ def resume_hint(manifest: Mapping[str, Any], path: str | os.PathLike[str]) -> st
             f"or tw.simulate(..., out={str(path)!r}, resume=True)")
 
 
-def load_directory(path: str | os.PathLike[str]) -> SimulationResult:
-    """The merged result of the complete run in directory ``path`` (see
-    :meth:`SimulationResult.load_dir`)."""
+def read_directory(
+    path: str | os.PathLike[str],
+) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]], list[dict[str, Any]]]:
+    """The manifest, the per-game arrays (merged in game order) and the chunks' metadata of
+    the complete run in directory ``path``. Raises ``ValueError`` naming what is missing or
+    damaged and how to finish the run."""
     manifest = read_manifest(path)
     if manifest is None:
         raise ValueError(f"{path} has no {MANIFEST}: it is not a tradewinds simulation directory")
@@ -396,7 +374,7 @@ def load_directory(path: str | os.PathLike[str]) -> SimulationResult:
             f"{path} is incomplete: {len(missing)} of {chunks} chunks are missing "
             f"(the first is {chunk_name(missing[0], chunks)}); {resume_hint(manifest, path)}"
         )
-    assembler = Assembler(int(manifest["players"]), len(manifest["categories"]), int(manifest["games"]))
+    run = RunArrays(int(manifest["players"]), len(manifest["categories"]), int(manifest["games"]))
     metas = []
     for i in range(chunks):
         file = Path(path) / chunk_name(i, chunks)
@@ -404,6 +382,6 @@ def load_directory(path: str | os.PathLike[str]) -> SimulationResult:
             part, meta = _read_chunk(file, i, manifest)
         except ValueError as e:
             raise ValueError(f"{file} is damaged: {e}; delete it and {resume_hint(manifest, path)}") from None
-        assembler.add(part)
+        run.add(part)
         metas.append(meta)
-    return result_from_chunks(manifest, assembler, metas)
+    return manifest, run.complete(), metas

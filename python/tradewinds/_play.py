@@ -1,8 +1,8 @@
-"""Playing one range of games (a chunk) and assembling chunks into whole-run arrays.
+"""Playing one range of games of a run: games ``first .. first + games``.
 
-A chunk is games ``first .. first + games`` of a run. Every game depends only on the run's
-seed and its own index, so chunks can be played in any order, on any thread, process or
-machine, and still assemble into the same arrays as one uninterrupted run.
+Every game depends only on the run's seed and its own index, so the ranges of a run (its
+chunks) can be played in any order, on any thread, process or machine, and still assemble
+into the same arrays as one uninterrupted run.
 """
 
 from __future__ import annotations
@@ -11,17 +11,15 @@ import operator
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from ._core import Game
+from ._results import RangeResult, allocate, pick
 from .agents import Agent, agent_label
-from .simulation import ARRAYS
 
-__all__ = ["Part", "Assembler", "run_range", "mix_seed"]
+__all__ = ["run_range", "categories_of", "mix_seed"]
 
 _MASK = (1 << 64) - 1
 
@@ -47,48 +45,6 @@ def mix_seed(*words: int) -> int:
     return h
 
 
-def _array_specs(games: int, players: int, categories: int) -> dict[str, tuple[tuple[int, ...], type[np.generic]]]:
-    """The shape and type of each per-game array of ``games`` games (in the order of ``ARRAYS``)."""
-    return {
-        "scores": ((games, players), np.float64),
-        "winners": ((games, players), np.bool_),
-        "moves": ((games,), np.uint64),
-        "decisions": ((games,), np.uint64),
-        "truncated": ((games,), np.bool_),
-        "category_points": ((games, players, categories), np.float64),
-    }
-
-
-def _zeros(games: int, players: int, categories: int) -> dict[str, npt.NDArray[Any]]:
-    """The per-game arrays of ``games`` games, zero-filled."""
-    specs = _array_specs(games, players, categories)
-    return {name: np.zeros(shape, dtype=dtype) for name, (shape, dtype) in specs.items()}
-
-
-@dataclass(eq=False)
-class Part:
-    """The results of games ``first .. first + games`` (arrays as in ``SimulationResult``)."""
-
-    first: int
-    games: int
-    elapsed_seconds: float
-    threads: int
-    scores: npt.NDArray[np.float64]
-    winners: npt.NDArray[np.bool_]
-    moves: npt.NDArray[np.uint64]
-    decisions: npt.NDArray[np.uint64]
-    truncated: npt.NDArray[np.bool_]
-    category_points: npt.NDArray[np.float64]
-
-    def check(self, players: int, categories: int) -> None:
-        """Raises ``ValueError`` unless every array has the shape and type of ``games`` games."""
-        for name, (shape, dtype) in _array_specs(self.games, players, categories).items():
-            a = getattr(self, name)
-            if not isinstance(a, np.ndarray) or a.shape != shape or a.dtype != dtype:
-                got = f"{a.dtype}{list(a.shape)}" if isinstance(a, np.ndarray) else type(a).__name__
-                raise ValueError(f"{name} should be {np.dtype(dtype)}{list(shape)}, found {got}")
-
-
 def run_range(
     game: Game,
     agents: Sequence[Agent],
@@ -97,7 +53,7 @@ def run_range(
     games: int,
     threads: int,
     progress: Callable[[int], object] | None = None,
-) -> Part:
+) -> RangeResult:
     """Plays games ``first .. first + games`` of the run seeded ``seed``; seat p is played by
     ``agents[p]`` (canonical built-in specs or Python callables). With built-in agents only,
     Rust plays them on ``threads`` threads; otherwise a Python loop plays them.
@@ -106,17 +62,12 @@ def run_range(
     if all(isinstance(a, str) for a in agents):
         specs = [a for a in agents if isinstance(a, str)]
         raw = game.simulate(games, seed, threads, progress, specs, first)
-        return Part(
+        return RangeResult(
             first=first,
             games=games,
             elapsed_seconds=float(raw["elapsed_seconds"]),
             threads=int(raw["threads"]),
-            scores=raw["scores"],
-            winners=raw["winners"],
-            moves=raw["moves"],
-            decisions=raw["decisions"],
-            truncated=raw["truncated"],
-            category_points=raw["category_points"],
+            arrays=pick(raw),
         )
     return _play_python(game, agents, seed, first, games, progress)
 
@@ -133,7 +84,7 @@ def _play_python(
     first: int,
     games: int,
     progress: Callable[[int], object] | None,
-) -> Part:
+) -> RangeResult:
     """The Python loop for games with a callable agent. Game ``i`` starts from
     ``game.new_state(mix_seed(seed, i, CHANCE))`` (chance is resolved by the state's own
     seeded generator); a callable in seat p gets ``random.Random(mix_seed(seed, i, AGENT, p))``;
@@ -142,8 +93,9 @@ def _play_python(
     start = time.perf_counter()
     players = game.players
     ncat = len(categories_of(game))
-    arrays = _zeros(games, players, ncat)
-    scores, winners, moves, decisions, truncated, category_points = (arrays[name] for name in ARRAYS)
+    arrays = allocate(games, players, ncat)
+    scores, winners, category_points = arrays["scores"], arrays["winners"], arrays["category_points"]
+    moves, decisions, truncated = arrays["moves"], arrays["decisions"], arrays["truncated"]
     for k in range(games):
         index = first + k
         state = game.new_state(mix_seed(seed, index, _CHANCE_STREAM))
@@ -191,54 +143,11 @@ def _play_python(
             category_points[k] = np.asarray(report.points, dtype=np.float64).reshape(players, ncat)
         if progress is not None and progress(1) is False:
             raise KeyboardInterrupt("simulation stopped by its progress callback")
-    return Part(
+    return RangeResult(
         first=first,
         games=games,
         elapsed_seconds=time.perf_counter() - start,
         threads=1,
-        **arrays,
+        arrays=arrays,
     )
 
-
-class Assembler:
-    """Whole-run arrays for ``games`` games, filled part by part (in any order)."""
-
-    def __init__(self, players: int, categories: int, games: int) -> None:
-        self.players = players
-        self.categories = categories
-        self.games = games
-        self.filled = 0
-        # Allocated up front, so that a run too large for memory fails before it starts;
-        # numpy's zeros come from calloc, so untouched pages cost nothing until filled.
-        self._arrays: dict[str, npt.NDArray[Any]] = self._allocate()
-        self._adoptable = True
-
-    def _allocate(self) -> dict[str, npt.NDArray[Any]]:
-        n, p, c = self.games, self.players, self.categories
-        try:
-            return _zeros(n, p, c)
-        except (MemoryError, ValueError):
-            size = n * (17 + p * (9 + 8 * c))
-            raise ValueError(
-                f"not enough memory for the results of {n:,} games (about {size / 2**30:,.1f} GiB); "
-                "simulate fewer games per call"
-            ) from None
-
-    def add(self, part: Part) -> None:
-        part.check(self.players, self.categories)
-        if part.first < 0 or part.first + part.games > self.games:
-            raise ValueError(f"games {part.first}..{part.first + part.games} lie outside 0..{self.games}")
-        if self._adoptable and part.first == 0 and part.games == self.games:
-            # One part holds the whole run: adopt its arrays instead of copying them.
-            self._arrays = {name: getattr(part, name) for name in ARRAYS}
-        else:
-            window = slice(part.first, part.first + part.games)
-            for name in ARRAYS:
-                self._arrays[name][window] = getattr(part, name)
-        self._adoptable = False
-        self.filled += part.games
-
-    def arrays(self) -> dict[str, npt.NDArray[Any]]:
-        if self.filled != self.games:
-            raise ValueError(f"only {self.filled:,} of {self.games:,} games are filled in")
-        return self._arrays

@@ -1,0 +1,216 @@
+"""The per-game arrays of a simulation: their schema, and everything that follows from it.
+
+``SCHEMA`` is the one list of the arrays a simulation returns for each game: name, element
+type and shape. Allocation and checks for a number of games, the arrays of a range of games
+and their assembly into a whole run, and the ``.npz`` files that hold them (saved results and
+the chunks of a run directory) all derive from it, and so does every
+:class:`~tradewinds.SimulationResult` (``result.arrays``, ``result.scores``, ...).
+
+Adding a per-game array is one row here plus its fill in the Rust binding
+(``Game.simulate`` in ``src/python/game.rs``), which returns every array for the games it
+plays. Games with Python agents are played by the Python loop in ``_play``, which leaves an
+array it does not compute at its row's ``fill``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import IO, Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "PerGameArray",
+    "SCHEMA",
+    "ARRAYS",
+    "axis_sizes",
+    "allocate",
+    "check",
+    "pick",
+    "RangeResult",
+    "RunArrays",
+    "NpzFormat",
+    "write_npz",
+    "read_npz",
+]
+
+
+@dataclass(frozen=True)
+class PerGameArray:
+    """One per-game array: ``name``, element type ``dtype``, and ``axes``, the names of its
+    axes after the game axis (their lengths come from :func:`axis_sizes`): ``()`` for one
+    value per game, ``("players",)`` for one per game and seat, and so on. ``fill`` is the
+    value of a game not computed (allocated arrays start filled with it)."""
+
+    name: str
+    dtype: type[np.generic]
+    axes: tuple[str, ...]
+    doc: str
+    fill: bool | int | float = 0
+
+    def shape(self, games: int, sizes: Mapping[str, int]) -> tuple[int, ...]:
+        return (games, *(sizes[axis] for axis in self.axes))
+
+
+#: The per-game arrays, in the order they are saved.
+SCHEMA: tuple[PerGameArray, ...] = (
+    PerGameArray("scores", np.float64, ("players",), "final scores"),
+    PerGameArray("winners", np.bool_, ("players",), "True where the player won (ties: every tied winner)"),
+    PerGameArray("moves", np.uint64, (), "moves (decisions plus chance outcomes)"),
+    PerGameArray("decisions", np.uint64, (), "player decisions"),
+    PerGameArray("truncated", np.bool_, (), "the game hit its move bound"),
+    PerGameArray("category_points", np.float64, ("players", "categories"),
+                 "points by scoring category (named in the result's categories)"),
+)
+
+#: The names of the per-game arrays, in the order of ``SCHEMA``.
+ARRAYS: tuple[str, ...] = tuple(a.name for a in SCHEMA)
+
+
+def axis_sizes(players: int, categories: int) -> dict[str, int]:
+    """The length of each named axis for a game of ``players`` seats and ``categories``
+    scoring categories: ``players``, ``opponents`` (a seat's opponents, ``players - 1``) and
+    ``categories``."""
+    return {"players": players, "opponents": players - 1, "categories": categories}
+
+
+def allocate(games: int, players: int, categories: int) -> dict[str, npt.NDArray[Any]]:
+    """The per-game arrays of ``games`` games, each filled with its ``fill``. Raises
+    ``ValueError`` (saying about how much memory they would take) when they do not fit."""
+    sizes = axis_sizes(players, categories)
+    try:
+        # Zero-filled arrays come from calloc: their untouched pages cost nothing until filled.
+        return {
+            a.name: np.zeros(a.shape(games, sizes), dtype=a.dtype) if a.fill == 0
+            else np.full(a.shape(games, sizes), a.fill, dtype=a.dtype)
+            for a in SCHEMA
+        }
+    except (MemoryError, ValueError):
+        per_game = sum(np.dtype(a.dtype).itemsize * int(np.prod(a.shape(1, sizes))) for a in SCHEMA)
+        raise ValueError(
+            f"not enough memory for the results of {games:,} games (about {games * per_game / 2**30:,.1f} GiB); "
+            "simulate fewer games per call"
+        ) from None
+
+
+def check(arrays: Mapping[str, Any], games: int, players: int, categories: int) -> None:
+    """Raises ``ValueError`` unless ``arrays`` holds every per-game array, and only those,
+    each with the type and shape of ``games`` games."""
+    missing = [name for name in ARRAYS if name not in arrays]
+    if missing:
+        raise ValueError(f"the arrays {', '.join(missing)} are missing")
+    unknown = [name for name in arrays if name not in ARRAYS]
+    if unknown:
+        raise ValueError(f"{', '.join(unknown)}: not per-game arrays (those are {', '.join(ARRAYS)})")
+    sizes = axis_sizes(players, categories)
+    for a in SCHEMA:
+        value = arrays[a.name]
+        shape = a.shape(games, sizes)
+        if not isinstance(value, np.ndarray) or value.shape != shape or value.dtype != a.dtype:
+            got = f"{value.dtype}{list(value.shape)}" if isinstance(value, np.ndarray) else type(value).__name__
+            raise ValueError(f"{a.name} should be {np.dtype(a.dtype)}{list(shape)}, found {got}")
+
+
+def pick(source: Mapping[str, Any]) -> dict[str, Any]:
+    """The per-game arrays among the entries of ``source`` (the dict ``Game.simulate``
+    returns, an open ``.npz`` file), in schema order; ``KeyError`` if one is missing."""
+    return {name: source[name] for name in ARRAYS}
+
+
+@dataclass(eq=False)
+class RangeResult:
+    """The per-game arrays of games ``first .. first + games`` of a run, the seconds they
+    took and the threads that played them."""
+
+    first: int
+    games: int
+    elapsed_seconds: float
+    threads: int
+    arrays: dict[str, npt.NDArray[Any]]
+
+    def check(self, players: int, categories: int) -> None:
+        """Raises ``ValueError`` unless every array has the type and shape of ``games`` games."""
+        check(self.arrays, self.games, players, categories)
+
+
+class RunArrays:
+    """The per-game arrays of a whole run of ``games`` games, filled range by range in any
+    order. They are allocated at once, so that a run too large for memory fails before it
+    starts."""
+
+    def __init__(self, players: int, categories: int, games: int) -> None:
+        self.players = players
+        self.categories = categories
+        self.games = games
+        self.filled = 0
+        self._arrays = allocate(games, players, categories)
+        self._adoptable = True
+
+    def add(self, part: RangeResult) -> None:
+        """Fills in the games of ``part`` (checked first)."""
+        part.check(self.players, self.categories)
+        if part.first < 0 or part.first + part.games > self.games:
+            raise ValueError(f"games {part.first}..{part.first + part.games} lie outside 0..{self.games}")
+        if self._adoptable and part.first == 0 and part.games == self.games:
+            # One range holds the whole run: adopt its arrays instead of copying them.
+            self._arrays = dict(part.arrays)
+        else:
+            window = slice(part.first, part.first + part.games)
+            for name in ARRAYS:
+                self._arrays[name][window] = part.arrays[name]
+        self._adoptable = False
+        self.filled += part.games
+
+    def complete(self) -> dict[str, npt.NDArray[Any]]:
+        """The arrays, once every game is filled in (``ValueError`` before)."""
+        if self.filled != self.games:
+            raise ValueError(f"only {self.filled:,} of {self.games:,} games are filled in")
+        return self._arrays
+
+
+@dataclass(frozen=True)
+class NpzFormat:
+    """A kind of ``.npz`` file holding per-game arrays: the ``format`` tag and ``version`` its
+    metadata carries, and what the file is called in error messages (``noun``)."""
+
+    tag: str
+    version: int
+    noun: str
+
+
+def write_npz(file: IO[bytes], kind: NpzFormat, meta: Mapping[str, Any], arrays: Mapping[str, Any]) -> None:
+    """Writes a compressed ``.npz`` to ``file``: the entry ``meta``, a JSON object (``kind``'s
+    tag and version, then ``meta``), and the per-game arrays."""
+    header = {"format": kind.tag, "version": kind.version, **meta}
+    np.savez_compressed(file, meta=np.array(json.dumps(header)), **pick(arrays))
+
+
+def read_npz(
+    file: str | os.PathLike[str] | IO[bytes], kind: NpzFormat, name: str
+) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+    """The metadata and the per-game arrays of a ``.npz`` of ``kind`` (``file`` is a path or
+    a binary file object). Raises ``ValueError``, naming the file ``name``, when it is not
+    such a file, has another format version or lacks arrays (the arrays' shapes are the
+    caller's to check); errors reading the file pass through."""
+    with np.load(file, allow_pickle=False) as z:
+        if "meta" not in z.files:
+            raise ValueError(f"{name} is not a {kind.noun} (no metadata)")
+        try:
+            meta = json.loads(str(z["meta"]))
+        except json.JSONDecodeError:
+            raise ValueError(f"{name} is not a {kind.noun} (its metadata is not JSON)") from None
+        if not isinstance(meta, dict) or meta.get("format") != kind.tag:
+            raise ValueError(f"{name} is not a {kind.noun}")
+        if meta.get("version") != kind.version:
+            raise ValueError(
+                f"{name} has {kind.tag} format version {meta.get('version')}; "
+                f"this tradewinds reads version {kind.version}"
+            )
+        missing = [k for k in ARRAYS if k not in z.files]
+        if missing:
+            raise ValueError(f"{name} lacks the arrays {', '.join(missing)}")
+        return meta, pick(z)
