@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tradewinds as tw
-from tradewinds._core import STATE_FORMAT_VERSION
+STATE_FORMAT_VERSION = tw.load("north-wind").state_format
 from conftest import GAME_PLAYERS, SUPPORTED, play_to_end, random_action, random_trajectory, snapshots
 
 PUBLIC_API = {

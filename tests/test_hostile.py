@@ -289,13 +289,13 @@ def test_altered_saved_states(one_game: tw.Game) -> None:
 def test_future_version_saved_states_name_the_version(game: tw.Game) -> None:
     """H-P15 a state saved by a future (or past) format version names the version needed."""
     state = midgame(game, 11, 20)
-    future = tw.STATE_FORMAT_VERSION + 1
+    future = game.state_format + 1
     saved = json.loads(state.to_json())
     saved["format"] = future
     raises(tw.StateFormatError, lambda: game.state_from_json(json.dumps(saved)), f"version {future}")
     data = bytearray(state.to_bytes())
     data[3:7] = future.to_bytes(4, "little")
-    raises(tw.StateFormatError, lambda: game.state_from_bytes(bytes(data)), f"version {future}", f"reads version {tw.STATE_FORMAT_VERSION}")
+    raises(tw.StateFormatError, lambda: game.state_from_bytes(bytes(data)), f"version {future}", f"reads version {game.state_format}")
 
 
 def test_saved_states_of_another_configuration() -> None:

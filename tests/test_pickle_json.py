@@ -11,7 +11,7 @@ import struct
 import pytest
 
 import tradewinds as tw
-from tradewinds._core import STATE_FORMAT_VERSION
+STATE_FORMAT_VERSION = tw.load("north-wind").state_format
 from conftest import SUPPORTED, random_action, snapshots
 
 

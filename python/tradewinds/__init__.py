@@ -23,7 +23,6 @@ from typing import Any
 from ._core import (
     CHANCE,
     GAMES,
-    STATE_FORMAT_VERSION,
     TERMINAL,
     DataFileError,
     Game,

@@ -45,7 +45,8 @@ impl OptionDecl {
         }
     }
 
-    fn default_value(&self) -> Value {
+    /// The default as JSON (`null` for the shipped data file).
+    pub fn default_value(&self) -> Value {
         match self.kind {
             OptionKind::Int { default, .. } => Value::from(default),
             OptionKind::Choice { default, .. } => Value::from(default),

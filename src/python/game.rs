@@ -50,9 +50,26 @@ impl Game {
     fn name(&self) -> &'static str {
         self.inner.spec().name
     }
+    /// Seats: the players who decide (1 to 5).
     #[getter]
     fn players(&self) -> usize {
         self.inner.spec().players
+    }
+    /// Opponents that are not seats (a solo game's Vikings, automa players), by name: the
+    /// game moves them; they have rows in the score report but no returns or observations.
+    #[getter]
+    fn opponents(&self) -> Vec<String> {
+        self.inner.spec().opponents.clone()
+    }
+    /// Reward tiers or difficulty goals a result can reach, lowest first (often none).
+    #[getter]
+    fn tiers(&self) -> Vec<String> {
+        self.inner.spec().tiers.clone()
+    }
+    /// The version of this game's saved-state format.
+    #[getter]
+    fn state_format(&self) -> u32 {
+        self.inner.state_format()
     }
     /// The options the game was built from (its configuration without the game name).
     #[getter]
@@ -170,7 +187,10 @@ impl Game {
             d.set_item("agents", result.agents.clone())?;
             d.set_item("elapsed_seconds", result.elapsed_seconds)?;
             d.set_item("categories", result.categories.clone())?;
+            d.set_item("opponents", result.opponents.clone())?;
+            d.set_item("tiers", result.tiers.clone())?;
             let g = result.games;
+            let opponents = result.opponents.len();
             d.set_item("scores", PyArray1::from_vec(py, result.scores).reshape([g, players])?)?;
             d.set_item("winners", PyArray1::from_vec(py, result.winners).reshape([g, players])?)?;
             d.set_item("moves", PyArray1::from_vec(py, result.moves))?;
@@ -180,6 +200,9 @@ impl Game {
                 "category_points",
                 PyArray1::from_vec(py, result.category_points).reshape([g, players, categories])?,
             )?;
+            d.set_item("opponent_scores", PyArray1::from_vec(py, result.opponent_scores).reshape([g, opponents])?)?;
+            d.set_item("opponent_wins", PyArray1::from_vec(py, result.opponent_wins).reshape([g, opponents])?)?;
+            d.set_item("tier", PyArray1::from_vec(py, result.tier))?;
             Ok(d)
         })
     }

@@ -26,15 +26,29 @@ fn load(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
 /// Every configuration (player count and mode) of game `name`, as option dicts for `load`.
 #[pyfunction]
 fn configurations<'py>(py: Python<'py>, name: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    if !crate::games::GAMES.contains(&name) {
-        return Err(OptionError::new_err(format!(
-            "unknown game {name:?}; available games: {}",
-            crate::games::GAMES.join(", ")
-        )));
-    }
+    errors::guard(|| errors::engine(crate::games::options(name)))?;
     crate::games::all_configurations(name)
         .into_iter()
         .map(|m| convert::json_to_py(py, &serde_json::Value::Object(m)))
+        .collect()
+}
+
+/// The options game `name` declares: for each, a dict with `name`, `allowed` (in words),
+/// `default`, `configuration` (whether each value is a configuration of its own) and `doc`.
+#[pyfunction]
+fn options<'py>(py: Python<'py>, name: &str) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let decls = errors::guard(|| errors::engine(crate::games::options(name)))?;
+    decls
+        .iter()
+        .map(|d| {
+            let out = PyDict::new(py);
+            out.set_item("name", d.name)?;
+            out.set_item("allowed", d.allowed())?;
+            out.set_item("default", convert::json_to_py(py, &d.default_value())?)?;
+            out.set_item("configuration", d.configuration)?;
+            out.set_item("doc", d.doc)?;
+            Ok(out)
+        })
         .collect()
 }
 
@@ -79,13 +93,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SetupError", py.get_type::<SetupError>())?;
     m.add("CHANCE", crate::engine::CHANCE)?;
     m.add("TERMINAL", crate::engine::TERMINAL)?;
-    m.add("STATE_FORMAT_VERSION", crate::engine::STATE_FORMAT_VERSION)?;
     m.add("GAMES", PyTuple::new(py, crate::games::GAMES.iter().copied())?)?;
+    m.add("REGISTERED", PyTuple::new(py, crate::games::registered().collect::<Vec<_>>())?)?;
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
     m.add_class::<ScoreReport>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(configurations, m)?)?;
+    m.add_function(wrap_pyfunction!(options, m)?)?;
     m.add_function(wrap_pyfunction!(_load_config, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(_check_panic_guard, m)?)?;

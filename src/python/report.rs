@@ -38,10 +38,30 @@ impl ScoreReport {
     fn tie_breaker_values(&self) -> Vec<Vec<f64>> {
         self.inner.tie_breaker_values.clone()
     }
-    /// The winning players (empty when there is none yet, or the game was truncated).
+    /// The winning seats (empty before the end, in a truncated game, and when no seat won).
     #[getter]
     fn winners(&self) -> Vec<usize> {
         self.inner.winners.clone()
+    }
+    /// The opponents that are not seats, as `(name, points by category, total)`.
+    #[getter]
+    fn opponents(&self) -> Vec<(String, Vec<f64>, f64)> {
+        self.inner.opponents.iter().map(|o| (o.name.clone(), o.points.clone(), o.total)).collect()
+    }
+    /// The opponents (indices into `opponents`) that won.
+    #[getter]
+    fn opponent_winners(&self) -> Vec<usize> {
+        self.inner.opponent_winners.clone()
+    }
+    /// Who or what won, in words (`P0`, `Vikings`, ...); empty when nobody did.
+    #[getter]
+    fn winner_names(&self) -> Vec<String> {
+        self.inner.winner_names()
+    }
+    /// The reward tier or difficulty goal reached (None when none was).
+    #[getter]
+    fn tier(&self) -> Option<String> {
+        self.inner.tier.clone()
     }
     #[getter]
     fn terminal(&self) -> bool {
@@ -67,6 +87,9 @@ impl ScoreReport {
         d.set_item("tie_breakers", r.tie_breakers.clone())?;
         d.set_item("tie_breaker_values", r.tie_breaker_values.clone())?;
         d.set_item("winners", r.winners.clone())?;
+        d.set_item("opponents", self.opponents())?;
+        d.set_item("opponent_winners", r.opponent_winners.clone())?;
+        d.set_item("tier", r.tier.clone())?;
         d.set_item("terminal", r.terminal)?;
         d.set_item("truncated", r.truncated)?;
         d.set_item("notes", r.notes.clone())?;

@@ -127,11 +127,26 @@ impl State {
         guard(|| engine(self.inner.apply(action)))
     }
 
-    /// The name of `action` in this state.
-    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+    /// The name of `action` in this state; with `observer`, the move as that seat sees it
+    /// (another seat's secret choice is not named).
+    #[pyo3(signature = (action, observer = None))]
+    fn action_to_string(&self, action: &Bound<'_, PyAny>, observer: Option<Int>) -> PyResult<String> {
         let action = action_id(action)?;
         self.check_action_range(action)?;
-        guard(|| Ok(self.inner.action_to_string(action)))
+        match observer {
+            None => guard(|| Ok(self.inner.action_to_string(action))),
+            Some(p) => {
+                let p = player_index(p, self.players())?;
+                guard(|| engine(self.inner.action_string_for(action, p)))
+            }
+        }
+    }
+
+    /// Whether the decision here is secret from the other seats (a simultaneous choice made
+    /// one seat after another).
+    #[getter]
+    fn decision_is_secret(&self) -> PyResult<bool> {
+        guard(|| Ok(self.inner.decision_is_secret()))
     }
 
     /// The legal action named `text` (exact, or ignoring case and surrounding spaces).
@@ -159,7 +174,8 @@ impl State {
     fn returns(&self) -> PyResult<Vec<f64>> {
         guard(|| Ok(self.inner.returns()))
     }
-    /// The winners at the end (empty before, and when the game was truncated).
+    /// The winning seats at the end (empty before, when the game was truncated, and when no
+    /// seat won: see `score_report().winner_names` for who or what did).
     fn winners(&self) -> PyResult<Vec<usize>> {
         guard(|| Ok(self.inner.winners()))
     }
