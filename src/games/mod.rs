@@ -1,17 +1,15 @@
 //! The registry: the one place where games are joined to the engine, one line a game.
 //!
-//! A line names the game's type (which implements [`GameDefinition`]) and whether the game
-//! is listed in [`GAMES`]: a test game, or a game still being built, is registered (so every
-//! shared check runs on it) but not listed.
+//! A line names the game's folder and type (which implements [`GameDefinition`]) and whether
+//! the game is listed in [`GAMES`]: a test game, or a game still being built, is registered
+//! (so every shared check runs on it) but not listed. The line also declares the folder's
+//! module.
 
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use crate::engine::{DataFileDecl, DynGame, EngineError, GameDefinition, Handle, Result};
-
-pub mod north_wind;
-pub mod regatta;
 
 /// Whether a registered game is offered to users.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,19 +28,21 @@ pub trait Visitor {
 }
 
 macro_rules! registry {
-    ($( $game:ty => $listing:expr ),* $(,)?) => {
+    ($( $module:ident :: $game:ident => $listing:expr ),* $(,)?) => {
+        $( pub mod $module; )*
+
         /// Every registered game, listed or not, with its listing.
-        pub const REGISTERED: &[(&str, Listing)] = &[$( (<$game>::NAME, $listing) ),*];
+        pub const REGISTERED: &[(&str, Listing)] = &[$( (<$module::$game>::NAME, $listing) ),*];
 
         /// Calls `visitor.visit::<G>()` with the game registered as `name`.
         pub fn visit<V: Visitor>(name: &str, visitor: V) -> Result<V::Output> {
-            $( if name == <$game>::NAME { return Ok(visitor.visit::<$game>()); } )*
+            $( if name == <$module::$game>::NAME { return Ok(visitor.visit::<$module::$game>()); } )*
             Err(EngineError::UnknownGame { name: name.to_string(), available: GAMES.join(", ") })
         }
 
         /// The component data file of each registered game that has one.
         pub fn data_files() -> Vec<(&'static str, DataFileDecl)> {
-            let all: &[(&str, Option<DataFileDecl>)] = &[$( (<$game>::NAME, <$game>::DATA_FILE) ),*];
+            let all: &[(&str, Option<DataFileDecl>)] = &[$( (<$module::$game>::NAME, <$module::$game>::DATA_FILE) ),*];
             all.iter().filter_map(|&(name, d)| d.map(|d| (name, d))).collect()
         }
     };
