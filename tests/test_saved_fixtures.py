@@ -1,4 +1,4 @@
-"""Saved states committed under tests/fixtures/saved/ (written by
+"""Saved states committed under tests/fixtures/saved/<game>/ (written by
 tests/fixtures/make_saved_states.py) still load: a change to the saved-state format that
 does not raise STATE_FORMAT_VERSION fails here. States of an older format version must fail
 with a message naming their version; the future-version fixtures must fail naming theirs and
@@ -15,8 +15,8 @@ import pytest
 import tradewinds as tw
 
 SAVED = Path(__file__).resolve().parent / "fixtures" / "saved"
-VERSIONED = sorted(SAVED.glob("v*/*.json"))
-FUTURE = sorted(SAVED.glob("future/*.json"))
+VERSIONED = sorted(SAVED.glob("*/v*/*.json"))
+FUTURE = sorted(SAVED.glob("*/future/*.json"))
 
 
 def game_of(saved: dict[str, object]) -> tw.Game:
@@ -27,16 +27,16 @@ def game_of(saved: dict[str, object]) -> tw.Game:
 
 
 def test_there_are_fixtures_for_this_version_and_every_game() -> None:
-    current = SAVED / f"v{tw.STATE_FORMAT_VERSION}"
-    assert current.is_dir(), f"no fixtures for format version {tw.STATE_FORMAT_VERSION}: run tests/fixtures/make_saved_states.py"
     for name in tw.GAMES:
+        current = SAVED / name / f"v{tw.STATE_FORMAT_VERSION}"
+        assert current.is_dir(), f"{name}: no fixtures for format version {tw.STATE_FORMAT_VERSION}: run tests/fixtures/make_saved_states.py"
         assert list(current.glob(f"{name}-*.json")), name
-        assert list(SAVED.glob(f"future/{name}-*.json")), name
+        assert list(SAVED.glob(f"{name}/future/{name}-*.json")), name
     for path in VERSIONED + FUTURE:
         assert path.with_suffix(".bin").is_file(), path
 
 
-@pytest.mark.parametrize("path", VERSIONED, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", VERSIONED, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}")
 def test_saved_fixture_loads_or_names_its_version(path: Path) -> None:
     text = path.read_text().strip()
     data = path.with_suffix(".bin").read_bytes()
