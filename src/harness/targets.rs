@@ -21,6 +21,7 @@ use super::mutate::{fuzz_string, mutate_bytes, mutate_json, number, number_paths
 use crate::engine::dynamic::{DynGame, DynState};
 use crate::engine::error::EngineError;
 use crate::engine::game::Action;
+use crate::engine::options::OptionKind;
 use crate::engine::rng::rng_from_seed;
 
 /// Most moves one input may play (keeps every input fast).
@@ -330,6 +331,7 @@ pub fn fuzz_state_bytes(data: &[u8]) -> Check {
 /// Checks a data-file load result: a typed error, or a game that is consistent and plays.
 fn check_data_game(
     name: &str,
+    data_option: &str,
     loaded: crate::engine::Result<Arc<dyn DynGame>>,
     input: &mut FuzzInput<'_>,
 ) -> Check {
@@ -339,7 +341,7 @@ fn check_data_game(
             return Ok(());
         }
         Err(EngineError::InvalidOption { option, .. }) => {
-            ensure!(option == "data", "data option rejected as option {option:?}");
+            ensure!(option == data_option, "{name}: data option {data_option:?} rejected as option {option:?}");
             return Ok(());
         }
         Err(e) => return Err(format!("{name}: wrong kind of error for a data file: {e:?}")),
@@ -357,13 +359,18 @@ fn check_data_game(
 }
 
 /// Target `data_text`: arbitrary text, and the shipped data files mutated structurally or
-/// byte by byte, into the data-file loaders (the text parser and the `data` option of
-/// `load`). They never panic and fail with a `DataFile` error; a custom data file that
+/// byte by byte, into the data-file loaders (the text parser and the game's data option
+/// of `load`). They never panic and fail with a `DataFile` error; a custom data file that
 /// loads gives a game whose configuration rebuilds it and that plays without panic.
 pub fn fuzz_data_text(data: &[u8]) -> Check {
     let mut input = FuzzInput::new(data);
     let files = crate::games::data_files();
     let (game_name, kind) = files[input.below(files.len())];
+    let data_option = crate::games::options(game_name)
+        .ok()
+        .and_then(|decls| decls.iter().find(|d| d.kind == OptionKind::Data))
+        .map(|d| d.name)
+        .ok_or_else(|| format!("{game_name} has a data file but declares no data option"))?;
     let mode = input.u8() % 3;
     let config = {
         let configs = crate::games::all_configurations(game_name);
@@ -403,7 +410,7 @@ pub fn fuzz_data_text(data: &[u8]) -> Check {
         Ok(Value::String(_)) => {}
         Ok(value) => {
             let mut options = config;
-            options.insert("data".into(), value);
+            options.insert(data_option.into(), value);
             let loaded = crate::games::load(game_name, &options);
             if let Ok(()) = parsed_text {
                 // Both loaders accept the same files (unless the player count is the problem).
@@ -414,7 +421,7 @@ pub fn fuzz_data_text(data: &[u8]) -> Check {
                     loaded.as_ref().err()
                 );
             }
-            check_data_game(game_name, loaded, &mut input)?;
+            check_data_game(game_name, data_option, loaded, &mut input)?;
         }
         Err(_) => ensure!(parsed_text.is_err(), "{}: the text parser accepts text that is not JSON", game_name),
     }

@@ -157,7 +157,6 @@ fn saved_state_with_huge_column_counts_is_rejected_without_panic() {
     assert!(m.contains("column") || m.contains("tokens"), "{m}");
 }
 
-
 /// H-R18 a saved North Wind state in the combat phase with no roll left: refused, so that the
 /// next roll cannot underflow the roll count.
 #[test]
@@ -175,9 +174,8 @@ fn saved_combat_state_without_rolls_left_is_rejected() {
     );
 }
 
-/// H-R19 a saved North Wind state whose card under resolution is not a card (the card id
-/// plus 32, the same bit of a 32-bit card set were the shift to wrap): refused, without a
-/// panic in the validator.
+/// H-R19 a saved North Wind state whose card under resolution is not a card: refused, without
+/// a panic in the validator.
 #[test]
 fn saved_state_with_a_current_card_out_of_range_is_rejected() {
     let g = game(json!({"players": 2}));
