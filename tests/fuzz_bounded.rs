@@ -5,12 +5,12 @@
 //! `cargo fuzz run <target> <file>` (see docs/reliability.md).
 
 use rand_core::RngCore;
-use std::collections::BTreeMap;
 
-use tradewinds::harness::fuzzing::{
-    fuzz_action_stream, fuzz_data_text, fuzz_state_bytes, registry, run_target, Check, Outcome,
-};
 use tradewinds::engine::rng::{derive_seed, rng_from_seed};
+use tradewinds::harness::configurations::registry;
+use tradewinds::harness::invariants::Check;
+use tradewinds::harness::targets::{fuzz_action_stream, fuzz_data_text, fuzz_state_bytes};
+use tradewinds::harness::triage::{run_target, Outcome};
 
 /// Input `i` of a run seeded by `seed`: a length in `0..max_len` (biased to short), then
 /// bytes that are mostly uniform, sometimes runs of one value (long runs of small op codes
@@ -39,27 +39,19 @@ fn hex(data: &[u8]) -> String {
 }
 
 /// Runs `target` on `count` inputs; a broken invariant or a panic fails with the input.
-/// Inputs that reproduce an open finding (`OPEN_FINDINGS`, reported, not fixed yet) are
-/// counted and reported, not failed: each has its own expected-failure regression test.
 fn run(name: &str, target: fn(&[u8]) -> Check, seed: u64, count: u64, max_len: usize) {
-    let mut open: BTreeMap<&str, usize> = BTreeMap::new();
     for i in 0..count {
         let data = input(seed, i, max_len);
-        match run_target(target, &data) {
-            Outcome::Passed => {}
-            Outcome::Open(id) => *open.entry(id).or_default() += 1,
-            Outcome::Failed(e) => panic!("{name}: input {i} fails: {e}\ninput (hex): {}", hex(&data)),
+        if let Outcome::Failed(e) = run_target(target, &data) {
+            panic!("{name}: input {i} fails: {e}\ninput (hex): {}", hex(&data));
         }
-    }
-    if !open.is_empty() {
-        eprintln!("{name}: {count} inputs; inputs reproducing open findings: {open:?}");
     }
 }
 
 #[test]
 fn the_registry_is_fuzzed_in_every_configuration() {
     let reg = registry();
-    for &name in tradewinds::games::GAMES {
+    for name in tradewinds::games::registered() {
         let n = reg.iter().filter(|e| e.name == name).count();
         assert_eq!(n, tradewinds::games::all_configurations(name).len(), "{name}");
         assert!(n > 0, "{name} has no configuration to fuzz");

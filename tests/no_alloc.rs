@@ -1,7 +1,7 @@
 //! The rollout loop makes no heap allocation per step, and the loop `simulate` runs
 //! (`play_game` with random agents, through the type-erased game the Python API and the CLI
 //! use) allocates per game, never per step: one counting allocator proves both, for
-//! `random_rollout` on North Wind and for `simulate` on every registered configuration.
+//! `random_rollout` and for `simulate`, on every registered game and configuration.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

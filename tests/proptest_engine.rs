@@ -1,10 +1,11 @@
 //! Property tests over every registered game and configuration: random sequences of
 //! operations (legal and arbitrary actions, action names, clones, JSON and binary round
-//! trips, resamples) with the invariants of `harness::fuzzing` (the conformance invariants)
-//! checked after every step. Proptest shrinks a failure to a short sequence.
+//! trips, resamples) with the invariants of `harness::invariants` (the conformance
+//! invariants) checked after every step. Proptest shrinks a failure to a short sequence.
 
 use proptest::prelude::*;
-use tradewinds::harness::fuzzing::{check_apply, check_apply_text, check_state, play_random, random_legal, registry};
+use tradewinds::harness::configurations::registry;
+use tradewinds::harness::invariants::{check_apply, check_apply_text, check_state, play_random, random_legal};
 use tradewinds::engine::rng::rng_from_seed;
 use tradewinds::engine::{DynGame, DynState, EngineError};
 

@@ -1,6 +1,6 @@
 """A short, bounded run of each cargo-fuzz target (fuzz/), when cargo-fuzz is installed.
 
-The targets' bodies are `tradewinds::harness::fuzzing::fuzz_*`; `tests/fuzz_bounded.rs` runs
+The targets' bodies are `tradewinds::harness::targets::fuzz_*`; `tests/fuzz_bounded.rs` runs
 the same bodies on fixed pseudo-random inputs in every `cargo test`, so these checks are
 never skipped altogether. Here libFuzzer drives them with coverage feedback, starting from
 the committed seed inputs (fuzz/corpus/<target>/seed-*, copied to a temporary corpus), for

@@ -3,10 +3,6 @@ row id, H-Pn, starts each test's docstring). Every hostile input gives a clear, 
 that names what was wrong, and the state (compared as `to_json()` before and after) or the
 game is unchanged. Rows about every game run over `tw.GAMES` and the player counts each
 supports; rows about a game's own files name the game.
-
-Tests marked `xfail(strict=True)` reproduce an open finding (docs/reliability.md,
-"Findings"): they assert the right behaviour, which fails today; once fixed they pass and
-strict xfail fails the run as a reminder to remove the mark.
 """
 
 from __future__ import annotations
@@ -211,7 +207,7 @@ def test_player_indices_out_of_range(game: tw.Game) -> None:
 
 
 def test_integer_arguments_past_64_bits_name_the_argument(one_game: tw.Game) -> None:
-    """H-P11 (finding B1, fixed) integer arguments past 64 bits (player index, games, threads)
+    """H-P11 integer arguments past 64 bits (player index, games, threads)
     are a ValueError naming the argument and its range, as seeds and actions are."""
     state = midgame(one_game, 8, 10)
     with unchanged(state):
@@ -424,7 +420,7 @@ def test_impossible_setup_descriptions() -> None:
     raises(TypeError, lambda: game.setup(object()), "description")
 
 
-# ----- open findings through the Python API -------------------------------------------------
+# ----- saved states and data files the validators must refuse ---------------------------------
 
 
 def card_phase_state(game: tw.Game) -> dict[str, Any]:
@@ -441,7 +437,7 @@ def card_phase_state(game: tw.Game) -> dict[str, Any]:
 
 
 def test_saved_state_with_an_out_of_range_card_is_a_state_format_error() -> None:
-    """H-P21 (finding F5, fixed) a saved state whose current card is no card: StateFormatError."""
+    """H-P21 a saved state whose current card is no card: StateFormatError."""
     game = tw.load("north-wind", players=2)
     saved = card_phase_state(game)
     saved["state"]["voyage"]["current"] += 128
@@ -449,22 +445,22 @@ def test_saved_state_with_an_out_of_range_card_is_a_state_format_error() -> None
 
 
 def test_saved_state_with_implicit_chance_at_a_chance_node_is_rejected(one_game: tw.Game) -> None:
-    """H-P22 (finding F1, fixed) a save whose chance mode was switched off at a chance node."""
+    """H-P22 a save whose chance mode was switched off at a chance node: StateFormatError."""
     saved = json.loads(one_game.new_state(14, explicit_chance=True).to_json())
     saved["explicit_chance"] = False
     raises(tw.StateFormatError, lambda: one_game.state_from_json(json.dumps(saved)))
 
 
 def test_saved_state_with_a_move_number_past_the_bound_is_rejected(one_game: tw.Game) -> None:
-    """H-P23 (finding F2, fixed) a save whose move number is past the game's move bound."""
+    """H-P23 a save whose move number is past the game's move bound: StateFormatError."""
     saved = json.loads(midgame(one_game, 15, 10).to_json())
     saved["move_number"] = U64_MAX
     raises(tw.StateFormatError, lambda: one_game.state_from_json(json.dumps(saved)))
 
 
 def test_data_file_starting_with_more_letters_than_may_be_held_is_rejected() -> None:
-    """H-P25 (finding F6, fixed) a data file whose players start with more trade letters than
-    they may hold: DataFileError (it used to load, and then no state of it saved and loaded)."""
+    """H-P25 a data file whose players start with more trade letters than they may hold:
+    DataFileError (were it accepted, no state of the game could be saved and loaded)."""
     data = shipped_data("north-wind")
     data["rules"]["trade_letters_max_held"]["value"] = 0
     data["rules"]["starting_trade_letters"]["value"] = 1
@@ -472,9 +468,8 @@ def test_data_file_starting_with_more_letters_than_may_be_held_is_rejected() -> 
 
 
 def test_finished_game_whose_last_card_is_no_card_is_a_state_format_error() -> None:
-    """H-P26 (finding F8, fixed) a saved finished game, won during a voyage, whose last card is
-    no card: StateFormatError (it used to load, and naming a trade action then raised the
-    RuntimeError of a caught panic)."""
+    """H-P26 a saved finished game, won during a voyage, whose last card is no card:
+    StateFormatError, so that no action of it is ever named from a card that does not exist."""
     game = tw.load("north-wind", players=2)
     for seed in range(200):
         state = play_to_end(game, seed)

@@ -220,8 +220,7 @@ def absurd_calls() -> list[tuple[str, Any]]:
     rng = random.Random(2)
     while not finished.is_terminal:
         finished.apply(rng.choice(finished.legal_actions()))
-    # A saved state whose current card is no card: the Rust validator panics on it
-    # (open finding F5), so this exercises the panic guard with a real panic.
+    # A saved state whose current card is no card: refused by the saved-state validator.
     card_state: dict[str, Any] | None = None
     for seed in range(100):
         s = game.new_state(seed)
@@ -236,8 +235,8 @@ def absurd_calls() -> list[tuple[str, Any]]:
     assert card_state is not None
     card_state["state"]["voyage"]["current"] += 128
     broken_card = json.dumps(card_state)
-    # A finished game won during a voyage, whose last card is no card: until finding F8 was
-    # fixed it loaded, and naming a trade action made the Rust side panic.
+    # A finished game won during a voyage, whose last card is no card: refused when loaded
+    # (naming a trade action of it would index the card table with no card).
     won = None
     for seed in range(200):
         s = game.new_state(seed)
@@ -296,10 +295,9 @@ def test_no_rust_panic_reaches_python_as_panic_exception(label: str, call: Any) 
 
 
 def test_a_rust_panic_arrives_as_runtime_error() -> None:
-    """The last input that made the Rust side panic (finding F8: a finished game whose last
-    card is no card, then naming its actions) is now refused when loaded. The guard every
-    entry point runs in still turns a panic into RuntimeError, with the GIL held or released,
-    never into PanicException."""
+    """A finished game whose last card is no card, then naming its actions, is refused when
+    loaded. The guard every entry point runs in turns a panic into RuntimeError, with the GIL
+    held or released, never into PanicException."""
     calls = dict(absurd_calls())
     with pytest.raises(tw.StateFormatError, match="not a card"):
         calls["name actions of a finished game whose card is no card"]()

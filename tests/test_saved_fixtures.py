@@ -1,4 +1,4 @@
-"""Saved states committed under tests/fixtures/saved/ (written by
+"""Saved states committed under tests/fixtures/saved/<game>/ (written by
 tests/fixtures/make_saved_states.py) still load: a change to the saved-state format that
 does not raise STATE_FORMAT_VERSION fails here. States of an older format version must fail
 with a message naming their version; the future-version fixtures must fail naming theirs and
@@ -15,8 +15,8 @@ import pytest
 import tradewinds as tw
 
 SAVED = Path(__file__).resolve().parent / "fixtures" / "saved"
-VERSIONED = sorted(SAVED.glob("v*/*.json"))
-FUTURE = sorted(SAVED.glob("future/*.json"))
+VERSIONED = sorted(SAVED.glob("*/v*/*.json"))
+FUTURE = sorted(SAVED.glob("*/future/*.json"))
 
 
 def game_of(saved: dict[str, object]) -> tw.Game:
@@ -27,22 +27,23 @@ def game_of(saved: dict[str, object]) -> tw.Game:
 
 
 def test_there_are_fixtures_for_this_version_and_every_game() -> None:
-    current = SAVED / f"v{tw.load('north-wind').state_format}"
-    assert current.is_dir(), f"no fixtures for format version {tw.load('north-wind').state_format}: run tests/fixtures/make_saved_states.py"
     for name in tw.GAMES:
+        version = tw.load(name).state_format
+        current = SAVED / name / f"v{version}"
+        assert current.is_dir(), f"{name}: no fixtures for format version {version}: run tests/fixtures/make_saved_states.py"
         assert list(current.glob(f"{name}-*.json")), name
-        assert list(SAVED.glob(f"future/{name}-*.json")), name
+        assert list(SAVED.glob(f"{name}/future/{name}-*.json")), name
     for path in VERSIONED + FUTURE:
         assert path.with_suffix(".bin").is_file(), path
 
 
-@pytest.mark.parametrize("path", VERSIONED, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", VERSIONED, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}")
 def test_saved_fixture_loads_or_names_its_version(path: Path) -> None:
     text = path.read_text().strip()
     data = path.with_suffix(".bin").read_bytes()
     saved = json.loads(text)
     game = game_of(saved)
-    if saved["format"] != tw.load('north-wind').state_format:
+    if saved["format"] != game.state_format:
         for load in (lambda: game.state_from_json(text), lambda: game.state_from_bytes(data)):
             with pytest.raises(tw.StateFormatError, match=f"version {saved['format']}"):
                 load()
@@ -74,10 +75,10 @@ def test_saved_fixture_loads_or_names_its_version(path: Path) -> None:
 def test_future_version_fixture_names_the_version_needed(path: Path) -> None:
     text = path.read_text()
     saved = json.loads(text)
-    assert saved["format"] > tw.load('north-wind').state_format
     game = game_of(saved)
+    assert saved["format"] > game.state_format
     needed = f"version {saved['format']}"
-    reads = f"reads version {tw.load('north-wind').state_format}"
+    reads = f"reads version {game.state_format}"
     with pytest.raises(tw.StateFormatError, match=needed) as info:
         game.state_from_json(text)
     assert reads in str(info.value)

@@ -1,6 +1,8 @@
 //! The typed errors of the engine. Every fallible entry point returns one of these;
 //! the Python bindings map each variant to one Python exception class, in one place.
 
+use std::any::Any;
+
 use thiserror::Error;
 
 /// Everything that can go wrong when a caller talks to the engine.
@@ -46,5 +48,31 @@ impl EngineError {
     }
     pub fn setup(field: impl Into<String>, message: impl Into<String>) -> Self {
         EngineError::Setup { field: field.into(), message: message.into() }
+    }
+}
+
+/// The text of a panic payload (what `panic!` was given), for reports of a caught panic.
+pub fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::panic_message;
+
+    #[test]
+    fn panic_messages_are_read_from_str_and_string_payloads() {
+        let payload = std::panic::catch_unwind(|| panic!("a plain message")).unwrap_err();
+        assert_eq!(panic_message(&*payload), "a plain message");
+        let payload = std::panic::catch_unwind(|| panic!("formatted {}", 7)).unwrap_err();
+        assert_eq!(panic_message(&*payload), "formatted 7");
+        let payload = std::panic::catch_unwind(|| std::panic::panic_any(7u8)).unwrap_err();
+        assert_eq!(panic_message(&*payload), "unknown panic");
     }
 }

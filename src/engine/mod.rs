@@ -21,7 +21,7 @@ pub(crate) mod toy;
 pub use agents::AgentSpec;
 pub use definition::{DataFileDecl, GameDefinition};
 pub use dynamic::{DynGame, DynState, Handle};
-pub use error::{EngineError, Result};
+pub use error::{panic_message, EngineError, Result};
 pub use game::{Action, Actor, Game, GameSpec, CHANCE, MAX_SEATS, TERMINAL};
 pub use options::{OptionDecl, OptionKind, Options};
 pub use report::{OpponentRow, ScoreReport};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::fuzzing::{check_round_trips, check_state};
+use super::invariants::{check_round_trips, check_state};
 use crate::engine::dynamic::Handle;
 use crate::engine::game::{Action, Actor, Game};
 use crate::engine::rng::{below, derive_seed, rng_from_seed};
@@ -26,15 +26,6 @@ pub struct ConformanceStats {
     pub truncated: usize,
     pub max_legal_actions: usize,
     pub distinct_actions_seen: usize,
-}
-
-macro_rules! ensure {
-    ($cond:expr, $($arg:tt)*) => {
-        if $cond {
-        } else {
-            return Err(format!($($arg)*));
-        }
-    };
 }
 
 /// Plays `games` random games with explicit chance and checks, at every step, the

@@ -2,7 +2,35 @@
 //! random-simulation conformance suite, golden playthroughs, and the fuzz targets with their
 //! inputs and mutators. It sits on top of the engine and the registered games
 //! (`engine` → `games` → `harness`): neither imports it.
+//!
+//! * [`invariants`]: what must hold for one state, one `apply`, one named action, and for
+//!   random play checked step by step.
+//! * [`conformance`]: the random-simulation suite each game runs in every configuration.
+//! * [`configurations`]: every registered game in every configuration, built once.
+//! * [`vocabulary`]: the words of the registered games (action names, saved-state and data
+//!   file text), which the mutators use to make text a game may recognise.
+//! * [`input`]: fuzz input bytes read as numbers.
+//! * [`mutate`]: byte-level and structural (JSON) mutations of saved states and data files.
+//! * [`targets`]: the three fuzz targets' bodies (`fuzz/`, `tests/fuzz_bounded.rs`).
+//! * [`triage`]: running a check, catching a panic, and saying how it fared.
+//! * [`playthrough`]: seeded playthroughs as text, for golden files.
 
+/// Returns `Err(format!(...))` from the enclosing check unless `cond` holds.
+macro_rules! ensure {
+    ($cond:expr, $($arg:tt)*) => {
+        match $cond {
+            true => {}
+            false => return Err(format!($($arg)*)),
+        }
+    };
+}
+
+pub mod configurations;
 pub mod conformance;
-pub mod fuzzing;
+pub mod input;
+pub mod invariants;
+pub mod mutate;
 pub mod playthrough;
+pub mod targets;
+pub mod triage;
+pub mod vocabulary;

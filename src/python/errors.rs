@@ -2,7 +2,6 @@
 //! Every entry point also runs inside [`guard`], so a Rust panic surfaces as a
 //! `RuntimeError` instead of pyo3's `PanicException` (a `BaseException`).
 
-use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -80,16 +79,8 @@ pub(crate) fn retyped<E: pyo3::PyTypeInfo>(py: Python<'_>, e: PyErr) -> PyErr {
     }
 }
 
-/// The text of a panic payload.
-pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".to_string()
-    }
-}
+/// The text of a panic payload (the engine's, shared with the test harness).
+pub(crate) use crate::engine::panic_message;
 
 /// The `RuntimeError` a caught panic becomes.
 pub(crate) fn internal_error(message: &str) -> PyErr {
