@@ -72,3 +72,27 @@ fn bounded_fuzz_state_bytes() {
 fn bounded_fuzz_data_text() {
     run("data_text", fuzz_data_text, 3, 3000, 256);
 }
+
+/// Every committed corpus input of `target` (`fuzz/corpus/<name>/`) passes its checks.
+fn replay_corpus(name: &str, target: fn(&[u8]) -> Check) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(name);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no committed corpus for {name}");
+    for path in files {
+        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if let Outcome::Failed(e) = run_target(target, &data) {
+            panic!("{name}: corpus file {} fails: {e}", path.display());
+        }
+    }
+}
+
+#[test]
+fn the_committed_corpus_replays() {
+    replay_corpus("action_stream", fuzz_action_stream);
+    replay_corpus("state_bytes", fuzz_state_bytes);
+    replay_corpus("data_text", fuzz_data_text);
+}
