@@ -5,6 +5,7 @@ modified component data."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import os
 import random
@@ -18,10 +19,9 @@ import pytest
 
 import tradewinds as tw
 from conftest import ONE_PER_GAME, ids
+from tradewinds._results import ARRAYS
 from tradewinds.agents import normalize_agents, parse_agent_list
 from tradewinds.simulation import wilson_interval
-
-ARRAYS = ("scores", "winners", "moves", "decisions", "truncated", "category_points")
 #: A cheap MCTS, so the tests stay fast; it still searches (it is not random play).
 MCTS = "mcts:iterations=4,rollout_depth=20"
 
@@ -36,7 +36,14 @@ def assert_same_games(a: tw.SimulationResult, b: tw.SimulationResult) -> None:
 
 
 def mixed_agents(players: int) -> list[str]:
-    return (["greedy", MCTS, "random", "greedy"])[:players]
+    return [["greedy", MCTS, "random", "greedy"][p % 4] for p in range(players)]
+
+
+#: Regatta, the engine's test game: solo against a pace boat (an opponent that is not a seat,
+#: with tiers), five seats and the pace boat, three seats and no opponent; and North Wind.
+CONFIGURATIONS = [("north-wind", {"players": 2}), ("regatta", {"players": 1, "pace_boat": True}),
+                  ("regatta", {"players": 5, "pace_boat": True}), ("regatta", {"players": 3})]
+CONFIGURATION_IDS = ["north-wind-2p", "regatta-solo", "regatta-5p-pace-boat", "regatta-3p"]
 
 
 # ---- agent specs ---------------------------------------------------------------------------
@@ -58,16 +65,16 @@ def test_agents_by_seat_are_recorded_in_canonical_form(name: str, players: int) 
 
 def test_bad_agents_are_rejected_naming_the_allowed_ones(one_game: tw.Game) -> None:
     n = one_game.players
-    with pytest.raises(ValueError, match=r"seat 1.*'alphazero'.*random, greedy, mcts.*callable"):
-        tw.simulate(one_game, 5, agents=["random", "alphazero"] + ["random"] * (n - 2))
+    with pytest.raises(ValueError, match=rf"seat {n - 1}.*'alphazero'.*random, greedy, mcts.*callable"):
+        tw.simulate(one_game, 5, agents=["random"] * (n - 1) + ["alphazero"])
     with pytest.raises(ValueError, match="iterations"):
         tw.simulate(one_game, 5, agents=["mcts:iterations=0"] * n)
     with pytest.raises(ValueError, match="unknown mcts parameter"):
         tw.simulate(one_game, 5, agents=["mcts:depth=3"] * n)
     with pytest.raises(ValueError, match=rf"{n + 1} agents for {n} seats.*random, greedy, mcts"):
         tw.simulate(one_game, 5, agents=["random"] * (n + 1))
-    with pytest.raises(ValueError, match=f"1 agents for {n} seats"):
-        tw.simulate(one_game, 5, agents=["random"])
+    with pytest.raises(ValueError, match=f"{n - 1} agents for {n} seats"):
+        tw.simulate(one_game, 5, agents=["random"] * (n - 1))
     with pytest.raises(TypeError, match="one agent per seat"):
         tw.simulate(one_game, 5, agents="random")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="seat 0"):
@@ -141,18 +148,18 @@ def first_by_name(state: tw.State, player: int, rng: random.Random) -> str:
 
 def test_python_agents_are_deterministic_for_a_seed(one_game: tw.Game) -> None:
     n = one_game.players
-    agents: list[tw.Agent] = [uniform_agent, MCTS] + ["random"] * (n - 2)
+    agents: list[tw.Agent] = ([uniform_agent, MCTS] + ["random"] * n)[:n]
     a = tw.simulate(one_game, 6, seed=21, threads=1, agents=agents)
     b = tw.simulate(one_game, 6, seed=21, threads=2, agents=agents, chunk_games=1)
     assert_same_games(a, b)
     assert a.agents[0] == "python:test_bulk.uniform_agent"
-    assert a.agents[1].startswith("mcts:iterations=4,")
+    assert n == 1 or a.agents[1].startswith("mcts:iterations=4,")
     c = tw.simulate(one_game, 6, seed=22, threads=2, agents=agents)
     assert not np.array_equal(a.moves, c.moves) or not np.array_equal(a.scores, c.scores)
     # The arrays are consistent like the engine's own.
     assert np.allclose(a.category_points.sum(axis=2), a.scores)
     assert (a.decisions > 0).all() and (a.decisions <= a.moves).all()
-    assert ((a.winners.sum(axis=1) >= 1) | a.truncated).all()
+    assert ((a.winners.sum(axis=1) >= 1) | a.opponent_wins.any(axis=1) | a.truncated).all()
 
 
 def test_a_python_game_records_what_the_state_reports(one_game: tw.Game) -> None:
@@ -178,7 +185,85 @@ def test_a_python_game_records_what_the_state_reports(one_game: tw.Game) -> None
     assert np.flatnonzero(r.winners[0]).tolist() == sorted(final.winners())
     assert r.moves[0] == final.move_number and r.decisions[0] == decisions
     assert bool(r.truncated[0]) == final.is_truncated
-    assert r.category_points[0].tolist() == final.score_report().points
+    report = final.score_report()
+    assert r.category_points[0].tolist() == report.points
+    assert r.opponent_scores[0].tolist() == [total for _, _, total in report.opponents]
+    assert np.flatnonzero(r.opponent_wins[0]).tolist() == sorted(report.opponent_winners)
+    assert r.tier[0] == (one_game.tiers.index(report.tier) if report.tier is not None else -1)
+
+
+@pytest.mark.parametrize("name,options", CONFIGURATIONS, ids=CONFIGURATION_IDS)
+def test_the_python_loop_records_games_as_the_engine_does(name: str, options: dict[str, object]) -> None:
+    # The two paths draw their chance and their agents' moves from different streams (see
+    # _play), so they play different games; they must record them alike. Each game the
+    # Python loop plays ends in a final state (the last decision's state and action, replayed)
+    # whose score report gives every array, exactly as the engine derives them from its own.
+    game = tw.load(name, **options)
+    n = game.players
+    last: list[tuple[tw.State, int]] = []
+    decisions = 0
+
+    def recording(state: tw.State, player: int, rng: random.Random) -> int:
+        nonlocal decisions
+        action = rng.choice(state.legal_actions())
+        last[:] = [(state.clone(), action)]
+        decisions += 1
+        return action
+
+    games = 3 if name == "north-wind" else 40
+    python: list[tw.SimulationResult] = []
+    for seed in range(games):
+        decisions = 0
+        r = tw.simulate(game, 1, seed=seed, threads=1, agents=[recording] * n)
+        final, action = last[0]
+        final.apply(action)
+        assert final.is_terminal
+        report = final.score_report()
+        expected = {
+            "scores": [final.scores()],
+            "winners": [[p in final.winners() for p in range(n)]],
+            "moves": [final.move_number],
+            "decisions": [decisions],
+            "truncated": [final.is_truncated],
+            "category_points": [report.points],
+            "opponent_scores": [[total for _, _, total in report.opponents]],
+            "opponent_wins": [[o in report.opponent_winners for o in range(len(game.opponents))]],
+            "tier": [game.tiers.index(report.tier) if report.tier is not None else -1],
+        }
+        for array in ARRAYS:
+            got = getattr(r, array)
+            want = np.asarray(expected[array], dtype=got.dtype).reshape(got.shape)
+            assert np.array_equal(got, want), (seed, array)
+        python.append(r)
+    # The engine's results have the same arrays, types, shapes and names.
+    engine = tw.simulate(game, games, seed=0, threads=2)
+    both = tw.simulate(game, games, seed=0, threads=1, agents=[uniform_agent] * n)
+    for r in (*python, both):
+        assert (r.categories, r.opponents, r.tiers) == (engine.categories, engine.opponents, engine.tiers)
+        assert list(r.arrays) == list(engine.arrays) == list(ARRAYS)
+        for array in ARRAYS:
+            x, y = getattr(r, array), getattr(engine, array)
+            assert x.dtype == y.dtype and x.shape[1:] == y.shape[1:], array
+    if name == "regatta" and n == 1:
+        for r in (engine, both):
+            assert (r.winners[:, 0] ^ r.opponent_wins[:, 0]).all()
+            assert np.array_equal(r.tier >= 0, r.winners[:, 0])
+
+
+def test_the_python_loop_plays_regatta_solo_like_the_engine() -> None:
+    # Random play, by the engine and by a Python agent: over many games, the pace boat wins
+    # and each tier is reached about as often (the 95% intervals overlap).
+    game = tw.load("regatta", players=1, pace_boat=True)
+    engine = tw.simulate(game, 3000, seed=1, threads=2)
+    python = tw.simulate(game, 3000, seed=1, threads=1, agents=[uniform_agent])
+    assert python.agents == ["python:test_bulk.uniform_agent"]
+    for rate in ("opponent_win_rate_interval", "win_rate_interval"):
+        (a_lo, a_hi), (b_lo, b_hi) = getattr(engine, rate)()[0], getattr(python, rate)()[0]
+        assert a_lo <= b_hi and b_lo <= a_hi, rate
+    for t in range(len(game.tiers)):
+        a = wilson_interval(int((engine.tier == t).sum()), engine.games)
+        b = wilson_interval(int((python.tier == t).sum()), python.games)
+        assert a[0] <= b[1] and b[0] <= a[1], game.tiers[t]
 
 
 def test_python_agents_may_answer_with_action_names(one_game: tw.Game) -> None:
@@ -243,7 +328,8 @@ def test_tidy_pandas_frame(game: tw.Game) -> None:
     r = tw.simulate(game, 25, seed=8, threads=2, agents=agents)
     df = r.to_pandas()
     assert isinstance(df, pd.DataFrame)
-    assert df.shape == (25 * game.players, 8 + len(r.categories))
+    extra = 2 * len(r.opponents) + (1 if r.tiers else 0)
+    assert df.shape == (25 * game.players, 8 + len(r.categories) + extra)
     assert list(df.columns[:5]) == ["game", "seat", "agent", "score", "win"]
     assert list(df.columns[-3:]) == ["moves", "decisions", "truncated"]
     assert (df.groupby("game").size() == game.players).all()
@@ -279,6 +365,13 @@ def test_plot_writes_a_png(one_game: tw.Game, tmp_path: Path) -> None:
     assert width > 600 and height > 300
     empty = tw.simulate(one_game, 0).plot(tmp_path / "empty.png", title="nothing")
     assert _png_size(empty)[0] > 0
+
+
+def test_plot_of_a_solo_game_shows_its_opponent(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    r = tw.simulate(tw.load("regatta", players=1, pace_boat=True), 300, seed=3, threads=2)
+    width, height = _png_size(r.plot(tmp_path / "solo.png"))
+    assert width > 600 and height > 300
 
 
 def test_save_and_load_keep_the_agents(one_game: tw.Game, tmp_path: Path) -> None:
@@ -336,8 +429,11 @@ def test_the_error_that_stopped_a_run_is_the_one_raised(one_game: tw.Game) -> No
     def raising(n: int) -> None:
         raise ZeroDivisionError("from the callback")
 
+    calls = itertools.count()
+
     def failing_late(state: tw.State, player: int, rng: random.Random) -> int:
-        if state.move_number > 40:
+        # Some decisions into the run (games are short in some games: count the calls).
+        if next(calls) > 12:
             raise LookupError("agent failure")
         return rng.choice(state.legal_actions())
 
@@ -345,6 +441,7 @@ def test_the_error_that_stopped_a_run_is_the_one_raised(one_game: tw.Game) -> No
         with pytest.raises(ZeroDivisionError, match="from the callback"):
             tw.simulate(one_game, 4000, seed=attempt, threads=2, chunk_games=256, progress=raising)
     for attempt in range(5):
+        calls = itertools.count()
         with pytest.raises(LookupError, match="agent failure"):
             tw.simulate(one_game, 8, seed=attempt, threads=2, chunk_games=1,
                         agents=[failing_late] + ["random"] * (one_game.players - 1))

@@ -45,7 +45,7 @@ def test_simulate(name: str, players: int) -> None:
     r = run(*args)
     assert r.returncode == 0, r.stderr
     assert "games/s" in r.stdout and "win rate" in r.stdout
-    assert f"{players} players: 300 games" in r.stdout
+    assert f"{players} player{'' if players == 1 else 's'}: 300 games" in r.stdout
     # stderr is not a terminal here: no progress bar.
     assert "\r" not in r.stderr and "ETA" not in r.stderr
     again = run(*args[:-2], "--threads", "1")
@@ -63,6 +63,26 @@ def test_simulate_option_and_save(tmp_path) -> None:  # type: ignore[no-untyped-
     assert saved.games == 120 and saved.players == players and saved.seed == 4
     direct = tw.simulate(name, 120, seed=4, players=players)
     assert np.array_equal(saved.scores, direct.scores)
+
+
+def test_simulate_a_solo_game_against_an_opponent(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Regatta (the engine's test game, not listed) solo against its pace boat: the summary
+    # shows the opponent's win rate and the tiers reached; the saved file keeps them.
+    path = tmp_path / "solo.npz"
+    r = run("simulate", "regatta", "--players", "1", "--option", "pace_boat=true", "--games", "400",
+            "--seed", "2", "--threads", "1", "--save", str(path))
+    assert r.returncode == 0, r.stderr
+    assert "regatta, 1 player: 400 games" in r.stdout
+    lines = r.stdout.splitlines()
+    assert any(line.startswith("opponent ") and "95% CI" in line for line in lines)
+    assert any(line.startswith("pace boat ") for line in lines)
+    assert "tier reached" in r.stdout and all(any(line.startswith(t) for line in lines)
+                                              for t in ("bronze", "silver", "gold", "none"))
+    saved = tw.SimulationResult.load(path)
+    direct = tw.simulate("regatta", 400, seed=2, players=1, pace_boat=True)
+    assert (saved.opponents, saved.tiers) == (["pace boat"], ["bronze", "silver", "gold"])
+    assert np.array_equal(saved.tier, direct.tier) and np.array_equal(saved.opponent_wins, direct.opponent_wins)
+    assert seat_table(saved.summary()) == seat_table(r.stdout.split("saved to")[0])
 
 
 def test_simulate_errors() -> None:

@@ -49,10 +49,32 @@ def test_dask_equals_local(client: Any, name: str, players: int) -> None:
         remote = tw.simulate(game, 2000, seed=11, backend="dask", client=client, chunk_games=chunk)
         assert_same_games(local, remote)
         assert remote.threads == 2  # the cluster's worker threads
-    agents = ["greedy", MCTS, "random", "greedy"][:players]
+    agents = [["greedy", MCTS, "random", "greedy"][p % 4] for p in range(players)]
     local = tw.simulate(game, 30, seed=12, threads=2, agents=agents)
     remote = tw.simulate(game, 30, seed=12, backend="dask", client=client, agents=agents, chunk_games=4)
     assert_same_games(local, remote)
+
+
+@pytest.mark.parametrize("options", [{"players": 1, "pace_boat": True}, {"players": 5, "pace_boat": True}],
+                         ids=["solo", "5p-pace-boat"])
+def test_opponents_and_tiers_come_back_from_the_workers(client: Any, options: dict[str, object]) -> None:
+    # Regatta, with a pace boat (an opponent that is not a seat; tiers when solo), and a
+    # Python agent in seat 0 (the Python loop on the workers).
+    game = tw.load("regatta", **options)
+    local = tw.simulate(game, 1000, seed=11, threads=2)
+    remote = tw.simulate(game, 1000, seed=11, backend="dask", client=client, chunk_games=300)
+    assert_same_games(local, remote)
+    assert (remote.opponents, remote.tiers) == (game.opponents, game.tiers)
+    assert remote.opponent_wins.any() and (remote.tier >= 0).any() == bool(game.tiers)
+
+    def uniform(state: tw.State, player: int, rng: random.Random) -> int:
+        return rng.choice(state.legal_actions())
+
+    agents: list[tw.Agent] = [uniform] + ["random"] * (game.players - 1)
+    local = tw.simulate(game, 20, seed=5, threads=1, agents=agents)
+    remote = tw.simulate(game, 20, seed=5, backend="dask", client=client, agents=agents, chunk_games=7)
+    assert_same_games(local, remote)
+    assert (remote.opponents, remote.tiers) == (game.opponents, game.tiers)
 
 
 def test_games_with_modified_data_travel_to_the_workers(client: Any) -> None:

@@ -3,17 +3,31 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import io
+import json
 import math
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import tradewinds as tw
+from tradewinds import _results
 from tradewinds.simulation import ProgressBar, wilson_interval
 
-ARRAYS = ("scores", "winners", "moves", "decisions", "truncated", "category_points")
+ARRAYS = ("scores", "winners", "moves", "decisions", "truncated", "category_points",
+          "opponent_scores", "opponent_wins", "tier")
+
+#: Regatta, the engine's test game: solo against a pace boat (an opponent that is not a seat,
+#: with bronze/silver/gold tiers), five seats and the pace boat, three seats and no opponent.
+REGATTA = [{"players": 1, "pace_boat": True}, {"players": 5, "pace_boat": True}, {"players": 3}]
+REGATTA_IDS = ["solo", "5p-pace-boat", "3p"]
+
+
+def solo() -> tw.Game:
+    return tw.load("regatta", players=1, pace_boat=True)
 
 
 def test_result_shapes_and_types(game: tw.Game) -> None:
@@ -32,6 +46,12 @@ def test_result_shapes_and_types(game: tw.Game) -> None:
     assert r.decisions.shape == (n,) and r.decisions.dtype == np.uint64
     assert r.truncated.shape == (n,) and r.truncated.dtype == np.bool_
     assert r.category_points.shape == (n, game.players, cats) and r.category_points.dtype == np.float64
+    assert r.opponents == game.opponents and r.tiers == game.tiers
+    k = len(game.opponents)
+    assert r.opponent_scores.shape == (n, k) and r.opponent_scores.dtype == np.float64
+    assert r.opponent_wins.shape == (n, k) and r.opponent_wins.dtype == np.bool_
+    assert r.tier.shape == (n,) and r.tier.dtype == np.int8
+    assert ((r.tier >= -1) & (r.tier < len(game.tiers))).all()
     assert (r.decisions <= r.moves).all()
     assert (r.moves <= game.max_game_length).all()
     assert (r.decisions > 0).all()
@@ -109,8 +129,9 @@ def test_raw_simulate_dict(one_game: tw.Game) -> None:
     raw = one_game.simulate(20, 3, 1)
     assert set(raw) == {
         "game", "games", "players", "seed", "threads", "elapsed_seconds", "categories", "first", "agents",
-        *ARRAYS,
+        "opponents", "tiers", *ARRAYS,
     }
+    assert raw["opponents"] == one_game.opponents and raw["tiers"] == one_game.tiers
     assert raw["games"] == 20 and raw["seed"] == 3 and raw["threads"] == 1
     raw = one_game.simulate(20, seed=2**64 - 1)
     assert raw["seed"] == 2**64 - 1
@@ -198,7 +219,8 @@ def test_save_and_load(one_game: tw.Game, tmp_path) -> None:  # type: ignore[no-
     for name in ARRAYS:
         a, b = getattr(r, name), getattr(back, name)
         assert a.dtype == b.dtype and np.array_equal(a, b), name
-    for name in ("game", "players", "games", "seed", "threads", "elapsed_seconds", "categories", "options"):
+    for name in ("game", "players", "games", "seed", "threads", "elapsed_seconds", "categories", "options",
+                 "opponents", "tiers"):
         assert getattr(back, name) == getattr(r, name), name
     assert back.summary() == r.summary()
     # A path without the .npz suffix is written exactly where asked.
@@ -225,3 +247,202 @@ def test_to_pandas(one_game: tw.Game) -> None:
         assert np.array_equal(df[f"score_p{p}"].to_numpy(), r.scores[:, p])
         assert np.array_equal(df[f"win_p{p}"].to_numpy(), r.winners[:, p])
     assert np.array_equal(df["decisions"].to_numpy(), r.decisions)
+
+
+# ---- opponents that are not seats, and tiers (regatta) -------------------------------------
+
+
+def test_the_schema_is_what_the_engine_returns() -> None:
+    assert _results.ARRAYS == ARRAYS
+    assert {a.name: a.fill for a in _results.SCHEMA}["tier"] == -1
+    for game in [tw.load("north-wind", players=2)] + [tw.load("regatta", **o) for o in REGATTA]:
+        raw = game.simulate(7, 1, 1)
+        layout = _results.Layout.from_meta(raw)
+        assert layout == _results.Layout.of(game.players, raw["categories"], game.opponents, game.tiers)
+        # The opponents axis is the game's opponents that are not seats (not a seat's rivals).
+        assert _results.axis_sizes(layout) == {
+            "players": game.players, "opponents": len(game.opponents), "categories": len(raw["categories"])}
+        _results.check(_results.pick(raw), 7, layout)
+        empty = _results.allocate(3, layout)
+        _results.check(empty, 3, layout)
+        assert (empty["tier"] == -1).all() and not empty["opponent_wins"].any()
+
+
+@pytest.mark.parametrize("options", REGATTA, ids=REGATTA_IDS)
+def test_regatta_records_its_opponents_and_tiers(options: dict[str, object]) -> None:
+    game = tw.load("regatta", **options)
+    r = tw.simulate(game, 1500, seed=3, threads=2)
+    assert r.players == game.players and r.opponents == game.opponents and r.tiers == game.tiers
+    k = len(game.opponents)
+    assert r.opponent_scores.shape == (1500, k) and r.opponent_wins.shape == (1500, k)
+    assert not r.truncated.any()
+    if not game.tiers:
+        assert (r.tier == -1).all()
+    if k:
+        assert r.opponent_wins.any() and np.isfinite(r.opponent_scores).all()
+        # An opponent wins with the best total, so no seat beats it when it wins.
+        best = np.where(r.opponent_wins[:, 0], r.opponent_scores[:, 0], -np.inf)
+        assert (r.scores.max(axis=1) <= best)[r.opponent_wins[:, 0]].all()
+    # The binding's own arrays, all of them.
+    raw = game.simulate(1500, 3, 2)
+    for name in ARRAYS:
+        assert np.array_equal(getattr(r, name), raw[name]), name
+
+
+def test_a_solo_game_is_won_by_the_seat_or_the_pace_boat() -> None:
+    game = solo()
+    assert (game.players, game.opponents, game.tiers) == (1, ["pace boat"], ["bronze", "silver", "gold"])
+    r = tw.simulate(game, 3000, seed=9, threads=2)
+    seat, boat = r.winners[:, 0], r.opponent_wins[:, 0]
+    assert (seat ^ boat).all(), "every game is won by the seat or by the pace boat, never both or neither"
+    assert seat.any() and boat.any()
+    # A tier is reached exactly when the seat won; a lost game has no winning seat at all.
+    assert np.array_equal(r.tier >= 0, seat)
+    assert (r.winners.sum(axis=1) == 0).sum() == boat.sum()
+    assert len(set(r.tier[seat].tolist())) >= 2
+    assert np.allclose(r.win_rate + r.opponent_win_rate, 1.0)
+    assert np.allclose(r.tier_rate.sum(), r.win_rate[0])
+    assert r.opponent_win_rate_interval().shape == (1, 2)
+
+
+@pytest.mark.parametrize("options", REGATTA[:2], ids=REGATTA_IDS[:2])
+def test_regatta_arrays_do_not_depend_on_threads_or_chunks(options: dict[str, object]) -> None:
+    game = tw.load("regatta", **options)
+    a = tw.simulate(game, 2000, seed=4, threads=1)
+    for other in (tw.simulate(game, 2000, seed=4, threads=2), tw.simulate(game, 2000, seed=4, threads=0),
+                  tw.simulate(game, 2000, seed=4, threads=2, chunk_games=7)):
+        for name in ARRAYS:
+            assert np.array_equal(getattr(a, name), getattr(other, name)), name
+        assert (other.opponents, other.tiers) == (a.opponents, a.tiers)
+
+
+def test_regatta_solo_survives_save_and_load(tmp_path: Path) -> None:
+    r = tw.simulate(solo(), 500, seed=2, threads=2)
+    back = tw.SimulationResult.load(r.save(tmp_path / "solo.npz"))
+    for name in ARRAYS:
+        a, b = getattr(r, name), getattr(back, name)
+        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), name
+    assert (back.opponents, back.tiers, back.layout) == (r.opponents, r.tiers, r.layout)
+    assert back.summary() == r.summary()
+
+
+def _make_old(path: Path, old: Path, version: int = 1, drop: tuple[str, ...] = ()) -> None:
+    """Rewrites saved result ``path`` as a file written before opponents and tiers: format
+    ``version``, without their metadata and arrays (and without the arrays ``drop``)."""
+    with np.load(path) as z:
+        meta = json.loads(str(z["meta"]))
+        arrays = {k: z[k] for k in z.files if k != "meta"}
+    meta["version"] = version
+    for key in ("opponents", "tiers"):
+        del meta[key]
+    for name in ("opponent_scores", "opponent_wins", "tier", *drop):
+        del arrays[name]
+    np.savez_compressed(old, meta=np.array(json.dumps(meta)), **arrays)
+
+
+@pytest.mark.parametrize("name,options", [("north-wind", {"players": 2}), ("regatta", REGATTA[0]),
+                                          ("regatta", REGATTA[2])], ids=["north-wind-2p", "regatta-solo", "regatta-3p"])
+def test_a_file_saved_before_opponents_and_tiers_loads_without_them(
+    tmp_path: Path, name: str, options: dict[str, object]
+) -> None:
+    r = tw.simulate(name, 40, seed=6, threads=1, **options)
+    new = r.save(tmp_path / "new.npz")
+    _make_old(new, tmp_path / "old.npz")
+    back = tw.SimulationResult.load(tmp_path / "old.npz")
+    # No metadata: no opponents and no tiers; no arrays: their fill, with no opponent columns.
+    assert back.opponents == [] and back.tiers == []
+    assert back.opponent_scores.shape == (40, 0) and back.opponent_scores.dtype == np.float64
+    assert back.opponent_wins.shape == (40, 0) and back.opponent_wins.dtype == np.bool_
+    assert back.tier.dtype == np.int8 and (back.tier == -1).all()
+    for array in ARRAYS[:6]:
+        assert np.array_equal(getattr(back, array), getattr(r, array)), array
+    assert (back.game, back.players, back.categories, back.agents) == (r.game, r.players, r.categories, r.agents)
+    assert "games without a winner" in back.summary() and "tier" not in back.summary()
+    if importlib.util.find_spec("pandas") is not None:
+        assert "tier" not in back.to_pandas().columns
+
+
+def test_result_files_of_other_versions_or_lacking_arrays_are_refused(tmp_path: Path) -> None:
+    new = tw.simulate(solo(), 10, seed=1, threads=1).save(tmp_path / "new.npz")
+    _make_old(new, tmp_path / "v1-no-scores.npz", drop=("scores",))
+    with pytest.raises(ValueError, match="lacks the arrays scores"):
+        tw.SimulationResult.load(tmp_path / "v1-no-scores.npz")
+    # A file of this version must hold every array.
+    _make_old(new, tmp_path / "v2-no-tier.npz", version=_results.FILE_VERSION)
+    with pytest.raises(ValueError, match="lacks the arrays opponent_scores, opponent_wins, tier"):
+        tw.SimulationResult.load(tmp_path / "v2-no-tier.npz")
+    # A newer version names itself and the versions this tradewinds reads.
+    with np.load(new) as z:
+        meta = json.loads(str(z["meta"]))
+        arrays = {k: z[k] for k in z.files if k != "meta"}
+    future = _results.FILE_VERSION + 1
+    meta["version"] = future
+    np.savez_compressed(tmp_path / "future.npz", meta=np.array(json.dumps(meta)), **arrays)
+    with pytest.raises(ValueError, match=f"format version {future}; this tradewinds reads version "
+                                         f"{_results.FILE_VERSION} and older"):
+        tw.SimulationResult.load(tmp_path / "future.npz")
+    # A tier that indexes no tier is refused too.
+    meta["version"] = _results.FILE_VERSION
+    arrays["tier"] = np.full(10, 3, dtype=np.int8)
+    np.savez_compressed(tmp_path / "bad-tier.npz", meta=np.array(json.dumps(meta)), **arrays)
+    with pytest.raises(ValueError, match="tier holds 3..3"):
+        tw.SimulationResult.load(tmp_path / "bad-tier.npz")
+
+
+def test_a_file_of_the_previous_format_loads(tmp_path: Path) -> None:
+    # Written by the tradewinds before opponents and tiers (format version 1):
+    # tw.simulate("north-wind", 16, players=2, seed=5, threads=1).save(...)
+    fixture = Path(__file__).resolve().parent / "fixtures" / "simulation-v1" / "north-wind-2p.npz"
+    back = tw.SimulationResult.load(fixture)
+    with np.load(fixture) as z:
+        assert json.loads(str(z["meta"]))["version"] == 1 and "tier" not in z.files
+    again = tw.simulate("north-wind", 16, players=2, seed=5, threads=1)
+    for name in ARRAYS:
+        assert np.array_equal(getattr(back, name), getattr(again, name)), name
+    assert back.opponents == again.opponents == [] and back.tiers == again.tiers == []
+    assert back.summary().splitlines()[2:] == again.summary().splitlines()[2:]
+
+
+def test_summary_names_the_opponents_and_the_tiers() -> None:
+    r = tw.simulate(solo(), 2000, seed=5, threads=2)
+    text = r.summary()
+    assert "regatta, 1 player: 2,000 games" in text
+    lo, hi = wilson_interval(int(r.opponent_wins[:, 0].sum()), r.games)
+    boat = next(line for line in text.splitlines() if line.startswith("pace boat"))
+    assert f"{r.opponent_win_rate[0]:.4f}" in boat and f"[{lo:.4f}, {hi:.4f}]" in boat
+    assert f"{r.opponent_scores[:, 0].mean():.2f}" in boat
+    assert f"games no seat won: {int(r.opponent_wins.sum()):,} (won by an opponent: " in text
+    assert "tier reached" in text
+    for t, name in enumerate(r.tiers):
+        row = next(line for line in text.splitlines() if line.startswith(name + " "))
+        assert f"{int((r.tier == t).sum()):,}" in row and f"{(r.tier == t).mean():.4f}" in row
+        assert f"{(r.tier >= t).mean():.4f}" in row
+    none = next(line for line in text.splitlines() if line.startswith("none "))
+    assert f"{(r.tier == -1).mean():.4f}" in none
+    # A game without opponents or tiers keeps its summary as it was.
+    plain = tw.simulate("north-wind", 100, players=2, seed=5, threads=2).summary()
+    assert "opponent" not in plain and "tier" not in plain and "games without a winner: " in plain
+
+
+def test_to_pandas_has_the_opponents_and_the_tier() -> None:
+    pd = pytest.importorskip("pandas")
+    r = tw.simulate(tw.load("regatta", players=2, pace_boat=True), 30, seed=8, threads=1)
+    df = r.to_pandas()
+    assert list(df.columns[-5:]) == ["score: pace boat", "win: pace boat", "moves", "decisions", "truncated"]
+    assert "tier" not in df.columns  # the 2-seat game has no tiers
+    for p in range(2):
+        rows = df[df["seat"] == p]
+        assert np.array_equal(rows["score: pace boat"].to_numpy(), r.opponent_scores[:, 0])
+        assert np.array_equal(rows["win: pace boat"].to_numpy(), r.opponent_wins[:, 0])
+    s = tw.simulate(solo(), 40, seed=8, threads=1)
+    for df in (s.to_pandas(), s.to_pandas(wide=True)):
+        assert len(df) == 40
+        assert isinstance(df["tier"].dtype, pd.CategoricalDtype)
+        assert list(df["tier"].cat.categories) == s.tiers and df["tier"].cat.ordered
+        assert np.array_equal(df["tier"].isna().to_numpy(), s.tier == -1)
+        names = [s.tiers[t] if t >= 0 else None for t in s.tier]
+        assert [None if pd.isna(v) else v for v in df["tier"]] == names
+        assert np.array_equal(df["win: pace boat"].to_numpy(), s.opponent_wins[:, 0])
+    assert list(s.to_pandas(wide=True).columns) == [
+        "game", "score_p0", "win_p0", "distance_p0", "finish_p0", "score: pace boat", "win: pace boat", "tier",
+        "moves", "decisions", "truncated"]

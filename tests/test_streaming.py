@@ -17,6 +17,7 @@ import pytest
 
 import tradewinds as tw
 from conftest import ONE_PER_GAME, assert_same_games
+from tradewinds._results import FILE_VERSION
 from tradewinds.streaming import MANIFEST, RunDirectory, chunk_name, directory_status, read_manifest
 
 NAME, PLAYERS = ONE_PER_GAME[0]
@@ -40,6 +41,10 @@ def check_chunk(file: Path, manifest: dict[str, object]) -> int:
             assert z[name].shape == (n,) and z[name].dtype == np.uint64
         assert z["truncated"].shape == (n,)
         assert z["category_points"].shape == (n, players, len(manifest["categories"]))  # type: ignore[arg-type]
+        opponents = len(manifest["opponents"])  # type: ignore[arg-type]
+        assert z["opponent_scores"].shape == (n, opponents) and z["opponent_scores"].dtype == np.float64
+        assert z["opponent_wins"].shape == (n, opponents) and z["opponent_wins"].dtype == np.bool_
+        assert z["tier"].shape == (n,) and z["tier"].dtype == np.int8
         assert (z["decisions"] > 0).all()
     return index
 
@@ -184,6 +189,103 @@ def test_python_agents_stream_and_resume(tmp_path: Path) -> None:
     assert whole.agents[0].startswith("python:") and read_manifest(out)["agents"][0] == whole.agents[0]  # type: ignore[index]
     (out / chunk_name(1, 3)).unlink()
     assert_same_games(whole, tw.simulate(game, 6, seed=3, agents=agents, out=out, resume=True))
+
+
+# ---- opponents and tiers; directories of the previous format ---------------------------------
+
+
+def test_a_streamed_solo_run_keeps_its_opponent_and_tiers(tmp_path: Path) -> None:
+    game = tw.load("regatta", players=1, pace_boat=True)
+    direct = tw.simulate(game, 1100, seed=3, threads=2, agents=["greedy"])
+    out = tmp_path / "run"
+    streamed = tw.simulate(game, 1100, seed=3, threads=2, agents=["greedy"], out=out, chunk_games=256)
+    manifest = read_manifest(out)
+    assert manifest is not None
+    assert (manifest["players"], manifest["opponents"], manifest["tiers"]) == (1, game.opponents, game.tiers)
+    assert [check_chunk(f, manifest) for f in chunk_files(out)] == list(range(5))
+    (out / chunk_name(2, 5)).unlink()
+    resumed = tw.simulate(game, 1100, seed=3, threads=2, agents=["greedy"], out=out, resume=True)
+    for r in (streamed, resumed, tw.SimulationResult.load_dir(out)):
+        assert_same_games(direct, r)
+        assert (r.opponents, r.tiers) == (game.opponents, game.tiers)
+    assert (direct.winners[:, 0] ^ direct.opponent_wins[:, 0]).all()
+    assert np.array_equal(direct.tier >= 0, direct.winners[:, 0])
+
+
+def _make_previous_format(out: Path) -> None:
+    """Rewrites run directory ``out`` as written before opponents and tiers (format version
+    1): a manifest without them, chunks without their arrays."""
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    manifest["version"] = 1
+    del manifest["opponents"], manifest["tiers"]
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    for file in chunk_files(out):
+        with np.load(file) as z:
+            meta = json.loads(str(z["meta"]))
+            arrays = {k: z[k] for k in z.files if k not in ("meta", "opponent_scores", "opponent_wins", "tier")}
+        meta["version"] = 1
+        with open(file, "wb") as f:
+            np.savez_compressed(f, meta=np.array(json.dumps(meta)), **arrays)
+
+
+def test_a_directory_of_the_previous_format_loads_and_resumes(tmp_path: Path) -> None:
+    game = tw.load(NAME, players=PLAYERS)
+    out = tmp_path / "run"
+    whole = tw.simulate(game, 600, seed=4, threads=2, out=out, chunk_games=200)
+    _make_previous_format(out)
+    assert_same_games(whole, tw.SimulationResult.load_dir(out))
+    # Resuming writes the missing chunk in the current format, next to the older ones.
+    (out / chunk_name(1, 3)).unlink()
+    resumed = tw.simulate(game, 600, seed=4, out=out, resume=True)
+    assert_same_games(whole, resumed)
+    assert_same_games(whole, tw.SimulationResult.load_dir(out))
+    versions = []
+    for file in chunk_files(out):
+        with np.load(file) as z:
+            versions.append(json.loads(str(z["meta"]))["version"])
+    assert versions == [1, FILE_VERSION, 1]
+    assert read_manifest(out)["version"] == 1  # type: ignore[index]
+
+
+def test_a_directory_of_the_previous_format_without_its_opponent_is_not_resumed(tmp_path: Path) -> None:
+    # Its chunks do not record the pace boat: it loads as a game without opponents or tiers,
+    # and new chunks, which would, are not mixed in.
+    game = tw.load("regatta", players=1, pace_boat=True)
+    out = tmp_path / "run"
+    whole = tw.simulate(game, 300, seed=2, threads=2, out=out, chunk_games=100)
+    _make_previous_format(out)
+    old = tw.SimulationResult.load_dir(out)
+    assert old.opponents == [] and old.tiers == [] and old.opponent_wins.shape == (300, 0)
+    assert (old.tier == -1).all() and np.array_equal(old.scores, whole.scores)
+    (out / chunk_name(0, 3)).unlink()
+    with pytest.raises(ValueError, match=r"opponents: the directory \(written by an older tradewinds\) records "
+                                         r"none, this run \[\"pace boat\"\]"):
+        tw.simulate(game, 300, seed=2, out=out, resume=True)
+
+
+def test_a_directory_of_a_newer_format_is_refused(tmp_path: Path) -> None:
+    game = tw.load(NAME, players=PLAYERS)
+    out = tmp_path / "run"
+    tw.simulate(game, 200, seed=1, threads=2, out=out, chunk_games=100)
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    version = manifest["version"]
+    manifest["version"] = version + 1
+    (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(ValueError, match=f"format version {version + 1}; this tradewinds reads version {version} "
+                                         "and older"):
+        tw.SimulationResult.load_dir(out)
+    manifest["version"] = version
+    (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    file = out / chunk_name(1, 2)
+    with np.load(file) as z:
+        meta = json.loads(str(z["meta"]))
+        arrays = {k: z[k] for k in z.files if k != "meta"}
+    meta["version"] = FILE_VERSION + 1
+    with open(file, "wb") as f:
+        np.savez_compressed(f, meta=np.array(json.dumps(meta)), **arrays)
+    with pytest.raises(ValueError, match=f"chunk-000001.npz is damaged: it has tradewinds-simulation-chunk format "
+                                         f"version {FILE_VERSION + 1}; this tradewinds reads version {FILE_VERSION}"):
+        tw.SimulationResult.load_dir(out)
 
 
 # ---- the command line, killed and resumed --------------------------------------------------

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from ._core import Game
-from ._results import RangeResult, allocate, pick
+from ._results import Layout, RangeResult, allocate, pick
 from .agents import Agent, agent_label
 
-__all__ = ["run_range", "categories_of", "mix_seed"]
+__all__ = ["run_range", "layout_of", "mix_seed"]
 
 _MASK = (1 << 64) - 1
 
@@ -72,9 +72,10 @@ def run_range(
     return _play_python(game, agents, seed, first, games, progress)
 
 
-def categories_of(game: Game) -> list[str]:
-    """The scoring categories of ``game`` (the columns of ``category_points``)."""
-    return [str(c) for c in game.simulate(0, 0, 1)["categories"]]
+def layout_of(game: Game) -> Layout:
+    """The layout of ``game``'s per-game arrays: its seats, its scoring categories (the
+    columns of ``category_points``), its opponents that are not seats and its tiers."""
+    return Layout.from_meta(game.simulate(0, 0, 1))
 
 
 def _play_python(
@@ -91,11 +92,12 @@ def _play_python(
     a built-in agent's d-th decision of the game is ``state.agent_action(spec,
     mix_seed(seed, i, BUILTIN, d))``. Nothing else enters, so the games are deterministic."""
     start = time.perf_counter()
-    players = game.players
-    ncat = len(categories_of(game))
-    arrays = allocate(games, players, ncat)
+    layout = layout_of(game)
+    players, ncat = layout.players, len(layout.categories)
+    arrays = allocate(games, layout)
     scores, winners, category_points = arrays["scores"], arrays["winners"], arrays["category_points"]
     moves, decisions, truncated = arrays["moves"], arrays["decisions"], arrays["truncated"]
+    opponent_scores, opponent_wins, tier = arrays["opponent_scores"], arrays["opponent_wins"], arrays["tier"]
     for k in range(games):
         index = first + k
         state = game.new_state(mix_seed(seed, index, _CHANCE_STREAM))
@@ -141,6 +143,14 @@ def _play_python(
         truncated[k] = state.is_truncated
         if ncat:
             category_points[k] = np.asarray(report.points, dtype=np.float64).reshape(players, ncat)
+        # As the engine records them: the opponents' totals in the report's order (the
+        # game's), who of them won, and the tier reached as an index into the game's tiers.
+        for o, (_, _, total) in enumerate(report.opponents):
+            opponent_scores[k, o] = total
+        for o in report.opponent_winners:
+            opponent_wins[k, o] = True
+        if report.tier is not None and report.tier in layout.tiers:
+            tier[k] = layout.tiers.index(report.tier)
         if progress is not None and progress(1) is False:
             raise KeyboardInterrupt("simulation stopped by its progress callback")
     return RangeResult(

@@ -6,17 +6,24 @@ and their assembly into a whole run, and the ``.npz`` files that hold them (save
 the chunks of a run directory) all derive from it, and so does every
 :class:`~tradewinds.SimulationResult` (``result.arrays``, ``result.scores``, ...).
 
+The axes of the arrays come from a game's :class:`Layout`: its seats, its scoring
+categories, its opponents that are not seats (a solo game's automa, moved by the game itself)
+and its reward tiers.
+
 Adding a per-game array is one row here plus its fill in the Rust binding
 (``Game.simulate`` in ``src/python/game.rs``), which returns every array for the games it
 plays. Games with Python agents are played by the Python loop in ``_play``, which leaves an
-array it does not compute at its row's ``fill``.
+array it does not compute at its row's ``fill``. A row added after the first file format
+gets ``since``, the format version of the files that first hold it, and both file formats
+(saved results and the chunks of a run directory) move to that version: a file of an older
+version lacks the array, and reads with it at its ``fill``.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -24,9 +31,11 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "Layout",
     "PerGameArray",
     "SCHEMA",
     "ARRAYS",
+    "FILE_VERSION",
     "axis_sizes",
     "allocate",
     "check",
@@ -40,17 +49,56 @@ __all__ = [
 
 
 @dataclass(frozen=True)
+class Layout:
+    """What the axes of a game's per-game arrays hold: ``players`` seats, the scoring
+    ``categories`` (the columns of ``category_points``), the ``opponents`` that are not seats
+    (the columns of ``opponent_scores`` and ``opponent_wins``) and the reward ``tiers``,
+    lowest first (what ``tier`` indexes)."""
+
+    players: int
+    categories: tuple[str, ...]
+    opponents: tuple[str, ...] = ()
+    tiers: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        players: int,
+        categories: Sequence[str],
+        opponents: Sequence[str] | None = None,
+        tiers: Sequence[str] | None = None,
+    ) -> Layout:
+        """A layout from lists of names (``None``: no opponents, no tiers)."""
+        return cls(int(players), tuple(str(c) for c in categories),
+                   tuple(str(o) for o in opponents or ()), tuple(str(t) for t in tiers or ()))
+
+    @classmethod
+    def from_meta(cls, meta: Mapping[str, Any]) -> Layout:
+        """The layout recorded in metadata (a saved result's, a run directory's manifest, the
+        dict ``Game.simulate`` returns). Metadata written before opponents and tiers were
+        recorded has neither: it reads as a game without opponents or tiers."""
+        return cls.of(int(meta["players"]), meta["categories"], meta.get("opponents"), meta.get("tiers"))
+
+    def to_meta(self) -> dict[str, Any]:
+        """The entries :meth:`from_meta` reads."""
+        return {"players": self.players, "categories": list(self.categories),
+                "opponents": list(self.opponents), "tiers": list(self.tiers)}
+
+
+@dataclass(frozen=True)
 class PerGameArray:
     """One per-game array: ``name``, element type ``dtype``, and ``axes``, the names of its
     axes after the game axis (their lengths come from :func:`axis_sizes`): ``()`` for one
     value per game, ``("players",)`` for one per game and seat, and so on. ``fill`` is the
-    value of a game not computed (allocated arrays start filled with it)."""
+    value of a game not computed (allocated arrays start filled with it). ``since`` is the
+    version of the result files that first hold it (older files read with it at ``fill``)."""
 
     name: str
     dtype: type[np.generic]
     axes: tuple[str, ...]
     doc: str
     fill: bool | int | float = 0
+    since: int = 1
 
     def shape(self, games: int, sizes: Mapping[str, int]) -> tuple[int, ...]:
         return (games, *(sizes[axis] for axis in self.axes))
@@ -65,30 +113,41 @@ SCHEMA: tuple[PerGameArray, ...] = (
     PerGameArray("truncated", np.bool_, (), "the game hit its move bound"),
     PerGameArray("category_points", np.float64, ("players", "categories"),
                  "points by scoring category (named in the result's categories)"),
+    PerGameArray("opponent_scores", np.float64, ("opponents",),
+                 "final totals of the opponents that are not seats (named in the result's opponents)", since=2),
+    PerGameArray("opponent_wins", np.bool_, ("opponents",), "True where the opponent won", since=2),
+    PerGameArray("tier", np.int8, (), "the tier reached, an index into the result's tiers; -1 for none",
+                 fill=-1, since=2),
 )
 
 #: The names of the per-game arrays, in the order of ``SCHEMA``.
 ARRAYS: tuple[str, ...] = tuple(a.name for a in SCHEMA)
 
 
-def axis_sizes(players: int, categories: int) -> dict[str, int]:
-    """The length of each named axis for a game of ``players`` seats and ``categories``
-    scoring categories: ``players``, ``opponents`` (a seat's opponents, ``players - 1``) and
-    ``categories``."""
-    return {"players": players, "opponents": players - 1, "categories": categories}
+#: The newest version of the result files (saved results and run-directory chunks): the
+#: highest ``since`` of the schema.
+FILE_VERSION: int = max(a.since for a in SCHEMA)
 
 
-def allocate(games: int, players: int, categories: int) -> dict[str, npt.NDArray[Any]]:
-    """The per-game arrays of ``games`` games, each filled with its ``fill``. Raises
-    ``ValueError`` (saying about how much memory they would take) when they do not fit."""
-    sizes = axis_sizes(players, categories)
+def axis_sizes(layout: Layout) -> dict[str, int]:
+    """The length of each named axis for a game of ``layout``: ``players`` (its seats),
+    ``opponents`` (its opponents that are not seats) and ``categories`` (its scoring
+    categories)."""
+    return {"players": layout.players, "opponents": len(layout.opponents), "categories": len(layout.categories)}
+
+
+def _filled(a: PerGameArray, games: int, sizes: Mapping[str, int]) -> npt.NDArray[Any]:
+    # Zero-filled arrays come from calloc: their untouched pages cost nothing until filled.
+    shape = a.shape(games, sizes)
+    return np.zeros(shape, dtype=a.dtype) if a.fill == 0 else np.full(shape, a.fill, dtype=a.dtype)
+
+
+def allocate(games: int, layout: Layout) -> dict[str, npt.NDArray[Any]]:
+    """The per-game arrays of ``games`` games of ``layout``, each filled with its ``fill``.
+    Raises ``ValueError`` (saying about how much memory they would take) when they do not fit."""
+    sizes = axis_sizes(layout)
     try:
-        # Zero-filled arrays come from calloc: their untouched pages cost nothing until filled.
-        return {
-            a.name: np.zeros(a.shape(games, sizes), dtype=a.dtype) if a.fill == 0
-            else np.full(a.shape(games, sizes), a.fill, dtype=a.dtype)
-            for a in SCHEMA
-        }
+        return {a.name: _filled(a, games, sizes) for a in SCHEMA}
     except (MemoryError, ValueError):
         per_game = sum(np.dtype(a.dtype).itemsize * int(np.prod(a.shape(1, sizes))) for a in SCHEMA)
         raise ValueError(
@@ -97,22 +156,27 @@ def allocate(games: int, players: int, categories: int) -> dict[str, npt.NDArray
         ) from None
 
 
-def check(arrays: Mapping[str, Any], games: int, players: int, categories: int) -> None:
+def check(arrays: Mapping[str, Any], games: int, layout: Layout) -> None:
     """Raises ``ValueError`` unless ``arrays`` holds every per-game array, and only those,
-    each with the type and shape of ``games`` games."""
+    each with the type and shape of ``games`` games of ``layout`` (and every ``tier`` an index
+    into its tiers, or -1)."""
     missing = [name for name in ARRAYS if name not in arrays]
     if missing:
         raise ValueError(f"the arrays {', '.join(missing)} are missing")
     unknown = [name for name in arrays if name not in ARRAYS]
     if unknown:
         raise ValueError(f"{', '.join(unknown)}: not per-game arrays (those are {', '.join(ARRAYS)})")
-    sizes = axis_sizes(players, categories)
+    sizes = axis_sizes(layout)
     for a in SCHEMA:
         value = arrays[a.name]
         shape = a.shape(games, sizes)
         if not isinstance(value, np.ndarray) or value.shape != shape or value.dtype != a.dtype:
             got = f"{value.dtype}{list(value.shape)}" if isinstance(value, np.ndarray) else type(value).__name__
             raise ValueError(f"{a.name} should be {np.dtype(a.dtype)}{list(shape)}, found {got}")
+    tier = arrays["tier"]
+    if tier.size and (int(tier.min()) < -1 or int(tier.max()) >= len(layout.tiers)):
+        raise ValueError(f"tier holds {int(tier.min())}..{int(tier.max())}; the game's tiers are "
+                         f"{list(layout.tiers)} (-1 for none)")
 
 
 def pick(source: Mapping[str, Any]) -> dict[str, Any]:
@@ -132,27 +196,27 @@ class RangeResult:
     threads: int
     arrays: dict[str, npt.NDArray[Any]]
 
-    def check(self, players: int, categories: int) -> None:
-        """Raises ``ValueError`` unless every array has the type and shape of ``games`` games."""
-        check(self.arrays, self.games, players, categories)
+    def check(self, layout: Layout) -> None:
+        """Raises ``ValueError`` unless every array has the type and shape of ``games`` games
+        of ``layout``."""
+        check(self.arrays, self.games, layout)
 
 
 class RunArrays:
-    """The per-game arrays of a whole run of ``games`` games, filled range by range in any
-    order. They are allocated at once, so that a run too large for memory fails before it
-    starts."""
+    """The per-game arrays of a whole run of ``games`` games of ``layout``, filled range by
+    range in any order. They are allocated at once, so that a run too large for memory fails
+    before it starts."""
 
-    def __init__(self, players: int, categories: int, games: int) -> None:
-        self.players = players
-        self.categories = categories
+    def __init__(self, layout: Layout, games: int) -> None:
+        self.layout = layout
         self.games = games
         self.filled = 0
-        self._arrays = allocate(games, players, categories)
+        self._arrays = allocate(games, layout)
         self._adoptable = True
 
     def add(self, part: RangeResult) -> None:
         """Fills in the games of ``part`` (checked first)."""
-        part.check(self.players, self.categories)
+        part.check(self.layout)
         if part.first < 0 or part.first + part.games > self.games:
             raise ValueError(f"games {part.first}..{part.first + part.games} lie outside 0..{self.games}")
         if self._adoptable and part.first == 0 and part.games == self.games:
@@ -175,7 +239,8 @@ class RunArrays:
 @dataclass(frozen=True)
 class NpzFormat:
     """A kind of ``.npz`` file holding per-game arrays: the ``format`` tag and ``version`` its
-    metadata carries, and what the file is called in error messages (``noun``)."""
+    metadata carries (the version written; every version from 1 up to it is read), and what
+    the file is called in error messages (``noun``)."""
 
     tag: str
     version: int
@@ -190,12 +255,16 @@ def write_npz(file: IO[bytes], kind: NpzFormat, meta: Mapping[str, Any], arrays:
 
 
 def read_npz(
-    file: str | os.PathLike[str] | IO[bytes], kind: NpzFormat, name: str
+    file: str | os.PathLike[str] | IO[bytes], kind: NpzFormat, name: str, layout: Layout | None = None
 ) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
     """The metadata and the per-game arrays of a ``.npz`` of ``kind`` (``file`` is a path or
     a binary file object). Raises ``ValueError``, naming the file ``name``, when it is not
-    such a file, has another format version or lacks arrays (the arrays' shapes are the
-    caller's to check); errors reading the file pass through."""
+    such a file, has a newer format version or lacks arrays (the arrays' shapes are the
+    caller's to check); errors reading the file pass through.
+
+    A file of an older version lacks the arrays added since (``PerGameArray.since``): they
+    come back at their ``fill``, shaped for ``layout``, the file's games' layout (by default
+    the one its metadata records; see :meth:`Layout.from_meta`)."""
     with np.load(file, allow_pickle=False) as z:
         if "meta" not in z.files:
             raise ValueError(f"{name} is not a {kind.noun} (no metadata)")
@@ -205,12 +274,25 @@ def read_npz(
             raise ValueError(f"{name} is not a {kind.noun} (its metadata is not JSON)") from None
         if not isinstance(meta, dict) or meta.get("format") != kind.tag:
             raise ValueError(f"{name} is not a {kind.noun}")
-        if meta.get("version") != kind.version:
+        version = meta.get("version")
+        if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= kind.version:
             raise ValueError(
-                f"{name} has {kind.tag} format version {meta.get('version')}; "
-                f"this tradewinds reads version {kind.version}"
+                f"{name} has {kind.tag} format version {version}; "
+                f"this tradewinds reads version {kind.version}" + (" and older" if kind.version > 1 else "")
             )
-        missing = [k for k in ARRAYS if k not in z.files]
+        later = {a.name for a in SCHEMA if a.since > version}
+        missing = [k for k in ARRAYS if k not in z.files and k not in later]
         if missing:
             raise ValueError(f"{name} lacks the arrays {', '.join(missing)}")
-        return meta, pick(z)
+        present = {k: z[k] for k in ARRAYS if k in z.files}
+    absent = [a for a in SCHEMA if a.name not in present]
+    if absent:
+        if layout is None:
+            try:
+                layout = Layout.from_meta(meta)
+            except (KeyError, TypeError, ValueError):
+                raise ValueError(f"{name} is not a {kind.noun} (its metadata lacks the game's layout)") from None
+        games = present["moves"].shape[0] if present["moves"].ndim else 0
+        sizes = axis_sizes(layout)
+        present.update((a.name, _filled(a, games, sizes)) for a in absent)
+    return meta, pick(present)

@@ -23,7 +23,7 @@ from typing import Any
 
 from ._core import Game
 from ._core import load as _load
-from ._play import categories_of, run_range
+from ._play import layout_of, run_range
 from ._results import RangeResult, RunArrays
 from .agents import Agent, agent_label, normalize_agents
 from .simulation import ProgressBar, SimulationResult, import_optional
@@ -156,18 +156,18 @@ def simulate(
         raise TypeError("progress must be True, False or a callable taking the number of games finished")
     seats = normalize_agents(game, agents)
     labels = [agent_label(a) for a in seats]
-    categories = categories_of(game)
+    layout = layout_of(game)
     config = json.loads(game.config_json())
 
-    run = RunArrays(game.players, len(categories), games)  # fails now if too large
+    run = RunArrays(layout, games)  # fails now if too large
     directory: RunDirectory | None = None
     done: dict[int, tuple[RangeResult, dict[str, Any]]] = {}
     if out is not None:
         if chunk_games is None:
             previous = read_manifest(out) if resume else None
             chunk_games = int(previous["chunk_games"]) if previous is not None else default_chunk_games(seats)
-        manifest = make_manifest(game=game.name, config=config, players=game.players, seed=seed, games=games,
-                                 chunk_games=chunk_games, agents=labels, categories=categories)
+        manifest = make_manifest(game=game.name, config=config, layout=layout, seed=seed, games=games,
+                                 chunk_games=chunk_games, agents=labels)
         directory = RunDirectory.open(out, manifest, resume)
     elif chunk_games is None:
         if backend == "local" and all(isinstance(a, str) for a in seats):
@@ -218,7 +218,9 @@ def simulate(
             seed=seed,
             threads=used,
             elapsed_seconds=elapsed,
-            categories=categories,
+            categories=list(layout.categories),
+            opponents=list(layout.opponents),
+            tiers=list(layout.tiers),
             options=game.options,
             agents=labels,
             arrays=run.complete(),

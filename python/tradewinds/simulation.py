@@ -16,12 +16,12 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from ._results import ARRAYS, NpzFormat, check, pick, read_npz, write_npz
+from ._results import ARRAYS, FILE_VERSION, Layout, NpzFormat, check, pick, read_npz, write_npz
 from .streaming import chunk_threads, read_directory, session_seconds
 
 __all__ = ["SimulationResult", "ProgressBar", "wilson_interval"]
 
-_FILE = NpzFormat("tradewinds-simulation", 1, "saved tradewinds simulation result")
+_FILE = NpzFormat("tradewinds-simulation", FILE_VERSION, "saved tradewinds simulation result")
 _Z95 = 1.959963984540054
 
 
@@ -57,6 +57,12 @@ class SimulationResult:
     attribute (``result.scores``, ``result.winners``, ...). The constructor takes them by
     name or as ``arrays``.
 
+    ``opponents`` names the game's opponents that are not seats (a solo game's automa, moved
+    by the game itself: the columns of ``opponent_scores`` and ``opponent_wins``; they can win
+    but have no agent), and ``tiers`` its reward tiers, lowest first (``tier`` indexes them,
+    -1 for none). Both are empty for most games. In a game that no seat won (a lost solo
+    game), every entry of its ``winners`` row is False.
+
     Game ``i`` was played from seeds derived from ``seed`` and ``i`` alone, so the arrays do
     not depend on ``threads``, on the backend, or on how the run was split into chunks.
     """
@@ -68,6 +74,10 @@ class SimulationResult:
     threads: int
     elapsed_seconds: float
     categories: list[str]
+    #: The game's opponents that are not seats (often none).
+    opponents: list[str]
+    #: The game's reward tiers, lowest first (often none).
+    tiers: list[str]
     #: The per-game arrays by name, in the order they are saved.
     arrays: dict[str, npt.NDArray[Any]]
     #: The game's options (its configuration without the name), when known.
@@ -87,16 +97,20 @@ class SimulationResult:
         arrays: Mapping[str, npt.NDArray[Any]] | None = None,
         options: Mapping[str, Any] | None = None,
         agents: Sequence[str] | None = None,
+        opponents: Sequence[str] | None = None,
+        tiers: Sequence[str] | None = None,
         **named_arrays: npt.NDArray[Any],
     ) -> None:
         given = {**(arrays or {}), **named_arrays}
-        check(given, games, players, len(categories))
+        layout = Layout.of(players, categories, opponents, tiers)
+        check(given, games, layout)
         seats = list(agents or ["random"] * players)
         if len(seats) != players:
             raise ValueError(f"{len(seats)} agents for {players} seats")
         for name, value in (
             ("game", game), ("players", players), ("games", games), ("seed", seed), ("threads", threads),
-            ("elapsed_seconds", elapsed_seconds), ("categories", list(categories)), ("arrays", pick(given)),
+            ("elapsed_seconds", elapsed_seconds), ("categories", list(layout.categories)),
+            ("opponents", list(layout.opponents)), ("tiers", list(layout.tiers)), ("arrays", pick(given)),
             ("options", dict(options or {})), ("agents", seats),
         ):
             object.__setattr__(self, name, value)
@@ -110,6 +124,11 @@ class SimulationResult:
 
     def __dir__(self) -> Iterable[str]:
         return [*super().__dir__(), *ARRAYS]
+
+    @property
+    def layout(self) -> Layout:
+        """What the arrays' axes hold: the seats, scoring categories, opponents and tiers."""
+        return Layout.of(self.players, self.categories, self.opponents, self.tiers)
 
     @classmethod
     def from_raw(
@@ -131,6 +150,8 @@ class SimulationResult:
             arrays=pick(raw),
             options=options,
             agents=agents if agents is not None else raw.get("agents"),
+            opponents=raw.get("opponents"),
+            tiers=raw.get("tiers"),
         )
 
     @classmethod
@@ -150,6 +171,8 @@ class SimulationResult:
             arrays=arrays,
             options=manifest.get("options"),
             agents=list(manifest["agents"]),
+            opponents=manifest.get("opponents"),
+            tiers=manifest.get("tiers"),
         )
 
     # ---- rates -----------------------------------------------------------------------------
@@ -177,14 +200,42 @@ class SimulationResult:
         return np.array([wilson_interval(int(wins[p]), self.games, z) for p in range(self.players)],
                         dtype=np.float64).reshape(self.players, 2)
 
+    @property
+    def opponent_win_rate(self) -> npt.NDArray[np.float64]:
+        """Fraction of games each opponent that is not a seat won, shape (opponents,). NaN
+        when no game was played."""
+        if self.games == 0:
+            return np.full(len(self.opponents), np.nan)
+        return np.asarray(self.opponent_wins.mean(axis=0, dtype=np.float64))
+
+    def opponent_win_rate_interval(self, z: float = _Z95) -> npt.NDArray[np.float64]:
+        """Shape (opponents, 2): the Wilson score interval of each opponent's win rate."""
+        wins = self.opponent_wins.sum(axis=0)
+        return np.array([wilson_interval(int(wins[o]), self.games, z) for o in range(len(self.opponents))],
+                        dtype=np.float64).reshape(len(self.opponents), 2)
+
+    @property
+    def tier_rate(self) -> npt.NDArray[np.float64]:
+        """Fraction of games that reached each tier (as their highest), shape (tiers,). NaN
+        when no game was played."""
+        if self.games == 0:
+            return np.full(len(self.tiers), np.nan)
+        return np.asarray(self._tier_counts() / self.games, dtype=np.float64)
+
+    def _tier_counts(self) -> npt.NDArray[np.int64]:
+        """How many games reached each tier, shape (tiers,)."""
+        return np.bincount(self.tier[self.tier >= 0].astype(np.int64), minlength=len(self.tiers))
+
     # ---- reporting -------------------------------------------------------------------------
 
     def summary(self) -> str:
         """A readable table of the run: speed, win rates with 95% Wilson intervals, score mean
-        and spread by seat, the agents, game lengths and truncations."""
+        and spread by seat (and by opponent that is not a seat, if the game has any), the
+        agents, the share of games reaching each tier (if the game has tiers), game lengths
+        and truncations."""
         n = self.games
         lines = [
-            f"{self.game}, {self.players} players: {n:,} games "
+            f"{self.game}, {_seats(self.players)}: {n:,} games "
             f"(seed {self.seed}, {self.threads} thread{'' if self.threads == 1 else 's'}) "
             f"in {self.elapsed_seconds:.3f} s",
             f"{_rate(self.games_per_second)} games/s, {_rate(self.decisions_per_second)} decisions/s",
@@ -208,10 +259,34 @@ class SimulationResult:
         lines.append("")
         lines.extend(_table(rows, left=(0, len(rows[0]) - 1)))
         winners_per_game = self.winners.sum(axis=1)
-        no_winner = int((winners_per_game == 0).sum())
-        shared = int((winners_per_game > 1).sum())
-        lines.append("")
-        lines.append(f"games without a winner: {no_winner:,}; games with a shared win: {shared:,}")
+        if self.opponents:
+            lines.append("")
+            lines.extend(_table(_score_rows("opponent", self.opponents, self.opponent_wins, self.opponent_scores)))
+            opponent_won = self.opponent_wins.any(axis=1)
+            no_seat = winners_per_game == 0
+            shared = int(((winners_per_game + self.opponent_wins.sum(axis=1)) > 1).sum())
+            lines.append("")
+            by_opponent = int((no_seat & opponent_won).sum())
+            by_nobody = int((no_seat & ~opponent_won).sum())
+            lines.append(f"games no seat won: {int(no_seat.sum()):,} (won by an opponent: {by_opponent:,}, "
+                         f"by nobody: {by_nobody:,}); games with a shared win: {shared:,}")
+        else:
+            no_winner = int((winners_per_game == 0).sum())
+            shared = int((winners_per_game > 1).sum())
+            lines.append("")
+            lines.append(f"games without a winner: {no_winner:,}; games with a shared win: {shared:,}")
+        if self.tiers:
+            counts = self._tier_counts()
+            tier_rows = [["tier reached", "games", "share", "95% CI", "this or higher"]]
+            for t, name in enumerate(self.tiers):
+                lo, hi = wilson_interval(int(counts[t]), n)
+                tier_rows.append([name, f"{int(counts[t]):,}", f"{counts[t] / n:.4f}", f"[{lo:.4f}, {hi:.4f}]",
+                                  f"{counts[t:].sum() / n:.4f}"])
+            none = n - int(counts.sum())
+            lo, hi = wilson_interval(none, n)
+            tier_rows.append(["none", f"{none:,}", f"{none / n:.4f}", f"[{lo:.4f}, {hi:.4f}]", ""])
+            lines.append("")
+            lines.extend(_table(tier_rows))
         length_rows = [["game length", "mean", "min", "max"]]
         for name, arr in (("decisions", self.decisions), ("moves", self.moves)):
             length_rows.append([name, f"{arr.mean():.1f}", f"{int(arr.min()):,}", f"{int(arr.max()):,}"])
@@ -238,16 +313,20 @@ class SimulationResult:
         By default a tidy frame with one row per game and seat (game-major order) and the
         columns ``game``, ``seat``, ``agent``, ``score``, ``win``, one column of points per
         scoring category (named as in :attr:`categories`; prefixed ``points: `` should a
-        name clash with another column), then the game's ``moves``, ``decisions`` and
-        ``truncated``. ``wide=True`` gives one row per game instead, with columns
-        ``score_p0``, ``win_p0``, ``<category>_p0``, ... for every seat.
+        name clash with another column), then the game's: for each opponent that is not a
+        seat (:attr:`opponents`, if any) ``score: <opponent>`` and ``win: <opponent>``, for
+        a game with tiers ``tier`` (the name of the tier reached, a categorical of
+        :attr:`tiers`, missing for none), and ``moves``, ``decisions`` and ``truncated``.
+        ``wide=True`` gives one row per game instead, with columns ``score_p0``, ``win_p0``,
+        ``<category>_p0``, ... for every seat, then the game's columns.
         """
         pd = import_optional("pandas", "SimulationResult.to_pandas()", "pandas",
                              "`pip install pandas` (or `pip install 'tradewinds[pandas]'`)")
         if wide:
             return self._wide_frame(pd)
         n, players = self.games, self.players
-        fixed = ("game", "seat", "agent", "score", "win", "moves", "decisions", "truncated")
+        fixed = ("game", "seat", "agent", "score", "win", "moves", "decisions", "truncated",
+                 *(["tier"] if self.tiers else []), *self._opponent_columns())
         labels = _unique_labels(self.agents)
         seat_codes = np.array([labels.index(a) for a in self.agents], dtype=np.int64)
         columns: dict[str, Any] = {
@@ -260,10 +339,27 @@ class SimulationResult:
         for c, name in enumerate(self.categories):
             column = f"points: {name}" if name in fixed else name
             columns[column] = self.category_points[:, :, c].reshape(-1)
-        columns["moves"] = np.repeat(self.moves, players)
-        columns["decisions"] = np.repeat(self.decisions, players)
-        columns["truncated"] = np.repeat(self.truncated, players)
+        for name, values in self._game_columns(pd).items():
+            columns[name] = values.repeat(players)  # numpy arrays and categoricals alike
         return pd.DataFrame(columns)
+
+    def _opponent_columns(self) -> list[str]:
+        return [f"{what}: {name}" for name in self.opponents for what in ("score", "win")]
+
+    def _game_columns(self, pd: Any) -> dict[str, Any]:
+        """The columns of per-game values, one row per game: each opponent's score and win,
+        the tier reached (a game with tiers), the lengths and truncations."""
+        columns: dict[str, Any] = {}
+        for o, name in enumerate(self.opponents):
+            columns[f"score: {name}"] = self.opponent_scores[:, o]
+            columns[f"win: {name}"] = self.opponent_wins[:, o]
+        if self.tiers:
+            columns["tier"] = pd.Categorical.from_codes(self.tier.astype(np.int64), categories=self.tiers,
+                                                        ordered=True)
+        columns["moves"] = self.moves
+        columns["decisions"] = self.decisions
+        columns["truncated"] = self.truncated
+        return columns
 
     def _wide_frame(self, pd: Any) -> Any:
         columns: dict[str, Any] = {"game": np.arange(self.games, dtype=np.int64)}
@@ -274,16 +370,14 @@ class SimulationResult:
         for p in range(self.players):
             for c, name in enumerate(self.categories):
                 columns[f"{name}_p{p}"] = self.category_points[:, p, c]
-        columns["moves"] = self.moves
-        columns["decisions"] = self.decisions
-        columns["truncated"] = self.truncated
+        columns.update(self._game_columns(pd))
         return pd.DataFrame(columns)
 
     def plot(self, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
-        """Writes a PNG figure to ``path``: the win rate of each seat with its 95% Wilson
-        interval, and each seat's score distribution. Needs matplotlib
-        (``pip install 'tradewinds[plot]'``); draws off-screen (Agg), so it works without a
-        display. Returns the path."""
+        """Writes a PNG figure to ``path``: the win rate of each seat (and of each opponent
+        that is not a seat) with its 95% Wilson interval, and each one's score distribution.
+        Needs matplotlib (``pip install 'tradewinds[plot]'``); draws off-screen (Agg), so it
+        works without a display. Returns the path."""
         needs = ("SimulationResult.plot()", "matplotlib", "`pip install 'tradewinds[plot]'`")
         figure_mod = import_optional("matplotlib.figure", *needs)
         agg = import_optional("matplotlib.backends.backend_agg", *needs)
@@ -291,34 +385,37 @@ class SimulationResult:
         fig = figure_mod.Figure(figsize=(11.0, 4.6), layout="constrained")
         agg.FigureCanvasAgg(fig)
         ax_win, ax_score = fig.subplots(1, 2)
-        seats = np.arange(self.players)
-        labels = [f"P{p}\n{_short_agent(a)}" for p, a in enumerate(self.agents)]
-        colours = [f"C{p % 10}" for p in seats]
+        # The seats, then the opponents that are not seats.
+        bars = np.arange(self.players + len(self.opponents))
+        names = [f"P{p}" for p in range(self.players)] + list(self.opponents)
+        labels = [f"P{p}\n{_short_agent(a)}" for p, a in enumerate(self.agents)] + list(self.opponents)
+        colours = [f"C{i % 10}" for i in bars]
         if self.games:
-            rate = self.win_rate
-            ci = self.win_rate_interval()
+            rate = np.concatenate([self.win_rate, self.opponent_win_rate])
+            ci = np.vstack([self.win_rate_interval(), self.opponent_win_rate_interval()])
             err = np.vstack([rate - ci[:, 0], ci[:, 1] - rate])
-            ax_win.bar(seats, rate, yerr=err, capsize=6, color=colours, alpha=0.85)
-            for p in seats:
-                ax_win.annotate(f"{rate[p]:.3f}", (float(p), float(ci[p, 1])), textcoords="offset points",
+            ax_win.bar(bars, rate, yerr=err, capsize=6, color=colours, alpha=0.85)
+            for i in bars:
+                ax_win.annotate(f"{rate[i]:.3f}", (float(i), float(ci[i, 1])), textcoords="offset points",
                                 xytext=(0, 4), ha="center", fontsize=9)
-            ax_win.axhline(1.0 / self.players, color="grey", linestyle="--", linewidth=1,
-                           label=f"1/{self.players}")
+            ax_win.axhline(1.0 / len(bars), color="grey", linestyle="--", linewidth=1,
+                           label=f"1/{len(bars)}")
             ax_win.legend(loc="upper right", fontsize=8)
-            lo, hi = float(self.scores.min()), float(self.scores.max())
-            integral = bool(np.all(self.scores == np.round(self.scores)))
+            scores = np.hstack([self.scores, self.opponent_scores])
+            lo, hi = float(scores.min()), float(scores.max())
+            integral = bool(np.all(scores == np.round(scores)))
             if integral and hi - lo <= 200:
                 bins: Any = np.arange(lo - 0.5, hi + 1.5, 1.0)
             else:
                 bins = 50
-            for p in seats:
-                ax_score.hist(self.scores[:, p], bins=bins, histtype="step", linewidth=1.6,
-                              color=colours[p], label=f"P{p} (mean {self.scores[:, p].mean():.2f})")
+            for i in bars:
+                ax_score.hist(scores[:, i], bins=bins, histtype="step", linewidth=1.6,
+                              color=colours[i], label=f"{names[i]} (mean {scores[:, i].mean():.2f})")
             ax_score.legend(fontsize=8)
         else:
             for ax in (ax_win, ax_score):
                 ax.text(0.5, 0.5, "no games played", ha="center", va="center", transform=ax.transAxes)
-        ax_win.set_xticks(seats, labels=labels, fontsize=8)
+        ax_win.set_xticks(bars, labels=labels, fontsize=8)
         ax_win.set_ylabel("win rate")
         ax_win.set_ylim(0.0, 1.0)
         ax_win.set_title("Win rate by seat (95% Wilson interval)")
@@ -326,7 +423,7 @@ class SimulationResult:
         ax_score.set_ylabel("games")
         ax_score.set_title("Score distribution by seat")
         fig.suptitle(title if title is not None else
-                     f"{self.game}, {self.players} players: {self.games:,} games (seed {self.seed})")
+                     f"{self.game}, {_seats(self.players)}: {self.games:,} games (seed {self.seed})")
         fig.savefig(path, format="png", dpi=100)
         return path
 
@@ -337,12 +434,11 @@ class SimulationResult:
         path = Path(path)
         meta = {
             "game": self.game,
-            "players": self.players,
             "games": self.games,
             "seed": self.seed,
             "threads": self.threads,
             "elapsed_seconds": self.elapsed_seconds,
-            "categories": self.categories,
+            **self.layout.to_meta(),
             "options": self.options,
             "agents": self.agents,
         }
@@ -353,7 +449,9 @@ class SimulationResult:
     @classmethod
     def load(cls, path: str | os.PathLike[str] | IO[bytes]) -> SimulationResult:
         """Reads a result written by :meth:`save`, or (given a directory) the merged result of
-        a streamed run (see :meth:`load_dir`)."""
+        a streamed run (see :meth:`load_dir`). A file saved before results recorded opponents
+        and tiers reads as a game without them: no ``opponents`` and no ``tiers``, the
+        opponent arrays with no columns, and ``tier`` -1 throughout."""
         if isinstance(path, (str, os.PathLike)) and Path(path).is_dir():
             return cls.load_dir(path)
         meta, arrays = read_npz(path, _FILE, repr(path))
@@ -368,6 +466,8 @@ class SimulationResult:
             arrays=arrays,
             options=meta.get("options"),
             agents=meta.get("agents"),
+            opponents=meta.get("opponents"),
+            tiers=meta.get("tiers"),
         )
 
     @classmethod
@@ -377,6 +477,26 @@ class SimulationResult:
         must be present and intact; otherwise the error names what is missing and how to
         finish the run (``--resume``)."""
         return cls.from_run(*read_directory(path))
+
+
+def _score_rows(
+    kind: str, names: Sequence[str], wins: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64]
+) -> list[list[str]]:
+    """The rows of a table of win rates (with 95% Wilson intervals) and scores, one per name:
+    ``wins`` and ``scores`` have one column per name."""
+    n = len(scores)
+    rows = [[kind, "win rate", "95% CI", "mean score", "std score", "min", "max"]]
+    for i, name in enumerate(names):
+        won = int(wins[:, i].sum())
+        lo, hi = wilson_interval(won, n)
+        column = scores[:, i]
+        rows.append([name, f"{won / n:.4f}", f"[{lo:.4f}, {hi:.4f}]", f"{column.mean():.2f}", f"{column.std():.2f}",
+                     f"{column.min():g}", f"{column.max():g}"])
+    return rows
+
+
+def _seats(players: int) -> str:
+    return f"{players} player{'' if players == 1 else 's'}"
 
 
 def _rate(per_second: float) -> str:

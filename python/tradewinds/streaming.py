@@ -30,32 +30,36 @@ from typing import IO, Any
 
 import numpy.typing as npt
 
-from ._results import NpzFormat, RangeResult, RunArrays, read_npz, write_npz
+from ._results import FILE_VERSION, Layout, NpzFormat, RangeResult, RunArrays, read_npz, write_npz
 
 __all__ = ["MANIFEST", "RunDirectory", "read_manifest", "read_directory", "directory_status"]
 
 MANIFEST = "manifest.json"
 _FORMAT = "tradewinds-simulation-dir"
-_VERSION = 1
-_CHUNK = NpzFormat("tradewinds-simulation-chunk", _VERSION, "tradewinds simulation chunk")
+#: The run-directory format version written; older ones are read too. Version 1 predates
+#: opponents and tiers: its manifest names neither, and its chunks lack their arrays.
+_VERSION = 2
+_CHUNK = NpzFormat("tradewinds-simulation-chunk", FILE_VERSION, "tradewinds simulation chunk")
 _LOCK = ".lock"
 
 #: Manifest entries that must agree for a directory to be resumed, in the order reported.
 _IDENTITY = ("game", "config", "players", "seed", "games", "chunk_games", "agents")
+#: Entries a manifest of an older version may lack, and what their absence means.
+_DEFAULTS: dict[str, Any] = {"opponents": [], "tiers": []}
 
 
 def make_manifest(
     *,
     game: str,
     config: Mapping[str, Any],
-    players: int,
+    layout: Layout,
     seed: int,
     games: int,
     chunk_games: int,
     agents: list[str],
-    categories: list[str],
 ) -> dict[str, Any]:
-    """The manifest of a run (what :class:`RunDirectory` writes first)."""
+    """The manifest of a run (what :class:`RunDirectory` writes first); ``layout`` is the
+    game's (its seats, scoring categories, opponents and tiers)."""
     chunks = -(-games // chunk_games) if games else 0
     return {
         "format": _FORMAT,
@@ -63,13 +67,12 @@ def make_manifest(
         "game": game,
         "config": dict(config),
         "options": {k: v for k, v in config.items() if k != "game"},
-        "players": players,
         "seed": seed,
         "games": games,
         "chunk_games": chunk_games,
         "chunks": chunks,
         "agents": list(agents),
-        "categories": list(categories),
+        **layout.to_meta(),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
 
@@ -89,10 +92,11 @@ def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
         raise ValueError(f"{file} is not valid JSON ({e}); it is not a tradewinds run directory's manifest") from None
     if not isinstance(manifest, dict) or manifest.get("format") != _FORMAT:
         raise ValueError(f"{file} is not the manifest of a tradewinds simulation directory")
-    if manifest.get("version") != _VERSION:
+    version = manifest.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= _VERSION:
         raise ValueError(
-            f"{file} has run-directory format version {manifest.get('version')}; "
-            f"this tradewinds reads version {_VERSION}"
+            f"{file} has run-directory format version {version}; "
+            f"this tradewinds reads version {_VERSION} and older"
         )
     missing = [k for k in (*_IDENTITY, "chunks", "categories") if k not in manifest]
     if missing:
@@ -109,8 +113,8 @@ def manifest_differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list
     """How manifest ``new`` (this run) disagrees with ``old`` (the directory's), one line per
     setting, naming it: ``seed: the directory has 1, this run 2``."""
     out = []
-    for key in _IDENTITY:
-        a, b = old.get(key), new.get(key)
+    for key in (*_IDENTITY, *_DEFAULTS):
+        a, b = old.get(key, _DEFAULTS.get(key)), new.get(key, _DEFAULTS.get(key))
         if a == b:
             continue
         if key == "config" and isinstance(a, dict) and isinstance(b, dict):
@@ -126,6 +130,10 @@ def manifest_differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list
                     out.append(f"agent of seat {p}: the directory has {x}, this run {y}")
         elif key == "players" and old.get("config", {}).get("players") != new.get("config", {}).get("players"):
             continue  # already reported as an option
+        elif key in _DEFAULTS and old.get("config") != new.get("config"):
+            continue  # follows from the options, already reported
+        elif key in _DEFAULTS and key not in old:
+            out.append(f"{key}: the directory (written by an older tradewinds) records none, this run {_shown(b)}")
         else:
             out.append(f"{key}: the directory has {_shown(a)}, this run {_shown(b)}")
     return out
@@ -169,8 +177,9 @@ def _read_chunk(path: Path, index: int, manifest: Mapping[str, Any]) -> tuple[Ra
     chunk_games = int(manifest["chunk_games"])
     first = index * chunk_games
     games = min(chunk_games, int(manifest["games"]) - first)
+    layout = Layout.from_meta(manifest)
     try:
-        meta, arrays = read_npz(path, _CHUNK, "it")
+        meta, arrays = read_npz(path, _CHUNK, "it", layout)
     except (OSError, EOFError, zipfile.BadZipFile, KeyError) as e:
         raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
     for key, want in (("index", index), ("first", first), ("games", games), ("seed", manifest["seed"])):
@@ -183,7 +192,7 @@ def _read_chunk(path: Path, index: int, manifest: Mapping[str, Any]) -> tuple[Ra
         threads=int(meta.get("threads", 1)),
         arrays=arrays,
     )
-    part.check(int(manifest["players"]), len(manifest["categories"]))
+    part.check(layout)
     return part, meta
 
 
@@ -374,7 +383,7 @@ def read_directory(
             f"{path} is incomplete: {len(missing)} of {chunks} chunks are missing "
             f"(the first is {chunk_name(missing[0], chunks)}); {resume_hint(manifest, path)}"
         )
-    run = RunArrays(int(manifest["players"]), len(manifest["categories"]), int(manifest["games"]))
+    run = RunArrays(Layout.from_meta(manifest), int(manifest["games"]))
     metas = []
     for i in range(chunks):
         file = Path(path) / chunk_name(i, chunks)
