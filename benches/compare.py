@@ -1,4 +1,4 @@
-"""Side-by-side speed of tradewinds, OpenSpiel and the pure-Python North Wind engine.
+"""Side-by-side speed of tradewinds, OpenSpiel and the games' pure-Python twins.
 
 Run from the root of a checkout, with the package and ``open-spiel`` installed::
 
@@ -19,10 +19,12 @@ reproduce the checksum of the first, so the same work is timed each time):
   OpenSpiel's (Python samples every chance node from ``chance_outcomes()``); by default
   (``explicit_chance=False``) chance is resolved inside ``apply`` from the state's seed and
   Python makes only the decisions.
-* pure Python: ``benches/pynorthwind.py`` playing the very games ``tw.simulate`` plays
-  (same seeds, same results: asserted).
+* pure Python: a game's pure-Python twin (``tests/oracles/<game>.py``, e.g. North Wind's),
+  where it has one, playing the very games ``tw.simulate`` plays (same seeds, same results:
+  asserted).
 
-Every game of ``tw.GAMES`` is measured in every configuration it has (player counts, modes).
+Every game of ``tw.GAMES`` is measured in every configuration it has (player counts, modes),
+as ``tradewinds._core.configurations`` lists them: a new game needs no edit here.
 
 Units. A *decision* is an action chosen by a player. A *step* is any applied action:
 decisions plus chance outcomes (OpenSpiel's history length). Both sides are reported in
@@ -64,8 +66,8 @@ from typing import Any
 import tradewinds as tw
 from tradewinds._core import configurations
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pynorthwind as pn  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from oracles import twin  # noqa: E402
 
 try:
     import pyspiel
@@ -73,10 +75,6 @@ except ImportError:  # the comparison needs it; say how to get it
     sys.exit("benches/compare.py needs OpenSpiel: pip install 'tradewinds[open-spiel]' (or open-spiel)")
 
 OPENSPIEL_GAMES = ["hearts", "crazy_eights"]
-# Pure-Python engines of our games (same seeds give the same games as tw.simulate).
-PURE_PYTHON: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "north-wind": lambda options: pn.NorthWind(players=options["players"]),
-}
 SEED = 11
 
 
@@ -185,9 +183,9 @@ def ours_python(game: tw.Game, games: int, explicit_chance: bool) -> tuple[Clock
     return clock, Work(decisions, steps, games, _digest(scores, steps))
 
 
-def pure_python(engine: Any, games: int) -> tuple[Clock, Work]:
+def pure_python(oracle: Any, engine: Any, games: int) -> tuple[Clock, Work]:
     with Clock() as clock:
-        records = pn.simulate(engine, games, SEED)
+        records = oracle.simulate(engine, games, SEED)
     decisions = sum(r.decisions for r in records)
     steps = sum(r.moves for r in records)
     rows = [(r.scores, r.decisions, r.moves) for r in records]
@@ -277,10 +275,11 @@ def build_cases(only_players: set[int] | None) -> list[Case]:
                            cfg, partial(ours_python, game, explicit_chance=False)))
         python.append(Case(f"tw-pyexp:{cfg}", f"tradewinds {cfg}, Python loop (explicit chance)", "tradewinds",
                            cfg, partial(ours_python, game, explicit_chance=True)))
-        if name in PURE_PYTHON:
-            engine = PURE_PYTHON[name](options)
-            pure.append(Case(f"pure:{cfg}", f"pure Python {cfg} (benches/pynorthwind.py)", "pure-python",
-                             cfg, partial(pure_python, engine)))
+        oracle = twin(name)
+        if oracle is not None:
+            engine = oracle.engine(options)
+            pure.append(Case(f"pure:{cfg}", f"pure Python {cfg} (tests/oracles/{Path(oracle.__file__).name})",
+                             "pure-python", cfg, partial(pure_python, oracle, engine)))
     return native + pure + python
 
 

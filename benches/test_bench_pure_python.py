@@ -1,6 +1,7 @@
-"""The pure-Python baseline (pytest-benchmark): random North Wind games per second played by
-``pynorthwind`` - the plain Python a user would write instead of tradewinds - next to the Rust
-engine's bulk simulation on one thread, on the same games.
+"""The pure-Python baseline (pytest-benchmark): random games per second played by a game's
+pure-Python twin (``tests/oracles/<game>.py``, e.g. North Wind's) - the plain Python a user
+would write instead of tradewinds - next to the Rust engine's bulk simulation on one thread,
+on the same games, in every configuration of each listed game that has a twin.
 
 Run with ``python -m pytest benches/test_bench_pure_python.py`` (add ``-s`` to see the
 comparison lines). Both engines play game i from the same derived seed with the same random
@@ -16,13 +17,24 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
 import tradewinds as tw
+from tradewinds._core import configurations
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pynorthwind as pn  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from oracles import twin  # noqa: E402
+
+#: (game, options, its twin module) for every configuration of each listed game with a twin.
+CASES: list[tuple[str, dict[str, Any], ModuleType]] = [
+    (name, options, module)
+    for name in tw.GAMES
+    if (module := twin(name)) is not None
+    for options in configurations(name)
+]
 
 GAMES = 50  # pure-Python games per round
 NATIVE_GAMES = 2_000  # Rust games per timing of the comparison
@@ -33,8 +45,8 @@ def checksum(rows: Sequence[tuple[object, ...]]) -> str:
     return hashlib.sha256(json.dumps(rows).encode()).hexdigest()
 
 
-def python_checksum(game: pn.NorthWind, games: int, seed: int) -> str:
-    records = pn.simulate(game, games, seed)
+def python_checksum(oracle: ModuleType, game: Any, games: int, seed: int) -> str:
+    records = oracle.simulate(game, games, seed)
     return checksum(
         [(r.scores, r.winner, r.moves, r.decisions, r.truncated, r.category_points) for r in records]
     )
@@ -66,12 +78,13 @@ def native_games_per_second(game: tw.Game, games: int, seed: int, repeats: int =
     return games / best
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_pure_python_random_games(benchmark, capsys, players: int) -> None:  # type: ignore[no-untyped-def]
-    ours = pn.NorthWind(players=players)
-    native = tw.load("north-wind", players=players)
+@pytest.mark.parametrize(("name", "options", "oracle"), CASES,
+                         ids=[f"{n}-" + "-".join(f"{k}={v}" for k, v in o.items()) for n, o, _ in CASES])
+def test_pure_python_random_games(benchmark, capsys, name: str, options: dict[str, Any], oracle: ModuleType) -> None:  # type: ignore[no-untyped-def]
+    ours = oracle.engine(options)
+    native = tw.load(name, **options)
     expected = native_checksum(tw.simulate(native, GAMES, seed=SEED, threads=1))
-    result = benchmark.pedantic(python_checksum, args=(ours, GAMES, SEED), rounds=3, iterations=1)
+    result = benchmark.pedantic(python_checksum, args=(oracle, ours, GAMES, SEED), rounds=3, iterations=1)
     assert result == expected
     python_rate = GAMES / benchmark.stats.stats.mean
     native_rate = native_games_per_second(native, NATIVE_GAMES, SEED)
@@ -81,6 +94,6 @@ def test_pure_python_random_games(benchmark, capsys, players: int) -> None:  # t
     benchmark.extra_info["speedup"] = native_rate / python_rate
     with capsys.disabled():
         print(
-            f"\nnorth-wind {players}p random games: pure Python {python_rate:,.1f} games/s, "
+            f"\n{name} {options} random games: pure Python {python_rate:,.1f} games/s, "
             f"tradewinds (1 thread) {native_rate:,.0f} games/s, {native_rate / python_rate:,.0f}x faster"
         )

@@ -17,7 +17,6 @@ import tradewinds as tw
 
 DECISIONS = 20_000
 SIM_GAMES = 2_000
-PLAYERS = 3
 
 
 def drive(game: tw.Game, decisions: int, seed: int) -> str:
@@ -40,7 +39,7 @@ def drive(game: tw.Game, decisions: int, seed: int) -> str:
 
 @pytest.mark.parametrize("name", tw.GAMES)
 def test_python_driven_decisions(benchmark, name: str) -> None:  # type: ignore[no-untyped-def]
-    game = tw.load(name, players=PLAYERS)
+    game = tw.load(name)  # the game's default configuration
     expected = drive(game, DECISIONS, seed=1)
     checksums = benchmark(drive, game, DECISIONS, 1)
     assert checksums == expected
@@ -58,7 +57,7 @@ def simulate_checksum(game: tw.Game, games: int, seed: int) -> tuple[str, int]:
 
 @pytest.mark.parametrize("name", tw.GAMES)
 def test_simulate_one_thread(benchmark, name: str) -> None:  # type: ignore[no-untyped-def]
-    game = tw.load(name, players=PLAYERS)
+    game = tw.load(name)  # the game's default configuration
     expected = simulate_checksum(game, SIM_GAMES, seed=2)
     checksum = benchmark(simulate_checksum, game, SIM_GAMES, 2)
     assert checksum == expected

@@ -1,4 +1,5 @@
-"""The Python API, exercised generically over every game and player count."""
+"""The Python API, exercised generically over every registered game and each of its
+configurations (`tradewinds._core.REGISTERED`, `tradewinds._core.configurations`)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tradewinds as tw
-STATE_FORMAT_VERSION = tw.load("north-wind").state_format
-from conftest import GAME_PLAYERS, SUPPORTED, play_to_end, random_action, random_trajectory, snapshots
+from conftest import (
+    SEATS, games_with_data, other_configuration, play_to_end, random_action, random_trajectory, snapshots,
+)
+from tradewinds._core import REGISTERED, configurations
+from tradewinds._core import options as declared_options
 
 PUBLIC_API = {
     "GAMES", "CHANCE", "TERMINAL", "load", "simulate", "IllegalActionError", "StateFormatError",
@@ -38,8 +42,11 @@ def test_constants() -> None:
     assert tw.TERMINAL == -2
     assert isinstance(tw.GAMES, tuple) and tw.GAMES
     assert all(isinstance(g, str) for g in tw.GAMES)
-    assert "north-wind" in tw.GAMES
-    assert isinstance(STATE_FORMAT_VERSION, int) and STATE_FORMAT_VERSION >= 1
+    # Every listed game is registered; a registered game may be unlisted (a test game).
+    assert isinstance(REGISTERED, tuple) and set(tw.GAMES) <= set(REGISTERED)
+    assert len(set(REGISTERED)) == len(REGISTERED)
+    # Saved-state format versions are per game (`Game.state_format`), not one for the package.
+    assert not hasattr(tw, "STATE_FORMAT_VERSION")
 
 
 def test_exception_hierarchy() -> None:
@@ -58,39 +65,75 @@ def test_a_rust_panic_reaches_python_as_runtime_error(detach: bool) -> None:
     assert type(info.value) is RuntimeError  # not pyo3's PanicException (a BaseException)
 
 
-def test_every_game_supports_some_player_counts() -> None:
-    for name in tw.GAMES:
-        assert SUPPORTED[name], f"{name} loads with no player count in 1..8"
+@pytest.mark.parametrize("name", REGISTERED)
+def test_every_game_lists_configurations_of_one_to_five_seats(name: str) -> None:
+    listed = configurations(name)
+    assert listed, f"{name} has no configuration"
+    assert all(1 <= n <= 5 for n in SEATS[name]), SEATS[name]
+    declared = {o["name"] for o in declared_options(name) if o["configuration"]}
+    for options in listed:
+        assert set(options) == declared, options
+        game = tw.load(name, **options)
+        assert {k: game.options[k] for k in options} == options
+    # Each configuration once.
+    assert len({json.dumps(o, sort_keys=True) for o in listed}) == len(listed)
+
+
+@pytest.mark.parametrize("name", REGISTERED)
+def test_declared_options(name: str) -> None:
+    declared = declared_options(name)
+    assert [o["name"] for o in declared if o["name"] == "players"] == ["players"]
+    for o in declared:
+        assert set(o) == {"name", "allowed", "default", "configuration", "doc"}, o
+        assert isinstance(o["allowed"], str) and o["allowed"] and isinstance(o["doc"], str) and o["doc"]
+    game = tw.load(name)
+    for o in declared:
+        if o["default"] is not None:
+            assert game.options[o["name"]] == o["default"], o
 
 
 # ---- options ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", tw.GAMES)
+@pytest.mark.parametrize("name", REGISTERED)
 def test_invalid_player_count_names_the_allowed_counts(name: str) -> None:
-    allowed = SUPPORTED[name]
-    for bad in (0, 7, max(allowed) + 1):
+    allowed = SEATS[name]
+    (players,) = [o for o in declared_options(name) if o["name"] == "players"]
+    for bad in (0, 6, 7, max(allowed) + 1, -1):
         if bad in allowed:
             continue
         with pytest.raises(ValueError) as info:
             tw.load(name, players=bad)
         message = str(info.value)
-        assert "players" in message
-        for n in allowed:
-            assert str(n) in message, f"{message!r} does not name the allowed count {n}"
+        assert "players" in message and str(bad) in message
+        # What is allowed, as `tradewinds._core.options` declares it.
+        assert players["allowed"] in message, message
+        assert str(min(allowed)) in message and str(max(allowed)) in message
         assert isinstance(info.value, tw.OptionError)
 
 
-@pytest.mark.parametrize("name", tw.GAMES)
+@pytest.mark.parametrize("name", REGISTERED)
 def test_unknown_option_names_the_allowed_options(name: str) -> None:
     with pytest.raises(tw.OptionError) as info:
         tw.load(name, no_such_option=1)
     message = str(info.value)
     assert "no_such_option" in message
-    assert "players" in message  # the allowed options are listed
+    for o in declared_options(name):  # the allowed options are listed, each with what it allows
+        assert o["name"] in message and o["allowed"] in message, (o, message)
 
 
-@pytest.mark.parametrize("name", tw.GAMES)
+@pytest.mark.parametrize("name", REGISTERED)
+def test_option_values_out_of_range_name_what_is_allowed(name: str) -> None:
+    # Whatever the option's kind (range, choice, flag, data file), these values are not of it.
+    for o in declared_options(name):
+        for bad in (-1, 10**9, [1], 2.5):
+            with pytest.raises(tw.OptionError) as info:
+                tw.load(name, **{o["name"]: bad})
+            message = str(info.value)
+            assert o["name"] in message and o["allowed"] in message and o["doc"] in message, (o, message)
+
+
+@pytest.mark.parametrize("name", REGISTERED)
 def test_option_of_wrong_type(name: str) -> None:
     with pytest.raises(ValueError, match="players"):
         tw.load(name, players="three")
@@ -99,7 +142,7 @@ def test_option_of_wrong_type(name: str) -> None:
 
 
 def test_unknown_game_names_the_available_games() -> None:
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(tw.OptionError) as info:
         tw.load("no-such-game")
     for name in tw.GAMES:
         assert name in str(info.value)
@@ -109,9 +152,16 @@ def test_unknown_game_names_the_available_games() -> None:
 
 
 def test_game_properties(game: tw.Game) -> None:
-    assert game.name in tw.GAMES
-    assert isinstance(game.players, int) and game.players >= 1
+    assert game.name in REGISTERED
+    assert isinstance(game.players, int) and 1 <= game.players <= 5
     assert game.options["players"] == game.players
+    assert isinstance(game.opponents, list) and all(isinstance(o, str) and o for o in game.opponents)
+    assert isinstance(game.tiers, list) and all(isinstance(t, str) and t for t in game.tiers)
+    assert len(set(game.tiers)) == len(game.tiers)
+    assert isinstance(game.state_format, int) and game.state_format >= 1
+    assert game.min_return <= 0 <= game.max_return and game.min_return < game.max_return
+    if game.opponents or game.players == 1:
+        assert not game.zero_sum, "returns that need not add up to zero"
     assert "game" not in game.options
     assert game.num_distinct_actions > 0
     assert game.max_chance_outcomes > 0
@@ -127,9 +177,9 @@ def test_game_equality_and_hash(game: tw.Game) -> None:
     same = tw.load(game.name, **game.options)
     assert same == game and hash(same) == hash(game)
     assert len({game, same}) == 1
-    others = [n for n in SUPPORTED[game.name] if n != game.players]
-    if others:
-        assert tw.load(game.name, players=others[0]) != game
+    other = other_configuration(game)
+    if other is not None:
+        assert other != game and hash(other) != hash(game)
     assert game != "not a game"
 
 
@@ -171,6 +221,13 @@ def check_state(game: tw.Game, state: tw.State) -> None:
         assert len(set(names)) == len(names), "action strings must be unique among legal actions"
         for a, text in zip(legal, names):
             assert state.string_to_action(text) == a
+        # The acting seat sees its own move as it is; a secret decision looks the same to every
+        # other seat, whatever is chosen.
+        assert [state.action_to_string(a, observer=player) for a in legal] == names
+        for q in range(game.players):
+            shown = {state.action_to_string(a, observer=q) for a in legal}
+            if q != player and state.decision_is_secret:
+                assert len(shown) == 1, f"P{q} can tell P{player}'s secret choices apart: {shown}"
     assert state.move_number == len(state.history())
     assert state.move_number <= game.max_game_length
 
@@ -228,15 +285,27 @@ def test_random_play_invariants(game: tw.Game, explicit_chance: bool) -> None:
 
 
 def check_terminal(game: tw.Game, state: tw.State) -> None:
+    """The end of a game, as the contract has it: a game may end with no winning seat (a lost
+    solo game, an opponent that is not a seat winning), and a single seat's return is +1 or -1."""
     assert state.is_terminal and state.current_player == tw.TERMINAL
     scores = state.scores()
     returns = state.returns()
     winners = state.winners()
     assert len(scores) == len(returns) == game.players
     assert winners == sorted(set(winners)) and all(0 <= w < game.players for w in winners)
+    assert all(game.min_return <= r <= game.max_return for r in returns)
+    report = state.score_report()
     if state.is_truncated:
         assert state.move_number <= game.max_game_length
-    report = state.score_report()
+        assert returns == [0.0] * game.players and not report.opponent_winners and report.tier is None
+    else:
+        # Returns are not all zero unless every seat of several shared the win; every winner
+        # has the highest return.
+        if all(r == 0 for r in returns):
+            assert game.players > 1 and winners == list(range(game.players)), (winners, returns)
+        assert all(returns[w] == max(returns) for w in winners)
+        if game.players == 1:
+            assert returns == ([1.0] if winners else [-1.0])
     assert report.terminal
     assert report.truncated == state.is_truncated
     assert report.winners == winners
@@ -245,6 +314,14 @@ def check_terminal(game: tw.Game, state: tw.State) -> None:
         assert len(row) == len(report.categories)
         assert math.isclose(sum(row), total, abs_tol=1e-9)
         assert math.isclose(total, score, abs_tol=1e-9), "the report breaks down the score"
+    # Opponents that are not seats: a row each, and they may win; who or what won, by name.
+    assert [name for name, _, _ in report.opponents] == game.opponents
+    for _, points, total in report.opponents:
+        assert len(points) == len(report.categories) and math.isclose(sum(points), total, abs_tol=1e-9)
+    assert report.opponent_winners == sorted(set(report.opponent_winners))
+    assert all(0 <= o < len(game.opponents) for o in report.opponent_winners)
+    assert report.winner_names == [f"P{w}" for w in winners] + [game.opponents[o] for o in report.opponent_winners]
+    assert report.tier is None or report.tier in game.tiers
     with pytest.raises(tw.IllegalActionError, match="over"):
         state.apply(0)
 
@@ -258,9 +335,8 @@ def test_returns_are_zero_before_the_end(game: tw.Game) -> None:
 
 def test_clone_is_independent(game: tw.Game) -> None:
     rng = random.Random(9)
-    state = game.new_state(9)
-    for _ in range(5):
-        state.apply(random_action(state, rng))
+    state = snapshots(game, 9, 3)[1]  # some way into a game (a short game may end in a few moves)
+    assert not state.is_terminal
     for twin in (state.clone(), copy.copy(state), copy.deepcopy(state)):
         assert twin == state and twin is not state
         before = state.to_json()
@@ -372,10 +448,12 @@ def test_score_report(game: tw.Game) -> None:
     d = report.to_dict()
     assert set(d) == {
         "categories", "points", "totals", "tie_breakers", "tie_breaker_values", "winners",
-        "terminal", "truncated", "notes",
+        "opponents", "opponent_winners", "tier", "terminal", "truncated", "notes",
     }
     assert d["categories"] == report.categories and d["points"] == report.points
     assert d["totals"] == report.totals and d["winners"] == report.winners
+    assert [tuple(row) for row in d["opponents"]] == [tuple(row) for row in report.opponents]
+    assert d["opponent_winners"] == report.opponent_winners and d["tier"] == report.tier
     assert d["tie_breakers"] == report.tie_breakers
     assert d["tie_breaker_values"] == report.tie_breaker_values
     assert d["terminal"] is True and d["truncated"] == report.truncated and d["notes"] == report.notes
@@ -384,6 +462,8 @@ def test_score_report(game: tw.Game) -> None:
     assert str(report) == report.to_table()
     for category in report.categories:
         assert category in str(report)
+    for name, _, _ in report.opponents:
+        assert name in str(report)
     assert "ScoreReport" in repr(report)
     assert report == state.score_report()
     with pytest.raises(TypeError):
@@ -409,17 +489,6 @@ def test_action_to_string_out_of_range(one_game: tw.Game) -> None:
 
 
 # ---- component data ----------------------------------------------------------------------------
-
-
-def games_with_data() -> list[str]:
-    out = []
-    for name in tw.GAMES:
-        try:
-            tw.data_path(name)
-        except FileNotFoundError:
-            continue
-        out.append(name)
-    return out
 
 
 def test_data_path() -> None:
@@ -473,38 +542,13 @@ def test_setup_rejects_a_description_that_is_no_position(one_game: tw.Game) -> N
             one_game.setup(bad)
 
 
-#: A valid and an invalid description per game (setup descriptions are game-specific).
-SETUP_EXAMPLES = {
-    "north-wind": (
-        {"active": 1, "ships": [{"gold": 7}, {"gold": 3}]},
-        ({"active": 99}, "active"),
-    ),
-}
-
-
-@pytest.mark.parametrize("name,players", [gp for gp in GAME_PLAYERS if gp[0] in SETUP_EXAMPLES])
-def test_setup_examples(name: str, players: int) -> None:
-    game = tw.load(name, players=players)
-    good, (bad, field) = SETUP_EXAMPLES[name]
-    state = game.setup(good, seed=4)
-    assert isinstance(state, tw.State) and not state.is_terminal
-    assert game.setup(good, seed=4) == state
-    explicit = game.setup(good, seed=4, explicit_chance=True)
-    assert explicit.explicit_chance
-    rng = random.Random(1)
-    while not state.is_terminal:
-        state.apply(random_action(state, rng))
-    with pytest.raises(tw.SetupError, match=field):
-        game.setup(bad)
-
-
 # ---- property tests -----------------------------------------------------------------------------
 
-MID_GAME = {name: snapshots(tw.load(name), 91, 3)[1] for name in tw.GAMES}
+MID_GAME = {name: snapshots(tw.load(name), 91, 3)[1] for name in REGISTERED}
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.sampled_from(tw.GAMES), action=st.integers(min_value=-(2**70), max_value=2**70))
+@given(name=st.sampled_from(REGISTERED), action=st.integers(min_value=-(2**70), max_value=2**70))
 def test_any_integer_action_is_applied_or_rejected_cleanly(name: str, action: int) -> None:
     state = MID_GAME[name].clone()
     before = state.to_json()
@@ -523,7 +567,7 @@ def ascii_fold(text: str) -> str:
 
 
 @settings(max_examples=200, deadline=None)
-@given(name=st.sampled_from(tw.GAMES), data=st.data())
+@given(name=st.sampled_from(REGISTERED), data=st.data())
 def test_any_text_action_is_applied_or_rejected_cleanly(name: str, data: st.DataObject) -> None:
     state = MID_GAME[name].clone()
     before = state.to_json()
@@ -544,9 +588,9 @@ def test_any_text_action_is_applied_or_rejected_cleanly(name: str, data: st.Data
 
 
 @settings(max_examples=200, deadline=None)
-@given(seed=st.integers(min_value=-(2**80), max_value=2**80))
-def test_any_seed_is_accepted_or_rejected_with_the_range(seed: int) -> None:
-    game = tw.load(tw.GAMES[0])
+@given(name=st.sampled_from(REGISTERED), seed=st.integers(min_value=-(2**80), max_value=2**80))
+def test_any_seed_is_accepted_or_rejected_with_the_range(name: str, seed: int) -> None:
+    game = tw.load(name)
     if 0 <= seed < 2**64:
         assert game.new_state(seed) == game.new_state(seed)
     else:
@@ -563,9 +607,9 @@ JSON_VALUES = st.recursive(
 
 
 @settings(max_examples=150, deadline=None)
-@given(description=JSON_VALUES)
-def test_any_json_setup_description_gives_a_state_or_setup_error(description: object) -> None:
-    game = tw.load(tw.GAMES[0])
+@given(name=st.sampled_from(REGISTERED), description=JSON_VALUES)
+def test_any_json_setup_description_gives_a_state_or_setup_error(name: str, description: object) -> None:
+    game = tw.load(name)
     try:
         state = game.setup(description)
     except tw.SetupError:
@@ -574,7 +618,7 @@ def test_any_json_setup_description_gives_a_state_or_setup_error(description: ob
 
 
 def test_comparisons_with_other_types() -> None:
-    state = MID_GAME[tw.GAMES[0]]
+    state = MID_GAME[REGISTERED[0]]
     assert state != "state" and state != 3 and not (state == None)  # noqa: E711
     report = state.score_report()
     assert report != "report"

@@ -1,7 +1,9 @@
-"""The command line, run as `python -m tradewinds` in a subprocess and in-process."""
+"""The command line, run as `python -m tradewinds` in a subprocess and in-process, over one
+configuration of every registered game (a configuration is given as `--option KEY=VALUE`)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -13,8 +15,22 @@ import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import GAME_PLAYERS, ONE_PER_GAME, ids
+from conftest import ONE_CONFIG, SEATS, Config, ids
 from tradewinds import cli
+from tradewinds._core import configurations
+from tradewinds._core import options as declared_options
+
+#: The configuration of the tests that run on one game only.
+FIRST = ONE_CONFIG[0]
+
+
+def option_args(config: Config, skip: tuple[str, ...] = ()) -> list[str]:
+    """`--option KEY=VALUE` for each option of the configuration."""
+    out = []
+    for key, value in config.options.items():
+        if key not in skip:
+            out += ["--option", f"{key}={json.dumps(value)}"]
+    return out
 
 
 def run(*args: str, stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -32,16 +48,27 @@ def seat_table(summary: str) -> list[str]:
     return [line for line in summary.splitlines() if not ("games/s" in line or " in " in line)]
 
 
-def test_games_lists_every_game() -> None:
+def test_games_lists_every_game_with_its_configurations_and_options() -> None:
     r = run("games")
     assert r.returncode == 0, r.stderr
-    listed = [line.split()[0] for line in r.stdout.splitlines() if line.strip()]
+    listed = [line for line in r.stdout.splitlines() if line.strip() and not line.startswith(" ")]
     assert listed == list(tw.GAMES)
+    sections = r.stdout.split("\n\n")
+    assert len(sections) == len(tw.GAMES)
+    for name, section in zip(tw.GAMES, sections):
+        lines = [line.strip() for line in section.splitlines()]
+        for options in configurations(name):
+            assert " ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) in lines, (name, options)
+        for option in declared_options(name):
+            assert any(line.startswith(option["name"]) and option["allowed"] in line and option["doc"] in line
+                       for line in lines), (name, option)
 
 
-@pytest.mark.parametrize("name,players", ONE_PER_GAME, ids=ids(ONE_PER_GAME))
-def test_simulate(name: str, players: int) -> None:
-    args = ("simulate", name, "--games", "300", "--players", str(players), "--seed", "1", "--threads", "2")
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_simulate(config: Config) -> None:
+    name, players = config.game, config.players
+    args = ("simulate", name, "--games", "300", "--players", str(players), *option_args(config, skip=("players",)),
+            "--seed", "1", "--threads", "2")
     r = run(*args)
     assert r.returncode == 0, r.stderr
     assert "games/s" in r.stdout and "win rate" in r.stdout
@@ -54,14 +81,13 @@ def test_simulate(name: str, players: int) -> None:
 
 
 def test_simulate_option_and_save(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    name, players = ONE_PER_GAME[0]
+    name, players = FIRST.game, FIRST.players
     path = tmp_path / "out.npz"
-    r = run("simulate", name, "--games", "120", "--option", f"players={players}", "--seed", "4",
-            "--save", str(path))
+    r = run("simulate", name, "--games", "120", *option_args(FIRST), "--seed", "4", "--save", str(path))
     assert r.returncode == 0, r.stderr
     saved = tw.SimulationResult.load(path)
     assert saved.games == 120 and saved.players == players and saved.seed == 4
-    direct = tw.simulate(name, 120, seed=4, players=players)
+    direct = tw.simulate(name, 120, seed=4, **FIRST.options)
     assert np.array_equal(saved.scores, direct.scores)
 
 
@@ -87,7 +113,7 @@ def test_simulate_a_solo_game_against_an_opponent(tmp_path) -> None:  # type: ig
 
 def test_simulate_errors() -> None:
     name = tw.GAMES[0]
-    r = run("simulate", name, "--games", "10", "--players", "7")
+    r = run("simulate", name, "--games", "10", "--players", str(max(SEATS[name]) + 1))
     assert r.returncode == 1 and "players" in r.stderr and "Traceback" not in r.stderr
     r = run("simulate", name, "--games", "10", "--option", "no_such_option=1")
     assert r.returncode == 1 and "no_such_option" in r.stderr and "Traceback" not in r.stderr
@@ -103,27 +129,27 @@ def test_simulate_errors() -> None:
     assert r.returncode == 2
 
 
-@pytest.mark.parametrize("name,players", ONE_PER_GAME, ids=ids(ONE_PER_GAME))
-def test_play_quits_on_q(name: str, players: int) -> None:
-    r = run("play", name, "--players", str(players), "--seed", "3", stdin="q\n")
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_play_quits_on_q(config: Config) -> None:
+    r = run("play", config.game, *option_args(config), "--seed", "3", stdin="q\n")
     assert r.returncode == 0, r.stderr
     assert "legal moves" in r.stdout and "quitting" in r.stdout
     assert "what P0 sees" in r.stdout
 
 
-@pytest.mark.parametrize("name,players", ONE_PER_GAME, ids=ids(ONE_PER_GAME))
-def test_play_quits_cleanly_on_end_of_input(name: str, players: int) -> None:
-    r = run("play", name, "--players", str(players), "--seed", "3", "--seat", str(players - 1), stdin="")
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_play_quits_cleanly_on_end_of_input(config: Config) -> None:
+    r = run("play", config.game, *option_args(config), "--seed", "3", "--seat", str(config.players - 1), stdin="")
     assert r.returncode == 0, r.stderr
     assert "end of input" in r.stdout and "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize("name,players", ONE_PER_GAME, ids=ids(ONE_PER_GAME))
-def test_play_scripted_moves(name: str, players: int) -> None:
-    # Numbers, a bad number, a bad name, then always the first move until input runs out
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_play_scripted_moves(config: Config) -> None:
+    # A number, a bad number, a bad name, then always the first move until input runs out
     # or the game ends.
     script = "0\n99999\nno such move\n" + "0\n" * 300
-    r = run("play", name, "--players", str(players), "--seed", "5", stdin=script)
+    r = run("play", config.game, *option_args(config), "--seed", "5", stdin=script)
     assert r.returncode == 0, r.stderr
     assert "no move is numbered 99999" in r.stdout
     assert "not a legal move" in r.stdout
@@ -131,7 +157,7 @@ def test_play_scripted_moves(name: str, players: int) -> None:
 
 
 def test_play_to_the_end_shows_the_score_report(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    name, players = ONE_PER_GAME[0]
+    name = FIRST.game
     prompts: list[str] = []
 
     def fake_input(prompt: str = "") -> str:
@@ -139,24 +165,23 @@ def test_play_to_the_end_shows_the_score_report(capsys, monkeypatch) -> None:  #
         return "0"  # always the first legal move, until the game is over
 
     monkeypatch.setattr("builtins.input", fake_input)
-    assert cli.main(["play", name, "--players", str(players), "--seed", "2"]) == 0
+    assert cli.main(["play", name, *option_args(FIRST), "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert prompts and all(p == "P0 move> " for p in prompts)
     assert "total" in out
     assert "winner" in out or "truncated" in out
 
 
-def test_play_bad_seat() -> None:
-    name, players = ONE_PER_GAME[0]
-    r = run("play", name, "--players", str(players), "--seat", str(players), stdin="q\n")
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_play_bad_seat(config: Config) -> None:
+    r = run("play", config.game, *option_args(config), "--seat", str(config.players), stdin="q\n")
     assert r.returncode == 2 and "--seat" in r.stderr
 
 
 def test_main_in_process(capsys) -> None:  # type: ignore[no-untyped-def]
     assert cli.main(["games"]) == 0
     assert tw.GAMES[0] in capsys.readouterr().out
-    name, players = ONE_PER_GAME[0]
-    assert cli.main(["simulate", name, "--games", "50", "--players", str(players), "--threads", "1"]) == 0
+    assert cli.main(["simulate", FIRST.game, "--games", "50", *option_args(FIRST), "--threads", "1"]) == 0
     captured = capsys.readouterr()
     assert "games/s" in captured.out and captured.err == ""
     with pytest.raises(SystemExit) as info:
@@ -194,9 +219,8 @@ def run_with_tty_stderr(*args: str) -> tuple[subprocess.Popen[bytes], list[bytes
 
 @pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
 def test_progress_bar_when_stderr_is_a_terminal() -> None:
-    name, players = ONE_PER_GAME[0]
     proc, chunks, reader = run_with_tty_stderr(
-        "simulate", name, "--games", "3000", "--players", str(players), "--threads", "2")
+        "simulate", FIRST.game, "--games", "3000", *option_args(FIRST), "--threads", "2")
     out, _ = proc.communicate(timeout=300)
     reader.join(timeout=30)
     assert proc.returncode == 0
@@ -207,9 +231,8 @@ def test_progress_bar_when_stderr_is_a_terminal() -> None:
 
 @pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals and a pseudo-terminal")
 def test_ctrl_c_stops_a_long_simulation() -> None:
-    name, players = ONE_PER_GAME[0]
     proc, chunks, reader = run_with_tty_stderr(
-        "simulate", name, "--games", "100000000", "--players", str(players), "--threads", "1")
+        "simulate", FIRST.game, "--games", "100000000", *option_args(FIRST), "--threads", "1")
     try:
         # Wait until the progress bar shows that the simulation is running.
         deadline = time.monotonic() + 120
@@ -231,52 +254,56 @@ def test_ctrl_c_stops_a_long_simulation() -> None:
 
 
 def test_simulate_with_agents_and_a_plot(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    name, players = ONE_PER_GAME[0]
+    name, players = FIRST.game, FIRST.players
     agents = ["mcts:iterations=3,rollout_depth=10"] + ["random"] * (players - 1)
     png = tmp_path / "run.png"
     saved = tmp_path / "run.npz"
-    r = run("simulate", name, "--players", str(players), "--games", "30", "--seed", "2",
+    r = run("simulate", name, *option_args(FIRST), "--games", "30", "--seed", "2",
             "--agents", ",".join(agents), "--plot", str(png), "--save", str(saved))
     assert r.returncode == 0, r.stderr
     assert "mcts:iterations=3,exploration=1.4,rollout_depth=10" in r.stdout and "agent" in r.stdout
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"figure written to {png}" in r.stdout
-    direct = tw.simulate(name, 30, seed=2, agents=agents, players=players)
+    direct = tw.simulate(name, 30, seed=2, agents=agents, **FIRST.options)
     assert np.array_equal(tw.SimulationResult.load(saved).scores, direct.scores)
     assert tw.SimulationResult.load(saved).agents == direct.agents
 
 
 def test_simulate_agent_errors() -> None:
-    name, players = ONE_PER_GAME[0]
-    r = run("simulate", name, "--players", str(players), "--games", "5", "--agents", "random")
-    assert r.returncode == 1 and f"1 agents for {players} seats" in r.stderr and "Traceback" not in r.stderr
-    r = run("simulate", name, "--players", str(players), "--games", "5",
+    name, players = FIRST.game, FIRST.players
+    options = option_args(FIRST)
+    r = run("simulate", name, *options, "--games", "5", "--agents", ",".join(["random"] * (players + 1)))
+    assert r.returncode == 1 and f"{players + 1} agents for {players} seats" in r.stderr and "Traceback" not in r.stderr
+    r = run("simulate", name, *options, "--games", "5",
             "--agents", ",".join(["random"] * (players - 1) + ["alphazero"]))
     assert r.returncode == 1 and "alphazero" in r.stderr and "random, greedy, mcts" in r.stderr
     r = run("simulate", name, "--agents", "iterations=5")
     assert r.returncode == 2 and "--agents" in r.stderr
 
 
-@pytest.mark.parametrize("name,players", ONE_PER_GAME, ids=ids(ONE_PER_GAME))
-def test_play_shows_the_players_view_unless_revealed(name: str, players: int) -> None:
-    game = tw.load(name, players=players)
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_play_shows_the_players_view_unless_revealed(config: Config) -> None:
+    game = config.load()
     state = game.new_state(3)
     seat = state.current_player  # the human moves first: the first view is of this state
-    hidden = run("play", name, "--players", str(players), "--seed", "3", "--seat", str(seat), stdin="q\n")
+    hidden = run("play", config.game, *option_args(config), "--seed", "3", "--seat", str(seat), stdin="q\n")
     assert hidden.returncode == 0, hidden.stderr
     assert state.observation_string(seat) in hidden.stdout
-    assert state.render() != state.observation_string(seat)
-    assert state.render() not in hidden.stdout and "--reveal" not in hidden.stdout
-    shown = run("play", name, "--players", str(players), "--seed", "3", "--seat", str(seat), "--reveal",
+    assert "--reveal" not in hidden.stdout
+    if state.render() != state.observation_string(seat):  # something is hidden from the seat
+        assert state.render() not in hidden.stdout
+    shown = run("play", config.game, *option_args(config), "--seed", "3", "--seat", str(seat), "--reveal",
                 stdin="q\n")
     assert shown.returncode == 0, shown.stderr
     assert state.render() in shown.stdout and state.observation_string(seat) in shown.stdout
 
 
 def test_play_against_mcts_opponents() -> None:
-    name, players = ONE_PER_GAME[0]
+    # The first configuration with other seats to play.
+    config = next(c for c in ONE_CONFIG if c.players > 1)
+    name, players = config.game, config.players
     spec = "mcts:iterations=5,rollout_depth=10"
     script = "0\n" * 40
-    args = ("play", name, "--players", str(players), "--seed", "4", "--opponents", spec)
+    args = ("play", name, *option_args(config), "--seed", "4", "--opponents", spec)
     r = run(*args, stdin=script)
     assert r.returncode == 0, r.stderr
     assert "opponents: mcts:iterations=5,exploration=1.4,rollout_depth=10" in r.stdout
@@ -284,13 +311,14 @@ def test_play_against_mcts_opponents() -> None:
     # The opponents' moves are determined by the seed.
     assert run(*args, stdin=script).stdout == r.stdout
     # One agent per opponent, in seat order (at the largest table the game has).
-    most = max(n for g, n in GAME_PLAYERS if g == name)
+    most = max(SEATS[name])
     per_seat = ",".join(["greedy"] + ["random"] * (most - 2))
-    r = run("play", name, "--players", str(most), "--seed", "4", "--opponents", per_seat, stdin="q\n")
+    r = run("play", name, *option_args(config, skip=("players",)), "--players", str(most), "--seed", "4",
+            "--opponents", per_seat, stdin="q\n")
     assert r.returncode == 0
     assert ("P1 greedy, P2 random" if most > 2 else "opponents: greedy.") in r.stdout
-    r = run("play", name, "--players", str(players), "--opponents", "alphazero", stdin="q\n")
+    r = run("play", name, *option_args(config), "--opponents", "alphazero", stdin="q\n")
     assert r.returncode == 2 and "alphazero" in r.stderr
-    r = run("play", name, "--players", str(players), "--opponents", ",".join(["random"] * (players + 1)),
+    r = run("play", name, *option_args(config), "--opponents", ",".join(["random"] * (players + 1)),
             stdin="q\n")
     assert r.returncode == 2 and "one per opponent" in r.stderr

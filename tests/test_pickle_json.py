@@ -11,8 +11,8 @@ import struct
 import pytest
 
 import tradewinds as tw
-STATE_FORMAT_VERSION = tw.load("north-wind").state_format
-from conftest import SUPPORTED, random_action, snapshots
+from conftest import CONFIGS, random_action, snapshots
+from tradewinds._core import REGISTERED
 
 
 def continue_both(a: tw.State, b: tw.State, seed: int, steps: int = 40) -> None:
@@ -120,16 +120,25 @@ def test_corrupted_bytes_raise_state_format_error(one_game: tw.Game) -> None:
         one_game.state_from_bytes("text is not bytes")  # type: ignore[arg-type]
 
 
+def test_saved_states_carry_the_games_own_format_version(game: tw.Game) -> None:
+    # Versions are per game (`Game.state_format`), the same in every configuration of a game.
+    assert {c.load().state_format for c in CONFIGS if c.game == game.name} == {game.state_format}
+    for state in snapshots(game, 75, 3):
+        assert json.loads(state.to_json())["format"] == game.state_format
+        assert struct.unpack("<I", state.to_bytes()[3:7]) == (game.state_format,)
+
+
 def test_future_format_version_is_named(one_game: tw.Game) -> None:
     state = one_game.new_state(75)
-    future = STATE_FORMAT_VERSION + 998
+    version = one_game.state_format
+    future = version + 998
     doc = json.loads(state.to_json())
-    assert doc["format"] == STATE_FORMAT_VERSION
+    assert doc["format"] == version
     doc["format"] = future
     with pytest.raises(tw.StateFormatError) as info:
         one_game.state_from_json(json.dumps(doc))
     assert str(future) in str(info.value)
-    assert str(STATE_FORMAT_VERSION) in str(info.value)
+    assert f"reads version {version}" in str(info.value) and one_game.name in str(info.value)
     data = bytearray(state.to_bytes())
     data[3:7] = struct.pack("<I", future)
     with pytest.raises(tw.StateFormatError) as info:
@@ -145,17 +154,19 @@ def test_state_of_another_game_is_rejected(one_game: tw.Game) -> None:
         one_game.state_from_json(json.dumps(doc))
 
 
-@pytest.mark.parametrize("name", tw.GAMES)
-def test_state_of_another_player_count_is_rejected(name: str) -> None:
-    counts = SUPPORTED[name]
-    if len(counts) < 2:
-        pytest.skip("the game supports a single player count")
-    a, b = tw.load(name, players=counts[0]), tw.load(name, players=counts[1])
-    state = a.new_state(77)
-    with pytest.raises(tw.StateFormatError, match="players"):
-        b.state_from_json(state.to_json())
-    with pytest.raises(tw.StateFormatError, match="players"):
-        b.state_from_bytes(state.to_bytes())
+@pytest.mark.parametrize("name", REGISTERED)
+def test_state_of_another_configuration_is_rejected(name: str) -> None:
+    configs = [c for c in CONFIGS if c.game == name]
+    if len(configs) < 2:
+        pytest.skip("the game has a single configuration")
+    for ca, cb in zip(configs, configs[1:]):
+        a, b = ca.load(), cb.load()
+        differ = [k for k in ca.options if ca.options[k] != cb.options[k]]
+        state = a.new_state(77)
+        for load in (lambda: b.state_from_json(state.to_json()), lambda: b.state_from_bytes(state.to_bytes())):
+            with pytest.raises(tw.StateFormatError) as info:
+                load()
+            assert all(k in str(info.value) for k in differ), (differ, str(info.value))
 
 
 def test_unpickling_bad_payloads(one_game: tw.Game) -> None:

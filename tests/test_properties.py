@@ -1,4 +1,5 @@
-"""Hypothesis state-machine tests through the Python API, for every game and player count:
+"""Hypothesis state-machine tests through the Python API, for every registered game and
+configuration:
 random interleavings of applying actions (legal ones, arbitrary ids, names), cloning,
 saving and loading (JSON, bytes, pickle) and resampling, with the API's invariants checked
 after every step. Hypothesis shrinks a failure to a short sequence of calls.
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 import tradewinds as tw
-from conftest import GAME_PLAYERS, ids
+from conftest import CONFIGS, ONE_CONFIG, Config, first_chance_node, ids, play_to_end
 
 
 class ApiMachine(RuleBasedStateMachine):
@@ -184,9 +185,9 @@ class ApiMachine(RuleBasedStateMachine):
             assert t.shape == self.game.observation_tensor_shape and np.isfinite(t).all()
 
 
-def machine_for(name: str, players: int) -> type[ApiMachine]:
-    game = tw.load(name, players=players)
-    return type(f"ApiMachine_{name}_{players}", (ApiMachine,), {"game": game})
+def machine_for(config: Config) -> type[ApiMachine]:
+    game = config.load()
+    return type(f"ApiMachine_{config.id.replace('-', '_')}", (ApiMachine,), {"game": game})
 
 
 MACHINE_SETTINGS = settings(
@@ -197,9 +198,9 @@ MACHINE_SETTINGS = settings(
 )
 
 
-@pytest.mark.parametrize(("name", "players"), GAME_PLAYERS, ids=ids(GAME_PLAYERS))
-def test_api_state_machine(name: str, players: int) -> None:
-    machine = machine_for(name, players)
+@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+def test_api_state_machine(config: Config) -> None:
+    machine = machine_for(config)
     machine.TestCase.settings = MACHINE_SETTINGS
     machine.TestCase().runTest()
 
@@ -211,80 +212,43 @@ def is_panic(e: BaseException) -> bool:
     return type(e).__name__ == "PanicException" or not isinstance(e, Exception)
 
 
-def absurd_calls() -> list[tuple[str, Any]]:
-    """Calls with absurd input, each as (label, zero-argument function)."""
-    game = tw.load("north-wind", players=2)
+def absurd_calls(config: Config) -> list[tuple[str, Any]]:
+    """Calls with absurd input to one configuration of a game, each as (label, zero-argument
+    function). (Calls with absurd values of one game's own saved fields and data files are in
+    `tests/games/<game>/test_properties.py`.)"""
+    game = config.load()
     state = game.new_state(1)
-    chance = game.new_state(1, explicit_chance=True)
-    finished = game.new_state(2)
-    rng = random.Random(2)
-    while not finished.is_terminal:
-        finished.apply(rng.choice(finished.legal_actions()))
-    # A saved state whose current card is no card: refused by the saved-state validator.
-    card_state: dict[str, Any] | None = None
-    for seed in range(100):
-        s = game.new_state(seed)
-        r = random.Random(seed)
-        while not s.is_terminal and card_state is None:
-            saved = json.loads(s.to_json())
-            if saved["state"]["phase"] == "Card":
-                card_state = saved
-            s.apply(r.choice(s.legal_actions()))
-        if card_state is not None:
-            break
-    assert card_state is not None
-    card_state["state"]["voyage"]["current"] += 128
-    broken_card = json.dumps(card_state)
-    # A finished game won during a voyage, whose last card is no card: refused when loaded
-    # (naming a trade action of it would index the card table with no card).
-    won = None
-    for seed in range(200):
-        s = game.new_state(seed)
-        r = random.Random(seed)
-        while not s.is_terminal:
-            s.apply(r.choice(s.legal_actions()))
-        saved = json.loads(s.to_json())
-        if saved["state"]["voyage"]["current"] != 255 and not s.is_truncated:
-            won = saved
-            break
-    assert won is not None
-    won["state"]["voyage"]["current"] += 128
-    broken_finish = json.dumps(won)
-
-    def name_trade_actions_of_broken_finish() -> None:
-        state = game.state_from_json(broken_finish)
-        for a in range(game.num_distinct_actions):
-            state.action_to_string(a)
-
+    chance = first_chance_node(game, 1)
+    assert chance is not None
+    finished = play_to_end(game, 2)
+    version = game.state_format.to_bytes(4, "little")
     deep = "[" * 100_000 + "]" * 100_000
+    absurd_options = {o["name"]: 2**63 for o in tw._core.options(config.game)}
     calls: list[tuple[str, Any]] = [
         ("apply huge", lambda: state.apply(10**100)),
         ("apply negative", lambda: state.apply(-(10**100))),
         ("apply at terminal", lambda: finished.apply(0)),
         ("apply at chance", lambda: chance.apply(10**9)),
         ("name at chance", lambda: chance.action_to_string(2**31)),
+        ("name for a huge observer", lambda: state.action_to_string(0, observer=2**64)),
         ("observation of a huge player", lambda: state.observation_tensor(2**64)),
         ("resample a huge player", lambda: state.resample(-(2**64))),
         ("resample at terminal", lambda: finished.resample(0, 2**64 - 1)),
         ("load deep JSON", lambda: game.state_from_json(deep)),
-        ("load a huge JSON number", lambda: game.state_from_json('{"format": 1e999999, "game": "north-wind"}')),
-        ("load 1 MB of zeros", lambda: game.state_from_bytes(b"TWS\x01\x00\x00\x00" + b"\x00" * 1_000_000)),
-        ("load 0xFF bytes", lambda: game.state_from_bytes(b"TWS\x01\x00\x00\x00" + b"\xff" * 64)),
-        ("load a state whose card is no card", lambda: game.state_from_json(broken_card)),
-        ("name actions of a finished game whose card is no card", name_trade_actions_of_broken_finish),
+        ("load a huge JSON number", lambda: game.state_from_json(f'{{"format": 1e999999, "game": "{game.name}"}}')),
+        ("load 1 MB of zeros", lambda: game.state_from_bytes(b"TWS" + version + b"\x00" * 1_000_000)),
+        ("load 0xFF bytes", lambda: game.state_from_bytes(b"TWS" + version + b"\xff" * 64)),
         ("setup deep", lambda: game.setup(json.loads("[" * 500 + "]" * 500))),
-        ("load with absurd options", lambda: tw.load("north-wind", players=2, max_turns=2**63, data={})),
-        ("data as a deep list", lambda: tw.load("north-wind", data=json.loads("[" * 500 + "]" * 500))),
+        ("load with absurd options", lambda: tw.load(config.game, **absurd_options)),
         ("simulate absurd", lambda: game.simulate(2**62, threads=1)),
         ("simulate huge", lambda: tw.simulate(game, 10**30)),
-        ("pickle tampered", lambda: tw._core._state_from_bytes(game.config_json(), b"TWS\x01\x00\x00\x00" + b"\x80" * 40)),
-        ("config tampered", lambda: tw._core._load_config('{"game": "north-wind", "players": 1e400}')),
+        ("pickle tampered", lambda: tw._core._state_from_bytes(game.config_json(), b"TWS" + version + b"\x80" * 40)),
+        ("config tampered", lambda: tw._core._load_config(f'{{"game": "{game.name}", "players": 1e400}}')),
     ]
     return calls
 
 
-@pytest.mark.parametrize(("label", "call"), absurd_calls(), ids=lambda x: x if isinstance(x, str) else "")
-def test_no_rust_panic_reaches_python_as_panic_exception(label: str, call: Any) -> None:
+def check_no_panic(label: str, call: Any) -> None:
     try:
         call()
     except BaseException as e:  # noqa: BLE001 - the point is to see what arrives
@@ -294,14 +258,16 @@ def test_no_rust_panic_reaches_python_as_panic_exception(label: str, call: Any) 
             assert str(e).startswith("internal error in tradewinds"), e
 
 
-def test_a_rust_panic_arrives_as_runtime_error() -> None:
-    """A finished game whose last card is no card, then naming its actions, is refused when
-    loaded. The guard every entry point runs in turns a panic into RuntimeError, with the GIL
-    held or released, never into PanicException."""
-    calls = dict(absurd_calls())
-    with pytest.raises(tw.StateFormatError, match="not a card"):
-        calls["name actions of a finished game whose card is no card"]()
-    for detach in (False, True):
-        with pytest.raises(RuntimeError, match="internal error in tradewinds: boom") as info:
-            tw._core._check_panic_guard("boom", detach)
-        assert not is_panic(info.value)
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_no_rust_panic_reaches_python_as_panic_exception(config: Config) -> None:
+    for label, call in absurd_calls(config):
+        check_no_panic(label, call)
+
+
+@pytest.mark.parametrize("detach", [False, True], ids=["with-gil", "without-gil"])
+def test_the_panic_guard_turns_a_panic_into_runtime_error(detach: bool) -> None:
+    """The guard every entry point runs in turns a panic into RuntimeError, with the GIL held
+    or released, never into PanicException."""
+    with pytest.raises(RuntimeError, match="internal error in tradewinds: boom") as info:
+        tw._core._check_panic_guard("boom", detach)
+    assert not is_panic(info.value)

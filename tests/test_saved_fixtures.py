@@ -1,8 +1,8 @@
 """Saved states committed under tests/fixtures/saved/<game>/ (written by
-tests/fixtures/make_saved_states.py) still load: a change to the saved-state format that
-does not raise STATE_FORMAT_VERSION fails here. States of an older format version must fail
-with a message naming their version; the future-version fixtures must fail naming theirs and
-the version this build reads."""
+tests/fixtures/make_saved_states.py) still load, game by game: a change to a game's saved-state
+format that does not raise its version (`Game.state_format`) fails here. States of an older
+version of the game's format must fail with a message naming their version; the future-version
+fixtures must fail naming theirs and the version this build reads for the game."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import tradewinds as tw
+from tradewinds._core import REGISTERED, configurations
 
 SAVED = Path(__file__).resolve().parent / "fixtures" / "saved"
 VERSIONED = sorted(SAVED.glob("*/v*/*.json"))
@@ -26,18 +27,40 @@ def game_of(saved: dict[str, object]) -> tw.Game:
     return tw.load(name, **config)
 
 
-def test_there_are_fixtures_for_this_version_and_every_game() -> None:
-    for name in tw.GAMES:
-        version = tw.load(name).state_format
-        current = SAVED / name / f"v{version}"
-        assert current.is_dir(), f"{name}: no fixtures for format version {version}: run tests/fixtures/make_saved_states.py"
-        assert list(current.glob(f"{name}-*.json")), name
-        assert list(SAVED.glob(f"{name}/future/{name}-*.json")), name
+def fixture_id(path: Path) -> str:
+    return f"{path.parent.parent.name}/{path.parent.name}/{path.stem}"
+
+
+def state_format(name: str) -> int:
+    """The version of game `name`'s saved states (the same in every configuration)."""
+    (version,) = {tw.load(name, **options).state_format for options in configurations(name)}
+    return version
+
+
+@pytest.mark.parametrize("name", REGISTERED)
+def test_there_are_fixtures_of_this_version_for_every_game(name: str) -> None:
+    current = SAVED / name / f"v{state_format(name)}"
+    assert current.is_dir(), f"no fixtures of {name} format version {state_format(name)}: run tests/fixtures/make_saved_states.py {name}"
+    saved = [json.loads(json.loads(path.read_text())["config"]) for path in current.glob("*.json")]
+    for options in configurations(name):
+        assert any(all(config[k] == v for k, v in options.items()) for config in saved), (
+            f"{name} {options} has no fixture of this version"
+        )
+    assert list((SAVED / name / "future").glob("*.json")), name
+
+
+def test_every_fixture_is_of_a_registered_game_and_has_both_forms() -> None:
+    assert VERSIONED and FUTURE
     for path in VERSIONED + FUTURE:
         assert path.with_suffix(".bin").is_file(), path
+        saved = json.loads(path.read_text())
+        assert saved["game"] == path.parent.parent.name, path
+        assert saved["game"] in REGISTERED, path
+        if path.parent.name != "future":
+            assert path.parent.name == f"v{saved['format']}", path
 
 
-@pytest.mark.parametrize("path", VERSIONED, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", VERSIONED, ids=fixture_id)
 def test_saved_fixture_loads_or_names_its_version(path: Path) -> None:
     text = path.read_text().strip()
     data = path.with_suffix(".bin").read_bytes()
@@ -56,11 +79,12 @@ def test_saved_fixture_loads_or_names_its_version(path: Path) -> None:
     assert from_bytes.to_bytes() == data
     assert from_json.move_number == saved["move_number"]
     assert from_json.history() == saved["history"]
-    # And the game goes on from there.
+    # And the game goes on from there (to its end, if it is near).
     rng = random.Random(1)
     for _ in range(50):
         if from_json.is_terminal:
-            assert from_json.winners() or from_json.is_truncated
+            report = from_json.score_report()
+            assert report.terminal and report.winners == from_json.winners()
             break
         if from_json.is_chance:
             outcomes = from_json.chance_outcomes()
@@ -71,7 +95,7 @@ def test_saved_fixture_loads_or_names_its_version(path: Path) -> None:
     assert game.state_from_json(from_json.to_json()) == from_json
 
 
-@pytest.mark.parametrize("path", FUTURE, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", FUTURE, ids=fixture_id)
 def test_future_version_fixture_names_the_version_needed(path: Path) -> None:
     text = path.read_text()
     saved = json.loads(text)
@@ -81,7 +105,7 @@ def test_future_version_fixture_names_the_version_needed(path: Path) -> None:
     reads = f"reads version {game.state_format}"
     with pytest.raises(tw.StateFormatError, match=needed) as info:
         game.state_from_json(text)
-    assert reads in str(info.value)
+    assert reads in str(info.value) and game.name in str(info.value)
     with pytest.raises(tw.StateFormatError, match=needed) as info:
         game.state_from_bytes(path.with_suffix(".bin").read_bytes())
     assert reads in str(info.value)

@@ -49,7 +49,7 @@ def test_typed_usage_checks_with_mypy(tmp_path: Path) -> None:
         "import tradewinds as tw\n"
         "\n"
         "def play(seed: int) -> list[float]:\n"
-        "    game: tw.Game = tw.load('north-wind', players=3)\n"
+        "    game: tw.Game = tw.load(tw.GAMES[0])\n"
         "    state: tw.State = game.new_state(seed)\n"
         "    while not state.is_terminal:\n"
         "        legal: list[int] = state.legal_actions()\n"

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import GAMES, Game, IllegalActionError, State, TradewindsError, load, simulate
+from ._core import configurations
+from ._core import options as options_of
 from ._play import mix_seed
 from .agents import Agent, normalize_agents, parse_agent_list
 from .streaming import directory_status, read_manifest
@@ -53,13 +55,26 @@ def _load_game(args: argparse.Namespace, base: dict[str, Any] | None = None) -> 
     return load(args.game, **options)
 
 
+def _option_text(options: dict[str, Any]) -> str:
+    """A configuration as the ``--option KEY=VALUE`` pairs that select it."""
+    return " ".join(f"{key}={json.dumps(value)}" for key, value in options.items())
+
+
 def _cmd_games(args: argparse.Namespace) -> int:
-    for name in GAMES:
-        try:
-            game = load(name)
-            print(f"{name}  (default: {game.players} players)")
-        except TradewindsError:
-            print(name)
+    """Each listed game with its configurations and its declared options."""
+    for i, name in enumerate(GAMES):
+        if i:
+            print()
+        listed = configurations(name)
+        print(name)
+        print(f"  configurations ({len(listed)}; --option KEY=VALUE):")
+        for options in listed:
+            print(f"    {_option_text(options)}")
+        print("  options:")
+        declared = options_of(name)
+        width = max(len(o["name"]) for o in declared)
+        for o in declared:
+            print(f"    {o['name']:<{width}}  {o['allowed']}: {o['doc']}")
     return 0
 
 
@@ -255,7 +270,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p_games = sub.add_parser("games", help="list the games present")
+    p_games = sub.add_parser("games", help="list the games with their configurations and options")
     p_games.set_defaults(func=_cmd_games)
 
     def add_game_args(p: argparse.ArgumentParser, seed_default: int | None = 0) -> None:

@@ -94,13 +94,14 @@ def env(
 
 
 class TradewindsEnv(gymnasium.Env[npt.NDArray[np.float32], Action]):
-    """One seat of a tradewinds game against built-in agents (build it with :func:`env`)."""
+    """One seat of tradewinds game ``game`` against built-in agents (build it with :func:`env`,
+    or ``gymnasium.make(env_id(game), ...)``). The game has no default: name it."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(
         self,
-        game: str = "north-wind",
+        game: str,
         *,
         seat: int = 0,
         opponents: str | Sequence[str] = "random",

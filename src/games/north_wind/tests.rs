@@ -751,11 +751,11 @@ fn rulebook_illustration_open_contracts_and_majority() {
 
 // ----- golden playthroughs, determinism --------------------------------------------------------
 
-/// Seeded playthroughs are committed under `tests/golden/`; this test diffs them. Regenerate
-/// with `scripts/regenerate-golden.sh` after a deliberate rules change.
+/// Seeded playthroughs are committed under `tests/golden/north-wind/`; this test diffs them.
+/// Regenerate with `scripts/regenerate-golden.sh` after a deliberate rules change.
 #[test]
 fn golden_playthroughs() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/north-wind");
     let bless = std::env::var_os("TRADEWINDS_BLESS").is_some();
     for players in 2..=4 {
         let text = crate::harness::playthrough::playthrough(Arc::new(game(players)), 100 + players as u64, 200);

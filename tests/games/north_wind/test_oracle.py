@@ -1,5 +1,7 @@
-"""The Rust engine against an independent pure-Python implementation of North Wind
-(``benches/pynorthwind.py``), used as an oracle.
+"""The Rust engine against its pure-Python twin (``tests/oracles/north_wind.py``), used as an
+oracle. The twin follows the engine step by step, so this guards refactors and speed work on
+the engine: any change to the games it plays shows here. It does not check the rules against
+the rulebook (the game's own Rust tests do).
 
 Both engines draw chance from the same seeded stream (xoshiro256++ seeded by SplitMix64,
 Lemire's ``below``), so a game played from one seed with the same decisions must go through
@@ -13,20 +15,17 @@ from __future__ import annotations
 
 import json
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tradewinds as tw
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benches"))
-import pynorthwind as pn  # noqa: E402
+from conftest import SEATS
+from oracles import north_wind as pn
 
 NONE = 255
 SEEDS_PER_COUNT = 30
-PLAYER_COUNTS = (2, 3, 4)
+PLAYER_COUNTS = SEATS[pn.GAME]
 
 
 def _opt(x: int) -> int | None:
@@ -39,7 +38,7 @@ def _bits(mask: int) -> list[int]:
 
 def rust_snapshot(state: tw.State, players: int) -> tuple[dict[str, Any], list[int]]:
     """The Rust state (its serde JSON, field names as in ``state.rs``) in the shape of
-    ``pynorthwind.snapshot``, and the state of its random generator."""
+    ``north_wind.snapshot``, and the state of its random generator."""
     saved = json.loads(state.to_json())
     st = saved["state"]
     # Seats beyond the player count are unused; the revealed-card array is NONE past its length.

@@ -1,13 +1,19 @@
-"""North Wind in plain Python: what a user would write instead of using tradewinds.
+"""North Wind in plain Python: a line-by-line twin of the Rust engine (`src/games/north_wind/`).
 
-A straightforward implementation of the rules of North Wind (Klaus Teuber, Kosmos 2014) with
-the rulings of ``docs/games/north-wind.md``, written with dataclasses and lists. It serves
-two purposes:
+It is not a second reading of the rulebook. It follows the engine step by step: the same
+state layout, the same action ids, the same order of legal actions, the same seeded chance
+stream, and the engine's rulings (`docs/games/north-wind.md`) made as the engine makes them,
+right or wrong. So a game played from the same seed with the same decisions goes through the
+same states in both. That is what it is for:
 
-* a speed baseline for the Rust engine (``benches/test_bench_pure_python.py``), and
-* an oracle for it (``tests/test_oracle.py``): it uses the same action ids, lists legal
-  actions in the same order, and draws chance from the same seeded stream, so a game played
-  from the same seed with the same decisions goes through the same states in both engines.
+* it guards refactors and speed work on the engine (`tests/games/north_wind/test_oracle.py`
+  compares the two step by step): a change that alters any game shows up, and
+* it is the speed baseline a user would write instead of tradewinds
+  (`benches/test_bench_pure_python.py`, `benches/compare.py`).
+
+It does not check the engine against the rulebook: a misreading shared by the twins passes.
+That is the job of the game's own tests (`src/games/north_wind/tests.rs`, the rulebook's
+illustrations among them).
 
 The random numbers are a port of the engine's: a xoshiro256++ generator seeded from a 64-bit
 seed by SplitMix64 (``rand_xoshiro``'s ``seed_from_u64``), Lemire's method for a uniform
@@ -106,7 +112,7 @@ PORTS = ["Northcape", "Trutzhaven", "Olesand"]
 CREW_SLOTS = ["boatswain", "bookkeeper", "gunner", "treasurer", "lookout"]
 BOATSWAIN, BOOKKEEPER, GUNNER, TREASURER, LOOKOUT = range(5)
 
-DEFAULT_DATA = Path(__file__).resolve().parent.parent / "python" / "tradewinds" / "data" / "north-wind.json"
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "python" / "tradewinds" / "data" / "north-wind.json"
 
 
 @dataclass(frozen=True)
@@ -944,6 +950,15 @@ def play_random_game(game: NorthWind, seed: int, index: int) -> GameRecord:
 
 def simulate(game: NorthWind, games: int, seed: int = 0) -> list[GameRecord]:
     return [play_random_game(game, seed, i) for i in range(games)]
+
+
+#: The registered game this module is the twin of.
+GAME = "north-wind"
+
+
+def engine(options: dict[str, Any]) -> NorthWind:
+    """The twin of ``tw.load(GAME, **options)`` (the options of a configuration)."""
+    return NorthWind(players=int(options.get("players", 3)), max_turns=int(options.get("max_turns", 1000)))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""North Wind's own tests."""

@@ -1,0 +1,1 @@
+"""Regatta's own tests: the engine contract through the Python API."""
