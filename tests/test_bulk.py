@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import ONE_PER_GAME, ids
+from conftest import ONE_CONFIG, ONE_PER_GAME, config_id, ids
 from tradewinds._results import ARRAYS
 from tradewinds.agents import normalize_agents, parse_agent_list
 from tradewinds.simulation import wilson_interval
@@ -39,11 +39,13 @@ def mixed_agents(players: int) -> list[str]:
     return [["greedy", MCTS, "random", "greedy"][p % 4] for p in range(players)]
 
 
-#: Regatta, the engine's test game: solo against a pace boat (an opponent that is not a seat,
-#: with tiers), five seats and the pace boat, three seats and no opponent; and North Wind.
-CONFIGURATIONS = [("north-wind", {"players": 2}), ("regatta", {"players": 1, "pace_boat": True}),
-                  ("regatta", {"players": 5, "pace_boat": True}), ("regatta", {"players": 3})]
-CONFIGURATION_IDS = ["north-wind-2p", "regatta-solo", "regatta-5p-pace-boat", "regatta-3p"]
+#: The first configuration of each listed game, and shapes of the engine's test game
+#: `regatta`: solo against a pace boat (an opponent that is not a seat, with tiers), five
+#: seats and the pace boat, three seats and no opponent.
+CONFIGURATIONS = [(c.game, c.options) for c in ONE_CONFIG if c.game in tw.GAMES] + [
+    ("regatta", {"players": 1, "pace_boat": True}), ("regatta", {"players": 5, "pace_boat": True}),
+    ("regatta", {"players": 3})]
+CONFIGURATION_IDS = [config_id(name, options) for name, options in CONFIGURATIONS]
 
 
 # ---- agent specs ---------------------------------------------------------------------------
@@ -210,7 +212,7 @@ def test_the_python_loop_records_games_as_the_engine_does(name: str, options: di
         decisions += 1
         return action
 
-    games = 3 if name == "north-wind" else 40
+    games = 3 if game.max_game_length > 1000 else 40  # a few long games, or more short ones
     python: list[tw.SimulationResult] = []
     for seed in range(games):
         decisions = 0

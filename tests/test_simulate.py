@@ -15,6 +15,7 @@ import pytest
 
 import tradewinds as tw
 from tradewinds import _results
+from conftest import ONE_CONFIG, config_id
 from tradewinds.simulation import ProgressBar, wilson_interval
 
 ARRAYS = ("scores", "winners", "moves", "decisions", "truncated", "category_points",
@@ -255,7 +256,7 @@ def test_to_pandas(one_game: tw.Game) -> None:
 def test_the_schema_is_what_the_engine_returns() -> None:
     assert _results.ARRAYS == ARRAYS
     assert {a.name: a.fill for a in _results.SCHEMA}["tier"] == -1
-    for game in [tw.load("north-wind", players=2)] + [tw.load("regatta", **o) for o in REGATTA]:
+    for game in [c.load() for c in ONE_CONFIG] + [tw.load("regatta", **o) for o in REGATTA]:
         raw = game.simulate(7, 1, 1)
         layout = _results.Layout.from_meta(raw)
         assert layout == _results.Layout.of(game.players, raw["categories"], game.opponents, game.tiers)
@@ -340,8 +341,11 @@ def _make_old(path: Path, old: Path, version: int = 1, drop: tuple[str, ...] = (
     np.savez_compressed(old, meta=np.array(json.dumps(meta)), **arrays)
 
 
-@pytest.mark.parametrize("name,options", [("north-wind", {"players": 2}), ("regatta", REGATTA[0]),
-                                          ("regatta", REGATTA[2])], ids=["north-wind-2p", "regatta-solo", "regatta-3p"])
+OLD_FILE_CASES = [(c.game, c.options) for c in ONE_CONFIG if c.game in tw.GAMES] + [
+    ("regatta", REGATTA[0]), ("regatta", REGATTA[2])]
+
+
+@pytest.mark.parametrize("name,options", OLD_FILE_CASES, ids=[config_id(n, o) for n, o in OLD_FILE_CASES])
 def test_a_file_saved_before_opponents_and_tiers_loads_without_them(
     tmp_path: Path, name: str, options: dict[str, object]
 ) -> None:
@@ -389,20 +393,6 @@ def test_result_files_of_other_versions_or_lacking_arrays_are_refused(tmp_path: 
         tw.SimulationResult.load(tmp_path / "bad-tier.npz")
 
 
-def test_a_file_of_the_previous_format_loads(tmp_path: Path) -> None:
-    # Written by the tradewinds before opponents and tiers (format version 1):
-    # tw.simulate("north-wind", 16, players=2, seed=5, threads=1).save(...)
-    fixture = Path(__file__).resolve().parent / "fixtures" / "simulation-v1" / "north-wind-2p.npz"
-    back = tw.SimulationResult.load(fixture)
-    with np.load(fixture) as z:
-        assert json.loads(str(z["meta"]))["version"] == 1 and "tier" not in z.files
-    again = tw.simulate("north-wind", 16, players=2, seed=5, threads=1)
-    for name in ARRAYS:
-        assert np.array_equal(getattr(back, name), getattr(again, name)), name
-    assert back.opponents == again.opponents == [] and back.tiers == again.tiers == []
-    assert back.summary().splitlines()[2:] == again.summary().splitlines()[2:]
-
-
 def test_summary_names_the_opponents_and_the_tiers() -> None:
     r = tw.simulate(solo(), 2000, seed=5, threads=2)
     text = r.summary()
@@ -420,7 +410,7 @@ def test_summary_names_the_opponents_and_the_tiers() -> None:
     none = next(line for line in text.splitlines() if line.startswith("none "))
     assert f"{(r.tier == -1).mean():.4f}" in none
     # A game without opponents or tiers keeps its summary as it was.
-    plain = tw.simulate("north-wind", 100, players=2, seed=5, threads=2).summary()
+    plain = tw.simulate("regatta", 100, players=2, seed=5, threads=2).summary()
     assert "opponent" not in plain and "tier" not in plain and "games without a winner: " in plain
 
 
