@@ -358,11 +358,12 @@ impl<G: Game> GameState<G> {
         out
     }
 
-    fn check_header(&self, format: u32, game: &str) -> Result<()> {
-        if game != self.game.spec().name {
+    /// A saved state's header fits `ours`: the same game, saved in its current format version.
+    fn check_header(ours: &G, format: u32, game: &str) -> Result<()> {
+        if game != ours.spec().name {
             return Err(EngineError::StateFormat(format!(
                 "it is a state of game {game:?}, not {:?}",
-                self.game.spec().name
+                ours.spec().name
             )));
         }
         if format != G::STATE_FORMAT {
@@ -426,8 +427,7 @@ impl<G: Game> GameState<G> {
     pub fn from_json(game: &Arc<G>, text: &str) -> Result<Self> {
         let header: SavedHeader = serde_json::from_str(text)
             .map_err(|e| EngineError::StateFormat(format!("not a saved tradewinds state: {e}")))?;
-        let probe = Self::probe(game);
-        probe.check_header(header.format, &header.game)?;
+        Self::check_header(game, header.format, &header.game)?;
         let saved: Saved<G::State> = serde_json::from_str(text)
             .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {e}")))?;
         Self::from_saved(game, saved)
@@ -439,25 +439,14 @@ impl<G: Game> GameState<G> {
             return Err(EngineError::StateFormat("not a saved tradewinds state (bad magic)".into()));
         }
         let format = u32::from_le_bytes([bytes[3], bytes[4], bytes[5], bytes[6]]);
-        let probe = Self::probe(game);
-        probe.check_header(format, game.spec().name)?;
+        // The saved game's name leads the body in every format version: check it before the
+        // version, so another game's state is named as such.
+        let named = postcard::take_from_bytes::<SavedHeader>(&bytes[7..]).ok().map(|(h, _)| h.game);
+        Self::check_header(game, format, named.as_deref().unwrap_or(game.spec().name))?;
         let saved: Saved<G::State> = postcard::from_bytes(&bytes[7..])
             .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {e}")))?;
-        probe.check_header(saved.format, &saved.game)?;
+        Self::check_header(game, saved.format, &saved.game)?;
         Self::from_saved(game, saved)
-    }
-
-    fn probe(game: &Arc<G>) -> Self {
-        GameState {
-            game: Arc::clone(game),
-            inner: game.initial_state(),
-            rng: rng_from_seed(0),
-            explicit_chance: true,
-            history: Vec::new(),
-            move_number: 0,
-            scratch: Vec::new(),
-            legal_valid: false,
-        }
     }
 }
 

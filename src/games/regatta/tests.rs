@@ -246,8 +246,11 @@ fn saved_states_carry_this_games_format_version() {
     assert_eq!((g.state_format(), nw.state_format()), (1, 2));
     let saved: Value = serde_json::from_str(&g.new_state(3, false).to_json()).unwrap();
     assert_eq!(saved["format"], 1);
-    let e = g.state_from_json(&nw.new_state(3, false).to_json()).err().unwrap().to_string();
-    assert!(e.contains("north-wind"), "{e}");
+    let theirs = nw.new_state(3, false);
+    for e in [g.state_from_json(&theirs.to_json()).err(), g.state_from_bytes(&theirs.to_bytes()).err()] {
+        let e = e.expect("another game's state is refused").to_string();
+        assert!(e.contains("a state of game \"north-wind\""), "{e}");
+    }
 }
 
 /// Setup descriptions are checked field by field.
