@@ -12,6 +12,7 @@ use crate::engine::{
 
 pub mod actions;
 pub mod data;
+mod heuristic;
 mod resample;
 mod rules;
 mod setup;
@@ -213,9 +214,10 @@ impl Game for NorthWind {
         self.setup_from(description)
     }
 
-    /// North Wind's evaluation for search agents: tokens placed, plus small credits for what
-    /// brings tokens later (gold, goods, captains, crew, cannons, sail, letters); each
-    /// player's value is tanh of the margin over the best opponent, a third of a token wide.
+    /// North Wind's evaluation for search agents (`heuristic.rs`): tokens placed, plus credit
+    /// for what brings tokens later (what the open contracts need, room in the hold for it,
+    /// spare goods, captains and gold, crew, cannons, sail, letters); each player's value is
+    /// tanh of the margin over the best opponent, three tokens wide.
     fn evaluate(&self, state: &State, out: &mut [f64]) {
         if state.phase == Phase::GameOver {
             self.returns(state, out);
@@ -223,15 +225,7 @@ impl Game for NorthWind {
         }
         let mut h = [0.0f64; 4];
         for (p, hp) in h.iter_mut().enumerate().take(self.players) {
-            let s = &state.ships[p];
-            *hp = self.placed(state, p) as f64
-                + 0.08 * (s.gold.min(12) as f64)
-                + 0.15 * s.hold() as f64
-                + 0.35 * s.captains as f64
-                + 0.3 * s.crew_count() as f64
-                + 0.15 * s.cannons as f64
-                + 0.2 * s.sail as f64
-                + 0.1 * s.letters as f64;
+            *hp = self.position_value(state, p);
         }
         for p in 0..self.players {
             let best = (0..self.players).filter(|&q| q != p).map(|q| h[q]).fold(f64::NEG_INFINITY, f64::max);

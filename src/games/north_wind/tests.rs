@@ -1223,3 +1223,108 @@ fn mcts_and_greedy_beat_random_seats() {
     let wins = (0..40).filter(|&i| r.winners[i * 2]).count();
     assert!(wins >= 28, "greedy won {wins} of 40 against random");
 }
+
+// ----- the evaluation of the search agents (heuristic.rs) ----------------------------------------
+
+/// "If all 6 slots of your cargo hold are occupied, you may not buy any further goods": a hold
+/// full of goods no open contract asks for blocks the wine Northcape's first contract needs,
+/// so a free slot is worth more than the good that fills it; when the open contracts need
+/// nothing more, the good is worth more than the slot.
+#[test]
+fn evaluation_values_room_in_the_hold_for_the_open_contracts() {
+    // Open contracts: Northcape 1 wine, Trutzhaven 1 captain, Olesand 1 salt + 1 fish.
+    let full = position(2, json!({"ships": [{"goods": {"grain": 2, "wood": 2, "salt": 1, "fish": 1}}]}));
+    let room = position(2, json!({"ships": [{"goods": {"grain": 2, "wood": 1, "salt": 1, "fish": 1}}]}));
+    let g = full.game().clone();
+    assert_eq!(g.room_shortfall(full.inner(), &ship(&full, 0)), 1);
+    assert_eq!(g.room_shortfall(room.inner(), &ship(&room, 0)), 0);
+    assert!(g.position_value(room.inner(), 0) > g.position_value(full.inner(), 0));
+    let mut full_out = [0.0; 2];
+    let mut room_out = [0.0; 2];
+    g.evaluate(full.inner(), &mut full_out);
+    g.evaluate(room.inner(), &mut room_out);
+    assert!(room_out[0] > full_out[0] && room_out[1] < full_out[1], "{room_out:?} {full_out:?}");
+
+    // Northcape's second contract asks for 3 gold, not wine: the hold has all it needs.
+    let contracts = json!({"Northcape": [1]});
+    let full = position(2, json!({"contracts": contracts, "ships": [{"goods": {"grain": 2, "wood": 2, "salt": 1, "fish": 1}}]}));
+    let room = position(2, json!({"contracts": contracts, "ships": [{"goods": {"grain": 2, "wood": 1, "salt": 1, "fish": 1}}]}));
+    assert_eq!(g.room_shortfall(full.inner(), &ship(&full, 0)), 0);
+    assert!(g.position_value(full.inner(), 0) > g.position_value(room.inner(), 0));
+}
+
+/// A good an open contract asks for is worth more than one none asks for, and a unit serves
+/// one contract only (one wine does not count for Northcape's and Trutzhaven's at once).
+#[test]
+fn evaluation_credits_what_the_open_contracts_ask_for() {
+    let g = game(2);
+    let value = |ship: Value, contracts: Value| {
+        let st = position(2, json!({"contracts": contracts, "ships": [ship]}));
+        g.position_value(st.inner(), 0)
+    };
+    let none = json!({});
+    assert!(value(json!({"goods": {"wine": 1}}), none.clone()) > value(json!({"goods": {"grain": 1}}), none.clone()));
+    assert!(value(json!({"goods": {"salt": 1}}), none.clone()) > value(json!({"goods": {"grain": 1}}), none.clone()));
+    assert!(value(json!({"captains": 1}), none.clone()) > value(json!({}), none.clone()));
+    // Trutzhaven's third contract: 1 captain + 1 wine; Northcape's first: 1 wine.
+    let both = json!({"Trutzhaven": [1, 1]});
+    let one_wine = value(json!({"goods": {"wine": 1}, "captains": 1}), both.clone());
+    let two_wine = value(json!({"goods": {"wine": 2}, "captains": 1}), both.clone());
+    let no_wine = value(json!({"captains": 1}), both);
+    // The first wine completes Northcape's contract (the better use), the second is half of
+    // Trutzhaven's: still worth more than a good nobody asks for.
+    use super::heuristic::{CONTRACT, SPARE_GOOD};
+    assert!((one_wine - no_wine - CONTRACT).abs() < 1e-9, "{no_wine} {one_wine}");
+    assert!((two_wine - one_wine - CONTRACT / 2.0).abs() < 1e-9, "{one_wine} {two_wine}");
+    assert!(CONTRACT / 2.0 > SPARE_GOOD);
+}
+
+/// Fulfilling a contract raises the player's value: what the contract takes is worth less
+/// than the token it brings. Checked for every contract of every column, the player
+/// holding exactly what it asks for.
+#[test]
+fn evaluation_rises_with_every_fulfilled_contract() {
+    let g = game(4);
+    for (port, name) in super::data::PORTS.iter().enumerate() {
+        for (i, c) in g.data.contracts[port].iter().enumerate() {
+            // Earlier contracts by the other three players in turn.
+            let owners: Vec<u8> = (0..i).map(|k| 1 + (k % 3) as u8).collect();
+            let goods: Map<String, Value> = super::data::GOODS
+                .iter()
+                .zip(c.goods)
+                .filter(|&(_, n)| n > 0)
+                .map(|(g, n)| (g.to_string(), json!(n)))
+                .collect();
+            let ship = json!({"goods": goods, "captains": c.captains, "gold": c.gold});
+            let mut st = position(4, json!({"contracts": {*name: owners}, "ships": [ship]}));
+            let before = g.position_value(st.inner(), 0);
+            play(&mut st, &format!("sail:{name}"));
+            play(&mut st, &format!("reveal:{name}"));
+            play(&mut st, "fulfil-contract");
+            let after = g.position_value(st.inner(), 0);
+            assert!(after > before + 0.1, "{name} contract {i}: {before} before, {after} after");
+        }
+    }
+}
+
+/// The `greedy` agent (one ply on this evaluation) throws a good no contract needs overboard
+/// at a wine port to make room for the wine Northcape asks for, then buys it.
+#[test]
+fn greedy_throws_goods_overboard_to_make_room_for_a_contract() {
+    use crate::engine::agents::{choose, AgentScratch, AgentSpec};
+    let mut st = position(2, json!({"ships": [{"gold": 5, "goods": {"grain": 2, "wood": 2, "salt": 1, "fish": 1}}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Wine port (1)");
+    assert!(has(&st, "jettison:grain") && !has(&st, "buy-1:wine"), "{:?}", legal_names(&st));
+    let g = st.game().clone();
+    let mut scratch = AgentScratch::default();
+    for seed in 0..8 {
+        let mut rng = crate::engine::rng::rng_from_seed(seed);
+        let mut t = st.clone();
+        let a = choose(&AgentSpec::Greedy, &*g, t.inner(), 0, &mut rng, &mut scratch);
+        assert!(["jettison:grain", "jettison:wood"].contains(&t.action_to_string(a).as_str()), "{}", t.action_to_string(a));
+        t.apply(a).unwrap();
+        let a = choose(&AgentSpec::Greedy, &*g, t.inner(), 0, &mut rng, &mut scratch);
+        assert_eq!(t.action_to_string(a), "buy-1:wine");
+    }
+}

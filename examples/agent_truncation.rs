@@ -1,0 +1,60 @@
+//! Do the built-in agents finish their games? Self-play of each listed game, in each of its
+//! configurations, with every seat played by the same built-in agent; prints, per agent and
+//! configuration, how many games ended truncated at the game's turn bound (a Markdown table,
+//! as in docs/simulation.md).
+//!
+//! ```text
+//! cargo run --release --example agent_truncation -- [--seed S] [--threads T] [SPEC@GAMES ...]
+//! ```
+//!
+//! Each `SPEC@GAMES` is an agent spec as `tw.simulate` takes it and the number of self-play
+//! games per configuration; the default is `random@400 greedy@400 mcts:iterations=10@400 mcts@40`
+//! with seed 3. Games are those of `tw.simulate(game, GAMES, seed=S, agents=[SPEC] * players)`.
+
+use std::time::Instant;
+
+use tradewinds::engine::{AgentSpec, Result};
+use tradewinds::games::{all_configurations, load, GAMES};
+
+fn main() -> Result<()> {
+    let mut seed = 3u64;
+    let mut threads = 0usize;
+    let mut runs: Vec<(AgentSpec, String, usize)> = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--seed" => seed = args.next().and_then(|s| s.parse().ok()).expect("--seed N"),
+            "--threads" => threads = args.next().and_then(|s| s.parse().ok()).expect("--threads N"),
+            run => {
+                let (spec, games) = run.rsplit_once('@').expect("SPEC@GAMES, e.g. greedy@400");
+                let games = games.parse().expect("GAMES: a number of games");
+                runs.push((spec.parse()?, spec.to_string(), games));
+            }
+        }
+    }
+    if runs.is_empty() {
+        for (spec, games) in [("random", 400), ("greedy", 400), ("mcts:iterations=10", 400), ("mcts", 40)] {
+            runs.push((spec.parse()?, spec.to_string(), games));
+        }
+    }
+    println!("| game | configuration | agent (every seat) | games | truncated | seed | seconds |");
+    println!("|------|---------------|--------------------|-------|-----------|------|---------|");
+    for name in GAMES {
+        for options in all_configurations(name) {
+            let game = load(name, &options)?;
+            let players = game.spec().players;
+            for (spec, label, games) in &runs {
+                let agents = vec![spec.clone(); players];
+                let start = Instant::now();
+                let r = game.simulate(&agents, 0, *games, seed, threads, None)?;
+                let truncated = r.truncated.iter().filter(|&&t| t).count();
+                println!(
+                    "| {name} | {} | `{label}` | {games} | {truncated} | {seed} | {:.1} |",
+                    serde_json::Value::Object(options.clone()),
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
+    Ok(())
+}
