@@ -35,7 +35,7 @@ def cargo_fuzz_available() -> bool:
     return r.returncode == 0
 
 
-pytestmark = pytest.mark.skipif(
+needs_cargo_fuzz = pytest.mark.skipif(
     not cargo_fuzz_available(),
     reason="cargo-fuzz is not installed (cargo install cargo-fuzz); tests/fuzz_bounded.rs runs the same checks",
 )
@@ -56,6 +56,7 @@ def test_every_target_has_seed_inputs() -> None:
         assert seeds, f"{target} has no committed seed inputs"
 
 
+@needs_cargo_fuzz
 @pytest.mark.parametrize("target", TARGETS)
 def test_bounded_fuzz_run(target: str, built: None, tmp_path: Path) -> None:
     # Only the committed seeds: a local corpus grown by long runs would make this run long.
