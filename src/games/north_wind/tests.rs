@@ -46,13 +46,23 @@ fn stacks() -> Value {
 }
 
 /// A position from a description (stacks default to `stacks()`), with explicit chance.
-fn position(players: usize, mut desc: Value) -> St {
+fn position(players: usize, desc: Value) -> St {
+    position_in(json!({ "players": players }), desc)
+}
+
+/// A position of the game with these options (`{"players": 2, "gold": "limited"}`).
+fn position_in(options: Value, mut desc: Value) -> St {
     if desc.get("stacks").is_none() {
         desc["stacks"] = stacks();
     }
-    let g = Arc::new(game(players));
+    let g = Arc::new(NorthWind::load(&opts(options)).unwrap());
     let inner = g.setup(&desc).unwrap_or_else(|e| panic!("{e}"));
     GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true)
+}
+
+/// A position of the game whose bank holds the box's 90 gold (`gold="limited"`, ruling 13).
+fn limited(players: usize, desc: Value) -> St {
+    position_in(json!({ "players": players, "gold": "limited" }), desc)
 }
 
 fn play(st: &mut St, action: &str) {
@@ -401,11 +411,15 @@ fn a_full_hold_buys_only_after_throwing_goods_overboard() {
     play(&mut st, "jettison:fish");
     assert_eq!(st.inner().supply_goods[1], 7);
     assert_eq!(st.inner().phase, Phase::Card);
-    assert!(has(&st, "buy-1:salt") && !has(&st, "buy-2:salt"));
+    // Ruling 7: room for 1 salt now; the jettison commits P0 to the purchase (no pass).
+    assert_eq!(legal_names(&st), ["buy-1:salt", "jettison:grain", "jettison:fish", "jettison:wood"]);
     play(&mut st, "jettison:fish");
+    // Room for 2: only the purchase that needs both free slots.
+    assert_eq!(legal_names(&st), ["buy-2:salt"]);
     play(&mut st, "buy-2:salt");
     assert_eq!(ship(&st, 0).goods, [2, 0, 2, 2, 0]);
     assert_eq!(st.inner().voyage.actions, 1, "throwing goods overboard is not an action");
+    assert_eq!(st.inner().voyage.jettisoned, 0);
 }
 
 /// Limited components: 8 of each good. An empty supply sells nothing.
@@ -1022,7 +1036,14 @@ fn options_are_validated() {
         assert!(e.contains("2, 3 or 4"), "{e}");
     }
     let e = NorthWind::load(&opts(json!({"speed": 3}))).unwrap_err().to_string();
-    assert!(e.contains("players") && e.contains("max_turns"), "{e}");
+    assert!(e.contains("players") && e.contains("max_turns") && e.contains("gold"), "{e}");
+    // The bank (ruling 13): "unlimited" (the default) or "limited"; each is a configuration.
+    let e = NorthWind::load(&opts(json!({"gold": "infinite"}))).unwrap_err().to_string();
+    assert!(e.contains("\"unlimited\", \"limited\"; default \"unlimited\""), "{e}");
+    let configs = NorthWind::configurations();
+    assert_eq!(configs.len(), 6);
+    assert!(configs.iter().any(|c| c["gold"] == "limited" && c["players"] == 4));
+    assert_eq!(game(2).config()["gold"], "unlimited");
     let e = crate::games::load("nort-wind", &Map::new()).err().unwrap().to_string();
     assert!(e.contains("north-wind"));
 }
@@ -1067,13 +1088,48 @@ fn saved_states_are_checked_on_load() {
 
 // ----- rulings -----------------------------------------------------------------------------------
 
-/// Ruling 13: the gold is the box's coins ("30 gold coins, value 1 • 12 gold coins, value 5":
-/// 90 gold). A sale is an exchange and needs the bank to pay its whole price; every other
-/// payment from the bank pays what it holds, possibly nothing.
+/// Ruling 13, the default reading: "take 1 gold from the supply", "take the corresponding gold
+/// coins", "take 2 gold from the supply" are unconditional and nothing says the supply of gold
+/// runs out, so the bank always pays (as Nauticus and Norsewind say of their coins).
+#[test]
+fn ruling_the_bank_of_gold_is_unlimited_by_default() {
+    assert!(!game(3).limited_gold);
+    // More gold on the ships than the box's 90: a sale of 2 salt for 6 is offered and paid.
+    let mut st = position(2, json!({"ships": [{"gold": 85, "goods": {"salt": 2}}, {"gold": 60, "letters": 0}]}));
+    assert_eq!(st.inner().supply_gold, 0, "an unlimited bank keeps no count");
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (3)");
+    assert!(has(&st, "sell-2:salt"));
+    play(&mut st, "sell-2:salt");
+    assert_eq!(ship(&st, 0).gold, 91);
+    // The merchant buys too, and treasure and the shipwreck pay in full.
+    play(&mut st, "reveal:Shipwreck");
+    play(&mut st, "search-shipwreck");
+    assert_eq!(ship(&st, 0).gold, 93);
+    let mut st = position(2, json!({"ships": [{"gold": 85, "goods": {"wood": 1}}, {"gold": 60, "letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Fog#1");
+    play(&mut st, "event:treasure");
+    assert_eq!(ship(&st, 0).gold, 86);
+    play(&mut st, "reveal:Merchant (3)");
+    assert!(has(&st, "merchant-sell:wood"));
+    // Income for the poor and the treasurer, whatever the others hold.
+    let st = position(2, json!({"ships": [{"gold": 0, "crew": ["treasurer"]}, {"gold": 1000}]}));
+    assert_eq!(ship(&st, 0).gold, 2);
+    // Paying into an unlimited bank keeps no count either.
+    let mut st = position(2, json!({"ships": [{"gold": 5}, {"letters": 0}]}));
+    meet_pirates(&mut st, 1);
+    play(&mut st, "pay-pirates");
+    assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (4, 0));
+}
+
+/// Ruling 13, the option `gold="limited"`: the gold is the box's coins ("30 gold coins, value 1
+/// • 12 gold coins, value 5": 90 gold). A sale is an exchange and needs the bank to pay its
+/// whole price; every other payment from the bank pays what it holds, possibly nothing.
 #[test]
 fn ruling_gold_is_limited_to_the_coins() {
     // 82 + 5 gold on the ships: the bank holds 3, the price of 1 salt here, not of 2.
-    let mut st = position(2, json!({"ships": [{"gold": 82, "goods": {"salt": 2}}, {"letters": 0}]}));
+    let mut st = limited(2, json!({"ships": [{"gold": 82, "goods": {"salt": 2}}, {"letters": 0}]}));
     assert_eq!(st.inner().supply_gold, 3);
     play(&mut st, "sail:Northcape");
     play(&mut st, "reveal:Salt port (3)");
@@ -1087,24 +1143,122 @@ fn ruling_gold_is_limited_to_the_coins() {
     assert!(has(&st, "merchant-buy:grain"));
 
     // Treasure from an empty bank: nothing.
-    let mut st = position(2, json!({"ships": [{"gold": 85}, {"letters": 0}]}));
+    let mut st = limited(2, json!({"ships": [{"gold": 85}, {"letters": 0}]}));
     play(&mut st, "sail:Northcape");
     play(&mut st, "reveal:Fog#1");
     play(&mut st, "event:treasure");
     assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (85, 0));
     // The shipwreck's 2 gold from a bank of 1: 1.
-    let mut st = position(2, json!({"ships": [{"gold": 84}, {"letters": 0}]}));
+    let mut st = limited(2, json!({"ships": [{"gold": 84}, {"letters": 0}]}));
     play(&mut st, "sail:Northcape");
     play(&mut st, "reveal:Shipwreck");
     play(&mut st, "search-shipwreck");
     assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (85, 0));
     // The treasurer's income of 2 from a bank of 1: 1; the poor's income from an empty bank: none.
-    let st = position(2, json!({"ships": [{"gold": 0, "crew": ["treasurer"]}, {"gold": 89}]}));
+    let st = limited(2, json!({"ships": [{"gold": 0, "crew": ["treasurer"]}, {"gold": 89}]}));
     assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (1, 0));
-    let st = position(2, json!({"ships": [{"gold": 0}, {"gold": 90}]}));
+    let st = limited(2, json!({"ships": [{"gold": 0}, {"gold": 90}]}));
     assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (0, 0));
     // Paying fills the bank again; more gold than the coins cannot be set up.
-    assert!(NorthWind::load(&opts(json!({"players": 2}))).unwrap().setup(&json!({"ships": [{"gold": 50}, {"gold": 41}]})).is_err());
+    let mut st = limited(2, json!({"ships": [{"gold": 85}, {"letters": 0}]}));
+    meet_pirates(&mut st, 1);
+    play(&mut st, "pay-pirates");
+    assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (84, 1));
+    let g = NorthWind::load(&opts(json!({"players": 2, "gold": "limited"}))).unwrap();
+    assert!(g.setup(&json!({"ships": [{"gold": 50}, {"gold": 41}]})).is_err());
+    assert!(game(2).setup(&json!({"ships": [{"gold": 50}, {"gold": 41}]})).is_ok());
+}
+
+/// Ruling 7: "If all 6 slots of your cargo hold are occupied, you may not buy any further
+/// goods, unless you make room by throwing goods overboard and returning them to the supply."
+/// Throwing goods overboard is part of a purchase: offered only when the hold's room is what
+/// stops a purchase, only as many goods as that purchase needs, and once a good is thrown the
+/// purchase must follow (no pass, no sale).
+#[test]
+fn ruling_throwing_goods_overboard_only_makes_room_for_a_purchase() {
+    // At the boundary: 5 goods aboard. 1 salt fits; 2 fit after throwing exactly 1 overboard.
+    let five = json!({"grain": 2, "fish": 2, "wood": 1});
+    let mut st = position(2, json!({"ships": [{"goods": five, "gold": 5}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (1)");
+    assert_eq!(legal_names(&st), ["pass", "buy-1:salt", "jettison:grain", "jettison:fish", "jettison:wood"]);
+    play(&mut st, "jettison:wood");
+    // One slot thrown free, two free: only the purchase that needed it, and no second throw.
+    assert_eq!(legal_names(&st), ["buy-2:salt"]);
+    assert!(st.apply(PASS).is_err());
+    play(&mut st, "buy-2:salt");
+    assert_eq!((ship(&st, 0).goods, ship(&st, 0).gold), ([2, 2, 2, 0, 0], 3));
+    // No room needed: no throwing.
+    let mut st = position(2, json!({"ships": [{"goods": {"grain": 2}, "gold": 5}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (1)");
+    assert_eq!(legal_names(&st), ["pass", "buy-1:salt", "buy-2:salt"]);
+
+    // A trade-letter holder on another's voyage cannot throw goods overboard and then pass.
+    let full = json!({"grain": 2, "fish": 2, "wood": 2});
+    let mut st = position(2, json!({"ships": [{"gold": 5}, {"goods": full, "gold": 5, "letters": 1}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (1)");
+    play(&mut st, "buy-1:salt");
+    assert_eq!((st.inner().phase, st.current_player()), (Phase::Letter, 1));
+    assert_eq!(legal_names(&st), ["pass", "jettison:grain", "jettison:fish", "jettison:wood"]);
+    play(&mut st, "jettison:grain");
+    assert!(!has(&st, "pass"), "the jettison commits P1 to the purchase");
+    assert!(st.apply(PASS).is_err());
+    assert_eq!(legal_names(&st), ["buy-1:salt", "jettison:grain", "jettison:fish", "jettison:wood"]);
+    assert!(st.observation_string(0).unwrap().contains("P1 has thrown 1 good(s) overboard and must buy"));
+    assert_eq!(st.observation_tensor(0).unwrap()[tensor_thrown(st.game().data.types.len())], 0.5);
+    play(&mut st, "buy-1:salt");
+    assert_eq!((ship(&st, 1).goods, ship(&st, 1).gold, ship(&st, 1).letters), ([1, 2, 1, 2, 0], 4, 0));
+    assert_eq!(st.inner().phase, Phase::Reveal);
+
+    // At a merchant: after the throw, only purchases (of any good that now fits), no sale.
+    let mut st = position(2, json!({"ships": [{"goods": full, "gold": 5}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Merchant (3)");
+    assert_eq!(legal_names(&st), ["pass", "jettison:grain", "jettison:fish", "jettison:wood",
+        "merchant-sell:grain", "merchant-sell:fish", "merchant-sell:wood"]);
+    play(&mut st, "jettison:fish");
+    assert_eq!(legal_names(&st), ["merchant-buy:fish", "merchant-buy:salt", "merchant-buy:wine"]);
+    play(&mut st, "merchant-buy:wine");
+    assert_eq!((ship(&st, 0).goods, ship(&st, 0).gold), ([2, 1, 0, 2, 1], 2));
+    // A saved state that has thrown goods overboard with no purchase left is refused.
+    let mut inner = st.inner().clone();
+    inner.voyage.jettisoned = 1;
+    assert!(st.game().validate(&inner).is_err());
+}
+
+/// Ruling 12: "take 1 pirate captain from the supply" — the supply of 8 captains runs dry
+/// only when four prisons hold 2 each (a four-player game); the victor's own prison is then
+/// full, and "Should you have defeated a pirate and your prison is already occupied by 2
+/// pirate captains, you receive 1 gold instead."
+#[test]
+fn ruling_the_captain_supply_runs_dry_only_when_four_prisons_are_full() {
+    let g = game(4);
+    let r = &g.data.rules;
+    assert_eq!(r.captains_total, 4 * r.prison_slots, "four full prisons empty the supply");
+    assert!(r.captains_total > 3 * r.prison_slots, "three prisons never do");
+    // The last captain: P0 takes it, and the supply is empty.
+    let two = json!({"captains": 2});
+    let mut st = position(4, json!({"ships": [{"captains": 1, "gold": 3}, two, two, two]}));
+    assert_eq!(st.inner().supply_captains, 1);
+    meet_pirates(&mut st, 1);
+    play(&mut st, "fight");
+    play(&mut st, "combat:hit");
+    assert_eq!((ship(&st, 0).captains, st.inner().supply_captains, ship(&st, 0).gold), (2, 0, 3));
+    // One past it: every prison full, none in the supply; a victory pays 1 gold.
+    let mut st = position(4, json!({"ships": [{"captains": 2, "gold": 3}, two, two, two]}));
+    assert_eq!(st.inner().supply_captains, 0);
+    meet_pirates(&mut st, 1);
+    play(&mut st, "fight");
+    play(&mut st, "combat:hit");
+    assert_eq!((ship(&st, 0).captains, st.inner().supply_captains, ship(&st, 0).gold), (2, 0, 4));
+    // A delivery to Trutzhaven returns a captain to the empty supply.
+    let mut st = position(4, json!({"ships": [{"captains": 2}, two, two, two]}));
+    play(&mut st, "sail:Trutzhaven");
+    play(&mut st, "reveal:Trutzhaven");
+    play(&mut st, "fulfil-contract");
+    assert_eq!((ship(&st, 0).captains, st.inner().supply_captains), (1, 1));
 }
 
 /// Ruling: a victory with no pirate captain left in the supply pays the 1 gold of a full
@@ -1200,12 +1354,33 @@ fn ruling_no_voluntary_return_to_port() {
     }
 }
 
-/// The tensor layout documented in docs/games/north-wind.md: 254 + 6 x types values.
+/// The tensor layout documented in docs/games/north-wind.md: 256 + 6 x types values.
 #[test]
 fn observation_tensor_has_the_documented_length() {
     let g = game(3);
     assert_eq!(g.data.types.len(), 19);
-    assert_eq!(g.spec().observation_tensor_shape, vec![369]);
+    assert_eq!(g.spec().observation_tensor_shape, vec![370]);
+}
+
+/// Offsets of the documented tensor layout: the bank's gold (after the observer, the turn, 4
+/// ships of 19, the columns, contracts done, majorities, and the supply's goods, captains and
+/// letters), and the goods thrown overboard (the sixth of the voyage numbers, after the
+/// phase, decider, voyage stack and three blocks of card types).
+const TENSOR_BANK: usize = 4 + 4 + 4 * 19 + 12 + 3 + 15 + 5 + 1 + 1;
+fn tensor_thrown(types: usize) -> usize {
+    TENSOR_BANK + 1 + 12 + 4 + 3 + 3 * types + 5
+}
+
+/// The tensor's bank field: the bank's gold / 90 with `gold="limited"`; an unlimited bank
+/// always shows 1 (it can pay anything). The string says "gold unlimited".
+#[test]
+fn observation_shows_the_bank_as_the_option_makes_it() {
+    let st = limited(2, json!({"ships": [{"gold": 40}, {"gold": 5}]}));
+    assert_eq!(st.observation_tensor(0).unwrap()[TENSOR_BANK], 45.0 / 90.0);
+    assert!(st.observation_string(1).unwrap().contains("| gold 45"));
+    let st = position(2, json!({"ships": [{"gold": 40}, {"gold": 5}]}));
+    assert_eq!(st.observation_tensor(0).unwrap()[TENSOR_BANK], 1.0);
+    assert!(st.observation_string(1).unwrap().contains("| gold unlimited"));
 }
 
 // ----- built-in agents ---------------------------------------------------------------------------
