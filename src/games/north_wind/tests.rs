@@ -41,7 +41,7 @@ fn stacks() -> Value {
     json!({
         "Northcape": ["Fog", "Salt port (1)", "Salt port (3)", "Wine port (1)", "Merchant (3)", "Outfitter (2)", "Shipwreck"],
         "Trutzhaven": ["Fog", "Fog", "Grain port (1)", "Fish port (3)", "Wine port (3)", "Outfitter (2)", "Merchant (2)"],
-        "Olesand": ["Fog", "Fog", "Grain port (3)", "Fish port (1)", "Wood port (1)", "Wood port (3)", "Outfitter (3)"]
+        "Olesand": ["Fog", "Fog", "Grain port (3)", "Fish port (1)", "Wood port (1)", "Wood port (3)", "Outfitter (2)"]
     })
 }
 
@@ -241,11 +241,12 @@ fn voyage_reveals_from_the_chosen_stack_up_to_the_sail_level() {
 fn a_sail_bought_mid_voyage_extends_the_range() {
     let mut st = position(2, json!({"ships": [{"gold": 9}]}));
     play(&mut st, "sail:Olesand");
-    play(&mut st, "reveal:Outfitter (3)");
+    play(&mut st, "reveal:Outfitter (2)#3");
     play(&mut st, "outfit:sail");
     play(&mut st, "pass"); // P1 declines to use the outfitter with a trade letter
     assert_eq!(ship(&st, 0).sail, 5);
-    assert_eq!(ship(&st, 0).gold, 6);
+    // "1 sail level for 2 gold" (ruling 21).
+    assert_eq!(ship(&st, 0).gold, 7);
     reveal_each(&mut st, &["Wood port (3)", "Fish port (1)", "Grain port (3)"]);
     // Four cards so far; a fifth is revealed thanks to the new sail.
     assert_eq!(st.inner().phase, Phase::Reveal);
@@ -958,7 +959,7 @@ fn every_data_value_is_marked_printed_or_reconstructed() {
         assert_eq!(t["source"], "printed");
         marked += 1;
     }
-    assert_eq!(marked, 26 + 19 + 4 + 3 + 27 + 3);
+    assert_eq!(marked, 26 + 18 + 4 + 3 + 27 + 3);
 }
 
 /// `str(state)` is the table as every player at it sees it: the face-down stacks' cards and
@@ -1261,6 +1262,40 @@ fn ruling_the_captain_supply_runs_dry_only_when_four_prisons_are_full() {
     assert_eq!((ship(&st, 0).captains, st.inner().supply_captains), (1, 1));
 }
 
+/// Ruling 21: "If you have acquired 1 sail level for 2 gold" is the only outfitting price the
+/// rulebook prints, so every outfitting port of the shipped data asks 2 gold, for a sail level
+/// as for a cannon or a crew member ("in exchange for handing over the pictured gold").
+#[test]
+fn ruling_every_outfitting_port_sells_a_sail_level_for_two_gold() {
+    let g = game(2);
+    let ports: Vec<_> = g.data.types.iter().filter(|t| matches!(t.kind, super::data::Kind::OutfittingPort { .. })).collect();
+    assert_eq!(ports.len(), 1);
+    assert_eq!((ports[0].kind, ports[0].count), (super::data::Kind::OutfittingPort { price: 2 }, 3));
+    for (port, copy) in [("Northcape", 1), ("Trutzhaven", 2), ("Olesand", 3)] {
+        for item in ["outfit:sail", "outfit:cannon", "hire:gunner"] {
+            let mut st = position(2, json!({"ships": [{"gold": 2}, {"letters": 0}]}));
+            play(&mut st, &format!("sail:{port}"));
+            play(&mut st, &format!("reveal:Outfitter (2)#{copy}"));
+            play(&mut st, item);
+            assert_eq!(ship(&st, 0).gold, 0, "{item} at {port}");
+        }
+    }
+    // One gold short: nothing to buy.
+    let mut st = position(2, json!({"ships": [{"gold": 1}, {"letters": 0}]}));
+    play(&mut st, "sail:Olesand");
+    play(&mut st, "reveal:Outfitter (2)#3");
+    assert_eq!(st.inner().phase, Phase::Reveal);
+    // A data file's outfitting port at another price asks it for all three.
+    let mut v = data_value();
+    let i = v["sea_cards"].as_array().unwrap().iter().position(|c| c["kind"] == "outfitting_port").unwrap();
+    v["sea_cards"][i]["price"] = json!(3);
+    let mut st = position_in(json!({"players": 2, "data": v}), json!({"ships": [{"gold": 3}, {"letters": 0}]}));
+    play(&mut st, "sail:Olesand");
+    play(&mut st, "reveal:Outfitter (2)#3");
+    play(&mut st, "outfit:sail");
+    assert_eq!(ship(&st, 0).gold, 0);
+}
+
 /// Ruling: a victory with no pirate captain left in the supply pays the 1 gold of a full
 /// prison (with the printed 8 captains this cannot happen; a data file can make it happen).
 #[test]
@@ -1358,8 +1393,8 @@ fn ruling_no_voluntary_return_to_port() {
 #[test]
 fn observation_tensor_has_the_documented_length() {
     let g = game(3);
-    assert_eq!(g.data.types.len(), 19);
-    assert_eq!(g.spec().observation_tensor_shape, vec![370]);
+    assert_eq!(g.data.types.len(), 18);
+    assert_eq!(g.spec().observation_tensor_shape, vec![364]);
 }
 
 /// Offsets of the documented tensor layout: the bank's gold (after the observer, the turn, 4
