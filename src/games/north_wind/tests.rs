@@ -1433,3 +1433,99 @@ fn mcts_and_greedy_beat_random_seats() {
     let wins = (0..40).filter(|&i| r.winners[i * 2]).count();
     assert!(wins >= 28, "greedy won {wins} of 40 against random");
 }
+
+// ----- measurement -------------------------------------------------------------------------------
+
+/// Whether the bank's limit (`gold="limited"`) changes one step: the moves offered at a decision
+/// (a sale refused), and the state after the step, applied under both banks (a payment short, or
+/// a card or letter offer skipped because its only use was a sale the bank could not pay).
+/// Returns (a payment short, a sale refused).
+fn gold_limit_binds(limited: &NorthWind, unlimited: &NorthWind, s: &super::State, a: Action,
+                    buf: (&mut Vec<Action>, &mut Vec<Action>)) -> (bool, bool) {
+    let mut refused = false;
+    if let crate::engine::Actor::Player(_) = limited.actor(s) {
+        limited.legal_actions(s, buf.0);
+        unlimited.legal_actions(s, buf.1);
+        refused = buf.0 != buf.1;
+    }
+    let mut after = s.clone();
+    limited.apply(&mut after, a);
+    let mut free = s.clone();
+    unlimited.apply(&mut free, a);
+    free.supply_gold = after.supply_gold; // an unlimited bank keeps no count
+    let short = (0..limited.players).any(|p| free.ships[p].gold != after.ships[p].gold);
+    (short, refused || (!short && free != after))
+}
+
+/// A measurement, not a check (ignored; the numbers are in docs/games/north-wind.md, ruling 13):
+/// in how many games the bank's limit binds under `gold="limited"`, with each built-in agent in
+/// self-play. Game i is played from `derive_seed(2026, i)` (chance) and `derive_seed(7, i)` (the
+/// agents). Run it with `cargo test --release --lib measure_how_often_the_gold_limit_binds --
+/// --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_how_often_the_gold_limit_binds() {
+    use crate::engine::agents::{choose, AgentScratch, AgentSpec};
+    use crate::engine::rng::{derive_seed, rng_from_seed};
+    use crate::engine::Actor;
+    let runs = [("random", 2000), ("greedy", 300), ("mcts:iterations=50,rollout_depth=40", 300)];
+    println!("| agent | players | games | a payment short | a sale refused | either | either, in the games that ended | binding steps per such game | cut off at 1000 turns: limited bank, unlimited bank (same seeds) |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for (agent, games) in runs {
+        let spec: AgentSpec = agent.parse().unwrap();
+        for players in 2..=4 {
+            let limited = NorthWind::load(&opts(json!({"players": players, "gold": "limited"}))).unwrap();
+            let unlimited = game(players);
+            let (mut short_games, mut refused_games, mut either_games, mut cut) = (0, 0, 0, 0);
+            let (mut ended_binding, mut ended_events, mut cut_unlimited) = (0, 0u64, 0);
+            let (mut b0, mut b1) = (Vec::new(), Vec::new());
+            let mut scratch = AgentScratch::default();
+            for i in 0..games as u64 {
+                let mut chance = rng_from_seed(derive_seed(2026, i));
+                let mut agents = rng_from_seed(derive_seed(7, i));
+                let mut s = limited.initial_state();
+                let (mut short, mut refused, mut n) = (false, false, 0u64);
+                loop {
+                    let a = match limited.actor(&s) {
+                        Actor::Terminal => break,
+                        Actor::Chance => limited.sample_chance(&s, &mut chance),
+                        Actor::Player(p) => choose(&spec, &limited, &s, p, &mut agents, &mut scratch),
+                    };
+                    let (sh, re) = gold_limit_binds(&limited, &unlimited, &s, a, (&mut b0, &mut b1));
+                    short |= sh;
+                    refused |= re;
+                    n += (sh || re) as u64;
+                    limited.apply(&mut s, a);
+                }
+                cut += s.truncated as usize;
+                short_games += short as usize;
+                refused_games += refused as usize;
+                either_games += (short || refused) as usize;
+                if !s.truncated && (short || refused) {
+                    ended_binding += 1;
+                    ended_events += n;
+                }
+                // The same seeds with the unlimited bank: are the games cut off there too?
+                let mut chance = rng_from_seed(derive_seed(2026, i));
+                let mut agents = rng_from_seed(derive_seed(7, i));
+                let mut s = unlimited.initial_state();
+                loop {
+                    let a = match unlimited.actor(&s) {
+                        Actor::Terminal => break,
+                        Actor::Chance => unlimited.sample_chance(&s, &mut chance),
+                        Actor::Player(p) => choose(&spec, &unlimited, &s, p, &mut agents, &mut scratch),
+                    };
+                    unlimited.apply(&mut s, a);
+                }
+                cut_unlimited += s.truncated as usize;
+            }
+            let pct = |k: usize| format!("{:.1}% ({k})", 100.0 * k as f64 / games as f64);
+            println!(
+                "| {agent} | {players} | {games} | {} | {} | {} | {:.1}% ({ended_binding} of {}) | {:.1} | {cut}, {cut_unlimited} |",
+                pct(short_games), pct(refused_games), pct(either_games),
+                100.0 * ended_binding as f64 / (games - cut).max(1) as f64, games - cut,
+                ended_events as f64 / ended_binding.max(1) as f64
+            );
+        }
+    }
+}
