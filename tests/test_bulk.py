@@ -68,8 +68,10 @@ def test_agents_by_seat_are_recorded_in_canonical_form(name: str, players: int) 
 
 def test_bad_agents_are_rejected_naming_the_allowed_ones(one_game: tw.Game) -> None:
     n = one_game.players
-    with pytest.raises(ValueError, match=rf"seat {n - 1}.*'alphazero'.*random, greedy, mcts.*callable"):
+    with pytest.raises(ValueError, match=rf"seat {n - 1}.*'alphazero'.*random, greedy, mcts.*callable") as info:
         tw.simulate(one_game, 5, agents=["random"] * (n - 1) + ["alphazero"])
+    # The allowed agents once, without the engine's option wording.
+    assert str(info.value).count("random, greedy, mcts") == 1 and '"agents"' not in str(info.value)
     with pytest.raises(ValueError, match="iterations"):
         tw.simulate(one_game, 5, agents=["mcts:iterations=0"] * n)
     with pytest.raises(ValueError, match="unknown mcts parameter"):
