@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import io
+import re
 import json
 import math
 import threading
@@ -186,6 +187,24 @@ def test_progress_bar_on_a_stream(one_game: tw.Game) -> None:
     assert text.endswith("\n") and text.count("\n") == 1
     last = text.rstrip("\n").split("\r")[-1]
     assert "100.0%" in last and "1,000/1,000 games" in last and "games/s" in last and "ETA" in last
+
+
+def test_progress_lines_where_stderr_is_no_terminal(one_game: tw.Game) -> None:
+    # A pipe or a log gets a plain line every interval (no carriage returns), with the time
+    # left; a run shorter than the interval gets none.
+    stream = io.StringIO()
+    bar = ProgressBar(1000, stream, interval=0.0, lines=True)
+    tw.simulate(one_game, 1000, seed=3, threads=2, progress=bar.update)
+    bar.close()
+    lines = stream.getvalue().splitlines()
+    assert lines and "\r" not in stream.getvalue()
+    assert all(re.fullmatch(r"[\d,]+/1,000 games \(\d+\.\d%\), \S+ games/s(, about \S+ left)?", line) for line in lines)
+    assert lines[-1].startswith("1,000/1,000 games (100.0%)")
+    quiet = io.StringIO()
+    short = ProgressBar(1000, quiet, lines=True)
+    tw.simulate(one_game, 200, seed=3, threads=2, progress=short.update)
+    short.close()
+    assert quiet.getvalue() == ""
 
 
 def test_summary(game: tw.Game) -> None:

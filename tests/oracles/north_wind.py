@@ -236,7 +236,7 @@ GAME_OVER = "GameOver"
 
 CHANCE_PHASES = (DEAL, PEEK, REVEAL, EVENT, COMBAT)
 CHANCE = -1
-TERMINAL = -2
+TERMINAL = -4
 
 
 @dataclass(slots=True)

@@ -53,6 +53,7 @@ pub struct NorthWind {
 
 impl GameDefinition for NorthWind {
     const NAME: &'static str = "north-wind";
+    const TITLE: &'static str = "North Wind";
     const OPTIONS: &'static [OptionDecl] = &[
         OptionDecl {
             name: "players",

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-use crate::engine::{EngineError, Result};
+use crate::engine::{field_errors, EngineError, Result};
 
 use super::data::{Kind, CREW_SLOTS, GOODS, PORTS};
 use super::state::{Phase, State, NONE, PUBLIC, VIEWS};
@@ -52,9 +52,8 @@ impl NorthWind {
     ///  "contracts": {"Northcape": [1], "Trutzhaven": [0, 2], "Olesand": []}}
     /// ```
     pub(crate) fn setup_from(&self, description: &Value) -> Result<State> {
-        let desc: Desc = serde_path_to_error::deserialize(description).map_err(|e| {
-            EngineError::setup(e.path().to_string(), e.inner().to_string())
-        })?;
+        let desc: Desc = field_errors::from_json_value(description)
+            .map_err(|e| EngineError::setup(e.field_or("."), e.message))?;
         let n = self.players;
         let r = &self.data.rules;
         let mut s = self.initial();
