@@ -269,7 +269,8 @@ impl<G: Game> Core<G> {
     /// Plays game `index` on to where the caller acts: chance (unless explicit) and the
     /// agents' seats are played here; a game that ends writes its returns and flags into
     /// the given row and, with `auto_reset`, starts its next episode. Returns whether a game
-    /// ended.
+    /// ended, and who acts where the game now rests.
+    #[inline(always)]
     fn advance(
         &self,
         slot: &mut Slot<G>,
@@ -277,11 +278,11 @@ impl<G: Game> Core<G> {
         returns: &mut [f64],
         terminated: &mut bool,
         truncated: &mut bool,
-    ) -> bool {
+    ) -> (bool, Actor) {
         let game = &*self.game;
         let mut ended = false;
         let mut episodes = 0u32;
-        loop {
+        let actor = loop {
             match game.actor(&slot.state) {
                 Actor::Terminal => {
                     game.returns(&slot.state, returns);
@@ -290,7 +291,7 @@ impl<G: Game> Core<G> {
                     *terminated = !cut;
                     ended = true;
                     if !self.auto_reset {
-                        break;
+                        break Actor::Terminal;
                     }
                     episodes += 1;
                     assert!(
@@ -303,68 +304,72 @@ impl<G: Game> Core<G> {
                 }
                 Actor::Chance => {
                     if self.explicit_chance {
-                        break;
+                        break Actor::Chance;
                     }
                     let a = game.sample_chance(&slot.state, &mut slot.chance_rng);
                     game.apply(&mut slot.state, a);
                 }
                 Actor::Player(p) => match &self.agents[p] {
-                    None => break,
+                    None => break Actor::Player(p),
                     Some(agent) => {
                         let a = choose(agent, game, &slot.state, p, &mut slot.agent_rng, &mut slot.scratch);
                         game.apply(&mut slot.state, a);
                     }
                 },
             }
+        };
+        if actor == Actor::Terminal {
+            slot.legal.clear();
+        } else {
+            game.legal_actions(&slot.state, &mut slot.legal);
         }
-        game.legal_actions(&slot.state, &mut slot.legal);
-        ended
+        (ended, actor)
     }
 
-    /// Writes game `k`'s current player, mask and chance rows (of the range `out`).
-    fn write_row(&self, slot: &mut Slot<G>, k: usize, out: &mut VectorOutputs<'_>) {
+    /// Writes game `k`'s current player, and its mask and chance rows, which must be clear
+    /// (of the range `out`).
+    #[inline(always)]
+    fn write_row(&self, slot: &mut Slot<G>, actor: Actor, k: usize, out: &mut VectorOutputs<'_>) {
         let d = self.sizes;
-        let actor = self.game.actor(&slot.state);
         out.current_player[k] = actor.as_i32();
-        let mask = &mut out.legal_mask[k * d.actions..(k + 1) * d.actions];
-        mask.fill(false);
-        if let Actor::Player(_) = actor {
-            for &a in &slot.legal {
-                mask[a as usize] = true;
+        match actor {
+            Actor::Player(_) => {
+                let mask = &mut out.legal_mask[k * d.actions..(k + 1) * d.actions];
+                for &a in &slot.legal {
+                    mask[a as usize] = true;
+                }
             }
-        }
-        if d.chance > 0 {
-            let row = &mut out.chance_probabilities[k * d.chance..(k + 1) * d.chance];
-            row.fill(0.0);
-            if actor == Actor::Chance {
+            Actor::Chance if d.chance > 0 => {
+                let row = &mut out.chance_probabilities[k * d.chance..(k + 1) * d.chance];
                 self.game.chance_outcomes(&slot.state, &mut slot.outcomes);
                 for &(a, p) in &slot.outcomes {
                     row[a as usize] = p;
                 }
             }
+            _ => {}
         }
     }
 
-    fn clear_report(&self, k: usize, out: &mut VectorOutputs<'_>) {
-        let p = self.sizes.players;
-        out.returns[k * p..(k + 1) * p].fill(0.0);
-        out.terminated[k] = false;
-        out.truncated[k] = false;
+    /// Clears the mask and chance rows of the whole range (one pass each, before its rows
+    /// are written game by game).
+    fn clear_rows(out: &mut VectorOutputs<'_>) {
+        out.legal_mask.fill(false);
+        out.chance_probabilities.fill(0.0);
+    }
+
+    /// Clears the returns and flags of the whole range.
+    fn clear_reports(out: &mut VectorOutputs<'_>) {
+        out.returns.fill(0.0);
+        out.terminated.fill(false);
+        out.truncated.fill(false);
     }
 
     /// Whether `action` cannot be played in the game of `slot` (`-1`, leaving the game as it
-    /// is, always can).
-    fn illegal(&self, slot: &Slot<G>, action: i64) -> bool {
-        if action == -1 {
-            return false;
-        }
-        if !(0..=u32::MAX as i64).contains(&action) {
-            return true;
-        }
-        match self.game.actor(&slot.state) {
-            Actor::Terminal => true,
-            _ => slot.legal.binary_search(&(action as Action)).is_err(),
-        }
+    /// is, always can). At a game's end nothing is legal.
+    #[inline]
+    fn illegal(slot: &Slot<G>, action: i64) -> bool {
+        action != -1
+            && (!(0..=u32::MAX as i64).contains(&action) || slot.legal.binary_search(&(action as Action)).is_err())
     }
 
     /// The error for the illegal `action` of game `index`.
@@ -391,35 +396,55 @@ impl<G: Game> Core<G> {
     /// Steps the games of one range (`first` is the index of its first game).
     fn step_range(&self, slots: &mut [Slot<G>], first: usize, actions: &[i64], mut out: VectorOutputs<'_>) -> usize {
         let p = self.sizes.players;
+        Self::clear_rows(&mut out);
+        Self::clear_reports(&mut out);
         let mut ended = 0;
         for (k, slot) in slots.iter_mut().enumerate() {
-            self.clear_report(k, &mut out);
             let a = actions[k];
-            if a >= 0 {
+            let actor = if a >= 0 {
                 self.game.apply(&mut slot.state, a as Action);
                 let returns = &mut out.returns[k * p..(k + 1) * p];
-                if self.advance(slot, first + k, returns, &mut out.terminated[k], &mut out.truncated[k]) {
-                    ended += 1;
-                }
-            }
-            self.write_row(slot, k, &mut out);
+                let (end, actor) = self.advance(slot, first + k, returns, &mut out.terminated[k], &mut out.truncated[k]);
+                ended += end as usize;
+                actor
+            } else {
+                self.game.actor(&slot.state)
+            };
+            self.write_row(slot, actor, k, &mut out);
         }
         ended
     }
 
     /// Starts the next episode of the games of one range that `restart` selects (all when
-    /// it is empty), or episode 0 when `fresh`; writes every row of the range.
+    /// it is empty), or episode 0 when `fresh`; writes every row of the range, and clears
+    /// the reports of the restarted games.
     fn reset_range(&self, slots: &mut [Slot<G>], first: usize, restart: &[bool], fresh: bool, mut out: VectorOutputs<'_>) {
         let p = self.sizes.players;
+        Self::clear_rows(&mut out);
         for (k, slot) in slots.iter_mut().enumerate() {
-            if restart.is_empty() || restart[k] {
+            let actor = if restart.is_empty() || restart[k] {
                 let episode = if fresh { 0 } else { slot.episode + 1 };
                 self.start(slot, first + k, episode);
                 let returns = &mut out.returns[k * p..(k + 1) * p];
-                self.advance(slot, first + k, returns, &mut out.terminated[k], &mut out.truncated[k]);
-                self.clear_report(k, &mut out);
-            }
-            self.write_row(slot, k, &mut out);
+                let (_, actor) = self.advance(slot, first + k, returns, &mut out.terminated[k], &mut out.truncated[k]);
+                out.returns[k * p..(k + 1) * p].fill(0.0);
+                out.terminated[k] = false;
+                out.truncated[k] = false;
+                actor
+            } else {
+                self.game.actor(&slot.state)
+            };
+            self.write_row(slot, actor, k, &mut out);
+        }
+    }
+
+    /// Writes every row of one range as the games stand, with clear reports.
+    fn write_range(&self, slots: &mut [Slot<G>], mut out: VectorOutputs<'_>) {
+        Self::clear_rows(&mut out);
+        Self::clear_reports(&mut out);
+        for (k, slot) in slots.iter_mut().enumerate() {
+            let actor = self.game.actor(&slot.state);
+            self.write_row(slot, actor, k, &mut out);
         }
     }
 
@@ -598,11 +623,8 @@ impl<G: Game> VectorGame<G> {
     /// Writes every game's current rows (player to act, mask, chance) and clears the reports.
     pub fn write(&mut self, out: VectorOutputs<'_>) -> Result<()> {
         out.check(self.num_games(), self.core.sizes)?;
-        self.run(out, |core, slots, _, mut o| {
-            for (k, slot) in slots.iter_mut().enumerate() {
-                core.clear_report(k, &mut o);
-                core.write_row(slot, k, &mut o);
-            }
+        self.run(out, |core, slots, _, o| {
+            core.write_range(slots, o);
             0
         });
         Ok(())
@@ -637,14 +659,7 @@ impl<G: Game> VectorGame<G> {
         }
         self.run(out, |core, slots, first, o| {
             let restart = &games[first..first + slots.len()];
-            if restart.iter().any(|&r| r) {
-                core.reset_range(slots, first, restart, false, o);
-            } else {
-                let mut o = o;
-                for (k, slot) in slots.iter_mut().enumerate() {
-                    core.write_row(slot, k, &mut o);
-                }
-            }
+            core.reset_range(slots, first, restart, false, o);
             0
         });
         Ok(())
@@ -675,9 +690,9 @@ impl<G: Game> VectorGame<G> {
                     .par_iter()
                     .zip(actions.par_iter())
                     .with_min_len(grain)
-                    .position_first(|(slot, &a)| core.illegal(slot, a))
+                    .position_first(|(slot, &a)| Core::illegal(slot, a))
             } else {
-                slots.iter().zip(actions).position(|(slot, &a)| core.illegal(slot, a))
+                slots.iter().zip(actions).position(|(slot, &a)| Core::illegal(slot, a))
             };
             if let Some(i) = first_illegal {
                 return Err(core.illegal_error(&slots[i], i, actions[i]));
