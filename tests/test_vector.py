@@ -289,6 +289,12 @@ def test_arrays_are_the_vector_games_own_and_rewritten_in_place(one_game: tw.Gam
     assert [vg.state(i).to_json() for i in range(4)] == saved
     vg.step(np.full(4, -1))
     assert np.array_equal(mask, truth) and (player != 99).all()
+    # Views made once (numpy's, or any DLPack consumer's) see every later call without a copy.
+    imported = np.from_dlpack(vg.observation_tensor())
+    view = np.asarray(vg.legal_action_mask())
+    assert np.shares_memory(imported, obs) and np.shares_memory(view, mask)
+    vg.step(random_legal(vg, rng))
+    assert np.array_equal(imported, vg.observation_tensor()) and np.array_equal(view, vg.legal_action_mask())
     # out=: the caller's array, returned itself.
     mine = np.empty(obs.shape, np.float32)
     assert vg.observation_tensor(out=mine) is mine
