@@ -169,9 +169,16 @@ def test_bad_inputs_give_typed_errors_and_change_no_game(one_game: tw.Game) -> N
     raises(tw.TradewindsError, lambda: vg.reset(seed=1, games=[0]), "one or the other")
     raises(TypeError, lambda: vg.reset(games=[0.5]), "indices")
     before.assert_unchanged()
-    # A list of ints and any integer dtype are actions too.
+    # A list of ints and any integer dtype (either byte order) are actions too; values past
+    # int64 are illegal, never wrapped around to -1.
     vg.step(legal.tolist())
-    vg.step(random_legal(vg, np.random.default_rng(1)).astype(np.uint8))
+    for dtype in (np.uint8, np.int16, np.int32, np.uint32, np.uint64, ">i8", ">u4", ">u8"):
+        vg.step(random_legal(vg, np.random.default_rng(1)).astype(dtype))
+    for dtype in (np.uint64, ">u8"):
+        huge = np.full(3, 2**64 - 1, dtype=dtype)
+        before = Snapshot(vg)
+        raises(tw.IllegalActionError, lambda: vg.step(huge), "game 0:", "not an action id")
+        before.assert_unchanged()
 
 
 def test_bad_construction_arguments_give_typed_errors(one_game: tw.Game) -> None:

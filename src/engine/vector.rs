@@ -244,6 +244,10 @@ pub struct VectorGame<G: Game> {
 }
 
 impl<G: Game> Core<G> {
+    /// Starts game `index`'s `episode`-th episode. Rare next to the steps (and kept out of line,
+    /// so that the seeds are not computed on every step by an eager compiler).
+    #[cold]
+    #[inline(never)]
     fn start(&self, slot: &mut Slot<G>, index: usize, episode: u64) {
         let (chance, agents) = episode_seeds(self.seed, index as u64, episode);
         slot.state = self.game.initial_state();

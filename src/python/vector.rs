@@ -162,34 +162,59 @@ fn one_per_game<'py>(obj: &Bound<'py, PyAny>, n: usize, what: &str) -> PyResult<
     Ok(array)
 }
 
+/// Copies `array` into `out` when it is a one-dimensional numpy array of `T` with `n` values
+/// (saturating values beyond `i64`, which no action id reaches); false otherwise.
+fn copy_ints<T>(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<i64>) -> PyResult<bool>
+where
+    T: numpy::Element + Copy,
+    i64: TryFrom<T>,
+{
+    let Ok(a) = obj.cast::<PyArray1<T>>() else {
+        return Ok(false);
+    };
+    if a.len() != n {
+        return Ok(false);
+    }
+    let view = a.try_readonly().map_err(|e| TradewindsError::new_err(format!("actions: {e}")))?;
+    let convert = |x: T| i64::try_from(x).unwrap_or(i64::MAX);
+    match view.as_slice() {
+        Ok(s) => out.extend(s.iter().map(|&x| convert(x))),
+        Err(_) => out.extend(view.as_array().iter().map(|&x| convert(x))),
+    }
+    Ok(true)
+}
+
 /// Copies the actions into `out` (one `i64` per game). Any integer array (or list) of shape
 /// `(n,)` is accepted; other dtypes are a `TypeError`, other shapes a `TradewindsError`.
 fn read_actions(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<i64>) -> PyResult<()> {
     out.clear();
-    if let Ok(a) = obj.cast::<PyArray1<i64>>() {
-        if a.len() == n {
-            let view = a.try_readonly().map_err(|e| TradewindsError::new_err(format!("actions: {e}")))?;
-            match view.as_slice() {
-                Ok(s) => out.extend_from_slice(s),
-                Err(_) => out.extend(view.as_array().iter().copied()),
-            }
-            return Ok(());
-        }
+    // Numpy integer arrays of the right shape are read directly, whatever their width.
+    if copy_ints::<i64>(obj, n, out)?
+        || copy_ints::<i32>(obj, n, out)?
+        || copy_ints::<u16>(obj, n, out)?
+        || copy_ints::<u8>(obj, n, out)?
+        || copy_ints::<u32>(obj, n, out)?
+        || copy_ints::<u64>(obj, n, out)?
+        || copy_ints::<i16>(obj, n, out)?
+        || copy_ints::<i8>(obj, n, out)?
+    {
+        return Ok(());
     }
     let array = one_per_game(obj, n, "actions")?;
-    let (kind, size, name) = dtype_of(&array)?;
+    let (kind, _, name) = dtype_of(&array)?;
     if kind != "i" && kind != "u" {
         return Err(PyTypeError::new_err(format!(
             "actions must be integers (one action id per game), not an array of dtype {name}"
         )));
     }
-    if kind == "u" && size == 8 {
-        // Beyond i64 no id is legal: saturate, and let the engine name it.
-        let a = array.cast_into::<PyArray1<u64>>()?;
-        out.extend(a.readonly().as_array().iter().map(|&x| i64::try_from(x).unwrap_or(i64::MAX)));
+    // Another integer array (a list of ints, a non-native byte order): as native 64-bit values.
+    let copied = if kind == "u" {
+        copy_ints::<u64>(&array.call_method1("astype", ("uint64",))?, n, out)?
     } else {
-        let a = array.call_method1("astype", ("int64",))?.cast_into::<PyArray1<i64>>()?;
-        out.extend(a.readonly().as_array().iter().copied());
+        copy_ints::<i64>(&array.call_method1("astype", ("int64",))?, n, out)?
+    };
+    if !copied {
+        return Err(TradewindsError::new_err("actions: cannot read them as 64-bit integers"));
     }
     Ok(())
 }
