@@ -596,11 +596,13 @@ impl<G: Game> VectorGame<G> {
         episode_seeds(self.core.seed, index as u64, episode).0
     }
 
-    /// Ranges of at least [`PARALLEL_GRAIN`] games, about four per thread.
+    /// Ranges of at least [`PARALLEL_GRAIN`] games, about four per thread; a batch of fewer
+    /// than twice that is one range (played on the calling thread).
     fn grain(&self) -> usize {
         let n = self.slots.len();
         match self.pool {
             Pool::Caller => n,
+            _ if n < 2 * PARALLEL_GRAIN => n,
             _ => n.div_ceil(self.threads * 4).max(PARALLEL_GRAIN),
         }
     }
