@@ -4,8 +4,9 @@
 //!
 //! A [`VectorGame`] owns its games and their generators and nothing else: a caller hands
 //! every call the memory it writes into ([`VectorOutputs`], one row per game), so a step
-//! allocates nothing. The Python bindings pass numpy arrays they own; Rust callers can use
-//! [`VectorBuffers`].
+//! allocates nothing of its own: a step in which no game ends allocates nothing at all, and a
+//! game's end costs only what the game's `returns` costs (`tests/no_alloc.rs`). The Python
+//! bindings pass numpy arrays they own; Rust callers can use [`VectorBuffers`].
 //!
 //! **Who decides.** Each seat is either the caller's or played by a built-in agent
 //! ([`AgentSpec`]). Between two calls every game rests where the caller must act: at a

@@ -37,9 +37,9 @@ use crate::engine::{AgentSpec, DynGame, DynVector, VectorConfig};
 /// Arrays and aliasing. ``current_player`` (N,) int32, ``legal_action_mask()`` (N, A) bool,
 /// ``returns`` (N, players) float64, ``terminated`` and ``truncated`` (N,) bool,
 /// ``chance_outcomes()`` (N, C) float64 and ``observation_tensor(seat)`` (N, *shape)
-/// float32 are arrays owned by this object and returned itself, not copied: every
-/// ``step`` and ``reset`` overwrites them in place (``observation_tensor(seat)`` overwrites
-/// its own array for that seat each time it is called). Copy what you keep across calls
+/// float32 are arrays owned by this object, returned themselves, not copies: every ``step``
+/// and ``reset`` overwrites all but the observations in place, and ``observation_tensor(seat)``
+/// overwrites its own array for that seat each time it is called. Copy what you keep across calls
 /// (``np.copy``, ``torch.tensor``); ``torch.from_numpy`` and ``np.asarray`` views see every
 /// later call. The engine never reads them back, so writing into them changes no game. Do
 /// not read or write them from another thread while a call runs.
@@ -51,7 +51,7 @@ pub struct VectorGame {
     actions: Vec<i64>,
     /// Which games a `reset(games=...)` restarts.
     restart: Vec<bool>,
-    /// The indices of the games that ended in the last step (its first `ended` values).
+    /// Scratch for the indices of the games that ended in a step (kept for its capacity).
     ended: Vec<i64>,
     current_player: Py<PyArray1<i32>>,
     legal_mask: Py<PyArray2<bool>>,
