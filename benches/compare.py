@@ -19,6 +19,16 @@ reproduce the checksum of the first, so the same work is timed each time):
   OpenSpiel's (Python samples every chance node from ``chance_outcomes()``); by default
   (``explicit_chance=False``) chance is resolved inside ``apply`` from the state's seed and
   Python makes only the decisions.
+* tradewinds Python-driven, a third way: the one-step loop with the batched loop's policy,
+  each decision chosen in numpy from ``State.legal_action_mask()``.
+* tradewinds batched, Python-driven: ``tw.VectorGame`` steps 1,024 games in one call and
+  Python chooses every decision of every game in numpy from the legal-action mask (a
+  uniformly random legal action), as learning code does with a policy. Two numpy policies:
+  ``argmax`` is ``(mask * noise).argmax(axis=1)``; ``keys`` computes the same argmax faster
+  (see ``random_legal_keys``). Each is measured without observations and, for ``keys``,
+  with ``observation_tensor()`` called every step; and the whole loop on all cores for
+  8,192 games against the same loop on one thread. The time spent inside the engine's calls
+  (``step`` and ``observation_tensor``) is recorded too.
 * pure Python: a game's pure-Python twin (``tests/oracles/<game>.py``, e.g. North Wind's),
   where it has one, playing the very games ``tw.simulate`` plays (same seeds, same results:
   asserted).
@@ -63,6 +73,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 import tradewinds as tw
 from tradewinds._core import configurations
 
@@ -92,10 +105,12 @@ class Work:
 
 
 class Clock:
-    """Wall and process CPU seconds of a `with` block."""
+    """Wall and process CPU seconds of a `with` block (and, for batched cases, the wall seconds
+    spent inside the engine's calls)."""
 
     wall = 0.0
     cpu = 0.0
+    engine: float | None = None
 
     def __enter__(self) -> Clock:
         self._wall, self._cpu = time.perf_counter(), time.process_time()
@@ -183,6 +198,83 @@ def ours_python(game: tw.Game, games: int, explicit_chance: bool) -> tuple[Clock
     return clock, Work(decisions, steps, games, _digest(scores, steps))
 
 
+#: Games per VectorGame in the one-core batched cases, and in the scaling pair.
+VECTOR_GAMES = 1024
+VECTOR_GAMES_LARGE = 8192
+
+
+def random_legal_argmax(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.intp]:
+    """A uniformly random legal action per game: the argmax of the mask times uniform noise."""
+    chosen: npt.NDArray[np.intp] = (mask * rng.random(mask.shape, dtype=np.float32)).argmax(axis=1)
+    return chosen
+
+
+def random_legal_keys(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.uint16]:
+    """The same choice, computed faster: each legal action gets a 16-bit key, 8 random bits
+    above its id, and the largest key per game wins (ties, 1 in 256 between two actions, go to
+    the higher id). The keys are laid out actions-first, so the maximum runs along the batch,
+    which numpy vectorises, where an argmax along each short row of the mask does not."""
+    n, a = mask.shape
+    noise = rng.bit_generator.random_raw(-(-n * a // 8)).view(np.uint8)[: n * a].reshape(a, n)
+    keys = np.left_shift(noise, 8, dtype=np.uint16)
+    keys |= np.arange(a, dtype=np.uint16)[:, None]
+    keys *= np.ascontiguousarray(mask.T)
+    chosen: npt.NDArray[np.uint16] = keys.max(axis=0) & 0xFF
+    return chosen
+
+
+POLICIES: dict[str, Callable[[npt.NDArray[np.bool_], np.random.Generator], npt.NDArray[Any]]] = {
+    "keys": random_legal_keys,
+    "argmax": random_legal_argmax,
+}
+
+
+def ours_vector(game: tw.Game, steps: int, games: int = VECTOR_GAMES, threads: int = 1,
+                observe: bool = False, policy: str = "keys") -> tuple[Clock, Work]:
+    """`steps` calls of `VectorGame.step` on `games` games, every decision chosen in numpy from
+    the mask (and, with `observe`, the observations of the seats to act read every step)."""
+    choose = POLICIES[policy]
+    vg = tw.VectorGame(game, games, seed=SEED, threads=threads)
+    rng = np.random.default_rng(SEED)
+    mask = vg.legal_action_mask()
+    finished = 0
+    ended = hashlib.sha256()
+    inside = 0.0
+    with Clock() as clock:
+        for _ in range(steps):
+            actions = choose(mask, rng)
+            t = time.perf_counter()
+            out = vg.step(actions)
+            if observe:
+                vg.observation_tensor()
+            inside += time.perf_counter() - t
+            if len(out.finished):
+                finished += len(out.finished)
+                ended.update(out.returns[out.finished].tobytes())
+    clock.engine = inside
+    checksum = _digest(ended.hexdigest(), vg.legal_action_mask().tobytes(), vg.episode.tobytes())
+    # (No steps: chance is resolved inside the calls and not counted.)
+    return clock, Work(games * steps, 0, finished, checksum)
+
+
+def ours_python_mask(game: tw.Game, games: int) -> tuple[Clock, Work]:
+    """The one-step loop with the batched loop's policy: each decision chosen in numpy from
+    the state's legal-action mask (argmax of the mask times uniform noise), chance in Rust."""
+    rng = np.random.default_rng(SEED)
+    actions = game.num_distinct_actions
+    decisions = steps = 0
+    scores = []
+    with Clock() as clock:
+        for i in range(games):
+            s = game.new_state(SEED + i)
+            while not s.is_terminal:
+                s.apply(int((s.legal_action_mask() * rng.random(actions, dtype=np.float32)).argmax()))
+                decisions += 1
+            steps += s.move_number
+            scores.append(s.scores())
+    return clock, Work(decisions, steps, games, _digest(scores, steps))
+
+
 def pure_python(oracle: Any, engine: Any, games: int) -> tuple[Clock, Work]:
     with Clock() as clock:
         records = oracle.simulate(engine, games, SEED)
@@ -205,6 +297,7 @@ class Case:
     games: int = 0
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    engine: list[float] = field(default_factory=list)
     work: Work | None = None
 
     def sample(self) -> None:
@@ -215,14 +308,16 @@ class Case:
             raise AssertionError(f"{self.label}: a round played other games ({w} != {self.work})")
         self.wall.append(clock.wall)
         self.cpu.append(clock.cpu)
+        if clock.engine is not None:
+            self.engine.append(clock.engine)
 
     def count(self, unit: str) -> int:
         assert self.work is not None
         return {"games": self.work.games, "decisions": self.work.decisions, "steps": self.work.steps}[unit]
 
     def rates(self, unit: str, per: str = "wall") -> list[float]:
-        """Per-round rates per wall second or per CPU second."""
-        seconds = self.wall if per == "wall" else self.cpu
+        """Per-round rates per wall second, per CPU second or per second inside the engine."""
+        seconds = {"wall": self.wall, "cpu": self.cpu, "engine": self.engine}[per]
         return [self.count(unit) / max(t, 1e-9) for t in seconds]
 
     def cores(self) -> list[float]:
@@ -251,11 +346,12 @@ def describe(name: str, options: dict[str, Any]) -> str:
 
 
 def build_cases(only_players: set[int] | None) -> list[Case]:
-    """The cases in measuring order: natives, then pure Python, then Python loops, so that
-    the two samples of a ratio are taken close together in time."""
+    """The cases in measuring order: natives, then pure Python, then Python loops, then the
+    batched loops, so that the two samples of a ratio are taken close together in time."""
     native: list[Case] = []
     pure: list[Case] = []
     python: list[Case] = []
+    vector: list[Case] = []
     for name in OPENSPIEL_GAMES:
         g = pyspiel.load_game(name)
         native.append(Case(f"os-native:{name}", f"OpenSpiel {name}, native (evaluate_bots)", "openspiel",
@@ -275,12 +371,24 @@ def build_cases(only_players: set[int] | None) -> list[Case]:
                            cfg, partial(ours_python, game, explicit_chance=False)))
         python.append(Case(f"tw-pyexp:{cfg}", f"tradewinds {cfg}, Python loop (explicit chance)", "tradewinds",
                            cfg, partial(ours_python, game, explicit_chance=True)))
+        python.append(Case(f"tw-pymask:{cfg}", f"tradewinds {cfg}, Python loop, numpy from the mask",
+                           "tradewinds", cfg, partial(ours_python_mask, game)))
+        vector.append(Case(f"tw-vec:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES}, keys", "tradewinds",
+                           cfg, partial(ours_vector, game)))
+        vector.append(Case(f"tw-vec-obs:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES}, keys, observations",
+                           "tradewinds", cfg, partial(ours_vector, game, observe=True)))
+        vector.append(Case(f"tw-vec-argmax:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES}, argmax", "tradewinds",
+                           cfg, partial(ours_vector, game, policy="argmax")))
+        vector.append(Case(f"tw-vec-large:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES_LARGE}, keys, 1 thread",
+                           "tradewinds", cfg, partial(ours_vector, game, games=VECTOR_GAMES_LARGE)))
+        vector.append(Case(f"tw-vec-all:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES_LARGE}, keys, all cores",
+                           "tradewinds", cfg, partial(ours_vector, game, games=VECTOR_GAMES_LARGE, threads=0)))
         oracle = twin(name)
         if oracle is not None:
             engine = oracle.engine(options)
             pure.append(Case(f"pure:{cfg}", f"pure Python {cfg} (tests/oracles/{Path(oracle.__file__).name})",
                              "pure-python", cfg, partial(pure_python, oracle, engine)))
-    return native + pure + python
+    return native + pure + python + vector
 
 
 def check_pure_python_agrees(cases: list[Case]) -> None:
@@ -330,9 +438,10 @@ def report(cases: list[Case]) -> dict[str, Any]:
         wall = {u: spread(c.rates(u)) for u in ("games", "decisions", "steps")}
         cpu = {u: spread(c.rates(u, "cpu")) for u in ("games", "decisions", "steps")}
         cores = spread(c.cores())
+        no_steps = c.work.steps == 0
         print(f"{c.label:<56} {c.games:>6}  {show(wall['games']):>20}  {show(wall['decisions']):>20}  "
-              f"{show(wall['steps']):>20}  {cores['median']:>5.2f}  {fmt(cpu['decisions']['median']):>15}  "
-              f"{fmt(cpu['steps']['median']):>12}")
+              f"{'n/a' if no_steps else show(wall['steps']):>20}  {cores['median']:>5.2f}  "
+              f"{fmt(cpu['decisions']['median']):>15}  {'n/a' if no_steps else fmt(cpu['steps']['median']):>12}")
         out["cases"].append({"key": c.key, "label": c.label, "games": c.games,
                              "decisions": c.work.decisions, "steps": c.work.steps, "checksum": c.work.checksum,
                              "wall_seconds": c.wall, "cpu_seconds": c.cpu, "cores": cores,
@@ -355,6 +464,16 @@ def report(cases: list[Case]) -> dict[str, Any]:
         print(line)
         out["ratios"].append(entry)
 
+    batched = [c for c in cases if c.engine]
+    if batched:
+        print("\nbatched cases: decisions per second of time inside the engine's calls (step, observation_tensor)")
+        for c in batched:
+            inside = spread(c.rates("decisions", "engine"))
+            share = spread([e / w for e, w in zip(c.engine, c.wall)])
+            print(f"{c.label:<56} {show(inside):>20}  ({share['median']:.0%} of the loop's wall time)")
+            out["cases"][cases.index(c)]["decisions_per_engine_s"] = inside
+            out["cases"][cases.index(c)]["engine_seconds"] = c.engine
+
     ours_cfgs = list(dict.fromkeys(c.game for c in cases if c.side == "tradewinds"))
     print("\nratios: median (min-max) over rounds of the ratio within a round")
     print(f"  {'targets':<76} {'per wall second':>22}  {'per CPU second':>22}")
@@ -373,6 +492,34 @@ def report(cases: list[Case]) -> dict[str, Any]:
             1.8 if os.cpu_count() == 2 else None, allc, "games", nat, "games", cpu=False)
         got = spread([x / y for x, y in zip(allc.cores(), nat.cores())])
         note = f"{cfg}:   cores the all-cores run got / cores the 1-thread run got"
+        print(f"  {note:<76} {show(got, ratio=True):>22}")
+        out["ratios"].append({"title": note, "target": None, "wall": got})
+    for cfg in ours_cfgs:
+        nat, py = by_key[f"tw-native:{cfg}"], by_key[f"tw-python:{cfg}"]
+        vec, obs, arg = by_key[f"tw-vec:{cfg}"], by_key[f"tw-vec-obs:{cfg}"], by_key[f"tw-vec-argmax:{cfg}"]
+        add(f"{cfg}: batched decisions/s (keys policy) / native decisions/s", 0.5, vec, "decisions", nat, "decisions")
+        add(f"{cfg}: batched decisions/s (argmax policy) / native decisions/s", 0.5, arg, "decisions", nat,
+            "decisions")
+        add(f"{cfg}: batched with observations decisions/s (keys) / native decisions/s", None, obs, "decisions", nat,
+            "decisions")
+        mask_loop, exp_loop = by_key[f"tw-pymask:{cfg}"], by_key[f"tw-pyexp:{cfg}"]
+        add(f"{cfg}: batched (keys) / one-step loop, numpy from the mask, decisions/s", 8.0, vec, "decisions",
+            mask_loop, "decisions")
+        add(f"{cfg}: batched (argmax) / one-step loop, numpy from the mask, decisions/s", 8.0, arg, "decisions",
+            mask_loop, "decisions")
+        add(f"{cfg}: batched (keys) / one-step loop, explicit chance, decisions/s", None, vec, "decisions",
+            exp_loop, "decisions")
+        add(f"{cfg}: batched (keys) / one-step loop, chance in Rust, decisions/s", None, vec, "decisions", py,
+            "decisions")
+        large, allc = by_key[f"tw-vec-large:{cfg}"], by_key[f"tw-vec-all:{cfg}"]
+        add(f"{cfg}: batched {VECTOR_GAMES_LARGE} games, all cores / 1 thread, decisions/s ({os.cpu_count()} cores)",
+            None, allc, "decisions", large, "decisions", cpu=False)
+        inside = spread([x / y for x, y in zip(allc.rates("decisions", "engine"), large.rates("decisions", "engine"))])
+        note = f"{cfg}:   the same, time inside the engine's calls only"
+        print(f"  {note:<76} {show(inside, ratio=True):>22}")
+        out["ratios"].append({"title": note, "target": None, "wall": inside})
+        got = spread([x / y for x, y in zip(allc.cores(), large.cores())])
+        note = f"{cfg}:   cores the all-cores batched run got / cores the 1-thread run got"
         print(f"  {note:<76} {show(got, ratio=True):>22}")
         out["ratios"].append({"title": note, "target": None, "wall": got})
     print(f"  {'like for like':<76}")
@@ -405,6 +552,8 @@ def main() -> None:
     for c in cases:
         if c.key.startswith("tw-all:"):
             c.games = next(d.games for d in cases if d.key == "tw-native:" + c.game)  # the same games
+        elif c.key.startswith("tw-vec-all:"):
+            c.games = next(d.games for d in cases if d.key == "tw-vec-large:" + c.game)  # the same calls
         else:
             calibrate(c, args.seconds)
     check_pure_python_agrees(cases)

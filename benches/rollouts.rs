@@ -6,6 +6,10 @@
 //! * the bulk simulator `engine::simulate` (the loop `tw.simulate` runs: `play_game` with
 //!   random agents, a score report per game) on one thread and on all cores, and the ratio
 //!   all-cores / one-core;
+//! * batched stepping (`engine::vector`, behind `tw.VectorGame`): 8,192 games stepped
+//!   together, every decision a random legal action chosen in Rust from the mask, on one
+//!   thread and on all cores: decisions/s of the time inside the step calls, and the ratio
+//!   all-cores / one thread (with the CPU each run got);
 //! * the state: `size_of` of the game's state and of the engine's `GameState` (the state
 //!   behind a Python `State`), and nanoseconds per clone of each, over positions sampled
 //!   along random games.
@@ -20,8 +24,8 @@
 //!
 //! Run with `cargo bench --bench rollouts`; options after `--`: `--reps N` (default 5),
 //! `--games N` (rollout games per repetition, default 2000), `--sim-games N` (games per
-//! `simulate` call, default 8192), `--json` (one JSON object per configuration instead of
-//! the table).
+//! `simulate` call, default 8192), `--vector-games N` (games of the batched runs, default
+//! 8192), `--json` (one JSON object per configuration instead of the table).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -29,18 +33,22 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 use tradewinds::engine::rng::{below, derive_seed, rng_from_seed};
-use tradewinds::engine::{random_rollout, simulate, Actor, Game, GameDefinition, GameState, SimulationResult};
+use tradewinds::engine::{
+    random_rollout, simulate, Actor, Game, GameDefinition, GameState, SimulationResult, VectorBuffers, VectorConfig,
+    VectorGame,
+};
 use tradewinds::games::{all_configurations, visit, Visitor, GAMES};
 
 struct Args {
     reps: usize,
     games: u64,
     sim_games: usize,
+    vector_games: usize,
     json: bool,
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { reps: 5, games: 2000, sim_games: 8192, json: false };
+    let mut a = Args { reps: 5, games: 2000, sim_games: 8192, vector_games: 8192, json: false };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut num = |name: &str| -> u64 {
@@ -53,10 +61,13 @@ fn parse_args() -> Args {
             "--reps" => a.reps = num("--reps") as usize,
             "--games" => a.games = num("--games"),
             "--sim-games" => a.sim_games = num("--sim-games") as usize,
+            "--vector-games" => a.vector_games = num("--vector-games") as usize,
             "--json" => a.json = true,
             // `cargo bench` passes `--bench` to harness-less benches.
             "--bench" => {}
-            other => panic!("unknown argument {other:?}; use --reps N, --games N, --sim-games N, --json"),
+            other => {
+                panic!("unknown argument {other:?}; use --reps N, --games N, --sim-games N, --vector-games N, --json")
+            }
         }
     }
     a
@@ -215,6 +226,60 @@ fn timed_simulate<G: Game>(game: &G, games: usize, threads: usize, expected: &Ta
     SimRun { seconds, threads: r.threads, cores }
 }
 
+/// A uniformly random legal action of every game into `actions`, from the mask.
+fn pick_from_mask(b: &VectorBuffers, width: usize, rng: &mut tradewinds::engine::Rng, actions: &mut [i64]) {
+    for (i, a) in actions.iter_mut().enumerate() {
+        let row = &b.legal_mask[i * width..(i + 1) * width];
+        let k = below(rng, row.iter().filter(|&&m| m).count() as u32) as usize;
+        *a = row.iter().enumerate().filter(|(_, &m)| m).nth(k).map_or(-1, |(x, _)| x as i64);
+    }
+}
+
+/// One batched run: `steps` steps of `games` games on `threads` threads (0 = all cores).
+struct VectorRun {
+    /// Seconds inside the step calls (choosing the actions, on the calling thread, is not
+    /// counted).
+    inside: f64,
+    /// CPU time / wall time over the whole run: the cores it got (NaN when unknown).
+    cores: f64,
+    threads: usize,
+    /// Every output of every step, folded: the same whatever the thread count.
+    checksum: u64,
+}
+
+fn timed_vector<G: Game>(game: &Arc<G>, games: usize, steps: usize, threads: usize) -> VectorRun {
+    let config = VectorConfig { num_games: games, seed: 3, threads, ..VectorConfig::default() };
+    let mut v = VectorGame::new(Arc::clone(game), config).expect("a vector game");
+    let mut b = v.buffers();
+    v.write(b.outputs()).expect("outputs fit");
+    let width = v.row_sizes().actions;
+    let mut actions = vec![0i64; games];
+    let mut rng = rng_from_seed(5);
+    let mut checksum = 0u64;
+    let mut inside = 0.0;
+    let cpu = process_cpu_seconds();
+    let start = Instant::now();
+    for _ in 0..steps {
+        pick_from_mask(&b, width, &mut rng, &mut actions);
+        let t = Instant::now();
+        let ended = v.step(&actions, b.outputs()).expect("legal actions");
+        inside += t.elapsed().as_secs_f64();
+        checksum = checksum.wrapping_mul(0x100_0000_01B3).wrapping_add(ended as u64);
+        for (i, r) in b.returns.iter().enumerate() {
+            checksum ^= r.to_bits().rotate_left(i as u32 % 64);
+        }
+    }
+    for &p in &b.current_player {
+        checksum = checksum.wrapping_mul(31).wrapping_add(p as u64);
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let cores = match (cpu, process_cpu_seconds()) {
+        (Some(a), Some(b)) => (b - a) / wall,
+        _ => f64::NAN,
+    };
+    VectorRun { inside, cores, threads: v.threads(), checksum }
+}
+
 /// Positions sampled along random games: every `every`-th state of `games` games.
 fn sample_positions<G: Game>(game: &Arc<G>, games: u64, every: u64) -> Vec<GameState<G>> {
     let mut out = Vec::new();
@@ -292,6 +357,32 @@ fn run<G: Game>(label: &str, game: G, args: &Args) -> Value {
     // busy with other work this, not the code, can bound the scaling.
     let got_ratio = if got.iter().all(|x| x.is_finite()) { Some((spread(got), spread(per_cpu))) } else { None };
 
+    // Batched stepping: one thread and all cores, alternating which goes first.
+    let vector_steps = (1_000_000 / args.vector_games).max(1);
+    let vector_decisions = (vector_steps * args.vector_games) as f64;
+    let reference = timed_vector(&game, args.vector_games, vector_steps, 1).checksum;
+    let (mut v1, mut vall, mut vratio, mut vgot) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut vector_threads = 0;
+    for rep in 0..args.reps {
+        let (r1, rall) = if rep % 2 == 0 {
+            let r1 = timed_vector(&game, args.vector_games, vector_steps, 1);
+            (r1, timed_vector(&game, args.vector_games, vector_steps, 0))
+        } else {
+            let rall = timed_vector(&game, args.vector_games, vector_steps, 0);
+            (timed_vector(&game, args.vector_games, vector_steps, 1), rall)
+        };
+        assert!(r1.checksum == reference && rall.checksum == reference, "batched steps depend on the thread count");
+        vector_threads = rall.threads;
+        v1.push(vector_decisions / r1.inside);
+        vall.push(vector_decisions / rall.inside);
+        vratio.push(r1.inside / rall.inside);
+        vgot.push(rall.cores / r1.cores);
+    }
+    let vector_one = spread(v1);
+    let vector_all = spread(vall);
+    let vector_scaling = spread(vratio);
+    let vector_got = if vgot.iter().all(|x| x.is_finite()) { Some(spread(vgot)) } else { None };
+
     // State size and clone cost.
     let positions = sample_positions(&game, 8, 8);
     let inner: Vec<G::State> = positions.iter().map(|s| s.inner().clone()).collect();
@@ -337,6 +428,19 @@ fn run<G: Game>(label: &str, game: G, args: &Args) -> Value {
             scaling.min,
             scaling.max
         );
+        let vector_got_text = match vector_got {
+            Some(g) => format!(" (the {vector_threads}-thread runs got {:.2}x the CPU of the 1-thread runs)", g.median),
+            None => String::new(),
+        };
+        println!(
+            "  batched {} games   1 thread {}   {vector_threads} threads {}   scaling {:.2}x ({:.2}–{:.2}){vector_got_text}",
+            args.vector_games,
+            vector_one.text("decisions/s"),
+            vector_all.text("decisions/s"),
+            vector_scaling.median,
+            vector_scaling.min,
+            vector_scaling.max
+        );
         println!(
             "  state {state_bytes} bytes, clone {:.1} ns ({:.1}–{:.1});  GameState {wrapper_bytes} bytes + history \
              (mean {mean_history:.0} actions), clone {:.0} ns ({:.0}–{:.0})",
@@ -359,6 +463,11 @@ fn run<G: Game>(label: &str, game: G, args: &Args) -> Value {
             "scaling": scaling.json(),
             "cpu_all_over_one": got_ratio.map(|g| g.0.json()),
             "scaling_per_cpu_obtained": got_ratio.map(|g| g.1.json()),
+        },
+        "vector": {
+            "games": args.vector_games, "steps": vector_steps, "threads": vector_threads, "checksum": reference,
+            "one_thread_decisions_per_s": vector_one.json(), "all_cores_decisions_per_s": vector_all.json(),
+            "scaling": vector_scaling.json(), "cpu_all_over_one": vector_got.map(|g| g.json()),
         },
         "state": {
             "size_bytes": state_bytes, "clone_ns": state_clone.json(),

@@ -1,5 +1,8 @@
 """Python-side benchmarks (pytest-benchmark): decisions per second when Python drives the
-game, and games per second of the Rust bulk simulator on one thread.
+game one decision at a time, and when it drives 1,024 games at once through
+``tw.VectorGame`` (choosing every decision in numpy from the legal-action mask, with and
+without reading the observations), and games per second of the Rust bulk simulator on one
+thread.
 
 Run with ``python -m pytest benches/test_bench_python.py``. Each benchmark also checks that
 its work is deterministic: every round must produce the checksum computed before timing.
@@ -11,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import random
 
+import numpy as np
 import pytest
 
 import tradewinds as tw
@@ -64,3 +68,36 @@ def test_simulate_one_thread(benchmark, name: str) -> None:  # type: ignore[no-u
     benchmark.extra_info["games"] = SIM_GAMES
     benchmark.extra_info["games_per_second"] = SIM_GAMES / benchmark.stats.stats.mean
     benchmark.extra_info["decisions_per_second"] = expected[1] / benchmark.stats.stats.mean
+
+
+VECTOR_GAMES = 1024
+VECTOR_STEPS = 100
+
+
+def drive_vector(game: tw.Game, steps: int, seed: int, observations: bool) -> str:
+    """`steps` batched steps of `VECTOR_GAMES` games on one thread, each decision a random legal
+    action chosen in numpy from the mask (the argmax of the mask times uniform noise); returns
+    a checksum of the finished games' returns and the final masks."""
+    vg = tw.VectorGame(game, VECTOR_GAMES, seed=seed, threads=1)
+    rng = np.random.default_rng(seed)
+    mask = vg.legal_action_mask()
+    digest = hashlib.sha256()
+    for _ in range(steps):
+        out = vg.step((mask * rng.random(mask.shape, dtype=np.float32)).argmax(axis=1))
+        if observations:
+            vg.observation_tensor()
+        digest.update(out.returns[out.finished].tobytes())
+    digest.update(mask.tobytes())
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("observations", [False, True], ids=["no-observations", "observations"])
+@pytest.mark.parametrize("name", tw.GAMES)
+def test_batched_python_driven_decisions(benchmark, name: str, observations: bool) -> None:  # type: ignore[no-untyped-def]
+    game = tw.load(name)  # the game's default configuration
+    expected = drive_vector(game, VECTOR_STEPS, 3, observations)
+    checksum = benchmark(drive_vector, game, VECTOR_STEPS, 3, observations)
+    assert checksum == expected
+    decisions = VECTOR_GAMES * VECTOR_STEPS
+    benchmark.extra_info["decisions"] = decisions
+    benchmark.extra_info["decisions_per_second"] = decisions / benchmark.stats.stats.mean

@@ -7,17 +7,29 @@
 //! valgrind --tool=callgrind target/release/examples/profile_rollouts 300 3
 //! callgrind_annotate --inclusive=yes callgrind.out.*
 //! ```
+//!
+//! With a third argument `BATCH`, the same random play goes through batched stepping
+//! (`engine::vector`, the loop behind `tw.VectorGame`): `BATCH` games stepped together on one
+//! thread, each decision a random legal action chosen from the mask, until `GAMES` games have
+//! ended; `VectorGame::step`'s inclusive count over the decisions printed is the cost of a
+//! batched decision.
 
-use tradewinds::engine::rng::rng_from_seed;
-use tradewinds::engine::{random_rollout, Game, GameDefinition, Result};
+use std::sync::Arc;
+
+use tradewinds::engine::rng::{below, rng_from_seed};
+use tradewinds::engine::{random_rollout, Game, GameDefinition, Result, VectorConfig, VectorGame};
 use tradewinds::games::north_wind::NorthWind;
 
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1).map(|a| a.parse::<u64>());
     let games = args.next().unwrap_or(Ok(300)).expect("GAMES: a number of games");
     let players = args.next().unwrap_or(Ok(3)).expect("PLAYERS: a player count");
+    let batch = args.next().transpose().expect("BATCH: a number of games stepped together");
     let options = serde_json::json!({ "players": players });
     let game = NorthWind::load(options.as_object().expect("an object"))?;
+    if let Some(batch) = batch {
+        return batched(game, games, batch as usize);
+    }
     let mut buf = Vec::with_capacity(64);
     let mut decisions = 0;
     for seed in 0..games {
@@ -26,5 +38,26 @@ fn main() -> Result<()> {
         decisions += random_rollout(&game, &mut state, &mut rng, &mut buf);
     }
     println!("{decisions} decisions in {games} games");
+    Ok(())
+}
+
+fn batched(game: NorthWind, games: u64, batch: usize) -> Result<()> {
+    let mut v = VectorGame::new(Arc::new(game), VectorConfig { num_games: batch, threads: 1, ..Default::default() })?;
+    let mut out = v.buffers();
+    v.write(out.outputs())?;
+    let width = v.row_sizes().actions;
+    let mut actions = vec![0i64; batch];
+    let mut rng = rng_from_seed(0);
+    let (mut ended, mut decisions) = (0u64, 0u64);
+    while ended < games {
+        for (i, a) in actions.iter_mut().enumerate() {
+            let row = &out.legal_mask[i * width..(i + 1) * width];
+            let k = below(&mut rng, row.iter().filter(|&&m| m).count() as u32) as usize;
+            *a = row.iter().enumerate().filter(|(_, &m)| m).nth(k).map_or(-1, |(x, _)| x as i64);
+        }
+        ended += v.step(&actions, out.outputs())? as u64;
+        decisions += batch as u64;
+    }
+    println!("{decisions} decisions in batches of {batch}, {ended} games ended");
     Ok(())
 }

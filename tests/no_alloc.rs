@@ -2,6 +2,15 @@
 //! (`play_game` with random agents, through the type-erased game the Python API and the CLI
 //! use) allocates per game, never per step: one counting allocator proves both, for
 //! `random_rollout` and for `simulate`, on every registered game and configuration.
+//!
+//! The batched step (`engine::vector`, behind `tw.VectorGame`) is held to the same rule
+//! through the type-erased vector game the bindings use, in every configuration, with the
+//! caller playing every seat or seat 0 against random agents, with chance resolved inside
+//! the call or left to the caller: a call in which no game ends allocates nothing at all
+//! (the step, the agents, the restart bookkeeping and the observations of the seats to act),
+//! and a game's end costs only what the game's `returns` costs. On a thread pool the only
+//! allocations are rayon's job queue's, one block per 63 jobs handed to it, whatever the
+//! number of games.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -110,6 +119,132 @@ fn simulate_allocates_per_game_not_per_step() {
                 per_game <= PER_GAME_BOUND as f64,
                 "{name} {options:?}: {per_game:.1} allocations per game ({steps_per_game:.0} steps per game): \
                  the simulation loop allocates per step"
+            );
+        }
+    }
+}
+
+/// What counting allocations over the steps of a vector game found.
+#[derive(Debug, Default)]
+struct VectorCount {
+    /// Calls in which no game ended, and the allocations made in them.
+    quiet_calls: usize,
+    quiet_allocations: usize,
+    /// Games that ended, and the allocations made in the calls they ended in.
+    ended: usize,
+    ending_allocations: usize,
+    /// Decisions of the caller's seats.
+    decisions: usize,
+}
+
+/// A uniformly random legal action of every game into `actions`, from the mask, or at an
+/// explicit chance node a uniformly random possible outcome, without allocating (`-1` where
+/// nothing is possible).
+fn pick(b: &tradewinds::engine::VectorBuffers, sizes: tradewinds::engine::vector::RowSizes, rng: &mut tradewinds::engine::Rng, actions: &mut [i64]) {
+    fn kth(rng: &mut tradewinds::engine::Rng, possible: impl Iterator<Item = bool> + Clone) -> i64 {
+        let count = possible.clone().filter(|&m| m).count();
+        if count == 0 {
+            return -1;
+        }
+        let k = tradewinds::engine::rng::below(rng, count as u32) as usize;
+        possible.enumerate().filter(|&(_, m)| m).nth(k).map_or(-1, |(x, _)| x as i64)
+    }
+    for (i, a) in actions.iter_mut().enumerate() {
+        *a = if b.current_player[i] == tradewinds::engine::CHANCE {
+            kth(rng, b.chance_probabilities[i * sizes.chance..(i + 1) * sizes.chance].iter().map(|&p| p > 0.0))
+        } else {
+            kth(rng, b.legal_mask[i * sizes.actions..(i + 1) * sizes.actions].iter().copied())
+        };
+    }
+}
+
+/// Steps a vector game of `games` games `calls` times after a warm-up (each call also writes
+/// the observations of the seats to act), counting allocations per call: on this thread
+/// alone (`threads` 1), or on every thread (a pool of `threads`).
+fn count_vector(
+    game: &dyn tradewinds::engine::DynGame,
+    config: tradewinds::engine::VectorConfig,
+    calls: usize,
+) -> VectorCount {
+    let threads = config.threads;
+    let mut v = game.vector(config).expect("a vector game builds");
+    let sizes = v.row_sizes();
+    let n = v.num_games();
+    let mut b = tradewinds::engine::VectorBuffers::new(n, sizes);
+    let mut obs = vec![0.0f32; n * sizes.observation];
+    let mut actions = vec![0i64; n];
+    let mut rng = rng_from_seed(3);
+    v.write(b.outputs()).expect("outputs fit");
+    let counter = || if threads == 1 { MINE.with(|c| c.get()) } else { ALLOCATIONS.load(Ordering::SeqCst) };
+    let mut count = VectorCount::default();
+    for call in 0..calls + 200 {
+        pick(&b, sizes, &mut rng, &mut actions);
+        let decisions = (0..n).filter(|&i| actions[i] >= 0 && b.current_player[i] >= 0).count();
+        let before = counter();
+        let ended = v.step(&actions, b.outputs()).expect("legal actions");
+        v.observe(None, &mut obs).expect("outputs fit");
+        let allocations = counter() - before;
+        if call < 200 {
+            continue; // warm-up: every game's agents have sized their scratch, the pool is up
+        }
+        count.decisions += decisions;
+        if ended == 0 {
+            count.quiet_calls += 1;
+            count.quiet_allocations += allocations;
+        } else {
+            count.ended += ended;
+            count.ending_allocations += allocations;
+        }
+    }
+    count
+}
+
+/// A bound on the allocations of a game's end: what the game's `returns` costs (the default
+/// builds the list of winners).
+const PER_ENDED_GAME_BOUND: usize = 4;
+
+#[test]
+fn vector_steps_do_not_allocate() {
+    use tradewinds::engine::{AgentSpec, VectorConfig};
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for name in registered() {
+        for options in all_configurations(name) {
+            let game = load(name, &options).expect("a listed configuration loads");
+            let players = game.spec().players;
+            let random_others: Vec<Option<AgentSpec>> =
+                (0..players).map(|p| (p > 0).then_some(AgentSpec::Random)).collect();
+            for agents in [Vec::new(), random_others] {
+                for explicit_chance in [false, true] {
+                    let config = VectorConfig { num_games: 8, seed: 1, agents: agents.clone(), explicit_chance, ..Default::default() };
+                    let c = count_vector(&*game, config, 1500);
+                    eprintln!("{name} {options:?} agents {agents:?} explicit chance {explicit_chance}: {c:?}");
+                    assert!(c.quiet_calls > 100 && c.decisions > 1000, "{name} {options:?}: {c:?}");
+                    assert_eq!(c.quiet_allocations, 0, "{name} {options:?}: a vector step allocates ({c:?})");
+                    assert!(
+                        c.ending_allocations <= PER_ENDED_GAME_BOUND * c.ended,
+                        "{name} {options:?}: the end of a game allocates more than its returns may ({c:?})"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn vector_steps_on_a_thread_pool_allocate_nothing_per_game() {
+    use tradewinds::engine::VectorConfig;
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for name in registered() {
+        for options in all_configurations(name) {
+            let game = load(name, &options).expect("a listed configuration loads");
+            let config = VectorConfig { num_games: 512, seed: 1, threads: 2, ..Default::default() };
+            let c = count_vector(&*game, config, 300);
+            eprintln!("{name} {options:?} on 2 threads: {c:?}");
+            // Each call hands the pool two jobs (the step, the observations); rayon's job queue
+            // allocates a block for every 63 jobs it is handed, whatever the games do.
+            assert!(
+                c.quiet_allocations <= 2 * c.quiet_calls / 32 + 1,
+                "{name} {options:?}: more allocations than the thread pool's job queue makes ({c:?})"
             );
         }
     }

@@ -2,7 +2,13 @@
 registered ids, and one seat's episode against built-in agents, over every configuration of
 every registered game. The listed games are registered with Gymnasium and built through
 `tradewinds.gymnasium.env`; an unlisted test game (regatta, with its solo seat) is not, and its
-environment is built directly as `TradewindsEnv(game, ...)`."""
+environment is built directly as `TradewindsEnv(game, ...)`.
+
+The vector environment (`TradewindsVectorEnv`, over `tw.VectorGame`) is checked with what of
+Gymnasium applies to a `VectorEnv` (`check_env` takes single environments only, and Gymnasium's
+package ships no vector-environment tests): the env checker's `data_equivalence` for seeded
+determinism, its passive space and observation checks, its returned-data-not-reused check
+rewritten for a batch, the next-step autoreset protocol, and Gymnasium's vector wrappers."""
 
 from __future__ import annotations
 
@@ -18,7 +24,11 @@ from tradewinds._core import REGISTERED, configurations
 from tradewinds._core import options as declared_options
 
 gymnasium = pytest.importorskip("gymnasium")
-from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.utils.env_checker import check_env, data_equivalence  # noqa: E402
+from gymnasium.utils.passive_env_checker import (  # noqa: E402
+    check_action_space, check_obs, check_observation_space, data_shares_objects,
+)
+from gymnasium.vector import AutoresetMode  # noqa: E402
 
 twg = pytest.importorskip("tradewinds.gymnasium")
 
@@ -191,3 +201,193 @@ def test_bad_arguments_name_what_is_allowed(config: Config) -> None:
         make_env(config.game, no_such_option=1)
     with pytest.raises(RuntimeError, match="reset"):
         config_env(config).step(0)
+
+
+# ----- the vector environment (TradewindsVectorEnv over tw.VectorGame) ------------------------
+
+def make_vector_env(name: str, num_envs: int, **kwargs: Any) -> Any:
+    """Seat ... of `num_envs` games of `name` as a vector environment: through `vector_env()`
+    (`gymnasium.make_vec`) for a listed game, directly for an unlisted one."""
+    if name in tw.GAMES:
+        return twg.vector_env(name, num_envs, **kwargs)
+    return twg.TradewindsVectorEnv(name, num_envs, **kwargs)
+
+
+def config_vector_env(config: Config, num_envs: int, **kwargs: Any) -> Any:
+    return make_vector_env(config.game, num_envs, **config.options, **kwargs)
+
+
+def _masked_actions(envs: Any, infos: dict[str, Any], rng: np.random.Generator) -> np.ndarray[Any, Any]:
+    """A uniformly random legal action per sub-environment (0 where none is legal)."""
+    mask = infos["action_mask"].astype(bool)
+    return (rng.random(mask.shape) * mask).argmax(axis=1)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+def test_vector_env_plays_one_seat_per_game_with_next_step_autoreset(config: Config) -> None:
+    n = 4
+    seat = config.players - 1
+    envs = config_vector_env(config, n, seat=seat, opponents="greedy")
+    game = config.load()
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    check_observation_space(envs.single_observation_space)
+    check_action_space(envs.single_action_space)
+    assert envs.single_observation_space.shape == game.observation_tensor_shape
+    assert envs.single_action_space.n == game.num_distinct_actions
+    assert envs.observation_space.shape == (n, *game.observation_tensor_shape)
+    assert list(envs.action_space.nvec) == [game.num_distinct_actions] * n
+    observations, infos = envs.reset(seed=5)
+    vg = envs.vector_game
+    rng = np.random.default_rng(0)
+    ended = np.zeros(n, bool)
+    episodes = np.zeros(n, int)
+    for _ in range(10_000):
+        if (episodes >= 1).all():
+            break
+        for i in range(n):
+            check_obs(observations[i], envs.single_observation_space, "step")
+            if not ended[i]:
+                state = vg.state(i)
+                assert state.current_player == seat
+                np.testing.assert_array_equal(observations[i], state.observation_tensor(seat))
+                assert list(np.flatnonzero(infos["action_mask"][i])) == state.legal_actions()
+            else:
+                assert not infos["action_mask"][i].any()
+        before = vg.episode.copy()
+        observations, rewards, terminated, truncated, infos = envs.step(_masked_actions(envs, infos, rng))
+        assert rewards.dtype == np.float64 and terminated.dtype == np.bool_ and infos["action_mask"].dtype == np.int8
+        # The step after an end starts the next game: no reward, no end.
+        assert (vg.episode[ended] == before[ended] + 1).all()
+        assert not rewards[ended].any() and not terminated[ended].any() and not truncated[ended].any()
+        now = terminated | truncated
+        for i in np.flatnonzero(now):
+            assert vg.current_player[i] == tw.TERMINAL and vg.state(i).is_terminal
+            assert rewards[i] == vg.state(i).returns()[seat]
+        assert not rewards[~now].any()
+        episodes += now
+        ended = now
+    assert (episodes >= 1).all()
+
+
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_vector_env_seeding_and_steps_are_deterministic(config: Config) -> None:
+    def run(seed: int) -> list[Any]:
+        envs = config_vector_env(config, 3, opponents="random")
+        envs.action_space.seed(1)
+        out: list[Any] = [envs.reset(seed=seed)]
+        rng = np.random.default_rng(2)
+        for _ in range(40):
+            out.append(envs.step(_masked_actions(envs, out[-1][-1], rng)))
+        return out
+
+    first = run(7)
+    assert data_equivalence(first, run(7), exact=True)
+    assert not data_equivalence(first, run(8), exact=True)
+
+
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_vector_env_returns_new_data_unless_asked_not_to(config: Config) -> None:
+    # Gymnasium's `check_returned_data_not_reused`, for a vector environment.
+    envs = config_vector_env(config, 3)
+    rng = np.random.default_rng(0)
+    calls = [envs.reset(seed=1)]
+    for _ in range(3):
+        observations, _, _, _, infos = envs.step(_masked_actions(envs, calls[-1][1], rng))
+        calls.append((observations, infos))
+    for a in range(len(calls)):
+        for b in range(a + 1, len(calls)):
+            assert not data_shares_objects(calls[a], calls[b])
+    shared = config_vector_env(config, 3, copy=False)
+    observations, infos = shared.reset(seed=1)
+    assert observations is shared.vector_game.observation_tensor(shared.seat)
+    assert shared.step(_masked_actions(shared, infos, rng))[0] is observations
+
+
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_vector_env_illegal_actions_lose_or_raise(config: Config) -> None:
+    envs = config_vector_env(config, 3)
+    observations, infos = envs.reset(seed=0)
+    actions = _masked_actions(envs, infos, np.random.default_rng(0))
+    state = envs.vector_game.state(1)
+    actions[1] = illegal_action(state)
+    saved = state.to_json()
+    observations, rewards, terminated, truncated, infos = envs.step(actions)
+    assert (rewards[1], terminated[1], truncated[1]) == (twg.LOSS_REWARD, True, False)
+    assert infos["illegal_action"][1] and not infos["illegal_action"][[0, 2]].any()
+    assert not infos["action_mask"][1].any()
+    assert envs.vector_game.state(1).to_json() == saved  # that game did not move
+    episode = envs.vector_game.episode[1]
+    observations, rewards, terminated, truncated, infos = envs.step(_masked_actions(envs, infos, np.random.default_rng(1)))
+    assert envs.vector_game.episode[1] == episode + 1 and rewards[1] == 0 and not terminated[1]
+    strict = config_vector_env(config, 3, illegal_action="raise")
+    _, infos = strict.reset(seed=0)
+    actions = _masked_actions(strict, infos, np.random.default_rng(0))
+    actions[2] = illegal_action(strict.vector_game.state(2))
+    before = [strict.vector_game.state(i).to_json() for i in range(3)]
+    with pytest.raises(tw.IllegalActionError, match="game 2"):
+        strict.step(actions)
+    assert [strict.vector_game.state(i).to_json() for i in range(3)] == before
+
+
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_vector_env_runs_under_gymnasiums_vector_wrappers(config: Config) -> None:
+    from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics
+
+    envs = RecordEpisodeStatistics(config_vector_env(config, 4))
+    _, infos = envs.reset(seed=3)
+    rng = np.random.default_rng(3)
+    episodes = []
+    for _ in range(5_000):
+        _, rewards, terminated, truncated, infos = envs.step(_masked_actions(envs.unwrapped, infos, rng))
+        if "episode" in infos:
+            done = infos["_episode"]
+            assert np.array_equal(done, terminated | truncated)
+            assert np.array_equal(infos["episode"]["r"][done], rewards[done])
+            episodes.extend(infos["episode"]["l"][done])
+        if len(episodes) >= 4:
+            break
+    assert len(episodes) >= 4 and min(episodes) >= 1
+    listed = DictInfoToList(config_vector_env(config, 2))
+    _, info_list = listed.reset(seed=0)
+    assert len(info_list) == 2 and info_list[0]["action_mask"].shape == (listed.single_action_space.n,)
+
+
+@pytest.mark.parametrize("name", tw.GAMES)
+def test_vector_env_is_made_by_make_vec(name: str) -> None:
+    made = gymnasium.make_vec(twg.env_id(name), num_envs=3, **configurations(name)[-1])
+    assert isinstance(made, twg.TradewindsVectorEnv) and made.num_envs == 3
+    assert made.spec is not None and made.spec.id == twg.env_id(name)
+    observations, _ = made.reset(seed=0)
+    assert observations.shape == (3, *made.game.observation_tensor_shape)
+    made.close()
+
+
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_vector_env_bad_arguments_name_what_is_allowed(config: Config) -> None:
+    players = config.players
+    with pytest.raises(ValueError, match="seat"):
+        config_vector_env(config, 2, seat=players)
+    with pytest.raises(ValueError, match="opponents"):
+        config_vector_env(config, 2, opponents=["random"] * players)
+    with pytest.raises(ValueError, match="illegal_action"):
+        config_vector_env(config, 2, illegal_action="ignore")
+    with pytest.raises(ValueError, match="render_mode"):
+        twg.TradewindsVectorEnv(config.game, 2, render_mode="rgb_array", **config.options)
+    with pytest.raises(tw.OptionError, match="num_games"):
+        twg.TradewindsVectorEnv(config.game, 0, **config.options)
+    envs = config_vector_env(config, 2, render_mode="ansi")
+    with pytest.raises(RuntimeError, match="reset"):
+        envs.step(np.zeros(2, int))
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="shape"):
+        envs.step(np.zeros(3, int))
+    with pytest.raises(ValueError, match="reset_mask"):
+        envs.reset(options={"reset_mask": np.ones(3, bool)})
+    envs.step(np.zeros(2, int))
+    episodes = envs.vector_game.episode.copy()
+    envs.reset(options={"reset_mask": np.array([False, True])})
+    assert list(envs.vector_game.episode) == [episodes[0], episodes[1] + 1]
+    frames = envs.render()
+    assert isinstance(frames, tuple) and len(frames) == 2 and all(isinstance(f, str) for f in frames)
+    with pytest.raises(TypeError, match="game"):
+        twg.TradewindsVectorEnv()  # type: ignore[call-arg]

@@ -34,6 +34,8 @@ from ._core import (
     State,
     StateFormatError,
     TradewindsError,
+    VectorGame,
+    VectorStep,
 )
 from ._core import load as _load
 from .agents import AGENT_NAMES, Agent, AgentFunction
@@ -56,6 +58,8 @@ __all__ = [
     "Game",
     "State",
     "ScoreReport",
+    "VectorGame",
+    "VectorStep",
     "SimulationResult",
     "AGENT_NAMES",
     "Agent",

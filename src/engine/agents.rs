@@ -101,6 +101,19 @@ pub struct AgentScratch {
     path: Vec<usize>,
 }
 
+impl AgentScratch {
+    /// Scratch sized once for a game of `actions` player actions and `players` seats, so that
+    /// the random and greedy agents never grow it (MCTS still grows its search tree).
+    pub fn with_capacity(actions: usize, players: usize) -> Self {
+        AgentScratch {
+            buf: Vec::with_capacity(actions),
+            values: Vec::with_capacity(players),
+            tree: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+}
+
 /// Picks `player`'s action in `state` (which must be `player`'s decision node).
 pub fn choose<G: Game>(
     spec: &AgentSpec,

@@ -11,6 +11,7 @@ use super::rng::rng_from_seed;
 use super::agents::AgentSpec;
 use super::simulate::{simulate_agents, Progress, SimulationResult};
 use super::state::GameState;
+use super::vector::{DynVector, VectorConfig, VectorGame};
 
 pub trait DynGame: Send + Sync {
     fn spec(&self) -> &GameSpec;
@@ -33,6 +34,9 @@ pub trait DynGame: Send + Sync {
         threads: usize,
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult>;
+    /// `config.num_games` games of this configuration stepped together (see
+    /// [`super::vector`]), each at its first node where the caller acts.
+    fn vector(&self, config: VectorConfig) -> Result<Box<dyn DynVector>>;
 }
 
 pub trait DynState: Send + Sync {
@@ -117,6 +121,9 @@ impl<G: Game> DynGame for Handle<G> {
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult> {
         simulate_agents(&*self.0, agents, first, games, seed, threads, progress)
+    }
+    fn vector(&self, config: VectorConfig) -> Result<Box<dyn DynVector>> {
+        Ok(Box::new(VectorGame::new(Arc::clone(&self.0), config)?))
     }
 }
 

@@ -18,6 +18,7 @@ pub mod simulate;
 pub mod state;
 #[cfg(test)]
 pub(crate) mod toy;
+pub mod vector;
 
 pub use agents::AgentSpec;
 pub use definition::{DataFileDecl, GameDefinition};
@@ -29,3 +30,4 @@ pub use report::{OpponentRow, ScoreReport};
 pub use rng::Rng;
 pub use simulate::{random_rollout, simulate, simulate_agents, Progress, SimulationResult};
 pub use state::GameState;
+pub use vector::{DynVector, VectorBuffers, VectorConfig, VectorGame, VectorOutputs};

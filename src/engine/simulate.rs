@@ -58,6 +58,9 @@ pub struct GameRecord {
     pub tier: Option<usize>,
 }
 
+/// The agents of a game draw from a stream of their own: the seed's, with these bits flipped.
+pub const AGENT_STREAM: u64 = 0xA6E7_5EED;
+
 /// Plays game `index` of the run seeded `seed`, seat p played by `agents[p]` (all random
 /// when `agents` is empty). Chance and the agents draw from separate streams derived from
 /// the seed and the index, so a game depends on nothing else.
@@ -69,7 +72,7 @@ pub fn play_game<G: Game>(
     scratch: &mut AgentScratch,
 ) -> GameRecord {
     let mut chance_rng = rng_from_seed(derive_seed(seed, index));
-    let mut agent_rng = rng_from_seed(derive_seed(seed ^ 0xA6E7_5EED, index));
+    let mut agent_rng = rng_from_seed(derive_seed(seed ^ AGENT_STREAM, index));
     let mut state = game.initial_state();
     let mut moves = 0u64;
     let mut decisions = 0u64;

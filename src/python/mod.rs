@@ -10,6 +10,7 @@ mod errors;
 mod game;
 mod report;
 mod state;
+mod vector;
 
 use errors::{DataFileError, IllegalActionError, OptionError, SetupError, StateFormatError, TradewindsError};
 use game::Game;
@@ -98,6 +99,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
     m.add_class::<ScoreReport>()?;
+    m.add_class::<vector::VectorGame>()?;
+    m.add_class::<vector::VectorStep>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(configurations, m)?)?;
     m.add_function(wrap_pyfunction!(options, m)?)?;
