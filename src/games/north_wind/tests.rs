@@ -1181,7 +1181,7 @@ fn ruling_no_voluntary_return_to_port() {
     }
 }
 
-/// The tensor layout documented in docs/games/north-wind.md: 254 + 6 x types values.
+/// The tensor layout documented in docs/games/north-wind.md: 255 + 6 x types values.
 #[test]
 fn observation_tensor_has_the_documented_length() {
     let g = game(3);
