@@ -38,8 +38,9 @@ def test_public_api_is_exported() -> None:
 
 
 def test_constants() -> None:
+    # OpenSpiel's player ids: chance -1, terminal -4 (-2 is OpenSpiel's simultaneous node).
     assert tw.CHANCE == -1
-    assert tw.TERMINAL == -2
+    assert tw.TERMINAL == -4
     assert isinstance(tw.GAMES, tuple) and tw.GAMES
     assert all(isinstance(g, str) for g in tw.GAMES)
     # Every listed game is registered; a registered game may be unlisted (a test game).
@@ -635,3 +636,153 @@ def test_comparisons_with_other_types() -> None:
     assert state != "state" and state != 3 and not (state == None)  # noqa: E711
     report = state.score_report()
     assert report != "report"
+
+
+# ---- search: child states and fingerprints --------------------------------------------------
+
+
+def test_child_returns_a_new_state_and_leaves_this_one_alone(game: tw.Game) -> None:
+    rng = random.Random(5)
+    state = snapshots(game, 5, 3)[1]
+    before = state.to_json()
+    action = random_action(state, rng)
+    child = state.child(action)
+    assert state.to_json() == before and child is not state
+    same = state.clone()
+    same.apply(action)
+    assert child == same
+    # By name, as apply takes it.
+    assert state.child(state.action_to_string(action)) == same
+    with pytest.raises(tw.IllegalActionError):
+        state.child(game.num_distinct_actions + 5)
+    assert state.to_json() == before
+
+
+def test_equal_states_have_equal_fingerprints(game: tw.Game) -> None:
+    for state in snapshots(game, 17, 4):
+        fingerprint = state.fingerprint()
+        assert isinstance(fingerprint, int) and 0 <= fingerprint < 2**64
+        for twin in (state.clone(), copy.deepcopy(state), game.state_from_json(state.to_json()),
+                     game.state_from_bytes(state.to_bytes())):
+            assert twin == state and twin.fingerprint() == fingerprint
+    positions = {s.to_json(): s.fingerprint() for s in random_trajectory(game, 3)}
+    assert len(set(positions.values())) > 1
+
+
+def test_a_fingerprint_is_the_position_not_the_history(one_game: tw.Game) -> None:
+    # The same position with another history (here none) and another generator: not equal
+    # states, but one position, so one fingerprint.
+    state = snapshots(one_game, 23, 3)[1]
+    saved = json.loads(state.to_json())
+    saved["history"] = []
+    saved["rng"] = json.loads(one_game.new_state(99).to_json())["rng"]
+    same_position = one_game.state_from_json(json.dumps(saved))
+    assert same_position != state
+    assert same_position.fingerprint() == state.fingerprint()
+    moved = state.child(state.legal_actions()[0])
+    assert moved.fingerprint() != state.fingerprint()
+
+
+def test_fingerprints_are_the_same_in_every_process() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, tradewinds as tw\n"
+        "from tradewinds._core import REGISTERED\n"
+        "for name in REGISTERED:\n"
+        "    s = tw.load(name).new_state(31)\n"
+        "    for _ in range(5):\n"
+        "        if s.is_terminal: break\n"
+        "        s.apply(s.legal_actions()[-1])\n"
+        "    print(name, s.fingerprint())\n"
+    )
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                           env={**__import__("os").environ, "PYTHONHASHSEED": seed}) for seed in ("1", "2")]
+    assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
+    assert runs[0].stdout == runs[1].stdout
+    here = {}
+    for name in REGISTERED:
+        s = tw.load(name).new_state(31)
+        for _ in range(5):
+            if s.is_terminal:
+                break
+            s.apply(s.legal_actions()[-1])
+        here[name] = s.fingerprint()
+    assert runs[0].stdout == "".join(f"{name} {here[name]}\n" for name in REGISTERED)
+
+
+# ---- errors in the game's words, never Rust's -----------------------------------------------
+
+#: Words of Rust's type system that serde puts in its messages.
+RUST_WORDS = re.compile(r"\b(u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|isize|f32|f64)\b|\bstruct |\bsequence\b|\bmap\b")
+
+
+def _sourced_paths(value: object, path: str = "") -> list[str]:
+    """The paths of a data file's sourced values ({"value": ..., "source": ...})."""
+    if isinstance(value, dict):
+        if "value" in value and "source" in value:
+            return [path]
+        return [p for k, v in value.items() for p in _sourced_paths(v, f"{path}.{k}" if path else k)]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _sourced_paths(v, f"{path}[{i}]")]
+    return []
+
+
+def _set(document: object, path: str, value: object) -> None:
+    keys = [int(k) if k.isdigit() else k for k in re.findall(r"[^.\[\]]+", path)]
+    for key in keys[:-1]:
+        document = document[key]  # type: ignore[index]
+    document[keys[-1]] = value  # type: ignore[index]
+
+
+@pytest.mark.parametrize("name", games_with_data())
+def test_data_file_errors_name_the_field_in_plain_words(name: str) -> None:
+    shipped = json.loads(tw.data_path(name).read_text(encoding="utf-8"))
+    path = _sourced_paths(shipped)[0]
+    bare = copy.deepcopy(shipped)
+    _set(bare, path, 7)
+    with pytest.raises(tw.DataFileError) as info:
+        tw.load(name, data=bare)
+    message = str(info.value)
+    assert f"field `{path}`" in message and '"source": "printed" or "reconstructed"' in message, message
+    assert not RUST_WORDS.search(message) and "Sourced" not in message, message
+    negative = copy.deepcopy(shipped)
+    _set(negative, f"{path}.value", -5)
+    with pytest.raises(tw.DataFileError) as info:
+        tw.load(name, data=negative)
+    message = str(info.value)
+    assert f"field `{path}.value`" in message and "whole number" in message, message
+    assert not RUST_WORDS.search(message) and "at line" not in message, message
+
+
+def _integer_leaves(value: object, path: str) -> list[str]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [path]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _integer_leaves(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _integer_leaves(v, f"{path}[{i}]")]
+    return []
+
+
+@pytest.mark.parametrize("name", REGISTERED)
+def test_saved_state_errors_name_the_field_in_plain_words(name: str) -> None:
+    game = tw.load(name)
+    text = snapshots(game, 8, 3)[1].to_json()
+    named = 0
+    for path in _integer_leaves(json.loads(text)["state"], "state")[:40]:
+        for bad in (-5, "five"):
+            saved = json.loads(text)
+            _set(saved, path, bad)
+            try:
+                game.state_from_json(json.dumps(saved))
+            except tw.StateFormatError as e:
+                message = str(e)
+                assert not RUST_WORDS.search(message) and "at line" not in message, message
+                if f"field `{path}`" in message:
+                    named += 1
+                    assert "whole number" in message or 'string "five"' in message, message
+    assert named >= 2, "a wrong value in a saved state is named by its field"

@@ -13,6 +13,7 @@ import signal
 import struct
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -67,8 +68,10 @@ def test_agents_by_seat_are_recorded_in_canonical_form(name: str, players: int) 
 
 def test_bad_agents_are_rejected_naming_the_allowed_ones(one_game: tw.Game) -> None:
     n = one_game.players
-    with pytest.raises(ValueError, match=rf"seat {n - 1}.*'alphazero'.*random, greedy, mcts.*callable"):
+    with pytest.raises(ValueError, match=rf"seat {n - 1}.*'alphazero'.*random, greedy, mcts.*callable") as info:
         tw.simulate(one_game, 5, agents=["random"] * (n - 1) + ["alphazero"])
+    # The allowed agents once, without the engine's option wording.
+    assert str(info.value).count("random, greedy, mcts") == 1 and '"agents"' not in str(info.value)
     with pytest.raises(ValueError, match="iterations"):
         tw.simulate(one_game, 5, agents=["mcts:iterations=0"] * n)
     with pytest.raises(ValueError, match="unknown mcts parameter"):
@@ -399,6 +402,60 @@ def test_plot_of_a_solo_game_shows_its_opponent(tmp_path: Path) -> None:
     r = tw.simulate(tw.load("regatta", players=1, pace_boat=True), 300, seed=3, threads=2)
     width, height = _png_size(r.plot(tmp_path / "solo.png"))
     assert width > 600 and height > 300
+
+
+def test_plot_writes_the_format_its_extension_names(one_game: tw.Game, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from tradewinds.simulation import plot_formats
+
+    r = tw.simulate(one_game, 20, seed=3, threads=1)
+    magic = {"png": b"\x89PNG", "svg": b"<?xml", "pdf": b"%PDF", "jpg": b"\xff\xd8\xff", "jpeg": b"\xff\xd8\xff",
+             "eps": b"%!PS", "ps": b"%!PS", "tif": b"II*\x00", "tiff": b"II*\x00", "gif": b"GIF8",
+             "webp": b"RIFF", "svgz": b"\x1f\x8b"}
+    formats = plot_formats()
+    assert {"png", "svg", "pdf", "jpg"} <= set(formats) and "pgf" not in formats
+    for fmt in formats:  # every format it offers, it writes
+        path = r.plot(tmp_path / f"run.{fmt}")
+        assert path.stat().st_size > 0, fmt
+        if fmt in magic:
+            assert path.read_bytes().startswith(magic[fmt]), fmt
+    assert r.plot(tmp_path / "no-extension").read_bytes().startswith(b"\x89PNG")
+    assert r.plot(tmp_path / "UPPER.SVG").read_bytes().startswith(b"<?xml")
+    with pytest.raises(ValueError, match=r"cannot write a figure as \.docx .*\.png"):
+        r.plot(tmp_path / "run.docx")
+    assert not (tmp_path / "run.docx").exists()
+
+
+def _text_boxes(fig: Any) -> tuple[list[Any], list[Any]]:
+    """The drawn window extents of the figure's titles, and of every other text in it."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    titles = [fig._suptitle] + [ax.title for ax in fig.axes]
+    others = [t for ax in fig.axes for t in ax.texts]
+    others += [label for ax in fig.axes for label in ax.get_xticklabels() + ax.get_yticklabels()]
+    others += [t for ax in fig.axes if ax.get_legend() is not None for t in ax.get_legend().get_texts()]
+    visible = [t for t in others if t.get_visible() and t.get_text()]
+    return [t.get_window_extent(renderer) for t in titles], [t.get_window_extent(renderer) for t in visible]
+
+
+def test_plot_labels_never_overlap_a_title(one_game: tw.Game) -> None:
+    pytest.importorskip("matplotlib")
+    base = tw.simulate(one_game, 60, seed=3, threads=1)
+    # The worst case: seat 0 wins every game, so its interval reaches 1 and its value is
+    # printed at the top of the axes; and the opposite, seat 0 wins none.
+    for winner in (True, False):
+        winners = np.zeros_like(base.winners)
+        winners[:, 0] = winner
+        if not winner and one_game.players > 1:
+            winners[:, 1] = True
+        r = tw.SimulationResult(game=base.game, players=base.players, games=base.games, seed=base.seed,
+                                threads=base.threads, elapsed_seconds=base.elapsed_seconds,
+                                categories=base.categories, opponents=base.opponents, tiers=base.tiers,
+                                options=base.options, agents=base.agents, arrays={**base.arrays, "winners": winners})
+        titles, texts = _text_boxes(r.figure())
+        for title in titles:
+            for text in texts:
+                assert not title.overlaps(text), (title, text)
 
 
 def test_save_and_load_keep_the_agents(one_game: tw.Game, tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 import numpy as np
 import pytest
@@ -52,11 +53,15 @@ def test_games_lists_every_game_with_its_configurations_and_options() -> None:
     r = run("games")
     assert r.returncode == 0, r.stderr
     listed = [line for line in r.stdout.splitlines() if line.strip() and not line.startswith(" ")]
-    assert listed == list(tw.GAMES)
+    # Each game by its name and its full title.
+    assert listed == [f"{name}: {tw.load(name).title}" for name in tw.GAMES]
     sections = r.stdout.split("\n\n")
     assert len(sections) == len(tw.GAMES)
     for name, section in zip(tw.GAMES, sections):
         lines = [line.strip() for line in section.splitlines()]
+        counts = sorted({c["players"] for c in configurations(name)})
+        assert f"players: {cli._player_counts(counts)}" in lines
+        assert any(line.startswith("modes: ") for line in lines)
         for options in configurations(name):
             assert " ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) in lines, (name, options)
         for option in declared_options(name):
@@ -269,13 +274,16 @@ def test_simulate_with_agents_and_a_plot(tmp_path) -> None:  # type: ignore[no-u
 
 
 def test_simulate_agent_errors() -> None:
+    # Usage errors of `simulate`: its usage, then the allowed agents once, in command-line terms.
     name, players = FIRST.game, FIRST.players
     options = option_args(FIRST)
     r = run("simulate", name, *options, "--games", "5", "--agents", ",".join(["random"] * (players + 1)))
-    assert r.returncode == 1 and f"{players + 1} agents for {players} seats" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and f"{players + 1} agents for {players} seats" in r.stderr and "Traceback" not in r.stderr
+    assert r.stderr.startswith("usage: tradewinds simulate")
     r = run("simulate", name, *options, "--games", "5",
             "--agents", ",".join(["random"] * (players - 1) + ["alphazero"]))
-    assert r.returncode == 1 and "alphazero" in r.stderr and "random, greedy, mcts" in r.stderr
+    assert r.returncode == 2 and "alphazero" in r.stderr and "random, greedy, mcts" in r.stderr
+    assert r.stderr.count("random, greedy, mcts") == 1 and "callable" not in r.stderr
     r = run("simulate", name, "--agents", "iterations=5")
     assert r.returncode == 2 and "--agents" in r.stderr
 
@@ -322,3 +330,83 @@ def test_play_against_mcts_opponents() -> None:
     r = run("play", name, *option_args(config), "--opponents", ",".join(["random"] * (players + 1)),
             stdin="q\n")
     assert r.returncode == 2 and "one per opponent" in r.stderr
+
+
+# ---- the rough edges a new user meets -----------------------------------------------------
+
+
+def test_version() -> None:
+    from importlib import metadata
+
+    r = run("--version")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == f"tradewinds {metadata.version('tradewinds')}" == f"tradewinds {tw.__version__}"
+
+
+def test_games_shows_each_games_modes(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Regatta (unlisted) has a mode besides its player count: listed as the CLI would list it.
+    monkeypatch.setattr(cli, "GAMES", ("regatta",))
+    assert cli.main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"regatta: {tw.load('regatta').title}\n")
+    assert "  players: 1-5\n" in out
+    (pace_boat,) = [o for o in declared_options("regatta") if o["name"] == "pace_boat"]
+    assert f"  modes: pace_boat ({pace_boat['allowed']}): {pace_boat['doc']}\n" in out
+    assert [cli._player_counts(c) for c in ([2, 3, 4], [1], [1, 3], [2, 4, 5])] == ["2-4", "1", "1 or 3", "2, 4 or 5"]
+
+
+def _subparsers() -> dict[str, Any]:
+    parser = cli._parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return {"": parser, **sub.choices}  # type: ignore[attr-defined]
+
+
+def test_help_texts_render_as_written() -> None:
+    # argparse expands % in help strings but not in descriptions: neither shows a doubled %.
+    for name, parser in _subparsers().items():
+        text = parser.format_help()
+        assert "%%" not in text and "%(" not in text, name
+    assert "95% intervals" in _subparsers()["simulate"].format_help()
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", FIRST.game, "--games", "-1"),
+    ("simulate", FIRST.game, "--resume"),
+    ("simulate", FIRST.game, "--agents", "nobody"),
+    ("play", FIRST.game, "--seat", "99"),
+    ("play", FIRST.game, "--opponents", "nobody"),
+    ("simulate", FIRST.game, "--no-such-flag"),
+])
+def test_a_subcommands_error_prints_its_usage(args: tuple[str, ...]) -> None:
+    r = run(*args, stdin="q\n")
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"usage: tradewinds {args[0]} "), r.stderr
+    assert f"tradewinds {args[0]}: error: " in r.stderr
+
+
+@pytest.mark.parametrize(("suffix", "magic"), [
+    (".png", b"\x89PNG"), (".svg", b"<?xml"), (".pdf", b"%PDF"), (".jpg", b"\xff\xd8\xff"),
+])
+def test_plot_writes_the_format_its_extension_names(tmp_path, suffix: str, magic: bytes) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / f"figure{suffix}"
+    r = run("simulate", FIRST.game, *option_args(FIRST), "--games", "20", "--plot", str(path))
+    assert r.returncode == 0, r.stderr
+    assert path.read_bytes().startswith(magic)
+
+
+def test_plot_refuses_a_format_it_cannot_write_before_the_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Refused at once: a run of this size would take hours.
+    path = tmp_path / "figure.doc"
+    r = run("simulate", FIRST.game, *option_args(FIRST), "--games", "100000000", "--plot", str(path), timeout=60)
+    assert r.returncode == 2 and "cannot write a figure as .doc" in r.stderr
+    assert ".png" in r.stderr and ".svg" in r.stderr and not path.exists()
+
+
+def test_bad_opponents_name_the_allowed_agents_once_in_command_line_terms() -> None:
+    r = run("play", FIRST.game, *option_args(FIRST), "--opponents", "foo", stdin="q\n")
+    assert r.returncode == 2
+    error = r.stderr.splitlines()[-1]
+    assert error == ("tradewinds play: error: --opponents: bad agent 'foo': unknown agent \"foo\"; "
+                     "agents are random, greedy, mcts[:iterations=N,exploration=C,rollout_depth=D]")
+    r = run("play", FIRST.game, *option_args(FIRST), "--opponents", "mcts:iters=3", stdin="q\n")
+    assert r.returncode == 2 and 'unknown mcts parameter "iters"' in r.stderr and "Python" not in r.stderr

@@ -57,6 +57,14 @@ def _play_randomly(state: Any, rng: random.Random, check: Any = None) -> Any:
     return state
 
 
+def test_player_ids_are_openspiels() -> None:
+    # One set of ids on both sides, so a tradewinds state's current_player means the same to
+    # OpenSpiel code (-2 is OpenSpiel's simultaneous node, which no tradewinds game has).
+    assert tw.TERMINAL == int(pyspiel.PlayerId.TERMINAL) == -4
+    assert tw.CHANCE == int(pyspiel.PlayerId.CHANCE) == -1
+    assert tw.TERMINAL != int(pyspiel.PlayerId.SIMULTANEOUS)
+
+
 def _check_against_wrapped(state: Any) -> None:
     """Everything OpenSpiel sees is what the wrapped tradewinds state says."""
     inner: tw.State = state.tradewinds_state
@@ -65,7 +73,7 @@ def _check_against_wrapped(state: Any) -> None:
     assert state.is_terminal() == inner.is_terminal
     assert state.is_chance_node() == inner.is_chance
     if inner.is_terminal:
-        assert state.current_player() == pyspiel.PlayerId.TERMINAL
+        assert state.current_player() == pyspiel.PlayerId.TERMINAL == inner.current_player
         assert state.returns() == inner.returns()
     elif inner.is_chance:
         assert state.current_player() == pyspiel.PlayerId.CHANCE

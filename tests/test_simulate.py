@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import io
+import re
 import json
 import math
 import threading
@@ -188,6 +189,24 @@ def test_progress_bar_on_a_stream(one_game: tw.Game) -> None:
     assert "100.0%" in last and "1,000/1,000 games" in last and "games/s" in last and "ETA" in last
 
 
+def test_progress_lines_where_stderr_is_no_terminal(one_game: tw.Game) -> None:
+    # A pipe or a log gets a plain line every interval (no carriage returns), with the time
+    # left; a run shorter than the interval gets none.
+    stream = io.StringIO()
+    bar = ProgressBar(1000, stream, interval=0.0, lines=True)
+    tw.simulate(one_game, 1000, seed=3, threads=2, progress=bar.update)
+    bar.close()
+    lines = stream.getvalue().splitlines()
+    assert lines and "\r" not in stream.getvalue()
+    assert all(re.fullmatch(r"[\d,]+/1,000 games \(\d+\.\d%\), \S+ games/s(, about \S+ left)?", line) for line in lines)
+    assert lines[-1].startswith("1,000/1,000 games (100.0%)")
+    quiet = io.StringIO()
+    short = ProgressBar(1000, quiet, lines=True)
+    tw.simulate(one_game, 200, seed=3, threads=2, progress=short.update)
+    short.close()
+    assert quiet.getvalue() == ""
+
+
 def test_summary(game: tw.Game) -> None:
     r = tw.simulate(game, 400, seed=21, threads=2)
     text = r.summary()
@@ -210,6 +229,9 @@ def test_wilson_interval() -> None:
     lo, hi = wilson_interval(10, 10)
     assert math.isclose(hi, 1.0) and math.isclose(lo, 0.7225, abs_tol=1e-4)
     assert all(math.isnan(x) for x in wilson_interval(0, 0))
+    # A rate of 0 or 1 lies inside its interval, exactly at its end.
+    for n in (1, 3, 60, 1000, 12_345):
+        assert wilson_interval(0, n)[0] == 0.0 and wilson_interval(n, n)[1] == 1.0
 
 
 def test_save_and_load(one_game: tw.Game, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -17,6 +17,7 @@ The rules run in Rust; this package is the Python API::
 
 from __future__ import annotations
 
+from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,8 @@ __all__ = [
     "AgentFunction",
 ]
 
-__version__ = "0.1.0"
+#: The installed package's version (Cargo.toml's, which the build writes into the metadata).
+__version__ = _metadata.version("tradewinds")
 
 _DATA_DIR = Path(__file__).resolve().parent / "data"
 

@@ -34,7 +34,9 @@ import random
 from collections.abc import Callable, Sequence
 from ._core import Game, State
 
-__all__ = ["AGENT_NAMES", "Agent", "AgentFunction", "normalize_agents", "agent_label", "parse_agent_list"]
+__all__ = [
+    "AGENT_NAMES", "Agent", "AgentFunction", "normalize_agents", "canonical_spec", "agent_label", "parse_agent_list",
+]
 
 #: The names of the built-in agents.
 AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts")
@@ -45,10 +47,14 @@ AgentFunction = Callable[[State, int, random.Random], int | str]
 #: An agent spec (``"random"``, ``"mcts:iterations=100"``) or a Python agent.
 Agent = str | AgentFunction
 
-_ALLOWED = (
-    "agents are random, greedy, mcts[:iterations=N,exploration=C,rollout_depth=D], "
-    "or a Python callable agent(state, player, rng) -> action"
-)
+#: The built-in agents, as the engine names them in its errors.
+BUILT_IN = "random, greedy, mcts[:iterations=N,exploration=C,rollout_depth=D]"
+
+_ALLOWED = f"agents are {BUILT_IN}, or a Python callable agent(state, player, rng) -> action"
+
+#: How the engine's error for a bad spec begins, and how it lists the built-in agents.
+_ENGINE_PREFIX = 'invalid option "agents": '
+_ENGINE_ALLOWED = f"; agents are {BUILT_IN}"
 
 
 def agent_label(agent: Agent) -> str:
@@ -61,16 +67,26 @@ def agent_label(agent: Agent) -> str:
     return f"python:{module}.{name}"
 
 
-def _canonical_spec(game: Game, spec: str, seat: int) -> str:
+def canonical_spec(game: Game, spec: str) -> str:
     """The canonical form of a built-in agent's spec (``"mcts"`` names every parameter),
-    checked by the engine's own parser."""
+    checked by the engine's own parser. A bad spec raises ``ValueError`` with the engine's
+    reason (an unknown agent's error lists the built-in agents once)."""
     try:
         raw = game.simulate(0, 0, 1, None, [spec] * game.players)
     except ValueError as e:
-        message = str(e)
-        # The engine's message already names the built-in agents; add the Python kind.
-        raise ValueError(f"seat {seat}: bad agent {spec!r}: {message}; {_ALLOWED}") from None
+        raise ValueError(str(e).removeprefix(_ENGINE_PREFIX)) from None
     return str(raw["agents"][0])
+
+
+def _canonical_spec(game: Game, spec: str, seat: int) -> str:
+    """:func:`canonical_spec`, with an error that names the seat and the Python kind of agent."""
+    try:
+        return canonical_spec(game, spec)
+    except ValueError as e:
+        reason = str(e)
+        if reason.endswith(_ENGINE_ALLOWED):
+            reason = reason.removesuffix(_ENGINE_ALLOWED) + "; " + _ALLOWED
+        raise ValueError(f"seat {seat}: bad agent {spec!r}: {reason}") from None
 
 
 def normalize_agents(game: Game, agents: Sequence[Agent] | None) -> list[Agent]:

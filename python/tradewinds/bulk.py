@@ -132,7 +132,9 @@ def simulate(
     manifest disagrees with this call (game, options, seed, games, chunk size, agents) is an
     error naming what differs.
 
-    ``progress=True`` draws a progress bar on standard error; a callable is called with the
+    ``progress=True`` draws a progress bar with the rate and the time left on standard
+    error; where standard error is not a terminal (a pipe, a log file) it writes a line every
+    15 seconds instead, once the run lasts that long. A callable is called with the
     number of games just finished (from worker threads - keep it cheap); returning ``False``
     stops the run with ``KeyboardInterrupt``. Ctrl-C stops a run too (within one chunk of 256
     games on each thread).
@@ -189,7 +191,8 @@ def simulate(
         bar: ProgressBar | None = None
         report: Callable[[int], object] | None
         if progress is True:
-            bar = ProgressBar(games, sys.stderr, initial=run.filled)
+            # A bar on a terminal; elsewhere (a pipe, a log) a line every LINE_INTERVAL seconds.
+            bar = ProgressBar(games, sys.stderr, initial=run.filled, lines=not _is_terminal(sys.stderr))
             report = bar.update
         elif callable(progress):
             report = progress
@@ -247,6 +250,13 @@ class _Job:
 
 
 # ---- local threads ---------------------------------------------------------------------------
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
 
 
 def _cores() -> int:

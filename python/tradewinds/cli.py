@@ -13,11 +13,12 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from . import GAMES, Game, IllegalActionError, State, TradewindsError, load, simulate
+from . import GAMES, Game, IllegalActionError, State, TradewindsError, __version__, load, simulate
 from ._core import configurations
 from ._core import options as options_of
 from ._play import mix_seed
-from .agents import Agent, normalize_agents, parse_agent_list
+from .agents import Agent, canonical_spec, parse_agent_list
+from .simulation import plot_format
 from .streaming import directory_status, read_manifest
 
 
@@ -60,18 +61,35 @@ def _option_text(options: dict[str, Any]) -> str:
     return " ".join(f"{key}={json.dumps(value)}" for key, value in options.items())
 
 
+def _player_counts(counts: Sequence[int]) -> str:
+    """``[2, 3, 4]`` as "2-4", ``[1]`` as "1", ``[1, 3]`` as "1 or 3"."""
+    counts = sorted(set(counts))
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    if len(counts) > 1:
+        return f"{', '.join(map(str, counts[:-1]))} or {counts[-1]}"
+    return str(counts[0])
+
+
 def _cmd_games(args: argparse.Namespace) -> int:
-    """Each listed game with its configurations and its declared options."""
+    """Each listed game: its title, player counts and modes, its configurations and its
+    declared options."""
     for i, name in enumerate(GAMES):
         if i:
             print()
         listed = configurations(name)
-        print(name)
+        declared = options_of(name)
+        print(f"{name}: {load(name).title}")
+        print(f"  players: {_player_counts([int(c['players']) for c in listed if 'players' in c])}")
+        modes = [o for o in declared if o["configuration"] and o["name"] != "players"]
+        if modes:
+            print("  modes: " + "; ".join(f"{o['name']} ({o['allowed']}): {o['doc']}" for o in modes))
+        else:
+            print("  modes: none (one way to play)")
         print(f"  configurations ({len(listed)}; --option KEY=VALUE):")
         for options in listed:
             print(f"    {_option_text(options)}")
         print("  options:")
-        declared = options_of(name)
         width = max(len(o["name"]) for o in declared)
         for o in declared:
             print(f"    {o['name']:<{width}}  {o['allowed']}: {o['doc']}")
@@ -99,9 +117,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise _UsageError(f"--chunk-games must be >= 1, got {args.chunk_games}")
     if args.resume and not args.out:
         raise _UsageError("--resume needs --out DIR, the directory of the run to resume")
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
+    if args.plot:
         # Said before the run, not after it.
-        raise _UsageError("--plot needs matplotlib: install it with `pip install 'tradewinds[plot]'`")
+        if importlib.util.find_spec("matplotlib") is None:
+            raise _UsageError("--plot needs matplotlib: install it with `pip install 'tradewinds[plot]'`")
+        try:
+            plot_format(args.plot)
+        except ValueError as e:
+            raise _UsageError(f"--plot: {e}") from None
     agents: list[Agent] | None = None
     if args.agents is not None:
         try:
@@ -129,6 +152,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                 )
             agents = list(manifest["agents"])
     game = _load_game(args, base)
+    if args.agents is not None and agents is not None:
+        if len(agents) != game.players:
+            raise _UsageError(
+                f"--agents: {len(agents)} agent{'' if len(agents) == 1 else 's'} for {game.players} seats: give one "
+                f"per seat, comma-separated (e.g. --agents {','.join(['mcts'] + ['random'] * (game.players - 1))})"
+            )
+        agents = list(_checked_specs(game, [str(a) for a in agents], "--agents"))
     streaming = bool(args.out or args.dask)
     client = _dask_client(args.dask) if args.dask else None
     # A run in memory has nothing to lose: Ctrl-C ends the process at once. A streamed or
@@ -141,7 +171,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     try:
         result = simulate(
             game, games, seed=seed, threads=args.threads, agents=agents,
-            progress=sys.stderr.isatty(), backend="dask" if client is not None else "local", client=client,
+            progress=True, backend="dask" if client is not None else "local", client=client,
             chunk_games=args.chunk_games, out=args.out, resume=args.resume,
         )
     except KeyboardInterrupt:
@@ -176,6 +206,18 @@ def _agent_move(state: State, spec: str, seed: int) -> int:
     return state.agent_action(spec, mix_seed(seed, state.move_number))
 
 
+def _checked_specs(game: Game, specs: Sequence[str], flag: str) -> list[str]:
+    """The built-in agents' specs in canonical form; a bad one is a usage error of ``flag``
+    that names the built-in agents once, as the command line writes them."""
+    out = []
+    for spec in specs:
+        try:
+            out.append(canonical_spec(game, spec))
+        except ValueError as e:
+            raise _UsageError(f"{flag}: bad agent {spec!r}: {e}") from None
+    return out
+
+
 def _opponents(game: Game, seat: int, text: str) -> dict[int, str]:
     """The agent of every seat but ``seat``: one spec for all, or one per opponent in seat
     order."""
@@ -191,12 +233,7 @@ def _opponents(game: Game, seat: int, text: str) -> dict[int, str]:
             f"--opponents: give one agent for all opponents or one per opponent ({len(others)}), "
             f"got {len(specs)}"
         )
-    try:
-        canonical = normalize_agents(game, [specs[others.index(p)] if p != seat else "random"
-                                            for p in range(game.players)])
-    except ValueError as e:
-        raise _UsageError(f"--opponents: {e}") from None
-    return {p: str(canonical[p]) for p in others}
+    return dict(zip(others, _checked_specs(game, specs, "--opponents")))
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -268,10 +305,14 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tradewinds", description="Rules-complete engines for nautical trading board games."
     )
+    parser.add_argument("--version", action="version", version=f"tradewinds {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p_games = sub.add_parser("games", help="list the games with their configurations and options")
-    p_games.set_defaults(func=_cmd_games)
+    p_games = sub.add_parser(
+        "games", help="list the games: titles, player counts, modes, configurations and options",
+        description="Lists each game: its title, player counts and modes, its configurations and its options.",
+    )
+    p_games.set_defaults(func=_cmd_games, command_parser=p_games)
 
     def add_game_args(p: argparse.ArgumentParser, seed_default: int | None = 0) -> None:
         p.add_argument("game", metavar="GAME", help="one of: " + ", ".join(GAMES))
@@ -287,8 +328,9 @@ def _parser() -> argparse.ArgumentParser:
     p_sim = sub.add_parser(
         "simulate", help="play many games and summarise them",
         description="Plays many games with built-in agents and prints a summary: speed, win rate by seat "
-                    "with 95%% intervals, scores, game lengths, truncations. Results depend only on the "
-                    "game, --seed, --games and --agents.",
+                    "with 95% intervals, scores, game lengths, truncations. Results depend only on the "
+                    "game, --seed, --games and --agents. MCTS agents play a few games a second: "
+                    "progress goes to standard error (a bar on a terminal, else a line every 15 s).",
     )
     add_game_args(p_sim, seed_default=None)
     p_sim.add_argument("--games", type=int, default=None, help="number of games (default 10000)")
@@ -313,10 +355,14 @@ def _parser() -> argparse.ArgumentParser:
                             "(e.g. tcp://scheduler:8786)")
     p_sim.add_argument("--save", metavar="PATH", help="also save the per-game results (.npz)")
     p_sim.add_argument("--plot", metavar="FILE.png",
-                       help="write a figure: win rate by seat with 95%% intervals, score distributions")
-    p_sim.set_defaults(func=_cmd_simulate)
+                       help="write a figure: win rate by seat with 95%% intervals, score distributions "
+                            "(the extension names the format: .png, .svg, .pdf, .jpg, ...)")
+    p_sim.set_defaults(func=_cmd_simulate, command_parser=p_sim)
 
-    p_play = sub.add_parser("play", help="play in the terminal against built-in agents")
+    p_play = sub.add_parser(
+        "play", help="play in the terminal against built-in agents",
+        description="Plays a game in the terminal against built-in agents; you see what your seat may see.",
+    )
     add_game_args(p_play)
     p_play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p_play.add_argument(
@@ -326,18 +372,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_play.add_argument("--reveal", action="store_true",
                         help="also show the whole table, hidden information included")
-    p_play.set_defaults(func=_cmd_play)
+    p_play.set_defaults(func=_cmd_play, command_parser=p_play)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status (0 success, 1 error, 2 usage)."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # What the subcommand does not know is its error, with its usage.
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(args.func(args))
     except _UsageError as e:
-        parser.error(str(e))
+        # The usage of the subcommand that was given, not the top level's.
+        getattr(args, "command_parser", parser).error(str(e))
     except (TradewindsError, ValueError, OSError, ImportError) as e:
         print(f"tradewinds: error: {e}", file=sys.stderr)
         return 1

@@ -41,14 +41,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeAlias
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
+from .simulation import require_extra
 
-import tradewinds as tw
+require_extra("tradewinds.gymnasium", "gymnasium", "gymnasium")
 
-from ._envs import RENDER_MODES, SEED_BOUND, check_render_mode, render
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
+import numpy.typing as npt  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+
+import tradewinds as tw  # noqa: E402
+
+from ._envs import RENDER_MODES, SEED_BOUND, check_render_mode, render  # noqa: E402
 
 __all__ = ["env", "env_id", "TradewindsEnv", "Action", "LOSS_REWARD"]
 

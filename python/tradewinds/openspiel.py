@@ -39,12 +39,16 @@ import os
 from collections.abc import Callable
 from typing import Any, Final
 
-import numpy as np
-import numpy.typing as npt
-import pyspiel  # type: ignore[import-not-found,unused-ignore]
+from tradewinds.simulation import require_extra
 
-import tradewinds as tw
-from tradewinds._core import configurations
+require_extra("tradewinds.openspiel", "open-spiel", "pyspiel")
+
+import numpy as np  # noqa: E402
+import numpy.typing as npt  # noqa: E402
+import pyspiel  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
+
+import tradewinds as tw  # noqa: E402
+from tradewinds._core import configurations  # noqa: E402
 
 __all__ = ["load", "short_name", "register", "TradewindsGame", "TradewindsState"]
 
@@ -219,12 +223,9 @@ class TradewindsState(pyspiel.State):  # type: ignore[misc]
     # ---- the pyspiel.State interface ----------------------------------------------------------
 
     def current_player(self) -> int:
-        p = self.tradewinds_state.current_player
-        if p == tw.TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if p == tw.CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        return p
+        # tradewinds' player ids are OpenSpiel's: tw.CHANCE is PlayerId.CHANCE (-1) and
+        # tw.TERMINAL is PlayerId.TERMINAL (-4).
+        return self.tradewinds_state.current_player
 
     def is_terminal(self) -> bool:
         return self.tradewinds_state.is_terminal

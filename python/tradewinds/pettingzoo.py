@@ -37,16 +37,20 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
+from .simulation import require_extra
 
-import tradewinds as tw
+require_extra("tradewinds.pettingzoo", "pettingzoo", "gymnasium", "pettingzoo")
 
-from ._envs import RENDER_MODES, SEED_BOUND, check_render_mode, render
+import numpy as np  # noqa: E402
+import numpy.typing as npt  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+from gymnasium.utils import seeding  # noqa: E402
+from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]  # noqa: E402
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]  # noqa: E402
+
+import tradewinds as tw  # noqa: E402
+
+from ._envs import RENDER_MODES, SEED_BOUND, check_render_mode, render  # noqa: E402
 
 __all__ = ["env", "raw_env", "TradewindsAECEnv", "Observation"]
 

@@ -36,6 +36,40 @@ def import_optional(module: str, needed_by: str, package: str, install: str) -> 
         ) from e
 
 
+def require_extra(needed_by: str, extra: str, *modules: str) -> None:
+    """Imports each of ``modules``; if one is missing, an ``ImportError`` saying that
+    ``needed_by`` needs it and which extra of tradewinds installs it."""
+    for module in modules:
+        import_optional(module, needed_by, module, f"`pip install 'tradewinds[{extra}]'`")
+
+
+#: Formats matplotlib's Agg canvas lists but cannot write without other software (LaTeX).
+_UNWRITABLE = frozenset({"pgf"})
+
+
+def plot_formats() -> tuple[str, ...]:
+    """The file extensions :meth:`SimulationResult.plot` writes (``png``, ``svg``, ``pdf``,
+    ``jpg``...), each the format it names. Needs matplotlib."""
+    agg = import_optional("matplotlib.backends.backend_agg", "SimulationResult.plot()", "matplotlib",
+                          "`pip install 'tradewinds[plot]'`")
+    return tuple(sorted(set(agg.FigureCanvasAgg.get_supported_filetypes()) - _UNWRITABLE))
+
+
+def plot_format(path: str | os.PathLike[str]) -> str:
+    """The format a figure is written in at ``path``: the one its extension names (PNG
+    without one); ``ValueError`` naming the formats for an extension that names none."""
+    suffix = Path(path).suffix.lower().removeprefix(".")
+    if not suffix:
+        return "png"
+    formats = plot_formats()
+    if suffix not in formats:
+        raise ValueError(
+            f"cannot write a figure as .{suffix} ({path}): the extension names the format, one of "
+            + ", ".join(f".{f}" for f in formats)
+        )
+    return suffix
+
+
 def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
     """The Wilson score interval for a binomial proportion (95% by default)."""
     if trials <= 0:
@@ -45,7 +79,11 @@ def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float
     denom = 1.0 + z2 / trials
     centre = (p + z2 / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At p = 0 (p = 1) the lower (upper) bound is exactly 0 (1); rounding must not move it
+    # inside, which would leave the rate itself outside its interval.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
 
 
 @dataclass(frozen=True, eq=False, init=False)
@@ -374,14 +412,23 @@ class SimulationResult:
         return pd.DataFrame(columns)
 
     def plot(self, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
-        """Writes a PNG figure to ``path``: the win rate of each seat (and of each opponent
-        that is not a seat) with its 95% Wilson interval, and each one's score distribution.
-        Needs matplotlib (``pip install 'tradewinds[plot]'``); draws off-screen (Agg), so it
-        works without a display. Returns the path."""
+        """Writes a figure to ``path``: the win rate of each seat (and of each opponent that is
+        not a seat) with its 95% Wilson interval, and each one's score distribution. The file's
+        extension names the format (``.png``, ``.svg``, ``.pdf``, ``.jpg``...: see
+        :func:`plot_formats`; PNG without one); another extension is a ``ValueError`` naming
+        them. Needs matplotlib (``pip install 'tradewinds[plot]'``); draws off-screen (Agg),
+        so it works without a display. Returns the path."""
+        path = Path(path)
+        fmt = plot_format(path)
+        self.figure(title=title).savefig(path, format=fmt, dpi=100)
+        return path
+
+    def figure(self, *, title: str | None = None) -> Any:
+        """The figure :meth:`plot` writes, as a ``matplotlib.figure.Figure`` (drawn off-screen,
+        on an Agg canvas), for changing or showing it before it is saved."""
         needs = ("SimulationResult.plot()", "matplotlib", "`pip install 'tradewinds[plot]'`")
         figure_mod = import_optional("matplotlib.figure", *needs)
         agg = import_optional("matplotlib.backends.backend_agg", *needs)
-        path = Path(path)
         fig = figure_mod.Figure(figsize=(11.0, 4.6), layout="constrained")
         agg.FigureCanvasAgg(fig)
         ax_win, ax_score = fig.subplots(1, 2)
@@ -393,14 +440,16 @@ class SimulationResult:
         if self.games:
             rate = np.concatenate([self.win_rate, self.opponent_win_rate])
             ci = np.vstack([self.win_rate_interval(), self.opponent_win_rate_interval()])
-            err = np.vstack([rate - ci[:, 0], ci[:, 1] - rate])
+            # Clipped: at a rate of 0 or 1 rounding can put the interval's end a hair inside.
+            err = np.clip(np.vstack([rate - ci[:, 0], ci[:, 1] - rate]), 0.0, None)
             ax_win.bar(bars, rate, yerr=err, capsize=6, color=colours, alpha=0.85)
             for i in bars:
                 ax_win.annotate(f"{rate[i]:.3f}", (float(i), float(ci[i, 1])), textcoords="offset points",
                                 xytext=(0, 4), ha="center", fontsize=9)
             ax_win.axhline(1.0 / len(bars), color="grey", linestyle="--", linewidth=1,
                            label=f"1/{len(bars)}")
-            ax_win.legend(loc="upper right", fontsize=8)
+            # Above the bars, where no interval reaches.
+            ax_win.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
             scores = np.hstack([self.scores, self.opponent_scores])
             lo, hi = float(scores.min()), float(scores.max())
             integral = bool(np.all(scores == np.round(scores)))
@@ -417,15 +466,17 @@ class SimulationResult:
                 ax.text(0.5, 0.5, "no games played", ha="center", va="center", transform=ax.transAxes)
         ax_win.set_xticks(bars, labels=labels, fontsize=8)
         ax_win.set_ylabel("win rate")
-        ax_win.set_ylim(0.0, 1.0)
+        # Headroom above 1 for the value printed over a bar whose interval reaches 1, so that
+        # it stays inside the axes and clear of the title.
+        ax_win.set_ylim(0.0, 1.15)
+        ax_win.set_yticks(np.linspace(0.0, 1.0, 6))
         ax_win.set_title("Win rate by seat (95% Wilson interval)")
         ax_score.set_xlabel("final score")
         ax_score.set_ylabel("games")
         ax_score.set_title("Score distribution by seat")
         fig.suptitle(title if title is not None else
                      f"{self.game}, {_seats(self.players)}: {self.games:,} games (seed {self.seed})")
-        fig.savefig(path, format="png", dpi=100)
-        return path
+        return fig
 
     # ---- persistence -----------------------------------------------------------------------
 
@@ -536,6 +587,10 @@ def _table(rows: list[list[str]], left: tuple[int, ...] = (0,)) -> list[str]:
     return out
 
 
+#: Seconds between the progress lines written where standard error is not a terminal.
+LINE_INTERVAL = 15.0
+
+
 def _duration(seconds: float) -> str:
     if not math.isfinite(seconds):
         return "--:--"
@@ -546,7 +601,11 @@ def _duration(seconds: float) -> str:
 
 
 class ProgressBar:
-    """A one-line progress bar with rate and ETA, redrawn at most ten times a second.
+    """Progress of a run on a text stream: a one-line bar with rate and ETA, redrawn at most
+    ten times a second, for a terminal; or, with ``lines=True`` (for a stream that is not a
+    terminal: a pipe, a log file), a plain line every ``interval`` seconds (default
+    :data:`LINE_INTERVAL`) once a run lasts that long, so that a long run shows it is alive
+    without filling a log.
 
     ``update(n)`` is safe to call from several threads (the simulation calls it from its
     worker threads with the number of games each finished). ``initial`` games count as done
@@ -554,16 +613,19 @@ class ProgressBar:
     """
 
     def __init__(
-        self, total: int, stream: IO[str], width: int = 30, interval: float = 0.1, initial: int = 0
+        self, total: int, stream: IO[str], width: int = 30, interval: float | None = None, initial: int = 0,
+        lines: bool = False,
     ) -> None:
         self.total = total
         self.stream = stream
         self.width = width
-        self.interval = interval
+        self.lines = lines
+        self.interval = interval if interval is not None else (LINE_INTERVAL if lines else 0.1)
         self.done = initial
         self._initial = initial
         self._start = time.monotonic()
-        self._last_draw = 0.0
+        # Lines start one interval in: a short run prints none.
+        self._last_draw = self._start if lines else 0.0
         self._drawn = -1
         self._lock = threading.Lock()
         self._closed = False
@@ -572,7 +634,7 @@ class ProgressBar:
         with self._lock:
             self.done += n
             now = time.monotonic()
-            if now - self._last_draw >= self.interval or self.done >= self.total:
+            if now - self._last_draw >= self.interval or (self.done >= self.total and not self.lines):
                 self._last_draw = now
                 self._draw(now)
 
@@ -580,13 +642,19 @@ class ProgressBar:
         self._drawn = self.done
         elapsed = max(now - self._start, 1e-9)
         frac = self.done / self.total if self.total else 1.0
-        filled = int(round(frac * self.width))
         rate = (self.done - self._initial) / elapsed
         eta = (self.total - self.done) / rate if rate > 0 else math.inf
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {100 * frac:5.1f}% "
-            f"{self.done:,}/{self.total:,} games  {_rate(rate)} games/s  ETA {_duration(eta)} "
-        )
+        if self.lines:
+            left = f", about {_duration(eta)} left" if self.done < self.total else ""
+            self.stream.write(
+                f"{self.done:,}/{self.total:,} games ({100 * frac:.1f}%), {_rate(rate)} games/s{left}\n"
+            )
+        else:
+            filled = int(round(frac * self.width))
+            self.stream.write(
+                f"\r[{'#' * filled}{'.' * (self.width - filled)}] {100 * frac:5.1f}% "
+                f"{self.done:,}/{self.total:,} games  {_rate(rate)} games/s  ETA {_duration(eta)} "
+            )
         self.stream.flush()
 
     def close(self) -> None:
@@ -594,6 +662,11 @@ class ProgressBar:
             if self._closed:
                 return
             self._closed = True
+            if self.lines:
+                # A last line only after earlier ones (a short run stays silent).
+                if self._drawn >= 0 and self._drawn != self.done:
+                    self._draw(time.monotonic())
+                return
             if self._drawn != self.done:
                 self._draw(time.monotonic())
             self.stream.write("\n")

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::error::{EngineError, Result};
+use super::field_errors::{self, FieldError};
 
 /// Where a component value comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -20,7 +21,7 @@ pub enum Source {
 
 /// A number of a data file with its source and an optional note.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = r#"a number with its source, {"value": 5, "source": "printed" or "reconstructed"}"#)]
 pub struct Sourced {
     pub value: u32,
     pub source: Source,
@@ -28,21 +29,20 @@ pub struct Sourced {
     pub note: Option<String>,
 }
 
-/// A deserialization error, named by the path of the offending field (`(file)` for the whole).
-fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> EngineError {
-    let path = e.path().to_string();
-    EngineError::data(if path == "." { "(file)".to_string() } else { path }, e.inner().to_string())
+/// A deserialization error, named by the path of the offending field (`(file)` for the
+/// whole), in plain words.
+fn data_error(e: FieldError) -> EngineError {
+    EngineError::data(e.field_or("(file)"), e.message)
 }
 
 /// Parses a data file's text into its file type; errors name the field.
 pub fn parse_text<F: DeserializeOwned>(text: &str) -> Result<F> {
-    let de = &mut serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(de).map_err(path_error)
+    field_errors::from_json_str(text).map_err(data_error)
 }
 
 /// Parses a data file given as a JSON value; errors name the field.
 pub fn parse_value<F: DeserializeOwned>(value: &Value) -> Result<F> {
-    serde_path_to_error::deserialize(value).map_err(path_error)
+    field_errors::from_json_value(value).map_err(data_error)
 }
 
 /// A game's component data: the shipped file and how a file becomes the game's tables.
@@ -107,5 +107,28 @@ mod tests {
         assert!(matches!(parse_text::<File>("nope"), Err(EngineError::DataFile { field, .. }) if field == "(file)"));
         let ok = r#"{"rules": {"gold": {"value": 3, "source": "reconstructed", "note": "ours"}}}"#;
         assert!(parse_text::<File>(ok).is_ok());
+    }
+
+    #[test]
+    fn errors_speak_of_the_file_not_of_rust_types() {
+        // A bare number where a sourced value belongs, and a value out of range.
+        let bare = r#"{"rules": {"gold": 7}}"#;
+        match parse_text::<File>(bare) {
+            Err(EngineError::DataFile { field, message }) => {
+                assert_eq!(field, "rules.gold");
+                assert!(message.contains(r#"{"value": 5, "source": "printed" or "reconstructed"}"#), "{message}");
+                assert!(!message.contains("Sourced") && !message.contains("struct "), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let negative = r#"{"rules": {"gold": {"value": -1, "source": "printed"}}}"#;
+        match parse_text::<File>(negative) {
+            Err(EngineError::DataFile { field, message }) => {
+                assert_eq!(field, "rules.gold.value");
+                assert!(message.contains("a whole number from 0 to 4294967295"), "{message}");
+                assert!(!message.contains("u32") && !message.contains("at line"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -19,6 +19,9 @@ pub struct DataFileDecl {
 pub trait GameDefinition: Game {
     /// The name users load the game by (`tw.load(NAME)`).
     const NAME: &'static str;
+    /// The game's full title as users know it ("North Wind"), for listings (`tradewinds games`,
+    /// `Game.title`).
+    const TITLE: &'static str;
     /// Every option the game takes. `tw.load` checks the caller's options against this list
     /// (see [`Options::parse`]) before [`GameDefinition::from_options`] sees them.
     const OPTIONS: &'static [OptionDecl];

@@ -66,6 +66,8 @@ pub trait DynState: Send + Sync {
     fn observation_tensor(&self, player: usize) -> Result<Vec<f32>>;
     fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>>;
     fn render(&self) -> String;
+    /// A 64-bit fingerprint of the position (see [`GameState::fingerprint`]).
+    fn fingerprint(&self) -> u64;
     fn public_string(&self) -> String;
     fn to_json(&self) -> String;
     fn to_bytes(&self) -> Vec<u8>;
@@ -202,6 +204,9 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn render(&self) -> String {
         GameState::render(self)
+    }
+    fn fingerprint(&self) -> u64 {
+        GameState::fingerprint(self)
     }
     fn public_string(&self) -> String {
         self.game().public_string(self.inner())

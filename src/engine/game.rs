@@ -32,7 +32,8 @@ pub enum Actor {
 }
 
 impl Actor {
-    /// OpenSpiel-style integer: the player index, -1 for chance, -2 for terminal.
+    /// OpenSpiel's player id: the player index, [`CHANCE`] (-1) for chance, [`TERMINAL`] (-4)
+    /// for terminal.
     pub fn as_i32(self) -> i32 {
         match self {
             Actor::Player(p) => p as i32,
@@ -42,8 +43,11 @@ impl Actor {
     }
 }
 
+/// The player id of a chance node, as in OpenSpiel (`kChancePlayerId`).
 pub const CHANCE: i32 = -1;
-pub const TERMINAL: i32 = -2;
+/// The player id of a terminal state, as in OpenSpiel (`kTerminalPlayerId`; OpenSpiel's -2 is
+/// a simultaneous node, which no tradewinds game has).
+pub const TERMINAL: i32 = -4;
 
 /// The most seats a game may have.
 pub const MAX_SEATS: usize = 5;

@@ -8,6 +8,7 @@ pub mod data;
 pub mod definition;
 pub mod dynamic;
 pub mod error;
+pub mod field_errors;
 pub mod game;
 pub mod options;
 pub mod outcome;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::agents::{choose, AgentScratch, AgentSpec};
 use super::error::{EngineError, Result};
+use super::field_errors::{self, plain_words, FieldError};
 use super::game::{Action, Actor, Game};
 use super::report::ScoreReport;
 use super::rng::{rng_from_seed, Rng};
@@ -334,6 +335,18 @@ impl<G: Game> GameState<G> {
         self.game.render(&self.inner)
     }
 
+    /// A 64-bit fingerprint of the position, for transposition tables: equal for states of
+    /// the same game whose game state is equal (the board, hands, decks in their order, whose
+    /// turn it is, the turn counter: everything the rules look at), however they were reached.
+    /// The history, the move number and the generator that resolves implicit chance are not
+    /// part of it, nor are the game's options beyond what the state holds (keep one game's
+    /// states in a table). It is the same in every process and on every platform, for a given
+    /// [`Game::STATE_FORMAT`].
+    pub fn fingerprint(&self) -> u64 {
+        let bytes = postcard::to_stdvec(&self.inner).expect("a state always serializes");
+        stable_hash(&[self.game.spec().name.as_bytes(), &G::STATE_FORMAT.to_le_bytes(), &bytes])
+    }
+
     fn saved(&self) -> Saved<&G::State> {
         Saved {
             format: G::STATE_FORMAT,
@@ -379,7 +392,7 @@ impl<G: Game> GameState<G> {
     fn from_saved(game: &Arc<G>, saved: Saved<G::State>) -> Result<Self> {
         let ours = game.config();
         let theirs: serde_json::Value = serde_json::from_str(&saved.config)
-            .map_err(|e| EngineError::StateFormat(format!("its game configuration is corrupt: {e}")))?;
+            .map_err(|e| EngineError::StateFormat(format!("its game configuration is corrupt: {}", plain_words(&e.to_string()))))?;
         if theirs != ours {
             return Err(EngineError::StateFormat(format!(
                 "it belongs to a game with other options ({}) than this one",
@@ -425,11 +438,11 @@ impl<G: Game> GameState<G> {
 
     /// Loads a state saved with [`GameState::to_json`] by this game; never panics.
     pub fn from_json(game: &Arc<G>, text: &str) -> Result<Self> {
-        let header: SavedHeader = serde_json::from_str(text)
-            .map_err(|e| EngineError::StateFormat(format!("not a saved tradewinds state: {e}")))?;
+        let header: SavedHeader = field_errors::from_json_str(text)
+            .map_err(|e| EngineError::StateFormat(format!("not a saved tradewinds state: {}", field_message(e))))?;
         Self::check_header(game, header.format, &header.game)?;
-        let saved: Saved<G::State> = serde_json::from_str(text)
-            .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {e}")))?;
+        let saved: Saved<G::State> = field_errors::from_json_str(text)
+            .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {}", field_message(e))))?;
         Self::from_saved(game, saved)
     }
 
@@ -444,9 +457,38 @@ impl<G: Game> GameState<G> {
         let named = postcard::take_from_bytes::<SavedHeader>(&bytes[7..]).ok().map(|(h, _)| h.game);
         Self::check_header(game, format, named.as_deref().unwrap_or(game.spec().name))?;
         let saved: Saved<G::State> = postcard::from_bytes(&bytes[7..])
-            .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {e}")))?;
+            .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {}", plain_words(&e.to_string()))))?;
         Self::check_header(game, saved.format, &saved.game)?;
         Self::from_saved(game, saved)
+    }
+}
+
+/// FNV-1a over the parts (each followed by its length, so that parts cannot run into each
+/// other), then the SplitMix64 finaliser to spread the bits: fixed by this code, never by the
+/// platform or the Rust release (unlike `std`'s hashers).
+fn stable_hash(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |byte: u8| {
+        h ^= byte as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    for part in parts {
+        part.iter().for_each(|&b| eat(b));
+        (part.len() as u64).to_le_bytes().iter().for_each(|&b| eat(b));
+    }
+    let mut z = h;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A saved state's field error as `field `state.ships[0].gold`: ...` (or the message alone
+/// when it is about the whole text).
+fn field_message(e: FieldError) -> String {
+    if e.field.is_empty() {
+        e.message
+    } else {
+        format!("field `{}`: {}", e.field, e.message)
     }
 }
 
@@ -468,4 +510,60 @@ fn describe_config_difference(theirs: &serde_json::Value, ours: &serde_json::Val
         return diff.join("; ");
     }
     "configuration differs".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::toy::Race;
+
+    fn race() -> Arc<Race> {
+        Arc::new(Race::new(6))
+    }
+
+    #[test]
+    fn equal_states_have_equal_fingerprints_and_the_history_is_not_part_of_it() {
+        let game = race();
+        let mut a = GameState::new(Arc::clone(&game), 3, false);
+        a.apply(0).unwrap();
+        let b = a.clone();
+        assert_eq!(a, b);
+        assert_eq!(a.fingerprint(), b.fingerprint());
+        let loaded = GameState::from_json(&game, &a.to_json()).unwrap();
+        assert_eq!(loaded.fingerprint(), a.fingerprint());
+        // The same position with another history (here none) and another generator.
+        let mut saved: serde_json::Value = serde_json::from_str(&a.to_json()).unwrap();
+        saved["history"] = serde_json::json!([]);
+        let other = GameState::from_json(&game, &saved.to_string()).unwrap();
+        let mut other = GameState::from_parts(Arc::clone(&game), other.inner().clone(), rng_from_seed(99), false);
+        assert_ne!(other, a);
+        assert_eq!(other.fingerprint(), a.fingerprint());
+        // Another position has another fingerprint.
+        let before = other.fingerprint();
+        other.apply(other.legal_actions()[0]).unwrap();
+        assert_ne!(other.fingerprint(), before);
+    }
+
+    #[test]
+    fn fingerprints_do_not_depend_on_the_process_or_the_platform() {
+        // Pinned: a change here changes every fingerprint users may have stored.
+        let fresh = GameState::new(race(), 0, true);
+        assert_eq!(fresh.fingerprint(), 0x904a_4c93_0143_dabc, "{:#x}", fresh.fingerprint());
+    }
+
+    #[test]
+    fn saved_state_errors_name_the_field_in_plain_words() {
+        let game = race();
+        let state = GameState::new(Arc::clone(&game), 1, false);
+        let mut saved: serde_json::Value = serde_json::from_str(&state.to_json()).unwrap();
+        saved["state"]["count"] = serde_json::json!(-5);
+        let message = GameState::from_json(&game, &saved.to_string()).unwrap_err().to_string();
+        assert!(message.contains("field `state.count`"), "{message}");
+        assert!(message.contains("expected a whole number from 0 to 4294967295"), "{message}");
+        assert!(!message.contains("u32") && !message.contains("at line"), "{message}");
+        saved["state"]["count"] = serde_json::json!(1);
+        saved["history"] = serde_json::json!({"a": 1});
+        let message = GameState::from_json(&game, &saved.to_string()).unwrap_err().to_string();
+        assert!(message.contains("field `history`: invalid type: an object, expected a list"), "{message}");
+    }
 }

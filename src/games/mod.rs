@@ -138,6 +138,20 @@ impl Visitor for Declared {
     }
 }
 
+struct Title;
+
+impl Visitor for Title {
+    type Output = &'static str;
+    fn visit<G: GameDefinition>(self) -> Self::Output {
+        G::TITLE
+    }
+}
+
+/// The full title of game `name` ("North Wind").
+pub fn title(name: &str) -> Result<&'static str> {
+    visit(name, Title)
+}
+
 /// The options game `name` declares.
 pub fn options(name: &str) -> Result<&'static [crate::engine::OptionDecl]> {
     visit(name, Declared)

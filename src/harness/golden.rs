@@ -74,11 +74,18 @@ pub struct Divergence {
     /// The old and the new line, `(end of file)` where one text has ended.
     pub old: String,
     pub new: String,
+    /// When the first different line is no move (the header, a table, the report): the
+    /// first different move line, old and new, if the moves differ at all.
+    pub first_move: Option<(String, String)>,
 }
 
 impl std::fmt::Display for Divergence {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} (line {}): {} → {}", self.place, self.line, self.old.trim(), self.new.trim())
+        write!(f, "{} (line {}): {} → {}", self.place, self.line, self.old.trim(), self.new.trim())?;
+        if let Some((old, new)) = &self.first_move {
+            write!(f, "; the first different move: {} → {}", old.trim(), new.trim())?;
+        }
+        Ok(())
     }
 }
 
@@ -101,7 +108,19 @@ pub fn first_divergence(old: &str, new: &str) -> Option<Divergence> {
             None => "before the first move".to_string(),
         },
     };
-    Some(Divergence { line: i + 1, place, old: old_line.to_string(), new: new_line.to_string() })
+    let first_move = if place.starts_with("move ") {
+        None
+    } else {
+        let moves = |lines: &[&str]| -> Vec<String> {
+            lines.iter().filter(|l| move_of_line(l).is_some()).map(|l| l.to_string()).collect()
+        };
+        let (ma, mb) = (moves(&a), moves(&b));
+        (0..ma.len().max(mb.len())).find(|&k| ma.get(k) != mb.get(k)).map(|k| {
+            let line = |m: &[String]| m.get(k).cloned().unwrap_or_else(|| end.to_string());
+            (line(&ma), line(&mb))
+        })
+    };
+    Some(Divergence { line: i + 1, place, old: old_line.to_string(), new: new_line.to_string(), first_move })
 }
 
 /// Compares `text` with the golden file `file` of `game` (under `root`, the crate's root).
@@ -126,11 +145,17 @@ pub fn check(root: &Path, game: &str, file: &str, text: &str) -> Result<(), Stri
     };
     match first_divergence(&old, text) {
         None => Ok(()),
-        Some(d) => Err(format!(
-            "{} differs from this build's playthrough at {}, line {}:\n  golden: {}\n  now:    {}\n\
-             After a deliberate rules change, run scripts/regenerate-golden.sh and review what it prints.",
-            path.display(), d.place, d.line, d.old, d.new
-        )),
+        Some(d) => {
+            let mut e = format!(
+                "{} differs from this build's playthrough at {}, line {}:\n  golden: {}\n  now:    {}\n",
+                path.display(), d.place, d.line, d.old, d.new
+            );
+            if let Some((old, new)) = &d.first_move {
+                e.push_str(&format!("The first different move:\n  golden: {old}\n  now:    {new}\n"));
+            }
+            e.push_str("After a deliberate rules change, run scripts/regenerate-golden.sh and review what it prints.");
+            Err(e)
+        }
     }
 }
 
@@ -234,7 +259,13 @@ mod tests {
         let d = first_divergence(PLAY, &PLAY.replace("report", "other report")).unwrap();
         assert_eq!((d.line, d.place.as_str()), (9, "after move 200"));
         let d = first_divergence(PLAY, &PLAY.replace("\nboard\n    0", "\nboards\n    0")).unwrap();
+        assert_eq!((d.place.as_str(), d.first_move.clone()), ("before the first move", None));
+        // The header and a move differ: the first different move is named too.
+        let changed = PLAY.replace("seed 1", "seed 2").replace("200 P1      sail", "200 P1      pass");
+        let d = first_divergence(PLAY, &changed).unwrap();
         assert_eq!(d.place, "before the first move");
+        assert_eq!(d.first_move, Some(("  200 P1      sail".to_string(), "  200 P1      pass".to_string())));
+        assert!(d.to_string().ends_with("; the first different move: 200 P1      sail → 200 P1      pass"), "{d}");
         // A longer game: the old text ends where the new one goes on.
         let d = first_divergence(PLAY, &format!("{PLAY}  201 P0      pass\n")).unwrap();
         assert_eq!((d.place.as_str(), d.old.as_str()), ("move 201", "(end of file)"));

@@ -50,6 +50,11 @@ impl Game {
     fn name(&self) -> &'static str {
         self.inner.spec().name
     }
+    /// The game's full title ("North Wind").
+    #[getter]
+    fn title(&self) -> PyResult<&'static str> {
+        engine(crate::games::title(self.inner.spec().name))
+    }
     /// Seats: the players who decide (1 to 5).
     #[getter]
     fn players(&self) -> usize {
@@ -122,7 +127,8 @@ impl Game {
         guard(|| Ok(self.state(self.inner.new_state(seed.0, explicit_chance))))
     }
 
-    /// A position built from a game-specific description (a JSON-able dict).
+    /// A position built from a game-specific description (a JSON-able dict); each game's
+    /// format is in the project's docs/setup.md. `SetupError` names a field that is wrong.
     #[pyo3(signature = (description, seed = Seed(0), explicit_chance = false), text_signature = "(self, description, seed=0, explicit_chance=False)")]
     fn setup(&self, description: &Bound<'_, PyAny>, seed: Seed, explicit_chance: bool) -> PyResult<State> {
         let description = py_to_json(description, "description").map_err(|e| retyped::<SetupError>(description.py(), e))?;

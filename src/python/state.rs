@@ -56,7 +56,8 @@ impl State {
 
 #[pymethods]
 impl State {
-    /// The player to act, `CHANCE` (-1) at a chance node or `TERMINAL` (-2) at the end.
+    /// The player to act, `CHANCE` (-1) at a chance node or `TERMINAL` (-4) at the end
+    /// (OpenSpiel's player ids).
     #[getter]
     fn current_player(&self) -> PyResult<i32> {
         guard(|| Ok(self.inner.current_player()))
@@ -111,6 +112,22 @@ impl State {
     /// `(outcome, probability)` pairs at a chance node; empty elsewhere.
     fn chance_outcomes(&self) -> PyResult<Vec<(Action, f64)>> {
         guard(|| Ok(self.inner.chance_outcomes()))
+    }
+
+    /// A new state: this one after `action` (an id or a name), as search code expects; this
+    /// state is unchanged. Raises `IllegalActionError` when the action is not legal.
+    fn child(&self, action: &Bound<'_, PyAny>) -> PyResult<State> {
+        let mut next = self.duplicate()?;
+        next.apply(action)?;
+        Ok(next)
+    }
+
+    /// A 64-bit fingerprint of the position, for transposition tables: equal for equal
+    /// states, and for states of one game that reached the same position by other moves. The
+    /// history, the move number and the generator of implicit chance are not part of it. The
+    /// same in every process and on every platform.
+    fn fingerprint(&self) -> PyResult<u64> {
+        guard(|| Ok(self.inner.fingerprint()))
     }
 
     /// Applies an action id or an action's name. Raises `IllegalActionError`, leaving the

@@ -238,7 +238,7 @@ GAME_OVER = "GameOver"
 
 CHANCE_PHASES = (DEAL, PEEK, REVEAL, EVENT, COMBAT)
 CHANCE = -1
-TERMINAL = -2
+TERMINAL = -4
 
 
 @dataclass(slots=True)
@@ -276,6 +276,7 @@ class Voyage:
     trades: int = 0  # merchant trades in the current use of the card
     first_trade: int | None = None
     sold: bool = False  # the current use sold goods (the bookkeeper pays once per use)
+    jettisoned: int = 0  # goods thrown overboard for the purchase under way (ruling 7)
 
 
 @dataclass(slots=True)
@@ -288,7 +289,7 @@ class State:
     stacks: list[list[int]]  # the cards of each stack; stacks keep their cards all game
     ships: list[Ship]
     supply_goods: list[int]
-    supply_gold: int  # the bank: the gold no player holds
+    supply_gold: int  # the bank with gold="limited": the gold no player holds (else unused, 0)
     supply_captains: int
     supply_letters: int
     done: list[int]  # contracts fulfilled per port
@@ -304,11 +305,15 @@ class State:
 
 
 class NorthWind:
-    def __init__(self, players: int = 3, max_turns: int = 1000, data: Data | None = None) -> None:
+    def __init__(self, players: int = 3, max_turns: int = 1000, data: Data | None = None,
+                 gold: str = "unlimited") -> None:
         if players not in (2, 3, 4):
             raise ValueError("North Wind is for 2, 3 or 4 players")
+        if gold not in ("unlimited", "limited"):
+            raise ValueError('gold is "unlimited" or "limited"')
         self.players = players
         self.max_turns = max_turns
+        self.limited_gold = gold == "limited"  # the bank holds the box's coins (ruling 13)
         self.data = data if data is not None else Data()
         self.r = self.data.rules
         self.tokens = self.data.tokens[players]
@@ -331,7 +336,7 @@ class NorthWind:
             stacks=[[self.data.destination_card[port]] for port in range(3)],
             ships=ships,
             supply_goods=[r["goods_per_kind"]] * 5,
-            supply_gold=r["gold_total"] - n * r["starting_gold"],
+            supply_gold=r["gold_total"] - n * r["starting_gold"] if self.limited_gold else 0,
             supply_captains=r["pirate_captains"],
             supply_letters=r["trade_letters_total"] - n * r["starting_trade_letters"],
             done=[0, 0, 0],
@@ -402,15 +407,21 @@ class NorthWind:
         s.phase = CHOOSE_STACK
 
     def pay(self, s: State, p: int, amount: int) -> None:
-        """Gold from the bank: ``amount``, or what the bank holds if that is less."""
-        paid = min(amount, s.supply_gold)
-        s.ships[p].gold += paid
-        s.supply_gold -= paid
+        """Gold from the bank: ``amount``; with gold="limited", what the bank holds if that is less."""
+        if self.limited_gold:
+            amount = min(amount, s.supply_gold)
+            s.supply_gold -= amount
+        s.ships[p].gold = min(s.ships[p].gold + amount, 2**32 - 1)
 
     def charge(self, s: State, p: int, amount: int) -> None:
         """Gold to the bank."""
         s.ships[p].gold -= amount
-        s.supply_gold += amount
+        if self.limited_gold:
+            s.supply_gold += amount
+
+    def bank_pays(self, s: State, amount: int) -> bool:
+        """Whether the bank can pay ``amount`` in full: always, unless gold="limited"."""
+        return not self.limited_gold or s.supply_gold >= amount
 
     def remaining(self, s: State) -> list[int]:
         """The cards still in the voyage's stack, in card order."""
@@ -471,15 +482,19 @@ class NorthWind:
         ship = s.ships[p]
         c = self.data.cards[card]
         out: list[int] = []
+        thrown = s.voyage.jettisoned
         if c.kind == "trading_port":
             jettison = False
             for units in range(1, self.r["trading_port_max_units"] + 1):
                 if self.can_buy(s, p, c.good, units, c.price, True):
-                    out.append(BUY_1 + units - 1)
+                    # After a throw, only the purchase that needed all the room made (ruling 7).
+                    if thrown == 0 or ship.hold() + units == self.r["hold_slots"]:
+                        out.append(BUY_1 + units - 1)
                 elif self.can_buy(s, p, c.good, units, c.price, False):
                     jettison = True  # only the hold's room stops this purchase
             for units in range(1, self.r["trading_port_max_units"] + 1):
-                if ship.goods[c.good] >= units and s.supply_gold >= c.price * units:  # the bank pays
+                # A throw commits to the purchase; a sale needs the bank to pay.
+                if thrown == 0 and ship.goods[c.good] >= units and self.bank_pays(s, c.price * units):
                     out.append(SELL_1 + units - 1)
             if jettison:
                 out.extend(JETTISON + g for g in range(5) if ship.goods[g] > 0)
@@ -507,17 +522,21 @@ class NorthWind:
         ship = s.ships[p]
         first_buy = first - MERCHANT_BUY if first is not None and first < MERCHANT_SELL else None
         first_sell = first - MERCHANT_SELL if first is not None and first >= MERCHANT_SELL else None
+        thrown = s.voyage.jettisoned
         out = []
         jettison = False
         for g in range(5):
             if g == first_sell:
                 continue
             if self.can_buy(s, p, g, 1, price, True):
-                out.append(MERCHANT_BUY + g)
+                # After a throw, only a purchase that needed the room (ruling 7).
+                if thrown == 0 or ship.hold() + 1 == self.r["hold_slots"]:
+                    out.append(MERCHANT_BUY + g)
             elif self.can_buy(s, p, g, 1, price, False):
                 jettison = True
         for g in range(5):
-            if g != first_buy and ship.goods[g] > 0 and s.supply_gold >= price:  # the bank pays
+            # A throw commits to the purchase; a sale needs the bank to pay.
+            if thrown == 0 and g != first_buy and ship.goods[g] > 0 and self.bank_pays(s, price):
                 out.append(MERCHANT_SELL + g)
         if jettison:
             out.extend(JETTISON + g for g in range(5) if ship.goods[g] > 0)
@@ -552,13 +571,14 @@ class NorthWind:
                 return [PAY_PIRATES, FIGHT]
             return [FIGHT]
         v = s.voyage
+        passing = [PASS] if v.jettisoned == 0 else []  # a throw commits to the purchase (ruling 7)
         if phase in (CARD, LETTER):
             assert v.decider is not None and v.current is not None
-            return sorted([PASS] + self.card_options(s, v.decider, v.current))
+            return sorted(passing + self.card_options(s, v.decider, v.current))
         if phase == BOATSWAIN_PHASE:
             assert v.decider is not None and v.current is not None
             price = self.data.cards[v.current].price
-            return sorted([PASS] + self.merchant_options(s, v.decider, price, v.first_trade))
+            return sorted(passing + self.merchant_options(s, v.decider, price, v.first_trade))
         return []
 
     # ----- chance ----------------------------------------------------------------------------
@@ -696,7 +716,9 @@ class NorthWind:
             g = a - JETTISON
             ship.goods[g] -= 1
             s.supply_goods[g] += 1
-            return  # the same decision continues
+            v.jettisoned += 1
+            return  # the same decision continues, until the purchase
+        v.jettisoned = 0
         if a == PASS:
             if s.phase == CARD:
                 self.continue_voyage(s)
@@ -862,7 +884,7 @@ def snapshot(s: State) -> dict[str, Any]:
             "stack": v.stack, "drawn": sorted(v.drawn), "revealed": list(v.revealed), "peeked": v.peeked,
             "slid": v.slid, "current": v.current, "actions": v.actions, "pirates": v.pirates,
             "rolls_left": v.rolls_left, "hits": v.hits, "decider": v.decider, "trades": v.trades,
-            "first_trade": v.first_trade, "sold": v.sold,
+            "first_trade": v.first_trade, "sold": v.sold, "jettisoned": v.jettisoned,
         },
     }
 
@@ -960,7 +982,8 @@ GAME = "north-wind"
 
 def engine(options: dict[str, Any]) -> NorthWind:
     """The twin of ``tw.load(GAME, **options)`` (the options of a configuration)."""
-    return NorthWind(players=int(options.get("players", 3)), max_turns=int(options.get("max_turns", 1000)))
+    return NorthWind(players=int(options.get("players", 3)), max_turns=int(options.get("max_turns", 1000)),
+                     gold=str(options.get("gold", "unlimited")))
 
 
 if __name__ == "__main__":

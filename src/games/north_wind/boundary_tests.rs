@@ -24,7 +24,7 @@ fn stacks() -> Value {
     json!({
         "Northcape": ["Fog", "Salt port (1)", "Salt port (3)", "Wine port (1)", "Merchant (3)", "Outfitter (2)", "Shipwreck"],
         "Trutzhaven": ["Fog", "Fog", "Grain port (1)", "Fish port (3)", "Wine port (3)", "Outfitter (2)", "Merchant (2)"],
-        "Olesand": ["Fog", "Fog", "Grain port (3)", "Fish port (1)", "Wood port (1)", "Wood port (3)", "Outfitter (3)"]
+        "Olesand": ["Fog", "Fog", "Grain port (3)", "Fish port (1)", "Wood port (1)", "Wood port (3)", "Outfitter (2)"]
     })
 }
 
@@ -45,7 +45,7 @@ fn legal_names(st: &St) -> Vec<String> {
     st.legal_actions().iter().map(|&a| st.action_to_string(a)).collect()
 }
 
-fn gold(st: &St, p: usize) -> u16 {
+fn gold(st: &St, p: usize) -> u32 {
     st.inner().ships[p].gold
 }
 

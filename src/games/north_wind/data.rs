@@ -212,7 +212,7 @@ pub struct CardType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Contract {
     pub goods: [u8; 5],
-    pub gold: u16,
+    pub gold: u32,
     pub captains: u8,
 }
 
@@ -232,9 +232,9 @@ pub enum CombatOutcome {
 /// The numbers of the rules, as read from the data file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rules {
-    pub starting_gold: u16,
+    pub starting_gold: u32,
     /// All the gold of the game (the bank's coins at the start plus the players' gold).
-    pub gold_total: u16,
+    pub gold_total: u32,
     pub starting_letters: u8,
     pub max_letters: u8,
     pub letters_total: u8,
@@ -249,14 +249,14 @@ pub struct Rules {
     pub goods_per_kind: u8,
     pub captains_total: u8,
     pub actions_per_voyage: u8,
-    pub poor_income: u16,
-    pub treasurer_income: u16,
-    pub shipwreck_gold: u16,
+    pub poor_income: u32,
+    pub treasurer_income: u32,
+    pub shipwreck_gold: u32,
     pub port_max_units: u8,
-    pub pirate_toll: u16,
-    pub treasure_gold: u16,
-    pub full_prison_gold: u16,
-    pub bookkeeper_bonus: u16,
+    pub pirate_toll: u32,
+    pub treasure_gold: u32,
+    pub full_prison_gold: u32,
+    pub bookkeeper_bonus: u32,
     pub boatswain_transactions: u8,
 }
 
@@ -328,8 +328,8 @@ impl Data {
         }
         let max_sail = get("max_sail_level", &r.max_sail_level, 1, 7)? as u8;
         let rules = Rules {
-            starting_gold: get("starting_gold", &r.starting_gold, 0, 1000)? as u16,
-            gold_total: get("gold_total", &r.gold_total, 0, 10_000)? as u16,
+            starting_gold: get("starting_gold", &r.starting_gold, 0, 1000)?,
+            gold_total: get("gold_total", &r.gold_total, 0, 10_000)?,
             starting_letters: get("starting_trade_letters", &r.starting_trade_letters, 0, 8)? as u8,
             max_letters: get("trade_letters_max_held", &r.trade_letters_max_held, 0, 8)? as u8,
             letters_total: get("trade_letters_total", &r.trade_letters_total, 0, 64)? as u8,
@@ -344,14 +344,14 @@ impl Data {
             goods_per_kind: get("goods_per_kind", &r.goods_per_kind, 0, 64)? as u8,
             captains_total: get("pirate_captains", &r.pirate_captains, 0, 64)? as u8,
             actions_per_voyage: get("actions_per_voyage", &r.actions_per_voyage, 1, 8)? as u8,
-            poor_income: get("poor_income", &r.poor_income, 0, 100)? as u16,
-            treasurer_income: get("treasurer_income", &r.treasurer_income, 0, 100)? as u16,
-            shipwreck_gold: get("shipwreck_gold", &r.shipwreck_gold, 0, 100)? as u16,
+            poor_income: get("poor_income", &r.poor_income, 0, 100)?,
+            treasurer_income: get("treasurer_income", &r.treasurer_income, 0, 100)?,
+            shipwreck_gold: get("shipwreck_gold", &r.shipwreck_gold, 0, 100)?,
             port_max_units: get("trading_port_max_units", &r.trading_port_max_units, 1, 2)? as u8,
-            pirate_toll: get("pirate_toll", &r.pirate_toll, 0, 100)? as u16,
-            treasure_gold: get("treasure_gold", &r.treasure_gold, 0, 100)? as u16,
-            full_prison_gold: get("full_prison_gold", &r.full_prison_gold, 0, 100)? as u16,
-            bookkeeper_bonus: get("bookkeeper_bonus", &r.bookkeeper_bonus, 0, 100)? as u16,
+            pirate_toll: get("pirate_toll", &r.pirate_toll, 0, 100)?,
+            treasure_gold: get("treasure_gold", &r.treasure_gold, 0, 100)?,
+            full_prison_gold: get("full_prison_gold", &r.full_prison_gold, 0, 100)?,
+            bookkeeper_bonus: get("bookkeeper_bonus", &r.bookkeeper_bonus, 0, 100)?,
             boatswain_transactions: get("boatswain_transactions", &r.boatswain_transactions, 1, 2)? as u8,
         };
 
@@ -542,7 +542,7 @@ impl Data {
                 }
                 contracts[pi].push(Contract {
                     goods: goods.map(|n| n as u8),
-                    gold: c.gold as u16,
+                    gold: c.gold,
                     captains: c.captains as u8,
                 });
             }

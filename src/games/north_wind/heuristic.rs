@@ -26,14 +26,14 @@ pub(crate) const SPARE_GOOD: f64 = 0.15;
 pub(crate) const SPARE_CAPTAIN: f64 = 0.35;
 /// A coin no open contract needs, up to `GOLD_CAP` of them.
 pub(crate) const SPARE_COIN: f64 = 0.08;
-pub(crate) const GOLD_CAP: u16 = 12;
+pub(crate) const GOLD_CAP: u32 = 12;
 
 /// What a player holds that contracts can take.
 #[derive(Debug, Clone, Copy)]
 struct Holdings {
     goods: [u8; 5],
     captains: u8,
-    gold: u16,
+    gold: u32,
 }
 
 impl NorthWind {
@@ -82,7 +82,7 @@ impl NorthWind {
                 let captains = left.captains.min(c.captains);
                 left.captains -= captains;
                 have += captains as f64;
-                let gold = left.gold.min(c.gold);
+                let gold = left.gold.min(c.gold as u32);
                 left.gold -= gold;
                 have += COIN_SHARE * gold as f64;
                 for g in 0..5 {

@@ -36,6 +36,10 @@ use actions::NUM_ACTIONS;
 /// Turns after which a game is cut off as truncated (no winner), unless set by the `max_turns` option.
 pub const DEFAULT_MAX_TURNS: u32 = 1000;
 
+/// The values of the `gold` option (ruling 13): the bank never runs out (the default), or it
+/// holds the box's coins (the data file's `gold_total`) and pays only what it holds.
+pub const GOLD_CHOICES: &[&str] = &["unlimited", "limited"];
+
 /// The game: player count, options and component data.
 #[derive(Debug, Clone)]
 pub struct NorthWind {
@@ -44,6 +48,8 @@ pub struct NorthWind {
     pub max_turns: u32,
     /// Victory point tokens per player, which is also the number that wins.
     pub tokens: u8,
+    /// `gold="limited"`: the bank holds the box's coins and pays only what it holds (ruling 13).
+    pub limited_gold: bool,
     /// The user's data (as JSON) when it is not the shipped file.
     custom_data: Option<Value>,
     spec: GameSpec,
@@ -51,6 +57,7 @@ pub struct NorthWind {
 
 impl GameDefinition for NorthWind {
     const NAME: &'static str = "north-wind";
+    const TITLE: &'static str = "North Wind";
     const OPTIONS: &'static [OptionDecl] = &[
         OptionDecl {
             name: "players",
@@ -64,6 +71,12 @@ impl GameDefinition for NorthWind {
             configuration: false,
             doc: "turns after which a game is cut off as truncated, with no winner",
         },
+        OptionDecl {
+            name: "gold",
+            kind: OptionKind::Choice { values: GOLD_CHOICES, default: "unlimited" },
+            configuration: true,
+            doc: "the bank of gold: \"unlimited\" (it always pays) or \"limited\" to the box's coins, 90 gold (ruling 13)",
+        },
         OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
     ];
     const DATA_FILE: Option<DataFileDecl> =
@@ -72,6 +85,7 @@ impl GameDefinition for NorthWind {
     fn from_options(options: &Options) -> Result<Self> {
         let players = options.int("players") as usize;
         let max_turns = options.int("max_turns") as u32;
+        let limited_gold = options.choice("gold") == "limited";
         let data = Data::from_option(options.data("data"))?;
         let mut custom_data = None;
         let default = Data::shipped();
@@ -79,7 +93,7 @@ impl GameDefinition for NorthWind {
             custom_data = Some(serde_json::to_value(&data.file).expect("data serializes"));
         }
         let r = &data.rules;
-        if (r.gold_total as usize) < players * r.starting_gold as usize {
+        if limited_gold && (r.gold_total as usize) < players * r.starting_gold as usize {
             return Err(EngineError::data("rules.gold_total.value", format!(
                 "{} gold cannot give {players} players {} each", r.gold_total, r.starting_gold)));
         }
@@ -112,7 +126,7 @@ impl GameDefinition for NorthWind {
             min_return: -1.0 / (players as f64 - 1.0),
             max_return: 1.0,
         };
-        Ok(NorthWind { data, players, max_turns, tokens, custom_data, spec })
+        Ok(NorthWind { data, players, max_turns, tokens, limited_gold, custom_data, spec })
     }
 }
 
@@ -120,8 +134,10 @@ impl GameDefinition for NorthWind {
 impl Game for NorthWind {
     type State = State;
 
-    /// Format 2 holds the bank's gold (`supply_gold`).
-    const STATE_FORMAT: u32 = 2;
+    /// Format 2 holds the bank's gold (`supply_gold`). Format 3: the `gold` option (the bank is
+    /// unlimited by default; `supply_gold` is used only with `gold="limited"`), gold counted in
+    /// 32 bits, and the goods thrown overboard for the purchase under way (`voyage.jettisoned`).
+    const STATE_FORMAT: u32 = 3;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
@@ -132,6 +148,7 @@ impl Game for NorthWind {
         m.insert("game".into(), Value::from(Self::NAME));
         m.insert("players".into(), Value::from(self.players));
         m.insert("max_turns".into(), Value::from(self.max_turns));
+        m.insert("gold".into(), Value::from(GOLD_CHOICES[self.limited_gold as usize]));
         if let Some(d) = &self.custom_data {
             m.insert("data".into(), d.clone());
         }

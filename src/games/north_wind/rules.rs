@@ -35,7 +35,7 @@ impl NorthWind {
             supply_goods: [r.goods_per_kind; 5],
             supply_captains: r.captains_total,
             supply_letters: r.letters_total - n * r.starting_letters,
-            supply_gold: r.gold_total - n as u16 * r.starting_gold,
+            supply_gold: if self.limited_gold { r.gold_total - n as u32 * r.starting_gold } else { 0 },
             done: [0; 3],
             fulfilled: [[NONE; 16]; 3],
             column: [[0; 4]; 3],
@@ -155,18 +155,29 @@ impl NorthWind {
         s.phase = Phase::ChooseStack;
     }
 
-    /// Gold from the bank to player `p`: `amount`, or what the bank holds if that is less
-    /// (ruling 13: the gold is the box's coins).
-    fn pay(&self, s: &mut State, p: usize, amount: u16) {
-        let paid = amount.min(s.supply_gold);
-        s.ships[p].gold += paid;
-        s.supply_gold -= paid;
+    /// Gold from the bank to player `p`: `amount` ("take ... gold from the supply"); with
+    /// `gold="limited"`, what the bank holds if that is less (ruling 13).
+    fn pay(&self, s: &mut State, p: usize, amount: u32) {
+        let paid = if self.limited_gold { amount.min(s.supply_gold) } else { amount };
+        // Saturating only so that a hostile saved state cannot overflow; no game gets near it.
+        s.ships[p].gold = s.ships[p].gold.saturating_add(paid);
+        if self.limited_gold {
+            s.supply_gold -= paid;
+        }
     }
 
     /// Gold from player `p` to the bank.
-    fn charge(&self, s: &mut State, p: usize, amount: u16) {
+    fn charge(&self, s: &mut State, p: usize, amount: u32) {
         s.ships[p].gold -= amount;
-        s.supply_gold += amount;
+        if self.limited_gold {
+            s.supply_gold += amount;
+        }
+    }
+
+    /// Whether the bank can pay `amount` in full: always, unless `gold="limited"` (ruling 13).
+    #[inline]
+    fn bank_pays(&self, s: &State, amount: u32) -> bool {
+        !self.limited_gold || s.supply_gold >= amount
     }
 
     fn remaining(&self, s: &State) -> u32 {
@@ -264,10 +275,10 @@ impl NorthWind {
 
     // ----- what a player may do with a card --------------------------------------------
 
-    fn can_buy(&self, s: &State, p: usize, good: usize, units: u8, price: u16, need_room: bool) -> bool {
+    fn can_buy(&self, s: &State, p: usize, good: usize, units: u8, price: u32, need_room: bool) -> bool {
         let r = &self.data.rules;
         let ship = &s.ships[p];
-        ship.gold >= price * units as u16
+        ship.gold >= price * units as u32
             && s.supply_goods[good] >= units
             && ship.goods[good] + units <= r.max_per_kind
             && (!need_room || ship.hold() + units <= r.hold_slots)
@@ -295,28 +306,35 @@ impl NorthWind {
         match self.data.kind(card) {
             Kind::TradingPort { good, price } => {
                 let g = good as usize;
-                let price = price as u16;
+                let price = price as u32;
+                let thrown = s.voyage.jettisoned;
                 let mut jettison = false;
                 for units in 1..=r.port_max_units {
                     if self.can_buy(s, p, g, units, price, true) {
-                        offer!(BUY_1 + units as Action - 1);
+                        // After throwing goods overboard, only the purchase that needed all the
+                        // room they made (ruling 7).
+                        if thrown == 0 || ship.hold() + units == r.hold_slots {
+                            offer!(BUY_1 + units as Action - 1);
+                        }
                     } else if self.can_buy(s, p, g, units, price, false) {
                         jettison = true; // only the hold's room stops this purchase
                     }
                 }
-                for units in 1..=r.port_max_units {
-                    // A sale needs the bank to pay its price (ruling 13).
-                    if ship.goods[g] >= units && s.supply_gold >= price * units as u16 {
-                        offer!(SELL_1 + units as Action - 1);
+                if thrown == 0 {
+                    for units in 1..=r.port_max_units {
+                        // A sale needs the bank to pay its price (ruling 13).
+                        if ship.goods[g] >= units && self.bank_pays(s, price * units as u32) {
+                            offer!(SELL_1 + units as Action - 1);
+                        }
                     }
                 }
                 if jettison {
                     self.push_jettisons(ship, out);
                 }
             }
-            Kind::Merchant { price } => self.merchant_options(s, p, price as u16, None, out),
+            Kind::Merchant { price } => self.merchant_options(s, p, price as u32, None, out),
             Kind::OutfittingPort { price } => {
-                if ship.gold >= price as u16 {
+                if ship.gold >= price as u32 {
                     if ship.sail < r.max_sail {
                         offer!(OUTFIT_SAIL);
                     }
@@ -348,7 +366,7 @@ impl NorthWind {
     }
 
     /// Merchant trades; `first` is the first trade of this use when a boatswain trades again.
-    fn merchant_options(&self, s: &State, p: usize, price: u16, first: Option<Action>, out: &mut impl Options) {
+    fn merchant_options(&self, s: &State, p: usize, price: u32, first: Option<Action>, out: &mut impl Options) {
         let ship = &s.ships[p];
         let (first_buy, first_sell) = match first {
             Some(a) if (MERCHANT_BUY..MERCHANT_BUY + 5).contains(&a) => (Some(a - MERCHANT_BUY), None),
@@ -356,6 +374,8 @@ impl NorthWind {
             None => (None, None),
         };
         // Purchases first (as a bit set), so that jettisons (lower ids) come out first.
+        let thrown = s.voyage.jettisoned;
+        let exact = thrown == 0 || ship.hold() + 1 == self.data.rules.hold_slots;
         let mut buys = 0u8;
         let mut jettison = false;
         for g in 0..5usize {
@@ -364,7 +384,10 @@ impl NorthWind {
                 continue;
             }
             if self.can_buy(s, p, g, 1, price, true) {
-                buys |= 1 << g;
+                // After throwing goods overboard, only a purchase that needed the room (ruling 7).
+                if exact {
+                    buys |= 1 << g;
+                }
             } else if self.can_buy(s, p, g, 1, price, false) {
                 jettison = true;
             }
@@ -377,7 +400,10 @@ impl NorthWind {
                 return;
             }
         }
-        if s.supply_gold < price {
+        if thrown > 0 {
+            return; // goods thrown overboard commit him to a purchase (ruling 7)
+        }
+        if !self.bank_pays(s, price) {
             return; // a sale needs the bank to pay its price (ruling 13)
         }
         for g in 0..5usize {
@@ -420,11 +446,16 @@ impl NorthWind {
                 out.push(FIGHT);
             }
             Phase::Card | Phase::Letter => {
-                out.push(PASS);
+                // Goods thrown overboard commit the decider to the purchase (ruling 7).
+                if s.voyage.jettisoned == 0 {
+                    out.push(PASS);
+                }
                 self.card_options(s, s.voyage.decider as usize, s.voyage.current, out);
             }
             Phase::Boatswain => {
-                out.push(PASS);
+                if s.voyage.jettisoned == 0 {
+                    out.push(PASS);
+                }
                 self.boatswain_options(s, out);
             }
             _ => {}
@@ -432,9 +463,9 @@ impl NorthWind {
         debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "legal actions out of order: {out:?}");
     }
 
-    fn boatswain_options(&self, s: &State, out: &mut impl Options) {
+    pub(crate) fn boatswain_options(&self, s: &State, out: &mut impl Options) {
         if let Kind::Merchant { price } = self.data.kind(s.voyage.current) {
-            self.merchant_options(s, s.voyage.decider as usize, price as u16, Some(s.voyage.first_trade as Action), out);
+            self.merchant_options(s, s.voyage.decider as usize, price as u32, Some(s.voyage.first_trade as Action), out);
         }
     }
 
@@ -653,8 +684,10 @@ impl NorthWind {
             let g = (a - JETTISON) as usize;
             s.ships[p].goods[g] -= 1;
             s.supply_goods[g] += 1;
-            return; // the same decision continues
+            s.voyage.jettisoned += 1;
+            return; // the same decision continues, until the purchase
         }
+        s.voyage.jettisoned = 0;
         if a == PASS {
             match s.phase {
                 Phase::Card => self.continue_voyage(s),
@@ -676,21 +709,21 @@ impl NorthWind {
             BUY_1 | BUY_2 => {
                 let Kind::TradingPort { good, price } = kind else { unreachable!() };
                 let units = (a - BUY_1 + 1) as u8;
-                self.charge(s, p, price as u16 * units as u16);
+                self.charge(s, p, price as u32 * units as u32);
                 s.ships[p].goods[good as usize] += units;
                 s.supply_goods[good as usize] -= units;
             }
             SELL_1 | SELL_2 => {
                 let Kind::TradingPort { good, price } = kind else { unreachable!() };
                 let units = (a - SELL_1 + 1) as u8;
-                self.pay(s, p, price as u16 * units as u16);
+                self.pay(s, p, price as u32 * units as u32);
                 s.ships[p].goods[good as usize] -= units;
                 s.supply_goods[good as usize] += units;
                 self.sale(s, p);
             }
             OUTFIT_SAIL | OUTFIT_CANNON | 19..=23 => {
                 let Kind::OutfittingPort { price } = kind else { unreachable!() };
-                self.charge(s, p, price as u16);
+                self.charge(s, p, price as u32);
                 let ship = &mut s.ships[p];
                 match a {
                     OUTFIT_SAIL => ship.sail += 1,
@@ -703,12 +736,12 @@ impl NorthWind {
                 let Kind::Merchant { price } = kind else { unreachable!() };
                 if a < MERCHANT_SELL {
                     let g = (a - MERCHANT_BUY) as usize;
-                    self.charge(s, p, price as u16);
+                    self.charge(s, p, price as u32);
                     s.ships[p].goods[g] += 1;
                     s.supply_goods[g] -= 1;
                 } else {
                     let g = (a - MERCHANT_SELL) as usize;
-                    self.pay(s, p, price as u16);
+                    self.pay(s, p, price as u32);
                     s.ships[p].goods[g] -= 1;
                     s.supply_goods[g] += 1;
                     self.sale(s, p);
@@ -719,7 +752,7 @@ impl NorthWind {
                 }
                 if s.ships[p].has(BOATSWAIN) && s.voyage.trades < r.boatswain_transactions {
                     let mut any = AnyOption::default();
-                    self.merchant_options(s, p, price as u16, Some(s.voyage.first_trade as Action), &mut any);
+                    self.merchant_options(s, p, price as u32, Some(s.voyage.first_trade as Action), &mut any);
                     if any.0 {
                         s.phase = Phase::Boatswain;
                         return;

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-use crate::engine::{EngineError, Result};
+use crate::engine::{field_errors, EngineError, Result};
 
 use super::data::{Kind, CREW_SLOTS, GOODS, PORTS};
 use super::state::{Phase, State, NONE, PUBLIC, VIEWS};
@@ -52,9 +52,8 @@ impl NorthWind {
     ///  "contracts": {"Northcape": [1], "Trutzhaven": [0, 2], "Olesand": []}}
     /// ```
     pub(crate) fn setup_from(&self, description: &Value) -> Result<State> {
-        let desc: Desc = serde_path_to_error::deserialize(description).map_err(|e| {
-            EngineError::setup(e.path().to_string(), e.inner().to_string())
-        })?;
+        let desc: Desc = field_errors::from_json_value(description)
+            .map_err(|e| EngineError::setup(e.field_or("."), e.message))?;
         let n = self.players;
         let r = &self.data.rules;
         let mut s = self.initial();
@@ -73,7 +72,8 @@ impl NorthWind {
             let f = |x: &str| format!("ships[{p}].{x}");
             let sh = &mut s.ships[p];
             if let Some(g) = d.gold {
-                if g > r.gold_total {
+                let g = g as u32;
+                if self.limited_gold && g > r.gold_total {
                     return Err(EngineError::setup(f("gold"), format!("more than the {} gold of the coins", r.gold_total)));
                 }
                 sh.gold = g;
@@ -145,11 +145,13 @@ impl NorthWind {
             return Err(EngineError::setup("ships", "more trade letters than pieces"));
         }
         s.supply_letters = r.letters_total - letters as u8;
-        let gold: u32 = (0..n).map(|p| s.ships[p].gold as u32).sum();
-        if gold > r.gold_total as u32 {
-            return Err(EngineError::setup("ships", format!("more gold than the {} of the coins", r.gold_total)));
+        if self.limited_gold {
+            let gold: u32 = (0..n).map(|p| s.ships[p].gold).sum();
+            if gold > r.gold_total {
+                return Err(EngineError::setup("ships", format!("more gold than the {} of the coins", r.gold_total)));
+            }
+            s.supply_gold = r.gold_total - gold;
         }
-        s.supply_gold = r.gold_total - gold as u16;
         // Contracts.
         for (port_name, owners) in &desc.contracts {
             let Some(port) = PORTS.iter().position(|x| x == port_name) else {
@@ -254,7 +256,7 @@ impl NorthWind {
             check!(sh.cannons <= r.cannons_per_player, "P{p} has too many cannons");
             check!(sh.sail >= 1 && sh.sail <= r.max_sail, "P{p}'s sail level is out of range");
             check!(sh.crew < 32 && sh.crew_count() <= r.crew_per_player, "P{p} has too many crew");
-            check!(sh.gold <= r.gold_total, "P{p} holds more gold than there is");
+            check!(!self.limited_gold || sh.gold <= r.gold_total, "P{p} holds more gold than there is");
             check!(self.placed(s, p) <= self.tokens, "P{p} placed more tokens than exist");
         }
         for g in 0..5 {
@@ -265,8 +267,12 @@ impl NorthWind {
         check!(held + s.supply_captains as u32 == r.captains_total as u32, "pirate captains do not add up");
         let held: u32 = (0..n).map(|p| s.ships[p].letters as u32).sum();
         check!(held + s.supply_letters as u32 == r.letters_total as u32, "trade letters do not add up");
-        let held: u32 = (0..n).map(|p| s.ships[p].gold as u32).sum();
-        check!(held + s.supply_gold as u32 == r.gold_total as u32, "gold does not add up");
+        if self.limited_gold {
+            let held: u64 = (0..n).map(|p| s.ships[p].gold as u64).sum();
+            check!(held + s.supply_gold as u64 == r.gold_total as u64, "gold does not add up");
+        } else {
+            check!(s.supply_gold == 0, "an unlimited bank keeps no count of its gold");
+        }
         for port in 0..3 {
             let len = self.data.contracts[port].len();
             check!((s.done[port] as usize) <= len, "port {port}: too many contracts done");
@@ -342,6 +348,20 @@ impl NorthWind {
             check!(v.rolls_left <= s.ships[s.active as usize].cannons, "more rolls than cannons");
             check!(v.hits <= 2 * r.cannons_per_player && v.pirates <= 8, "combat counters out of range");
             check!(v.trades <= 2, "too many merchant trades");
+            if v.jettisoned > 0 {
+                // Goods thrown overboard commit the decider to a purchase that must be open.
+                check!(matches!(s.phase, Phase::Card | Phase::Letter | Phase::Boatswain)
+                    && (v.decider as usize) < n && v.current != NONE && (v.current as usize) < cards
+                    && v.jettisoned <= r.hold_slots,
+                    "goods thrown overboard outside a purchase");
+                let mut any = super::actions::AnyOption::default();
+                if s.phase == Phase::Boatswain {
+                    self.boatswain_options(s, &mut any);
+                } else {
+                    self.card_options(s, v.decider as usize, v.current, &mut any);
+                }
+                check!(any.0, "goods thrown overboard for a purchase that cannot be made");
+            }
             check!(v.used.count_ones() == v.actions as u32 && (v.used as u32) < (1u32 << v.revealed), "used cards disagree with actions");
             let needs_card = matches!(s.phase, Phase::Event | Phase::Pirate | Phase::Combat | Phase::Card | Phase::Letter | Phase::Boatswain);
             if needs_card {

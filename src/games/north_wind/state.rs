@@ -14,7 +14,8 @@ pub const NONE: u8 = u8::MAX;
 /// A player's ship and personal supply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Ship {
-    pub gold: u16,
+    /// Gold (32 bits: with an unlimited bank nothing bounds it but the length of the game).
+    pub gold: u32,
     /// Goods in the hold, by kind (grain, fish, salt, wood, wine).
     pub goods: [u8; 5],
     /// Pirate captains in the prison.
@@ -108,6 +109,9 @@ pub struct Voyage {
     pub first_trade: u8,
     /// Whether the current use of the card has sold goods (the bookkeeper pays once per use).
     pub sold: bool,
+    /// Goods the decider has thrown overboard to make room for the purchase under way (ruling
+    /// 7): while it is not 0, he must complete that purchase.
+    pub jettisoned: u8,
 }
 
 impl Default for Voyage {
@@ -129,6 +133,7 @@ impl Default for Voyage {
             trades: 0,
             first_trade: NONE,
             sold: false,
+            jettisoned: 0,
         }
     }
 }
@@ -147,8 +152,9 @@ pub struct State {
     pub stack_cards: [u32; 3],
     pub ships: [Ship; MAX_PLAYERS],
     pub supply_goods: [u8; 5],
-    /// The bank: the gold no player holds.
-    pub supply_gold: u16,
+    /// The bank with `gold="limited"`: the gold of the box's coins that no player holds. With
+    /// the default unlimited bank it is not used and stays 0.
+    pub supply_gold: u32,
     pub supply_captains: u8,
     pub supply_letters: u8,
     /// Contracts fulfilled per destination port.

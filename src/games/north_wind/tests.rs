@@ -41,18 +41,28 @@ fn stacks() -> Value {
     json!({
         "Northcape": ["Fog", "Salt port (1)", "Salt port (3)", "Wine port (1)", "Merchant (3)", "Outfitter (2)", "Shipwreck"],
         "Trutzhaven": ["Fog", "Fog", "Grain port (1)", "Fish port (3)", "Wine port (3)", "Outfitter (2)", "Merchant (2)"],
-        "Olesand": ["Fog", "Fog", "Grain port (3)", "Fish port (1)", "Wood port (1)", "Wood port (3)", "Outfitter (3)"]
+        "Olesand": ["Fog", "Fog", "Grain port (3)", "Fish port (1)", "Wood port (1)", "Wood port (3)", "Outfitter (2)"]
     })
 }
 
 /// A position from a description (stacks default to `stacks()`), with explicit chance.
-fn position(players: usize, mut desc: Value) -> St {
+fn position(players: usize, desc: Value) -> St {
+    position_in(json!({ "players": players }), desc)
+}
+
+/// A position of the game with these options (`{"players": 2, "gold": "limited"}`).
+fn position_in(options: Value, mut desc: Value) -> St {
     if desc.get("stacks").is_none() {
         desc["stacks"] = stacks();
     }
-    let g = Arc::new(game(players));
+    let g = Arc::new(NorthWind::load(&opts(options)).unwrap());
     let inner = g.setup(&desc).unwrap_or_else(|e| panic!("{e}"));
     GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true)
+}
+
+/// A position of the game whose bank holds the box's 90 gold (`gold="limited"`, ruling 13).
+fn limited(players: usize, desc: Value) -> St {
+    position_in(json!({ "players": players, "gold": "limited" }), desc)
 }
 
 fn play(st: &mut St, action: &str) {
@@ -231,11 +241,12 @@ fn voyage_reveals_from_the_chosen_stack_up_to_the_sail_level() {
 fn a_sail_bought_mid_voyage_extends_the_range() {
     let mut st = position(2, json!({"ships": [{"gold": 9}]}));
     play(&mut st, "sail:Olesand");
-    play(&mut st, "reveal:Outfitter (3)");
+    play(&mut st, "reveal:Outfitter (2)#3");
     play(&mut st, "outfit:sail");
     play(&mut st, "pass"); // P1 declines to use the outfitter with a trade letter
     assert_eq!(ship(&st, 0).sail, 5);
-    assert_eq!(ship(&st, 0).gold, 6);
+    // "1 sail level for 2 gold" (ruling 21).
+    assert_eq!(ship(&st, 0).gold, 7);
     reveal_each(&mut st, &["Wood port (3)", "Fish port (1)", "Grain port (3)"]);
     // Four cards so far; a fifth is revealed thanks to the new sail.
     assert_eq!(st.inner().phase, Phase::Reveal);
@@ -401,11 +412,15 @@ fn a_full_hold_buys_only_after_throwing_goods_overboard() {
     play(&mut st, "jettison:fish");
     assert_eq!(st.inner().supply_goods[1], 7);
     assert_eq!(st.inner().phase, Phase::Card);
-    assert!(has(&st, "buy-1:salt") && !has(&st, "buy-2:salt"));
+    // Ruling 7: room for 1 salt now; the jettison commits P0 to the purchase (no pass).
+    assert_eq!(legal_names(&st), ["buy-1:salt", "jettison:grain", "jettison:fish", "jettison:wood"]);
     play(&mut st, "jettison:fish");
+    // Room for 2: only the purchase that needs both free slots.
+    assert_eq!(legal_names(&st), ["buy-2:salt"]);
     play(&mut st, "buy-2:salt");
     assert_eq!(ship(&st, 0).goods, [2, 0, 2, 2, 0]);
     assert_eq!(st.inner().voyage.actions, 1, "throwing goods overboard is not an action");
+    assert_eq!(st.inner().voyage.jettisoned, 0);
 }
 
 /// Limited components: 8 of each good. An empty supply sells nothing.
@@ -925,7 +940,7 @@ fn every_data_value_is_marked_printed_or_reconstructed() {
         assert_eq!(t["source"], "printed");
         marked += 1;
     }
-    assert_eq!(marked, 26 + 19 + 4 + 3 + 27 + 3);
+    assert_eq!(marked, 26 + 18 + 4 + 3 + 27 + 3);
 }
 
 /// `str(state)` is the table as every player at it sees it: the face-down stacks' cards and
@@ -1003,7 +1018,14 @@ fn options_are_validated() {
         assert!(e.contains("2, 3 or 4"), "{e}");
     }
     let e = NorthWind::load(&opts(json!({"speed": 3}))).unwrap_err().to_string();
-    assert!(e.contains("players") && e.contains("max_turns"), "{e}");
+    assert!(e.contains("players") && e.contains("max_turns") && e.contains("gold"), "{e}");
+    // The bank (ruling 13): "unlimited" (the default) or "limited"; each is a configuration.
+    let e = NorthWind::load(&opts(json!({"gold": "infinite"}))).unwrap_err().to_string();
+    assert!(e.contains("\"unlimited\", \"limited\"; default \"unlimited\""), "{e}");
+    let configs = NorthWind::configurations();
+    assert_eq!(configs.len(), 6);
+    assert!(configs.iter().any(|c| c["gold"] == "limited" && c["players"] == 4));
+    assert_eq!(game(2).config()["gold"], "unlimited");
     let e = crate::games::load("nort-wind", &Map::new()).err().unwrap().to_string();
     assert!(e.contains("north-wind"));
 }
@@ -1048,13 +1070,48 @@ fn saved_states_are_checked_on_load() {
 
 // ----- rulings -----------------------------------------------------------------------------------
 
-/// Ruling 13: the gold is the box's coins ("30 gold coins, value 1 • 12 gold coins, value 5":
-/// 90 gold). A sale is an exchange and needs the bank to pay its whole price; every other
-/// payment from the bank pays what it holds, possibly nothing.
+/// Ruling 13, the default reading: "take 1 gold from the supply", "take the corresponding gold
+/// coins", "take 2 gold from the supply" are unconditional and nothing says the supply of gold
+/// runs out, so the bank always pays (as Nauticus and Norsewind say of their coins).
+#[test]
+fn ruling_the_bank_of_gold_is_unlimited_by_default() {
+    assert!(!game(3).limited_gold);
+    // More gold on the ships than the box's 90: a sale of 2 salt for 6 is offered and paid.
+    let mut st = position(2, json!({"ships": [{"gold": 85, "goods": {"salt": 2}}, {"gold": 60, "letters": 0}]}));
+    assert_eq!(st.inner().supply_gold, 0, "an unlimited bank keeps no count");
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (3)");
+    assert!(has(&st, "sell-2:salt"));
+    play(&mut st, "sell-2:salt");
+    assert_eq!(ship(&st, 0).gold, 91);
+    // The merchant buys too, and treasure and the shipwreck pay in full.
+    play(&mut st, "reveal:Shipwreck");
+    play(&mut st, "search-shipwreck");
+    assert_eq!(ship(&st, 0).gold, 93);
+    let mut st = position(2, json!({"ships": [{"gold": 85, "goods": {"wood": 1}}, {"gold": 60, "letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Fog#1");
+    play(&mut st, "event:treasure");
+    assert_eq!(ship(&st, 0).gold, 86);
+    play(&mut st, "reveal:Merchant (3)");
+    assert!(has(&st, "merchant-sell:wood"));
+    // Income for the poor and the treasurer, whatever the others hold.
+    let st = position(2, json!({"ships": [{"gold": 0, "crew": ["treasurer"]}, {"gold": 1000}]}));
+    assert_eq!(ship(&st, 0).gold, 2);
+    // Paying into an unlimited bank keeps no count either.
+    let mut st = position(2, json!({"ships": [{"gold": 5}, {"letters": 0}]}));
+    meet_pirates(&mut st, 1);
+    play(&mut st, "pay-pirates");
+    assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (4, 0));
+}
+
+/// Ruling 13, the option `gold="limited"`: the gold is the box's coins ("30 gold coins, value 1
+/// • 12 gold coins, value 5": 90 gold). A sale is an exchange and needs the bank to pay its
+/// whole price; every other payment from the bank pays what it holds, possibly nothing.
 #[test]
 fn ruling_gold_is_limited_to_the_coins() {
     // 82 + 5 gold on the ships: the bank holds 3, the price of 1 salt here, not of 2.
-    let mut st = position(2, json!({"ships": [{"gold": 82, "goods": {"salt": 2}}, {"letters": 0}]}));
+    let mut st = limited(2, json!({"ships": [{"gold": 82, "goods": {"salt": 2}}, {"letters": 0}]}));
     assert_eq!(st.inner().supply_gold, 3);
     play(&mut st, "sail:Northcape");
     play(&mut st, "reveal:Salt port (3)");
@@ -1068,24 +1125,156 @@ fn ruling_gold_is_limited_to_the_coins() {
     assert!(has(&st, "merchant-buy:grain"));
 
     // Treasure from an empty bank: nothing.
-    let mut st = position(2, json!({"ships": [{"gold": 85}, {"letters": 0}]}));
+    let mut st = limited(2, json!({"ships": [{"gold": 85}, {"letters": 0}]}));
     play(&mut st, "sail:Northcape");
     play(&mut st, "reveal:Fog#1");
     play(&mut st, "event:treasure");
     assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (85, 0));
     // The shipwreck's 2 gold from a bank of 1: 1.
-    let mut st = position(2, json!({"ships": [{"gold": 84}, {"letters": 0}]}));
+    let mut st = limited(2, json!({"ships": [{"gold": 84}, {"letters": 0}]}));
     play(&mut st, "sail:Northcape");
     play(&mut st, "reveal:Shipwreck");
     play(&mut st, "search-shipwreck");
     assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (85, 0));
     // The treasurer's income of 2 from a bank of 1: 1; the poor's income from an empty bank: none.
-    let st = position(2, json!({"ships": [{"gold": 0, "crew": ["treasurer"]}, {"gold": 89}]}));
+    let st = limited(2, json!({"ships": [{"gold": 0, "crew": ["treasurer"]}, {"gold": 89}]}));
     assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (1, 0));
-    let st = position(2, json!({"ships": [{"gold": 0}, {"gold": 90}]}));
+    let st = limited(2, json!({"ships": [{"gold": 0}, {"gold": 90}]}));
     assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (0, 0));
     // Paying fills the bank again; more gold than the coins cannot be set up.
-    assert!(NorthWind::load(&opts(json!({"players": 2}))).unwrap().setup(&json!({"ships": [{"gold": 50}, {"gold": 41}]})).is_err());
+    let mut st = limited(2, json!({"ships": [{"gold": 85}, {"letters": 0}]}));
+    meet_pirates(&mut st, 1);
+    play(&mut st, "pay-pirates");
+    assert_eq!((ship(&st, 0).gold, st.inner().supply_gold), (84, 1));
+    let g = NorthWind::load(&opts(json!({"players": 2, "gold": "limited"}))).unwrap();
+    assert!(g.setup(&json!({"ships": [{"gold": 50}, {"gold": 41}]})).is_err());
+    assert!(game(2).setup(&json!({"ships": [{"gold": 50}, {"gold": 41}]})).is_ok());
+}
+
+/// Ruling 7: "If all 6 slots of your cargo hold are occupied, you may not buy any further
+/// goods, unless you make room by throwing goods overboard and returning them to the supply."
+/// Throwing goods overboard is part of a purchase: offered only when the hold's room is what
+/// stops a purchase, only as many goods as that purchase needs, and once a good is thrown the
+/// purchase must follow (no pass, no sale).
+#[test]
+fn ruling_throwing_goods_overboard_only_makes_room_for_a_purchase() {
+    // At the boundary: 5 goods aboard. 1 salt fits; 2 fit after throwing exactly 1 overboard.
+    let five = json!({"grain": 2, "fish": 2, "wood": 1});
+    let mut st = position(2, json!({"ships": [{"goods": five, "gold": 5}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (1)");
+    assert_eq!(legal_names(&st), ["pass", "buy-1:salt", "jettison:grain", "jettison:fish", "jettison:wood"]);
+    play(&mut st, "jettison:wood");
+    // One slot thrown free, two free: only the purchase that needed it, and no second throw.
+    assert_eq!(legal_names(&st), ["buy-2:salt"]);
+    assert!(st.apply(PASS).is_err());
+    play(&mut st, "buy-2:salt");
+    assert_eq!((ship(&st, 0).goods, ship(&st, 0).gold), ([2, 2, 2, 0, 0], 3));
+    // No room needed: no throwing.
+    let mut st = position(2, json!({"ships": [{"goods": {"grain": 2}, "gold": 5}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (1)");
+    assert_eq!(legal_names(&st), ["pass", "buy-1:salt", "buy-2:salt"]);
+
+    // A trade-letter holder on another's voyage cannot throw goods overboard and then pass.
+    let full = json!({"grain": 2, "fish": 2, "wood": 2});
+    let mut st = position(2, json!({"ships": [{"gold": 5}, {"goods": full, "gold": 5, "letters": 1}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Salt port (1)");
+    play(&mut st, "buy-1:salt");
+    assert_eq!((st.inner().phase, st.current_player()), (Phase::Letter, 1));
+    assert_eq!(legal_names(&st), ["pass", "jettison:grain", "jettison:fish", "jettison:wood"]);
+    play(&mut st, "jettison:grain");
+    assert!(!has(&st, "pass"), "the jettison commits P1 to the purchase");
+    assert!(st.apply(PASS).is_err());
+    assert_eq!(legal_names(&st), ["buy-1:salt", "jettison:grain", "jettison:fish", "jettison:wood"]);
+    assert!(st.observation_string(0).unwrap().contains("P1 has thrown 1 good(s) overboard and must buy"));
+    assert_eq!(st.observation_tensor(0).unwrap()[tensor_thrown(st.game().data.types.len())], 0.5);
+    play(&mut st, "buy-1:salt");
+    assert_eq!((ship(&st, 1).goods, ship(&st, 1).gold, ship(&st, 1).letters), ([1, 2, 1, 2, 0], 4, 0));
+    assert_eq!(st.inner().phase, Phase::Reveal);
+
+    // At a merchant: after the throw, only purchases (of any good that now fits), no sale.
+    let mut st = position(2, json!({"ships": [{"goods": full, "gold": 5}, {"letters": 0}]}));
+    play(&mut st, "sail:Northcape");
+    play(&mut st, "reveal:Merchant (3)");
+    assert_eq!(legal_names(&st), ["pass", "jettison:grain", "jettison:fish", "jettison:wood",
+        "merchant-sell:grain", "merchant-sell:fish", "merchant-sell:wood"]);
+    play(&mut st, "jettison:fish");
+    assert_eq!(legal_names(&st), ["merchant-buy:fish", "merchant-buy:salt", "merchant-buy:wine"]);
+    play(&mut st, "merchant-buy:wine");
+    assert_eq!((ship(&st, 0).goods, ship(&st, 0).gold), ([2, 1, 0, 2, 1], 2));
+    // A saved state that has thrown goods overboard with no purchase left is refused.
+    let mut inner = st.inner().clone();
+    inner.voyage.jettisoned = 1;
+    assert!(st.game().validate(&inner).is_err());
+}
+
+/// Ruling 12: "take 1 pirate captain from the supply" — the supply of 8 captains runs dry
+/// only when four prisons hold 2 each (a four-player game); the victor's own prison is then
+/// full, and "Should you have defeated a pirate and your prison is already occupied by 2
+/// pirate captains, you receive 1 gold instead."
+#[test]
+fn ruling_the_captain_supply_runs_dry_only_when_four_prisons_are_full() {
+    let g = game(4);
+    let r = &g.data.rules;
+    assert_eq!(r.captains_total, 4 * r.prison_slots, "four full prisons empty the supply");
+    assert!(r.captains_total > 3 * r.prison_slots, "three prisons never do");
+    // The last captain: P0 takes it, and the supply is empty.
+    let two = json!({"captains": 2});
+    let mut st = position(4, json!({"ships": [{"captains": 1, "gold": 3}, two, two, two]}));
+    assert_eq!(st.inner().supply_captains, 1);
+    meet_pirates(&mut st, 1);
+    play(&mut st, "fight");
+    play(&mut st, "combat:hit");
+    assert_eq!((ship(&st, 0).captains, st.inner().supply_captains, ship(&st, 0).gold), (2, 0, 3));
+    // One past it: every prison full, none in the supply; a victory pays 1 gold.
+    let mut st = position(4, json!({"ships": [{"captains": 2, "gold": 3}, two, two, two]}));
+    assert_eq!(st.inner().supply_captains, 0);
+    meet_pirates(&mut st, 1);
+    play(&mut st, "fight");
+    play(&mut st, "combat:hit");
+    assert_eq!((ship(&st, 0).captains, st.inner().supply_captains, ship(&st, 0).gold), (2, 0, 4));
+    // A delivery to Trutzhaven returns a captain to the empty supply.
+    let mut st = position(4, json!({"ships": [{"captains": 2}, two, two, two]}));
+    play(&mut st, "sail:Trutzhaven");
+    play(&mut st, "reveal:Trutzhaven");
+    play(&mut st, "fulfil-contract");
+    assert_eq!((ship(&st, 0).captains, st.inner().supply_captains), (1, 1));
+}
+
+/// Ruling 21: "If you have acquired 1 sail level for 2 gold" is the only outfitting price the
+/// rulebook prints, so every outfitting port of the shipped data asks 2 gold, for a sail level
+/// as for a cannon or a crew member ("in exchange for handing over the pictured gold").
+#[test]
+fn ruling_every_outfitting_port_sells_a_sail_level_for_two_gold() {
+    let g = game(2);
+    let ports: Vec<_> = g.data.types.iter().filter(|t| matches!(t.kind, super::data::Kind::OutfittingPort { .. })).collect();
+    assert_eq!(ports.len(), 1);
+    assert_eq!((ports[0].kind, ports[0].count), (super::data::Kind::OutfittingPort { price: 2 }, 3));
+    for (port, copy) in [("Northcape", 1), ("Trutzhaven", 2), ("Olesand", 3)] {
+        for item in ["outfit:sail", "outfit:cannon", "hire:gunner"] {
+            let mut st = position(2, json!({"ships": [{"gold": 2}, {"letters": 0}]}));
+            play(&mut st, &format!("sail:{port}"));
+            play(&mut st, &format!("reveal:Outfitter (2)#{copy}"));
+            play(&mut st, item);
+            assert_eq!(ship(&st, 0).gold, 0, "{item} at {port}");
+        }
+    }
+    // One gold short: nothing to buy.
+    let mut st = position(2, json!({"ships": [{"gold": 1}, {"letters": 0}]}));
+    play(&mut st, "sail:Olesand");
+    play(&mut st, "reveal:Outfitter (2)#3");
+    assert_eq!(st.inner().phase, Phase::Reveal);
+    // A data file's outfitting port at another price asks it for all three.
+    let mut v = data_value();
+    let i = v["sea_cards"].as_array().unwrap().iter().position(|c| c["kind"] == "outfitting_port").unwrap();
+    v["sea_cards"][i]["price"] = json!(3);
+    let mut st = position_in(json!({"players": 2, "data": v}), json!({"ships": [{"gold": 3}, {"letters": 0}]}));
+    play(&mut st, "sail:Olesand");
+    play(&mut st, "reveal:Outfitter (2)#3");
+    play(&mut st, "outfit:sail");
+    assert_eq!(ship(&st, 0).gold, 0);
 }
 
 /// Ruling: a victory with no pirate captain left in the supply pays the 1 gold of a full
@@ -1181,12 +1370,33 @@ fn ruling_no_voluntary_return_to_port() {
     }
 }
 
-/// The tensor layout documented in docs/games/north-wind.md: 255 + 6 x types values.
+/// The tensor layout documented in docs/games/north-wind.md: 256 + 6 x types values.
 #[test]
 fn observation_tensor_has_the_documented_length() {
     let g = game(3);
-    assert_eq!(g.data.types.len(), 19);
-    assert_eq!(g.spec().observation_tensor_shape, vec![369]);
+    assert_eq!(g.data.types.len(), 18);
+    assert_eq!(g.spec().observation_tensor_shape, vec![364]);
+}
+
+/// Offsets of the documented tensor layout: the bank's gold (after the observer, the turn, 4
+/// ships of 19, the columns, contracts done, majorities, and the supply's goods, captains and
+/// letters), and the goods thrown overboard (the sixth of the voyage numbers, after the
+/// phase, decider, voyage stack and three blocks of card types).
+const TENSOR_BANK: usize = 4 + 4 + 4 * 19 + 12 + 3 + 15 + 5 + 1 + 1;
+fn tensor_thrown(types: usize) -> usize {
+    TENSOR_BANK + 1 + 12 + 4 + 3 + 3 * types + 5
+}
+
+/// The tensor's bank field: the bank's gold / 90 with `gold="limited"`; an unlimited bank
+/// always shows 1 (it can pay anything). The string says "gold unlimited".
+#[test]
+fn observation_shows_the_bank_as_the_option_makes_it() {
+    let st = limited(2, json!({"ships": [{"gold": 40}, {"gold": 5}]}));
+    assert_eq!(st.observation_tensor(0).unwrap()[TENSOR_BANK], 45.0 / 90.0);
+    assert!(st.observation_string(1).unwrap().contains("| gold 45"));
+    let st = position(2, json!({"ships": [{"gold": 40}, {"gold": 5}]}));
+    assert_eq!(st.observation_tensor(0).unwrap()[TENSOR_BANK], 1.0);
+    assert!(st.observation_string(1).unwrap().contains("| gold unlimited"));
 }
 
 // ----- built-in agents ---------------------------------------------------------------------------
@@ -1307,5 +1517,101 @@ fn greedy_throws_goods_overboard_to_make_room_for_a_contract() {
         t.apply(a).unwrap();
         let a = choose(&AgentSpec::Greedy, &*g, t.inner(), 0, &mut rng, &mut scratch);
         assert_eq!(t.action_to_string(a), "buy-1:wine");
+    }
+}
+
+// ----- measurement -------------------------------------------------------------------------------
+
+/// Whether the bank's limit (`gold="limited"`) changes one step: the moves offered at a decision
+/// (a sale refused), and the state after the step, applied under both banks (a payment short, or
+/// a card or letter offer skipped because its only use was a sale the bank could not pay).
+/// Returns (a payment short, a sale refused).
+fn gold_limit_binds(limited: &NorthWind, unlimited: &NorthWind, s: &super::State, a: Action,
+                    buf: (&mut Vec<Action>, &mut Vec<Action>)) -> (bool, bool) {
+    let mut refused = false;
+    if let crate::engine::Actor::Player(_) = limited.actor(s) {
+        limited.legal_actions(s, buf.0);
+        unlimited.legal_actions(s, buf.1);
+        refused = buf.0 != buf.1;
+    }
+    let mut after = s.clone();
+    limited.apply(&mut after, a);
+    let mut free = s.clone();
+    unlimited.apply(&mut free, a);
+    free.supply_gold = after.supply_gold; // an unlimited bank keeps no count
+    let short = (0..limited.players).any(|p| free.ships[p].gold != after.ships[p].gold);
+    (short, refused || (!short && free != after))
+}
+
+/// A measurement, not a check (ignored; the numbers are in docs/games/north-wind.md, ruling 13):
+/// in how many games the bank's limit binds under `gold="limited"`, with each built-in agent in
+/// self-play. Game i is played from `derive_seed(2026, i)` (chance) and `derive_seed(7, i)` (the
+/// agents). Run it with `cargo test --release --lib measure_how_often_the_gold_limit_binds --
+/// --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_how_often_the_gold_limit_binds() {
+    use crate::engine::agents::{choose, AgentScratch, AgentSpec};
+    use crate::engine::rng::{derive_seed, rng_from_seed};
+    use crate::engine::Actor;
+    let runs = [("random", 2000), ("greedy", 300), ("mcts:iterations=50,rollout_depth=40", 300)];
+    println!("| agent | players | games | a payment short | a sale refused | either | either, in the games that ended | binding steps per such game | cut off at 1000 turns: limited bank, unlimited bank (same seeds) |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for (agent, games) in runs {
+        let spec: AgentSpec = agent.parse().unwrap();
+        for players in 2..=4 {
+            let limited = NorthWind::load(&opts(json!({"players": players, "gold": "limited"}))).unwrap();
+            let unlimited = game(players);
+            let (mut short_games, mut refused_games, mut either_games, mut cut) = (0, 0, 0, 0);
+            let (mut ended_binding, mut ended_events, mut cut_unlimited) = (0, 0u64, 0);
+            let (mut b0, mut b1) = (Vec::new(), Vec::new());
+            let mut scratch = AgentScratch::default();
+            for i in 0..games as u64 {
+                let mut chance = rng_from_seed(derive_seed(2026, i));
+                let mut agents = rng_from_seed(derive_seed(7, i));
+                let mut s = limited.initial_state();
+                let (mut short, mut refused, mut n) = (false, false, 0u64);
+                loop {
+                    let a = match limited.actor(&s) {
+                        Actor::Terminal => break,
+                        Actor::Chance => limited.sample_chance(&s, &mut chance),
+                        Actor::Player(p) => choose(&spec, &limited, &s, p, &mut agents, &mut scratch),
+                    };
+                    let (sh, re) = gold_limit_binds(&limited, &unlimited, &s, a, (&mut b0, &mut b1));
+                    short |= sh;
+                    refused |= re;
+                    n += (sh || re) as u64;
+                    limited.apply(&mut s, a);
+                }
+                cut += s.truncated as usize;
+                short_games += short as usize;
+                refused_games += refused as usize;
+                either_games += (short || refused) as usize;
+                if !s.truncated && (short || refused) {
+                    ended_binding += 1;
+                    ended_events += n;
+                }
+                // The same seeds with the unlimited bank: are the games cut off there too?
+                let mut chance = rng_from_seed(derive_seed(2026, i));
+                let mut agents = rng_from_seed(derive_seed(7, i));
+                let mut s = unlimited.initial_state();
+                loop {
+                    let a = match unlimited.actor(&s) {
+                        Actor::Terminal => break,
+                        Actor::Chance => unlimited.sample_chance(&s, &mut chance),
+                        Actor::Player(p) => choose(&spec, &unlimited, &s, p, &mut agents, &mut scratch),
+                    };
+                    unlimited.apply(&mut s, a);
+                }
+                cut_unlimited += s.truncated as usize;
+            }
+            let pct = |k: usize| format!("{:.1}% ({k})", 100.0 * k as f64 / games as f64);
+            println!(
+                "| {agent} | {players} | {games} | {} | {} | {} | {:.1}% ({ended_binding} of {}) | {:.1} | {cut}, {cut_unlimited} |",
+                pct(short_games), pct(refused_games), pct(either_games),
+                100.0 * ended_binding as f64 / (games - cut).max(1) as f64, games - cut,
+                ended_events as f64 / ended_binding.max(1) as f64
+            );
+        }
     }
 }

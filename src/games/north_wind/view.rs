@@ -30,7 +30,7 @@ pub fn tensor_len(players: usize, types: usize) -> usize {
         + types // revealed cards this voyage, by type
         + types // current card
         + types // the card the observer looks at or slid under (lookout, private)
-        + 5 // actions, revealed, pirates, hits, rolls left
+        + 6 // actions, revealed, pirates, hits, rolls left, goods thrown overboard
         + 3 * types // types the observer has seen in each stack
         + 3 * MAX_MULTI_TYPES * RUN_LEN // the observer's run statistics
         + 1 // turn / max turns
@@ -118,6 +118,12 @@ impl NorthWind {
                 "P{} fights pirates of strength {}: {} hit(s), {} roll(s) left",
                 s.active, s.voyage.pirates, s.voyage.hits, s.voyage.rolls_left
             ),
+            Phase::Card | Phase::Letter | Phase::Boatswain if s.voyage.jettisoned > 0 => format!(
+                "P{} has thrown {} good(s) overboard and must buy at {}",
+                s.voyage.decider,
+                s.voyage.jettisoned,
+                self.describe_card(s.voyage.current)
+            ),
             Phase::Card => format!("P{} may use {}", s.active, self.describe_card(s.voyage.current)),
             Phase::Letter => format!(
                 "P{} may use {} with a trade letter",
@@ -142,7 +148,11 @@ impl NorthWind {
         for g in 0..5 {
             let _ = write!(out, " {} {}", GOODS[g], s.supply_goods[g]);
         }
-        let _ = writeln!(out, " | captains {} | trade letters {} | gold {}", s.supply_captains, s.supply_letters, s.supply_gold);
+        if self.limited_gold {
+            let _ = writeln!(out, " | captains {} | trade letters {} | gold {}", s.supply_captains, s.supply_letters, s.supply_gold);
+        } else {
+            let _ = writeln!(out, " | captains {} | trade letters {} | gold unlimited", s.supply_captains, s.supply_letters);
+        }
         for port in 0..3 {
             let tokens: Vec<String> = (0..self.players)
                 .filter(|&p| s.column[port][p] > 0)
@@ -345,7 +355,8 @@ impl NorthWind {
         }
         put(&mut i, s.supply_captains as f32 / r.captains_total.max(1) as f32);
         put(&mut i, s.supply_letters as f32 / r.letters_total.max(1) as f32);
-        put(&mut i, s.supply_gold as f32 / r.gold_total.max(1) as f32);
+        // The bank's gold as a share of the box's coins; an unlimited bank always shows full.
+        put(&mut i, if self.limited_gold { s.supply_gold as f32 / r.gold_total.max(1) as f32 } else { 1.0 });
         for k in 0..PHASES {
             put(&mut i, (k == phase_index(s.phase)) as u8 as f32);
         }
@@ -379,7 +390,8 @@ impl NorthWind {
         out[i + 2] = if in_v { v.pirates as f32 / 3.0 } else { 0.0 };
         out[i + 3] = if in_v { v.hits as f32 / 3.0 } else { 0.0 };
         out[i + 4] = if in_v { v.rolls_left as f32 / 4.0 } else { 0.0 };
-        i += 5;
+        out[i + 5] = if in_v { v.jettisoned as f32 / 2.0 } else { 0.0 };
+        i += 6;
         for st in 0..3 {
             for t in 0..types {
                 out[i] = (s.seen[player][st] >> t & 1) as f32;

@@ -65,6 +65,7 @@ pub struct State {
 
 impl GameDefinition for Regatta {
     const NAME: &'static str = "regatta";
+    const TITLE: &'static str = "Regatta";
     const OPTIONS: &'static [OptionDecl] = &[
         OptionDecl {
             name: "players",

@@ -8,6 +8,7 @@ import random
 import pytest
 
 import tradewinds as tw
+from tradewinds._core import options as declared_options
 from conftest import CONFIGS, Config, ids, random_action, snapshots
 
 NAME = "north-wind"
@@ -16,16 +17,32 @@ NORTH_WIND = [c for c in CONFIGS if c.game == NAME]
 
 def test_north_wind_is_listed_for_two_to_four_players() -> None:
     assert NAME in tw.GAMES
-    assert [c.players for c in NORTH_WIND] == [2, 3, 4]
+    # Each player count with the unlimited bank (the default) and with gold="limited" (ruling 13).
+    assert [(c.players, c.options["gold"]) for c in NORTH_WIND] == [
+        (p, gold) for p in (2, 3, 4) for gold in ("unlimited", "limited")
+    ]
     game = tw.load(NAME)
     assert game.players == 3  # the default
     assert game.opponents == [] and game.tiers == []
 
 
+def test_the_gold_option_is_a_declared_configuration_option() -> None:
+    (gold,) = [o for o in declared_options(NAME) if o["name"] == "gold"]
+    assert gold["default"] == "unlimited" and gold["configuration"] is True
+    assert "limited" in str(gold) and "ruling 13" in str(gold)
+    assert tw.load(NAME, gold="limited") != tw.load(NAME)
+    with pytest.raises(tw.OptionError, match="gold"):
+        tw.load(NAME, gold="infinite")
+    # The bank as the table shows it.
+    assert "| gold unlimited" in str(tw.load(NAME, players=2).new_state(seed=1))
+    assert "| gold 80" in str(tw.load(NAME, players=2, gold="limited").new_state(seed=1))
+
+
 def test_saved_state_format_version() -> None:
-    # Raised to 2 with the move bound in saved states; fixtures of both versions are kept under
-    # tests/fixtures/saved/north-wind/.
-    assert tw.load(NAME).state_format == 2
+    # Raised to 2 with the move bound in saved states, and to 3 with the gold option and goods
+    # thrown overboard as part of a purchase; fixtures of every version are kept under
+    # tests/fixtures/saved/north-wind/ (the old ones must fail naming their version).
+    assert tw.load(NAME).state_format == 3
 
 
 def test_north_wind_is_zero_sum() -> None:

@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 
 import tradewinds as tw
-from conftest import SEATS
+from conftest import CONFIGS, Config, ids
 from oracles import north_wind as pn
 
 NONE = 255
 SEEDS_PER_COUNT = 30
-PLAYER_COUNTS = SEATS[pn.GAME]
+#: Every configuration: the player counts, each with the unlimited bank and `gold="limited"`.
+NW_CONFIGS = [c for c in CONFIGS if c.game == pn.GAME]
 
 
 def _opt(x: int) -> int | None:
@@ -82,7 +83,7 @@ def rust_snapshot(state: tw.State, players: int) -> tuple[dict[str, Any], list[i
             "peeked": _opt(v["peeked"]), "slid": _opt(v["slid"]), "current": _opt(v["current"]),
             "actions": v["actions"], "pirates": v["pirates"], "rolls_left": v["rolls_left"], "hits": v["hits"],
             "decider": _opt(v["decider"]), "trades": v["trades"], "first_trade": _opt(v["first_trade"]),
-            "sold": v["sold"],
+            "sold": v["sold"], "jettisoned": v["jettisoned"],
         },
     }
     return snap, saved["rng"]["s"]
@@ -113,18 +114,19 @@ def assert_same_end(rust: tw.State, py: pn.Session, game: pn.NorthWind) -> None:
     assert report.truncated == s.truncated
 
 
-def play_both(players: int, seed: int, max_turns: int | None = None) -> tuple[tw.State, pn.Session]:
-    options: dict[str, Any] = {"players": players}
+def play_both(config: Config, seed: int, max_turns: int | None = None) -> tuple[tw.State, pn.Session]:
+    options: dict[str, Any] = dict(config.options)
     if max_turns is not None:
         options["max_turns"] = max_turns
+    players = config.players
     game = tw.load("north-wind", **options)
-    ours = pn.NorthWind(players=players, max_turns=max_turns or 1000)
+    ours = pn.engine(options)
     rust = game.new_state(seed=seed)
     py = pn.Session(ours, seed)
     chooser = random.Random(seed)
     step = 0
     while True:
-        where = f"{players} players, seed {seed}, decision {step}"
+        where = f"{config.id}, seed {seed}, decision {step}"
         assert_same(rust, py, players, where)
         if rust.is_terminal:
             break
@@ -164,23 +166,25 @@ def test_below_is_uniform_and_in_range() -> None:
 # ----- step by step ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_games_agree_step_by_step(players: int) -> None:
+@pytest.mark.parametrize("config", NW_CONFIGS, ids=ids(NW_CONFIGS))
+def test_games_agree_step_by_step(config: Config) -> None:
+    players = config.players
     for seed in range(1000 * players, 1000 * players + SEEDS_PER_COUNT):
-        play_both(players, seed)
+        play_both(config, seed)
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_truncated_games_agree(players: int) -> None:
-    rust, py = play_both(players, seed=77, max_turns=6)
+@pytest.mark.parametrize("config", NW_CONFIGS, ids=ids(NW_CONFIGS))
+def test_truncated_games_agree(config: Config) -> None:
+    rust, py = play_both(config, seed=77, max_turns=6)
     assert rust.is_truncated and py.state.truncated and py.state.turn == 6
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_explicit_chance_outcomes_agree(players: int) -> None:
+@pytest.mark.parametrize("config", NW_CONFIGS, ids=ids(NW_CONFIGS))
+def test_explicit_chance_outcomes_agree(config: Config) -> None:
+    players = config.players
     seed = 500 + players
-    rust = tw.load("north-wind", players=players).new_state(seed=seed, explicit_chance=True)
-    ours = pn.NorthWind(players=players)
+    rust = config.load().new_state(seed=seed, explicit_chance=True)
+    ours = pn.engine(config.options)
     py = pn.Session(ours, seed, explicit_chance=True)
     chooser = random.Random(seed)
     step = 0
@@ -210,13 +214,14 @@ def test_explicit_chance_outcomes_agree(players: int) -> None:
 # ----- bulk simulation ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_bulk_random_games_agree_with_simulate(players: int) -> None:
+@pytest.mark.parametrize("config", NW_CONFIGS, ids=ids(NW_CONFIGS))
+def test_bulk_random_games_agree_with_simulate(config: Config) -> None:
     """Game i of a run is played from derive_seed(seed, i) with one stream for chance and the
     random players' choices (Lemire's below over the legal actions)."""
+    players = config.players
     games, seed = 60, 9
-    result = tw.simulate("north-wind", games, seed=seed, threads=1, players=players)
-    ours = pn.NorthWind(players=players)
+    result = tw.simulate("north-wind", games, seed=seed, threads=1, **config.options)
+    ours = pn.engine(config.options)
     for i, rec in enumerate(pn.simulate(ours, games, seed)):
         assert result.scores[i].tolist() == [float(x) for x in rec.scores], f"game {i}"
         assert result.winners[i].tolist() == [p == rec.winner for p in range(players)], f"game {i}"

@@ -1,7 +1,8 @@
 """The Rust engine and its pure-Python twin (``tests/oracles/north_wind.py``) driven side by
-side by a Hypothesis state machine: drawn options (player count, turn bound, explicit or
-implicit chance, a few numbers of the data file), a drawn seed, then drawn decisions (and,
-with explicit chance, drawn chance outcomes), some one at a time and some in random runs.
+side by a Hypothesis state machine: drawn options (player count, the bank of gold, turn
+bound, explicit or implicit chance, a few numbers of the data file), a drawn seed, then drawn
+decisions (and, with explicit chance, drawn chance outcomes), some one at a time and some in
+random runs.
 After every move the two must agree: the acting player, the legal actions (and the chance
 outcomes), the whole state, the random generator, the history, the scores and returns, and
 at the end the winner and the score report; an illegal action is refused by both. A
@@ -65,12 +66,14 @@ class OracleMachine(RuleBasedStateMachine):
     @initialize(
         players=st.sampled_from(SEATS[pn.GAME]),
         seed=st.integers(0, 2**64 - 1),
+        gold=st.sampled_from(["unlimited", "limited"]),
         max_turns=st.none() | st.integers(1, 40),
         explicit=st.booleans(),
         tweaks=DATA_TWEAKS,
     )
-    def start(self, players: int, seed: int, max_turns: int | None, explicit: bool, tweaks: dict[str, int]) -> None:
-        options: dict[str, Any] = {"players": players}
+    def start(self, players: int, seed: int, gold: str, max_turns: int | None, explicit: bool,
+              tweaks: dict[str, int]) -> None:
+        options: dict[str, Any] = {"players": players, "gold": gold}
         if max_turns is not None:
             options["max_turns"] = max_turns
         data = None
@@ -83,7 +86,7 @@ class OracleMachine(RuleBasedStateMachine):
             options["data"] = raw
             data = pn.Data(path)
         self.players = players
-        self.twin = pn.NorthWind(players=players, max_turns=max_turns or 1000, data=data)
+        self.twin = pn.NorthWind(players=players, max_turns=max_turns or 1000, data=data, gold=gold)
         self.rust = tw.load(pn.GAME, **options).new_state(seed=seed, explicit_chance=explicit)
         self.py = pn.Session(self.twin, seed, explicit_chance=explicit)
         self.compare("the first state")

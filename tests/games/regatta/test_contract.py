@@ -190,7 +190,7 @@ def test_observer_out_of_range() -> None:
 def test_saved_states_carry_regattas_own_format_version() -> None:
     versions = {name: tw.load(name).state_format for name in REGISTERED}
     assert versions[NAME] == 1
-    # Each game has its own version: regatta's is not another game's (North Wind is at 2).
+    # Each game has its own version: regatta's is not another game's (North Wind is at 3).
     assert any(v != versions[NAME] for name, v in versions.items() if name != NAME)
     for c in configurations(NAME):
         game = tw.load(NAME, **c)
