@@ -347,20 +347,29 @@ def test_clone_is_independent(game: tw.Game) -> None:
 
 
 def test_same_seed_and_actions_give_the_same_state(game: tw.Game) -> None:
-    def play(seed: int) -> list[str]:
-        out = []
-        for i, s in enumerate(random_trajectory(game, seed)):
-            if i % 7 == 0 or s.is_terminal:
-                out.append(s.to_json())
-        return out
-
-    assert play(77) == play(77)
-    assert play(77) != play(78)
-    # The seed alone fixes the chance outcomes: two states from one seed stay equal under
-    # the same decisions.
-    a, b = game.new_state(123), game.new_state(123)
-    assert a == b and a.to_json() == b.to_json()
-    assert game.new_state(123) != game.new_state(124)
+    # A random game from seed 77: its decisions, and the state after each.
+    rng = random.Random(77)
+    state = game.new_state(77)
+    decisions: list[int] = []
+    states = [state.to_json()]
+    while not state.is_terminal:
+        action = random_action(state, rng)
+        state.apply(action)
+        decisions.append(action)
+        states.append(state.to_json())
+    # The seed alone fixes the chance outcomes: the same decisions, applied in turn to two
+    # fresh states of the same seed (so that a generator they shared would show), go
+    # through the same states.
+    replay, twin = game.new_state(77), game.new_state(77)
+    assert replay.to_json() == states[0]
+    for i, action in enumerate(decisions):
+        replay.apply(action)
+        twin.apply(action)
+        assert replay.to_json() == states[i + 1], f"after decision {i}"
+        assert twin == replay
+    # Another seed, another generator.
+    assert game.new_state(78) != game.new_state(77)
+    assert game.new_state(78).to_json() != states[0]
 
 
 # ---- seeds ----------------------------------------------------------------------------------
@@ -593,7 +602,11 @@ def test_any_text_action_is_applied_or_rejected_cleanly(name: str, data: st.Data
 def test_any_seed_is_accepted_or_rejected_with_the_range(name: str, seed: int) -> None:
     game = tw.load(name)
     if 0 <= seed < 2**64:
-        assert game.new_state(seed) == game.new_state(seed)
+        state = game.new_state(seed)
+        assert state.move_number == len(state.history())  # chance resolved at once, if any
+        # Every bit of the seed counts: flipping the lowest or the highest gives another state.
+        assert state != game.new_state(seed ^ 1)
+        assert state != game.new_state(seed ^ (1 << 63))
     else:
         with pytest.raises(ValueError, match=re.escape("[0, 2**64 - 1]")):
             game.new_state(seed)

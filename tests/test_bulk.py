@@ -144,9 +144,10 @@ def uniform_agent(state: tw.State, player: int, rng: random.Random) -> int:
     return rng.choice(state.legal_actions())
 
 
-def first_by_name(state: tw.State, player: int, rng: random.Random) -> str:
-    """Returns an action by its name; also changes its copy of the state, which must not matter."""
-    name = state.action_to_string(state.legal_actions()[0])
+def name_of(state: tw.State, action: int) -> str:
+    """The name of `action`, for an agent that answers by name; then the agent's copy of the
+    state is changed, which must not matter."""
+    name = state.action_to_string(action)
     state.apply(state.legal_actions()[-1])
     return name
 
@@ -272,9 +273,33 @@ def test_the_python_loop_plays_regatta_solo_like_the_engine() -> None:
 
 
 def test_python_agents_may_answer_with_action_names(one_game: tw.Game) -> None:
+    """An agent may answer with an action's name: the named action is the one applied (every
+    later state has it in its history, at the move it was chosen), and the games are those
+    of the same agent answering with the action ids."""
     n = one_game.players
-    r = tw.simulate(one_game, 2, seed=2, threads=1, agents=[first_by_name] + ["random"] * (n - 1))
-    assert r.games == 2 and (r.decisions > 0).all()
+    chosen: list[tuple[int, int]] = []  # (move number, action) of each answer so far
+
+    def by_name(state: tw.State, player: int, rng: random.Random) -> str:
+        history = state.history()
+        for move, action in chosen:
+            assert history[move] == action, f"move {move}: {history[move]} applied, {action} named"
+        action = rng.choice(state.legal_actions())
+        chosen.append((len(history), action))
+        return name_of(state, action)
+
+    r = tw.simulate(one_game, 1, seed=2, threads=1, agents=[by_name] * n)
+    assert r.decisions[0] == len(chosen) > 0
+
+    def named(state: tw.State, player: int, rng: random.Random) -> str:
+        return name_of(state, rng.choice(state.legal_actions()))
+
+    def numbered(state: tw.State, player: int, rng: random.Random) -> int:
+        return rng.choice(state.legal_actions())
+
+    a = tw.simulate(one_game, 3, seed=5, threads=1, agents=[named] + ["random"] * (n - 1))
+    b = tw.simulate(one_game, 3, seed=5, threads=1, agents=[numbered] + ["random"] * (n - 1))
+    for name in ARRAYS:
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
 
 
 def test_python_agent_errors_name_the_seat_and_game(one_game: tw.Game) -> None:

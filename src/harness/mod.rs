@@ -13,7 +13,9 @@
 //! * [`mutate`]: byte-level and structural (JSON) mutations of saved states and data files.
 //! * [`targets`]: the three fuzz targets' bodies (`fuzz/`, `tests/fuzz_bounded.rs`).
 //! * [`triage`]: running a check, catching a panic, and saying how it fared.
-//! * [`playthrough`]: seeded playthroughs as text, for golden files.
+//! * [`playthrough`]: seeded playthroughs as text, from the start or from a given position.
+//! * [`golden`]: golden files of those playthroughs, for every registered configuration
+//!   and for the edge positions a game's own tests choose.
 
 /// Returns `Err(format!(...))` from the enclosing check unless `cond` holds.
 macro_rules! ensure {
@@ -27,6 +29,7 @@ macro_rules! ensure {
 
 pub mod configurations;
 pub mod conformance;
+pub mod golden;
 pub mod input;
 pub mod invariants;
 pub mod mutate;

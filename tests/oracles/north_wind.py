@@ -7,7 +7,9 @@ right or wrong. So a game played from the same seed with the same decisions goes
 same states in both. That is what it is for:
 
 * it guards refactors and speed work on the engine (`tests/games/north_wind/test_oracle.py`
-  compares the two step by step): a change that alters any game shows up, and
+  compares the two step by step on fixed seeds, `test_oracle_machine.py` on drawn options,
+  seeds and decisions, shrinking a divergence to a short case): a change that alters any
+  game shows up, and
 * it is the speed baseline a user would write instead of tradewinds
   (`benches/test_bench_pure_python.py`, `benches/compare.py`).
 

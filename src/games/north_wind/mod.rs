@@ -20,6 +20,10 @@ pub mod state;
 mod view;
 
 #[cfg(test)]
+mod boundary_tests;
+#[cfg(test)]
+mod golden_tests;
+#[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
 mod tests;

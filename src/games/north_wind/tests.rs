@@ -764,26 +764,7 @@ fn rulebook_illustration_open_contracts_and_majority() {
     assert_eq!(s.majority[2], 0);
 }
 
-// ----- golden playthroughs, determinism --------------------------------------------------------
-
-/// Seeded playthroughs are committed under `tests/golden/north-wind/`; this test diffs them.
-/// Regenerate with `scripts/regenerate-golden.sh` after a deliberate rules change.
-#[test]
-fn golden_playthroughs() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/north-wind");
-    let bless = std::env::var_os("TRADEWINDS_BLESS").is_some();
-    for players in 2..=4 {
-        let text = crate::harness::playthrough::playthrough(Arc::new(game(players)), 100 + players as u64, 200);
-        let path = dir.join(format!("north-wind-{players}p-seed{}.txt", 100 + players));
-        if bless {
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(&path, &text).unwrap();
-        }
-        let want = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (run scripts/regenerate-golden.sh)", path.display()));
-        assert!(want == text, "{} differs from this build's playthrough", path.display());
-    }
-}
+// ----- determinism (the golden playthroughs: `tests/golden.rs`, `golden_tests.rs`) ---------------
 
 /// Same seed, same options, same actions: bit-identical states.
 #[test]
