@@ -210,6 +210,9 @@ def test_wilson_interval() -> None:
     lo, hi = wilson_interval(10, 10)
     assert math.isclose(hi, 1.0) and math.isclose(lo, 0.7225, abs_tol=1e-4)
     assert all(math.isnan(x) for x in wilson_interval(0, 0))
+    # A rate of 0 or 1 lies inside its interval, exactly at its end.
+    for n in (1, 3, 60, 1000, 12_345):
+        assert wilson_interval(0, n)[0] == 0.0 and wilson_interval(n, n)[1] == 1.0
 
 
 def test_save_and_load(one_game: tw.Game, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -45,7 +45,11 @@ def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float
     denom = 1.0 + z2 / trials
     centre = (p + z2 / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At p = 0 (p = 1) the lower (upper) bound is exactly 0 (1); rounding must not move it
+    # inside, which would leave the rate itself outside its interval.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
 
 
 @dataclass(frozen=True, eq=False, init=False)
