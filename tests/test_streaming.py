@@ -110,6 +110,9 @@ def test_resume_plays_only_the_missing_chunks(tmp_path: Path) -> None:
     resumed = tw.simulate(game, 1000, seed=5, threads=2, out=out, resume=True, progress=played.append)
     assert sum(played) == 400, "only the two missing chunks were played"
     assert_same_games(whole, resumed)
+    # The statistics too, bit for bit: merged in chunk order, from the files and the new chunks.
+    assert resumed.statistics == whole.statistics
+    assert resumed.summary().splitlines()[2:] == whole.summary().splitlines()[2:]
     assert {f.name: f.stat().st_mtime_ns for f in chunk_files(out) if f.name in kept} == kept
     # Resuming a finished run plays nothing and returns the results.
     played.clear()
@@ -428,7 +431,11 @@ def test_kill_9_midway_then_resume_gives_the_uninterrupted_results(tmp_path: Pat
     assert f"{games:,} games" in r.stdout and "win rate" in r.stdout
     assert not list(out.glob(".*.tmp")), "the killed writer's temporary file is gone"
     uninterrupted = tw.simulate(NAME, games, seed=7, threads=2, players=PLAYERS)
-    assert_same_games(uninterrupted, tw.SimulationResult.load_dir(out))
+    resumed = tw.SimulationResult.load_dir(out)
+    assert_same_games(uninterrupted, resumed)
+    # Its statistics are those of an uninterrupted run of the same chunks, bit for bit.
+    summary = tw.simulate(NAME, games, seed=7, threads=2, players=PLAYERS, keep_games=False, chunk_games=chunk)
+    assert resumed.statistics == summary.statistics
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs SIGINT")
