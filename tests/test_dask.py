@@ -149,3 +149,29 @@ def test_command_line_on_the_cluster(cluster: Any, tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "tradewinds", "simulate", NAME, "--games", "10", "--dask",
                           "tcp://127.0.0.1:9"], capture_output=True, text=True, timeout=300, env=env)
     assert bad.returncode == 1 and "cannot connect" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_workers_write_their_chunks_and_send_back_statistics(client: Any, tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    game = tw.load("regatta", players=1, pace_boat=True)
+    local = tw.simulate(game, 3000, seed=9, threads=2, agents=["greedy"])
+    out = tmp_path / "run"
+    # Many small chunks: more than the tasks submitted at a time.
+    remote = tw.simulate(game, 3000, seed=9, backend="dask", client=client, agents=["greedy"], out=out,
+                         chunk_games=50)
+    manifest = read_manifest(out)
+    assert manifest is not None and manifest["chunks"] == 60
+    writers = set()
+    for i in range(60):
+        meta = json.loads(pq.read_metadata(out / chunk_name(i, 60)).metadata[b"tradewinds"])
+        writers.add(meta["writer"]["pid"])
+    assert os.getpid() not in writers, "the workers wrote the chunks, not this process"
+    assert len(writers) == 2
+    assert_same_games(local, remote)
+    assert remote.statistics == tw.simulate(game, 3000, seed=9, threads=2, agents=["greedy"], keep_games=False,
+                                            chunk_games=50).statistics
+    # Without a directory and without the games: only statistics come back.
+    summary = tw.simulate(game, 3000, seed=9, backend="dask", client=client, agents=["greedy"], chunk_games=50,
+                          keep_games=False)
+    assert not summary.holds_games and summary.statistics == remote.statistics
+    assert summary.summary().splitlines()[2:] == remote.summary().splitlines()[2:]

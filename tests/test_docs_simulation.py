@@ -37,7 +37,7 @@ def test_examples_run_in_order(tmp_path: Path) -> None:
         r = subprocess.run([sys.executable, script.name], cwd=tmp_path, capture_output=True, text=True, timeout=600)
         assert r.returncode == 0, f"example {i}:\n{block}\n{r.stdout}\n{r.stderr}"
     assert (tmp_path / "gold-7.png").read_bytes()[:4] == b"\x89PNG"
-    assert (tmp_path / "runs" / "nw4" / "manifest.json").is_file()
+    assert (tmp_path / "runs" / "nw4" / "_manifest.json").is_file()
 
 
 # ---- what each example claims -------------------------------------------------------------

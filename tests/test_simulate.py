@@ -284,7 +284,8 @@ def test_the_schema_is_what_the_engine_returns() -> None:
         assert layout == _results.Layout.of(game.players, raw["categories"], game.opponents, game.tiers)
         # The opponents axis is the game's opponents that are not seats (not a seat's rivals).
         assert _results.axis_sizes(layout) == {
-            "players": game.players, "opponents": len(game.opponents), "categories": len(raw["categories"])}
+            "players": game.players, "opponents": len(game.opponents), "categories": len(raw["categories"]),
+            "tiers": len(game.tiers)}
         _results.check(_results.pick(raw), 7, layout)
         empty = _results.allocate(3, layout)
         _results.check(empty, 3, layout)

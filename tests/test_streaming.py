@@ -1,12 +1,14 @@
-"""Streaming a simulation to a directory: atomic chunks, a manifest, resuming after a crash,
-Ctrl-C or kill -9 (the merged results equal an uninterrupted run), and the checks that keep a
-directory from mixing two different runs."""
+"""Streaming a simulation to a directory: atomic chunks (Parquet files), a manifest, resuming
+after a crash, Ctrl-C or kill -9 (the merged results equal an uninterrupted run), the checks
+that keep a directory from mixing two different runs, and directories of the earlier format
+(`.npz` chunks), which still load and resume."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import shutil
 import subprocess
 import sys
 import time
@@ -17,35 +19,57 @@ import pytest
 
 import tradewinds as tw
 from conftest import ONE_PER_GAME, assert_same_games
-from tradewinds._results import FILE_VERSION
-from tradewinds.streaming import MANIFEST, RunDirectory, chunk_name, directory_status, read_manifest
+from tradewinds._results import ARRAYS, FILE_VERSION
+from tradewinds.streaming import (
+    MANIFEST,
+    NPZ_MANIFEST,
+    RunDirectory,
+    RunReader,
+    chunk_name,
+    directory_status,
+    read_manifest,
+)
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
 
 NAME, PLAYERS = ONE_PER_GAME[0]
 
+#: Directories of the earlier format, written by the tradewinds before Parquet chunks (run
+#: directory format version 2): `tw.simulate("regatta", 300, players=1, pace_boat=True,
+#: seed=5, out=..., chunk_games=100, agents=["greedy"])`.
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "run-dir-v2"
+
 
 def chunk_files(path: Path) -> list[Path]:
-    return sorted(path.glob("chunk-*.npz"))
+    return sorted(path.glob("chunk-*.parquet"))
 
 
 def check_chunk(file: Path, manifest: dict[str, object]) -> int:
-    """Loads a chunk file on its own and checks it holds its games whole; returns its index."""
-    index = int(file.stem.split("-")[1])
+    """Reads a chunk file on its own, with pyarrow alone, and checks it holds its games whole;
+    returns its index."""
+    index = int(file.name.split(".")[0].split("-")[1])
     chunk_games, games, players = (int(manifest[k]) for k in ("chunk_games", "games", "players"))  # type: ignore[call-overload]
     n = min(chunk_games, games - index * chunk_games)
-    with np.load(file, allow_pickle=False) as z:
-        meta = json.loads(str(z["meta"]))
-        assert meta["index"] == index and meta["first"] == index * chunk_games and meta["games"] == n
-        assert z["scores"].shape == (n, players) and z["scores"].dtype == np.float64
-        assert z["winners"].shape == (n, players) and z["winners"].dtype == np.bool_
-        for name in ("moves", "decisions"):
-            assert z[name].shape == (n,) and z[name].dtype == np.uint64
-        assert z["truncated"].shape == (n,)
-        assert z["category_points"].shape == (n, players, len(manifest["categories"]))  # type: ignore[arg-type]
-        opponents = len(manifest["opponents"])  # type: ignore[arg-type]
-        assert z["opponent_scores"].shape == (n, opponents) and z["opponent_scores"].dtype == np.float64
-        assert z["opponent_wins"].shape == (n, opponents) and z["opponent_wins"].dtype == np.bool_
-        assert z["tier"].shape == (n,) and z["tier"].dtype == np.int8
-        assert (z["decisions"] > 0).all()
+    table = pq.read_table(file)
+    meta = json.loads(table.schema.metadata[b"tradewinds"])
+    assert meta["index"] == index and meta["first"] == index * chunk_games and meta["games"] == n
+    assert meta["run"]["seed"] == manifest["seed"] and meta["run"]["options"] == manifest["options"]
+    assert meta["statistics"]["games"] == n
+    assert table.num_rows == n
+    assert table.column("game").to_pylist() == list(range(index * chunk_games, index * chunk_games + n))
+    types = dict(zip(table.schema.names, table.schema.types))
+    for p in range(players):
+        assert types[f"scores_p{p}"] == pa.float64() and types[f"winners_p{p}"] == pa.bool_()
+    assert types["moves"] == types["decisions"] == pa.uint64()
+    assert types["truncated"] == pa.bool_() and types["tier"] == pa.int8()
+    categories = len(manifest["categories"])  # type: ignore[arg-type]
+    opponents = len(manifest["opponents"])  # type: ignore[arg-type]
+    assert sum(name.startswith("category_points_") for name in types) == players * categories
+    assert sum(name.startswith("opponent_scores_") for name in types) == opponents
+    assert sum(name.startswith("opponent_wins_") for name in types) == opponents
+    assert all(" " not in name for name in types)
+    assert min(table.column("decisions").to_pylist()) > 0
     return index
 
 
@@ -57,14 +81,14 @@ def test_a_streamed_run_equals_a_run_in_memory(tmp_path: Path) -> None:
     streamed = tw.simulate(game, 1100, seed=3, threads=2, agents=agents, out=out, chunk_games=256)
     assert_same_games(direct, streamed)
     manifest = read_manifest(out)
-    assert manifest is not None
+    assert manifest is not None and (out / MANIFEST).is_file() and not (out / NPZ_MANIFEST).exists()
     assert manifest["game"] == NAME and manifest["seed"] == 3 and manifest["games"] == 1100
-    assert manifest["chunk_games"] == 256 and manifest["chunks"] == 5
+    assert manifest["chunk_games"] == 256 and manifest["chunks"] == 5 and manifest["chunk_format"] == "parquet"
     assert manifest["agents"] == streamed.agents and manifest["config"] == json.loads(game.config_json())
     files = chunk_files(out)
     assert [f.name for f in files] == [chunk_name(i, 5) for i in range(5)]
     assert [check_chunk(f, manifest) for f in files] == list(range(5))
-    assert not list(out.glob("*.tmp")) and not list(out.glob(".*.tmp"))
+    assert sorted(p.name for p in out.iterdir()) == sorted([".lock", MANIFEST, *(f.name for f in files)])
     assert_same_games(direct, tw.SimulationResult.load_dir(out))
     assert_same_games(direct, tw.SimulationResult.load(out))  # load() takes the directory too
     assert directory_status(out) == (5, 5, 1100)
@@ -79,13 +103,16 @@ def test_resume_plays_only_the_missing_chunks(tmp_path: Path) -> None:
     (out / chunk_name(1, 5)).unlink()
     (out / chunk_name(4, 5)).unlink()
     del kept[chunk_name(1, 5)], kept[chunk_name(4, 5)]
-    with pytest.raises(ValueError, match=r"incomplete: 2 of 5 chunks are missing.*chunk-000001\.npz.*--resume"):
+    with pytest.raises(ValueError, match=r"incomplete: 2 of 5 chunks are missing.*chunk-000001\.parquet.*--resume"):
         tw.SimulationResult.load_dir(out)
     assert directory_status(out) == (3, 5, 600)
     played: list[int] = []
     resumed = tw.simulate(game, 1000, seed=5, threads=2, out=out, resume=True, progress=played.append)
     assert sum(played) == 400, "only the two missing chunks were played"
     assert_same_games(whole, resumed)
+    # The statistics too, bit for bit: merged in chunk order, from the files and the new chunks.
+    assert resumed.statistics == whole.statistics
+    assert resumed.summary().splitlines()[2:] == whole.summary().splitlines()[2:]
     assert {f.name: f.stat().st_mtime_ns for f in chunk_files(out) if f.name in kept} == kept
     # Resuming a finished run plays nothing and returns the results.
     played.clear()
@@ -144,7 +171,7 @@ def test_damaged_chunks_are_played_again(tmp_path: Path) -> None:
     whole = tw.simulate(game, 600, seed=4, threads=2, out=out, chunk_games=200)
     victim = out / chunk_name(1, 3)
     victim.write_bytes(victim.read_bytes()[:100])
-    with pytest.raises(ValueError, match=r"chunk-000001\.npz is damaged"):
+    with pytest.raises(ValueError, match=r"chunk-000001\.parquet is damaged.*--resume"):
         tw.SimulationResult.load_dir(out)
     # A temporary file left by a killed writer is removed on resume.
     stale = out / f".{chunk_name(2, 3)}.12345-abcd.tmp"
@@ -152,7 +179,9 @@ def test_damaged_chunks_are_played_again(tmp_path: Path) -> None:
     with pytest.warns(RuntimeWarning, match="damaged"):
         resumed = tw.simulate(game, 600, seed=4, out=out, resume=True)
     assert_same_games(whole, resumed)
-    assert (out / (chunk_name(1, 3) + ".bad")).is_file() and not stale.exists()
+    # Set aside under a name that readers of the dataset skip.
+    assert (out / f"_{chunk_name(1, 3)}.bad").is_file() and not stale.exists()
+    assert len(pq.ParquetDataset(out).read()) == 600
 
 
 def test_chunks_of_another_run_are_refused(tmp_path: Path) -> None:
@@ -160,7 +189,7 @@ def test_chunks_of_another_run_are_refused(tmp_path: Path) -> None:
     out = tmp_path / "run"
     tw.simulate(game, 400, seed=4, out=out, chunk_games=200)
     (out / MANIFEST).unlink()
-    with pytest.raises(ValueError, match="chunk files .* but no manifest.json"):
+    with pytest.raises(ValueError, match="chunk files .* but no _manifest.json"):
         tw.simulate(game, 400, seed=4, out=out)
 
 
@@ -191,7 +220,7 @@ def test_python_agents_stream_and_resume(tmp_path: Path) -> None:
     assert_same_games(whole, tw.simulate(game, 6, seed=3, agents=agents, out=out, resume=True))
 
 
-# ---- opponents and tiers; directories of the previous format ---------------------------------
+# ---- opponents and tiers; directories of earlier formats -----------------------------------
 
 
 def test_a_streamed_solo_run_keeps_its_opponent_and_tiers(tmp_path: Path) -> None:
@@ -203,64 +232,120 @@ def test_a_streamed_solo_run_keeps_its_opponent_and_tiers(tmp_path: Path) -> Non
     assert manifest is not None
     assert (manifest["players"], manifest["opponents"], manifest["tiers"]) == (1, game.opponents, game.tiers)
     assert [check_chunk(f, manifest) for f in chunk_files(out)] == list(range(5))
+    assert "opponent_wins_pace_boat" in pq.read_schema(chunk_files(out)[0]).names
     (out / chunk_name(2, 5)).unlink()
     resumed = tw.simulate(game, 1100, seed=3, threads=2, agents=["greedy"], out=out, resume=True)
     for r in (streamed, resumed, tw.SimulationResult.load_dir(out)):
         assert_same_games(direct, r)
         assert (r.opponents, r.tiers) == (game.opponents, game.tiers)
+        assert r.summary().splitlines()[2:] == direct.summary().splitlines()[2:]
     assert (direct.winners[:, 0] ^ direct.opponent_wins[:, 0]).all()
     assert np.array_equal(direct.tier >= 0, direct.winners[:, 0])
 
 
-def _make_previous_format(out: Path) -> None:
-    """Rewrites run directory ``out`` as written before opponents and tiers (format version
-    1): a manifest without them, chunks without their arrays."""
-    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    manifest["version"] = 1
-    del manifest["opponents"], manifest["tiers"]
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    for file in chunk_files(out):
-        with np.load(file) as z:
-            meta = json.loads(str(z["meta"]))
-            arrays = {k: z[k] for k in z.files if k not in ("meta", "opponent_scores", "opponent_wins", "tier")}
-        meta["version"] = 1
-        with open(file, "wb") as f:
-            np.savez_compressed(f, meta=np.array(json.dumps(meta)), **arrays)
+def write_npz_directory(parquet_dir: Path, out: Path, version: int) -> None:
+    """Writes the run in ``parquet_dir`` to ``out`` as the tradewinds before Parquet chunks
+    wrote it: ``manifest.json`` and ``chunk-NNNNNN.npz`` files (each with a JSON ``meta`` entry
+    and the per-game arrays), of run-directory format ``version`` 2, or 1 (written before
+    opponents and tiers: the manifest names neither, the chunks lack their arrays)."""
+    reader = RunReader.open(parquet_dir)
+    manifest = {k: v for k, v in reader.manifest.items() if k != "chunk_format"}
+    manifest["version"] = version
+    if version == 1:
+        del manifest["opponents"], manifest["tiers"]
+    out.mkdir()
+    (out / NPZ_MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    for part, meta in reader.chunks():
+        old = {k: meta[k] for k in ("index", "first", "games", "seed", "elapsed_seconds", "threads", "session",
+                                    "session_start", "finished")}
+        old.update(format="tradewinds-simulation-chunk", version=min(version, FILE_VERSION))
+        arrays = {k: v for k, v in part.arrays.items()
+                  if version > 1 or k not in ("opponent_scores", "opponent_wins", "tier")}
+        with open(out / chunk_name(meta["index"], reader.chunk_count, ".npz"), "wb") as f:
+            np.savez_compressed(f, meta=np.array(json.dumps(old)), **arrays)
 
 
-def test_a_directory_of_the_previous_format_loads_and_resumes(tmp_path: Path) -> None:
-    game = tw.load(NAME, players=PLAYERS)
-    out = tmp_path / "run"
-    whole = tw.simulate(game, 600, seed=4, threads=2, out=out, chunk_games=200)
-    _make_previous_format(out)
-    assert_same_games(whole, tw.SimulationResult.load_dir(out))
-    # Resuming writes the missing chunk in the current format, next to the older ones.
-    (out / chunk_name(1, 3)).unlink()
-    resumed = tw.simulate(game, 600, seed=4, out=out, resume=True)
-    assert_same_games(whole, resumed)
-    assert_same_games(whole, tw.SimulationResult.load_dir(out))
+def npz_versions(out: Path) -> list[int]:
     versions = []
-    for file in chunk_files(out):
+    for file in sorted(out.glob("chunk-*.npz")):
         with np.load(file) as z:
             versions.append(json.loads(str(z["meta"]))["version"])
-    assert versions == [1, FILE_VERSION, 1]
-    assert read_manifest(out)["version"] == 1  # type: ignore[index]
+    return versions
+
+
+def test_a_directory_written_by_the_earlier_version_loads_and_resumes(tmp_path: Path) -> None:
+    # Written by the tradewinds before Parquet chunks: it loads as the arrays its chunks hold.
+    out = tmp_path / "run"
+    shutil.copytree(FIXTURES / "regatta-1p-pace_boat", out)
+    old = tw.SimulationResult.load_dir(out)
+    assert (old.game, old.players, old.games, old.seed, old.agents) == ("regatta", 1, 300, 5, ["greedy"])
+    assert (old.opponents, old.tiers) == (["pace boat"], ["bronze", "silver", "gold"])
+    stored = {}
+    for file in sorted(out.glob("chunk-*.npz")):
+        with np.load(file) as z:
+            for name in ARRAYS:
+                stored.setdefault(name, []).append(z[name])
+    for name in ARRAYS:
+        assert np.array_equal(getattr(old, name), np.concatenate(stored[name])), name
+    # Its summary comes from its games (its chunks record no statistics), as a run in memory.
+    assert old.summary().splitlines()[2:] == tw.SimulationResult(
+        game=old.game, players=1, games=300, seed=5, threads=1, elapsed_seconds=1.0, categories=old.categories,
+        arrays=old.arrays, options=old.options, agents=old.agents, opponents=old.opponents,
+        tiers=old.tiers).summary().splitlines()[2:]
+    # It resumes in its own format: the missing chunk is played by this version, as a .npz.
+    (out / chunk_name(1, 3, ".npz")).unlink()
+    game = tw.load("regatta", players=1, pace_boat=True)
+    resumed = tw.simulate(game, 300, seed=5, agents=["greedy"], out=out, resume=True)
+    assert not list(out.glob("*.parquet")) and (out / chunk_name(1, 3, ".npz")).is_file()
+    assert (out / NPZ_MANIFEST).is_file() and not (out / MANIFEST).exists()
+    now = tw.simulate(game, 300, seed=5, agents=["greedy"])
+    for name in ARRAYS:
+        assert np.array_equal(getattr(resumed, name)[100:200], getattr(now, name)[100:200]), name
+        assert np.array_equal(getattr(resumed, name)[:100], getattr(old, name)[:100]), name
+    assert_same_games(resumed, tw.SimulationResult.load_dir(out))
+
+
+def test_a_directory_of_the_previous_formats_loads_and_resumes(tmp_path: Path) -> None:
+    game = tw.load(NAME, players=PLAYERS)
+    whole = tw.simulate(game, 600, seed=4, threads=2, out=tmp_path / "run", chunk_games=200)
+    for version in (1, 2):
+        out = tmp_path / f"v{version}"
+        write_npz_directory(tmp_path / "run", out, version)
+        assert_same_games(whole, tw.SimulationResult.load_dir(out))
+        # Resuming writes the missing chunk in the current version of the .npz chunks, next
+        # to the older ones; the manifest is left as it was.
+        (out / chunk_name(1, 3, ".npz")).unlink()
+        resumed = tw.simulate(game, 600, seed=4, out=out, resume=True)
+        assert_same_games(whole, resumed)
+        again = tw.SimulationResult.load_dir(out)
+        assert_same_games(whole, again)
+        assert again.summary().splitlines()[2:] == whole.summary().splitlines()[2:]
+        assert npz_versions(out) == [version, FILE_VERSION, version]
+        assert read_manifest(out)["version"] == version  # type: ignore[index]
+        assert not list(out.glob("*.parquet"))
 
 
 def test_a_directory_of_the_previous_format_without_its_opponent_is_not_resumed(tmp_path: Path) -> None:
     # Its chunks do not record the pace boat: it loads as a game without opponents or tiers,
     # and new chunks, which would, are not mixed in.
     game = tw.load("regatta", players=1, pace_boat=True)
-    out = tmp_path / "run"
-    whole = tw.simulate(game, 300, seed=2, threads=2, out=out, chunk_games=100)
-    _make_previous_format(out)
+    whole = tw.simulate(game, 300, seed=2, threads=2, out=tmp_path / "run", chunk_games=100)
+    out = tmp_path / "v1"
+    write_npz_directory(tmp_path / "run", out, 1)
     old = tw.SimulationResult.load_dir(out)
     assert old.opponents == [] and old.tiers == [] and old.opponent_wins.shape == (300, 0)
     assert (old.tier == -1).all() and np.array_equal(old.scores, whole.scores)
-    (out / chunk_name(0, 3)).unlink()
+    (out / chunk_name(0, 3, ".npz")).unlink()
     with pytest.raises(ValueError, match=r"opponents: the directory \(written by an older tradewinds\) records "
                                          r"none, this run \[\"pace boat\"\]"):
         tw.simulate(game, 300, seed=2, out=out, resume=True)
+
+
+def _rewrite_chunk_meta(file: Path, change: dict[str, object]) -> None:
+    table = pq.read_table(file)
+    meta = json.loads(table.schema.metadata[b"tradewinds"])
+    meta.update(change)
+    pq.write_table(table.replace_schema_metadata({b"tradewinds": json.dumps(meta).encode()}), file)
 
 
 def test_a_directory_of_a_newer_format_is_refused(tmp_path: Path) -> None:
@@ -276,16 +361,27 @@ def test_a_directory_of_a_newer_format_is_refused(tmp_path: Path) -> None:
         tw.SimulationResult.load_dir(out)
     manifest["version"] = version
     (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
-    file = out / chunk_name(1, 2)
-    with np.load(file) as z:
-        meta = json.loads(str(z["meta"]))
-        arrays = {k: z[k] for k in z.files if k != "meta"}
-    meta["version"] = FILE_VERSION + 1
-    with open(file, "wb") as f:
-        np.savez_compressed(f, meta=np.array(json.dumps(meta)), **arrays)
-    with pytest.raises(ValueError, match=f"chunk-000001.npz is damaged: it has tradewinds-simulation-chunk format "
-                                         f"version {FILE_VERSION + 1}; this tradewinds reads version {FILE_VERSION}"):
+    _rewrite_chunk_meta(out / chunk_name(1, 2), {"version": FILE_VERSION + 1})
+    with pytest.raises(ValueError, match=f"chunk-000001.parquet is damaged: it has tradewinds-simulation-chunk "
+                                         f"format version {FILE_VERSION + 1}; this tradewinds reads version "
+                                         f"{FILE_VERSION}"):
         tw.SimulationResult.load_dir(out)
+
+
+def test_chunks_that_disagree_with_the_manifest_are_damaged(tmp_path: Path) -> None:
+    game = tw.load(NAME, players=PLAYERS)
+    out = tmp_path / "run"
+    whole = tw.simulate(game, 300, seed=1, threads=2, out=out, chunk_games=100)
+    _rewrite_chunk_meta(out / chunk_name(2, 3), {"seed": 99})
+    with pytest.raises(ValueError, match=r"chunk-000002.parquet is damaged: its seed is 99, the manifest implies 1"):
+        tw.SimulationResult.load_dir(out)
+    # A chunk of another game's columns (here another run's chunk) is damaged too.
+    tw.simulate("regatta", 100, players=3, seed=1, out=tmp_path / "other", chunk_games=100)
+    shutil.copy(tmp_path / "other" / chunk_name(0, 1), out / chunk_name(2, 3))
+    with pytest.raises(ValueError, match=r"chunk-000002.parquet is damaged: its columns .* are not those"):
+        tw.SimulationResult.load_dir(out)
+    with pytest.warns(RuntimeWarning, match="damaged"):
+        assert_same_games(whole, tw.simulate(game, 300, seed=1, out=out, resume=True))
 
 
 # ---- the command line, killed and resumed --------------------------------------------------
@@ -335,7 +431,11 @@ def test_kill_9_midway_then_resume_gives_the_uninterrupted_results(tmp_path: Pat
     assert f"{games:,} games" in r.stdout and "win rate" in r.stdout
     assert not list(out.glob(".*.tmp")), "the killed writer's temporary file is gone"
     uninterrupted = tw.simulate(NAME, games, seed=7, threads=2, players=PLAYERS)
-    assert_same_games(uninterrupted, tw.SimulationResult.load_dir(out))
+    resumed = tw.SimulationResult.load_dir(out)
+    assert_same_games(uninterrupted, resumed)
+    # Its statistics are those of an uninterrupted run of the same chunks, bit for bit.
+    summary = tw.simulate(NAME, games, seed=7, threads=2, players=PLAYERS, keep_games=False, chunk_games=chunk)
+    assert resumed.statistics == summary.statistics
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs SIGINT")

@@ -12,7 +12,9 @@ and its reward tiers.
 
 Adding a per-game array is one row here plus its fill in the Rust binding
 (``Game.simulate`` in ``src/python/game.rs``), which returns every array for the games it
-plays. Games with Python agents are played by the Python loop in ``_play``, which leaves an
+plays. The row also says how a run's statistics summarise the array (``stat``, see
+``tradewinds._stats``) and gives, through its axes, the columns that hold it in the Parquet
+chunks of a run directory (:func:`columns`). Games with Python agents are played by the Python loop in ``_play``, which leaves an
 array it does not compute at its row's ``fill``. A row added after the first file format
 gets ``since``, the format version of the files that first hold it, and both file formats
 (saved results and the chunks of a run directory) move to that version: a file of an older
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
@@ -37,6 +40,9 @@ __all__ = [
     "ARRAYS",
     "FILE_VERSION",
     "axis_sizes",
+    "axis_labels",
+    "Column",
+    "columns",
     "allocate",
     "check",
     "pick",
@@ -91,7 +97,12 @@ class PerGameArray:
     axes after the game axis (their lengths come from :func:`axis_sizes`): ``()`` for one
     value per game, ``("players",)`` for one per game and seat, and so on. ``fill`` is the
     value of a game not computed (allocated arrays start filled with it). ``since`` is the
-    version of the result files that first hold it (older files read with it at ``fill``)."""
+    version of the result files that first hold it (older files read with it at ``fill``).
+
+    ``stat`` is how a run's statistics (``tradewinds._stats``) summarise it, cell by cell
+    (one cell per combination of its axes): ``"count"`` the games where it is True,
+    ``"moments"`` its mean, spread, minimum and maximum, ``"levels"`` the games at each value
+    of an index into the axis ``levels`` (``fill`` meaning none)."""
 
     name: str
     dtype: type[np.generic]
@@ -99,6 +110,8 @@ class PerGameArray:
     doc: str
     fill: bool | int | float = 0
     since: int = 1
+    stat: str = "moments"
+    levels: str = ""
 
     def shape(self, games: int, sizes: Mapping[str, int]) -> tuple[int, ...]:
         return (games, *(sizes[axis] for axis in self.axes))
@@ -107,17 +120,19 @@ class PerGameArray:
 #: The per-game arrays, in the order they are saved.
 SCHEMA: tuple[PerGameArray, ...] = (
     PerGameArray("scores", np.float64, ("players",), "final scores"),
-    PerGameArray("winners", np.bool_, ("players",), "True where the player won (ties: every tied winner)"),
+    PerGameArray("winners", np.bool_, ("players",), "True where the player won (ties: every tied winner)",
+                 stat="count"),
     PerGameArray("moves", np.uint64, (), "moves (decisions plus chance outcomes)"),
     PerGameArray("decisions", np.uint64, (), "player decisions"),
-    PerGameArray("truncated", np.bool_, (), "the game hit its move bound"),
+    PerGameArray("truncated", np.bool_, (), "the game hit its move bound", stat="count"),
     PerGameArray("category_points", np.float64, ("players", "categories"),
                  "points by scoring category (named in the result's categories)"),
     PerGameArray("opponent_scores", np.float64, ("opponents",),
                  "final totals of the opponents that are not seats (named in the result's opponents)", since=2),
-    PerGameArray("opponent_wins", np.bool_, ("opponents",), "True where the opponent won", since=2),
+    PerGameArray("opponent_wins", np.bool_, ("opponents",), "True where the opponent won", since=2,
+                 stat="count"),
     PerGameArray("tier", np.int8, (), "the tier reached, an index into the result's tiers; -1 for none",
-                 fill=-1, since=2),
+                 fill=-1, since=2, stat="levels", levels="tiers"),
 )
 
 #: The names of the per-game arrays, in the order of ``SCHEMA``.
@@ -131,9 +146,62 @@ FILE_VERSION: int = max(a.since for a in SCHEMA)
 
 def axis_sizes(layout: Layout) -> dict[str, int]:
     """The length of each named axis for a game of ``layout``: ``players`` (its seats),
-    ``opponents`` (its opponents that are not seats) and ``categories`` (its scoring
-    categories)."""
-    return {"players": layout.players, "opponents": len(layout.opponents), "categories": len(layout.categories)}
+    ``opponents`` (its opponents that are not seats), ``categories`` (its scoring
+    categories) and ``tiers`` (its reward tiers)."""
+    return {"players": layout.players, "opponents": len(layout.opponents), "categories": len(layout.categories),
+            "tiers": len(layout.tiers)}
+
+
+def _slug(name: str) -> str:
+    """``name`` for a column name: lower case, each run of other characters than letters and
+    digits one underscore, none at either end (``"contracts Northcape"``: ``contracts_northcape``)."""
+    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+
+
+def axis_labels(layout: Layout) -> dict[str, list[str]]:
+    """The label of each position of each named axis, as column names show it: ``p0``,
+    ``p1``, ... for the seats; for the opponents, categories and tiers their names in lower
+    case with every run of other characters than letters and digits made one underscore
+    (``pace boat``: ``pace_boat``). A name that leaves nothing is its position with the axis's
+    initial (``c2``); a label that repeats an earlier one of its axis gets its position
+    appended (``gold_3``)."""
+    out: dict[str, list[str]] = {"players": [f"p{p}" for p in range(layout.players)]}
+    for axis, names in (("opponents", layout.opponents), ("categories", layout.categories), ("tiers", layout.tiers)):
+        labels: list[str] = []
+        for i, name in enumerate(names):
+            label = _slug(name) or f"{axis[0]}{i}"
+            labels.append(label if label not in labels else f"{label}_{i}")
+        out[axis] = labels
+    return out
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the tabular form of the per-game arrays (the Parquet chunks of a run
+    directory): its ``name``, the per-game ``array`` it holds a cell of, and the ``cell``,
+    the position along each of the array's axes (``()`` for an array of one value a game)."""
+
+    name: str
+    array: str
+    cell: tuple[int, ...]
+
+
+def columns(layout: Layout) -> list[Column]:
+    """The columns that hold the per-game arrays of a game of ``layout``, one per cell of each
+    array, in schema order and, within an array, in the order of its cells (row-major). A
+    column is named after its array, then the labels of its cell along each axis
+    (:func:`axis_labels`), the seat last: ``moves``, ``scores_p0``,
+    ``category_points_contracts_northcape_p1``, ``opponent_wins_pace_boat``."""
+    labels = axis_labels(layout)
+    sizes = axis_sizes(layout)
+    out = []
+    for a in SCHEMA:
+        shape = tuple(sizes[axis] for axis in a.axes)
+        for cell in np.ndindex(*shape):
+            parts = [labels[axis][i] for axis, i in zip(a.axes, cell) if axis != "players"]
+            parts += [labels[axis][i] for axis, i in zip(a.axes, cell) if axis == "players"]
+            out.append(Column("_".join([a.name, *parts]), a.name, tuple(int(i) for i in cell)))
+    return out
 
 
 def _filled(a: PerGameArray, games: int, sizes: Mapping[str, int]) -> npt.NDArray[Any]:

@@ -4,6 +4,12 @@ a directory chunk by chunk and resumable.
 A run is split into chunks, game-index ranges ``first .. first + chunk_games``. Game ``i``
 depends only on the seed and ``i``, so the chunks may run in any order and anywhere; the
 results are identical bit for bit for any thread count, chunk size and backend.
+
+Whoever plays a chunk (a worker thread, a Dask worker) also writes it to the run directory,
+if there is one, and sends back only what the run keeps of it: its statistics, or its games
+when they are kept in memory (``keep_games``). The statistics are merged in chunk order as
+they come, so a run that keeps no games in memory needs memory for a few chunks at a time,
+however many games it plays.
 """
 
 from __future__ import annotations
@@ -16,18 +22,20 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ._core import Game
 from ._core import load as _load
+from ._optional import import_optional
 from ._play import layout_of, run_range
-from ._results import RangeResult, RunArrays
+from ._results import Layout, RangeResult, RunArrays
+from ._stats import InOrder, RunStatistics
 from .agents import Agent, agent_label, normalize_agents
-from .simulation import ProgressBar, SimulationResult, import_optional
-from .streaming import RunDirectory, make_manifest, read_manifest
+from .simulation import ProgressBar, SimulationResult
+from .streaming import ChunkWriter, RunDirectory, RunReader, Timing, make_manifest, read_manifest
 
 __all__ = ["simulate", "default_chunk_games", "BACKENDS"]
 
@@ -104,6 +112,7 @@ def simulate(
     chunk_games: int | None = None,
     out: str | os.PathLike[str] | None = None,
     resume: bool = False,
+    keep_games: bool | None = None,
     **options: Any,
 ) -> SimulationResult:
     """Plays ``games`` games and returns their results (see :class:`SimulationResult`).
@@ -125,12 +134,23 @@ def simulate(
     and of streaming (default: :func:`default_chunk_games`, or for a local run in memory
     about eight chunks per thread).
 
-    ``out``: a directory to stream the results to as chunks finish (a manifest plus one
-    ``.npz`` file per chunk, each written atomically). If the run is interrupted, every
-    finished chunk stays intact, and ``resume=True`` plays only the missing ones. Without
-    ``resume``, a directory that already holds a run is an error; with it, a directory whose
-    manifest disagrees with this call (game, options, seed, games, chunk size, agents) is an
-    error naming what differs.
+    ``out``: a directory to stream the results to as chunks finish, a Parquet dataset (a
+    manifest plus one Parquet file per chunk, each written atomically; needs pyarrow, ``pip
+    install 'tradewinds[parquet]'``). If the run is interrupted, every finished chunk stays
+    intact, and ``resume=True`` plays only the missing ones. Without ``resume``, a directory
+    that already holds a run is an error; with it, a directory whose manifest disagrees with
+    this call (game, options, seed, games, chunk size, agents) is an error naming what
+    differs. A directory written by an earlier version (``.npz`` chunks) is resumed in its
+    own format. With ``backend="dask"`` the workers write the chunks they play: ``out`` must
+    be a path that they reach too (a shared file system).
+
+    ``keep_games``: whether the result holds the per-game arrays in memory, which take about
+    250 bytes a game in 4-player North Wind. With ``False`` the run keeps only its statistics,
+    merged as chunks finish, in memory that does not grow with the number of games: the
+    summary, win rates and intervals are all there, the arrays are not. The default is
+    ``True`` without ``out`` and ``False`` with it: the result then reads its games back from
+    the directory when they are first asked for (``result.scores``, or a chunk at a time with
+    ``result.chunks()``); ``keep_games=True`` with ``out`` reads them at the end of the run.
 
     ``progress=True`` draws a progress bar with the rate and the time left on standard
     error; where standard error is not a terminal (a pipe, a log file) it writes a line every
@@ -154,6 +174,9 @@ def simulate(
         raise ValueError("client= is for backend='dask'")
     if resume and out is None:
         raise ValueError("resume=True needs out=DIR, the directory of the run to resume")
+    if keep_games is not None and not isinstance(keep_games, bool):
+        raise TypeError(f"keep_games must be True, False or None, not {type(keep_games).__name__}")
+    keep = (out is None) if keep_games is None else keep_games
     if not (progress is True or progress is False or progress is None or callable(progress)):
         raise TypeError("progress must be True, False or a callable taking the number of games finished")
     seats = normalize_agents(game, agents)
@@ -161,9 +184,10 @@ def simulate(
     layout = layout_of(game)
     config = json.loads(game.config_json())
 
-    run = RunArrays(layout, games)  # fails now if too large
+    # The games are held in memory only when kept and not streamed (a streamed run reads
+    # them back from its directory); allocated now, so that a run too large fails at once.
+    run = RunArrays(layout, games) if keep and out is None else None
     directory: RunDirectory | None = None
-    done: dict[int, tuple[RangeResult, dict[str, Any]]] = {}
     if out is not None:
         if chunk_games is None:
             previous = read_manifest(out) if resume else None
@@ -178,33 +202,41 @@ def simulate(
             chunk_games = default_chunk_games(seats)
 
     try:
-        if directory is not None:
-            done = directory.finished()
+        done = directory.finished() if directory is not None else set()
         chunks = -(-games // chunk_games) if games else 0
-        todo = [(k, k * chunk_games, min(chunk_games, games - k * chunk_games))
-                for k in range(chunks) if k not in done]
-        metas: list[dict[str, Any]] = []
-        for part, meta in done.values():
-            run.add(part)
-            metas.append(meta)
+        timing = Timing()
+
+        def stored(index: int) -> tuple[RunStatistics, dict[str, Any]] | None:
+            # A chunk finished before this session: its statistics from its file.
+            return directory.stored(index) if directory is not None and index in done else None
+
+        merged = InOrder(RunStatistics(layout), chunks, stored, lambda _, meta: timing.add(meta))
+        merged.advance()  # the finished chunks before the first missing one
+        finished_games = sum(min(chunk_games, games - k * chunk_games) for k in done)
 
         bar: ProgressBar | None = None
         report: Callable[[int], object] | None
         if progress is True:
             # A bar on a terminal; elsewhere (a pipe, a log) a line every LINE_INTERVAL seconds.
-            bar = ProgressBar(games, sys.stderr, initial=run.filled, lines=not _is_terminal(sys.stderr))
+            bar = ProgressBar(games, sys.stderr, initial=finished_games, lines=not _is_terminal(sys.stderr))
             report = bar.update
         elif callable(progress):
             report = progress
         else:
             report = None
 
-        def on_done(index: int, part: RangeResult, threads_used: int) -> None:
-            if directory is not None:
-                metas.append(directory.write(index, part, threads_used))
-            run.add(part)
+        def on_done(outcome: _ChunkOutcome) -> None:
+            if outcome.part is not None:
+                assert run is not None
+                run.add(outcome.part)
+            else:
+                assert outcome.stats is not None
+                merged.add(outcome.index, outcome.stats, outcome.meta)
 
-        job = _Job(game, seats, seed, todo, threads, on_done, report)
+        todo = ((k, k * chunk_games, min(chunk_games, games - k * chunk_games)) for k in range(chunks) if k not in done)
+        play = _PlayChunk(game, seats, seed, layout, directory.writer if directory is not None else None,
+                          keep and directory is None)
+        job = _Job(play, todo, chunks - len(done), threads, on_done, report)
         start = time.perf_counter()
         try:
             used = _run_dask(client, job) if backend == "dask" else _run_local(job)
@@ -212,8 +244,14 @@ def simulate(
             if bar is not None:
                 bar.close()
         elapsed = time.perf_counter() - start
+        if run is None and not merged.complete:  # pragma: no cover - every chunk was merged
+            raise RuntimeError(f"only {merged.next} of {chunks} chunks were merged")
         if directory is not None:
-            return SimulationResult.from_run(directory.manifest, run.complete(), metas)
+            result = SimulationResult.from_run(directory.manifest, merged.total, timing,
+                                               RunReader(directory.path, directory.manifest))
+            if keep:
+                result.arrays  # read the games now  # noqa: B018
+            return result
         return SimulationResult(
             game=game.name,
             players=game.players,
@@ -226,7 +264,8 @@ def simulate(
             tiers=list(layout.tiers),
             options=game.options,
             agents=labels,
-            arrays=run.complete(),
+            arrays=run.complete() if run is not None else None,
+            statistics=None if run is not None else merged.total,
         )
     finally:
         if directory is not None:
@@ -234,18 +273,57 @@ def simulate(
 
 
 @dataclass(frozen=True, eq=False)
-class _Job:
-    """What a backend plays: the chunks ``todo`` (index, first game, games) of the run of
-    ``game`` seeded ``seed``, seat p played by ``agents[p]``, with ``threads`` as given to
-    :func:`simulate`. ``on_done(index, part, threads_used)`` takes each finished chunk;
-    ``report(n)``, when given, the number of games just finished."""
+class _ChunkOutcome:
+    """What a chunk's player sends back: its games (``part``, when the run keeps them in
+    memory) or its statistics (``stats``, with the timing entries of its metadata, ``meta``,
+    when it was written to the run directory)."""
+
+    index: int
+    games: int
+    part: RangeResult | None
+    stats: RunStatistics | None
+    meta: dict[str, Any]
+
+
+@dataclass(frozen=True, eq=False)
+class _PlayChunk:
+    """Plays a chunk where it is sent (a worker thread, a Dask worker; small and picklable):
+    the games of ``game`` seeded ``seed``, seat p played by ``agents[p]``. With a ``writer``
+    it writes the chunk to the run directory and returns its statistics; otherwise it returns
+    its games (``keep``) or only their statistics."""
 
     game: Game
     agents: list[Agent]
     seed: int
-    todo: list[tuple[int, int, int]]
+    layout: Layout
+    writer: ChunkWriter | None
+    keep: bool
+
+    def __call__(
+        self, index: int, first: int, count: int, threads: int, recorded_threads: int,
+        progress: Callable[[int], object] | None = None,
+    ) -> _ChunkOutcome:
+        part = run_range(self.game, self.agents, self.seed, first, count, threads, progress)
+        if self.writer is not None:
+            stats, meta = self.writer.write(index, part, recorded_threads)
+            return _ChunkOutcome(index, count, None, stats, meta)
+        if self.keep:
+            return _ChunkOutcome(index, count, part, None, {})
+        return _ChunkOutcome(index, count, None, RunStatistics.of(part.arrays, self.layout), {})
+
+
+@dataclass(frozen=True, eq=False)
+class _Job:
+    """What a backend plays: the ``count`` chunks that ``todo`` yields (index, first game,
+    games), each by ``play``, with ``threads`` as given to :func:`simulate`. ``on_done``
+    takes each chunk's outcome, in the calling thread; ``report(n)``, when given, the number
+    of games just finished."""
+
+    play: _PlayChunk
+    todo: Iterator[tuple[int, int, int]]
+    count: int
     threads: int
-    on_done: Callable[[int, RangeResult, int], None]
+    on_done: Callable[[_ChunkOutcome], None]
     report: Callable[[int], object] | None
 
 
@@ -271,19 +349,24 @@ def _run_local(job: _Job) -> int:
     """Plays the job's chunks on worker threads while the calling thread waits, so that
     Ctrl-C (``KeyboardInterrupt`` in the calling thread) stops the run. Returns the number of
     threads used."""
-    todo, report = job.todo, job.report
+    report = job.report
     total = job.threads or _cores()
-    if not todo:
+    if not job.count:
         return total
     # Each concurrent chunk gets an equal share of the threads: one chunk (the default for a
     # run in memory) uses them all inside Rust; many small chunks use one thread each.
-    concurrency = min(total, len(todo))
+    concurrency = min(total, job.count)
     per_chunk = max(1, total // concurrency)
     cancel = threading.Event()
-    tasks: queue.SimpleQueue[tuple[int, int, int]] = queue.SimpleQueue()
-    for item in todo:
-        tasks.put(item)
-    results: queue.SimpleQueue[tuple[int, RangeResult | None, BaseException | None]] = queue.SimpleQueue()
+    # The chunks are handed out in order, one at a time, from the generator: nothing is
+    # held per chunk of the run.
+    feeding = threading.Lock()
+
+    def next_task() -> tuple[int, int, int] | None:
+        with feeding:
+            return next(job.todo, None)
+
+    results: queue.SimpleQueue[tuple[_ChunkOutcome | None, BaseException | None]] = queue.SimpleQueue()
 
     reporting = threading.Lock()
     # The error that stopped the run. Once it is recorded, the other workers are cancelled,
@@ -318,35 +401,35 @@ def _run_local(job: _Job) -> int:
 
     def work() -> None:
         while not cancel.is_set():
-            try:
-                index, first, count = tasks.get_nowait()
-            except queue.Empty:
+            task = next_task()
+            if task is None:
                 return
+            index, first, count = task
             try:
-                part = run_range(job.game, job.agents, job.seed, first, count, per_chunk, progress)
+                outcome = job.play(index, first, count, per_chunk, total, progress)
             except BaseException as e:  # handed to the waiting thread
                 fail(e)
-                results.put((index, None, e))
+                results.put((None, e))
                 return
-            results.put((index, part, None))
+            results.put((outcome, None))
 
     workers = [threading.Thread(target=work, name=f"tradewinds-simulate-{i}", daemon=True)
                for i in range(concurrency)]
     for w in workers:
         w.start()
-    remaining = len(todo)
+    remaining = job.count
     try:
         while remaining:
             try:
-                index, part, error = results.get(timeout=0.1)
+                outcome, error = results.get(timeout=0.1)
             except queue.Empty:
                 if not any(w.is_alive() for w in workers) and results.empty():
                     raise RuntimeError("the simulation's worker threads ended early") from None
                 continue
             if error is not None:
                 raise failures[0] if failures else error
-            assert part is not None
-            job.on_done(index, part, total)
+            assert outcome is not None
+            job.on_done(outcome)
             remaining -= 1
     except BaseException:
         # Workers stop at their next progress report (at most 256 games later) and are
@@ -362,8 +445,11 @@ def _run_local(job: _Job) -> int:
 
 
 def _run_dask(client: Any, job: _Job) -> int:
-    """Plays the job's chunks as tasks on a Dask cluster; the calling process gathers them
-    as they finish. Returns the number of worker threads of the cluster."""
+    """Plays the job's chunks as tasks on a Dask cluster; the calling process takes their
+    outcomes as they finish (statistics only, unless the games are kept in memory), with a
+    few tasks per worker thread submitted at a time, so that neither this process nor the
+    scheduler holds anything for every chunk of a long run. Returns the number of worker
+    threads of the cluster."""
     distributed = import_optional("distributed", "backend='dask'", "dask.distributed",
                                   "`pip install 'tradewinds[dask]'`")
     if client is None:
@@ -376,30 +462,43 @@ def _run_dask(client: Any, job: _Job) -> int:
             ) from None
     per_task = job.threads or 1
     workers = int(sum(client.nthreads().values())) * per_task
-    if not job.todo:
+    if not job.count:
         return workers
     token = uuid.uuid4().hex[:12]
-    keys: dict[str, int] = {}
-    futures = []
-    for index, first, count in job.todo:
-        future = client.submit(run_range, job.game, job.agents, job.seed, first, count, per_task, None,
-                               key=f"tradewinds-simulate-{token}-{index}", priority=-index)
-        keys[future.key] = index
-        futures.append(future)
-    pending = {f.key: f for f in futures}
-    del futures
+    window = max(8, 4 * max(1, workers // per_task))
+    pending: dict[str, Any] = {}
+    finished = distributed.as_completed(loop=client.loop, with_results=True)
+
+    def submit_next() -> None:
+        task = next(job.todo, None)
+        if task is not None:
+            index, first, count = task
+            future = client.submit(_play_on_worker, job.play, index, first, count, per_task, workers,
+                                   key=f"tradewinds-simulate-{token}-{index}", priority=-index)
+            pending[future.key] = future
+            finished.add(future)
+
     try:
-        for future, part in distributed.as_completed(list(pending.values()), loop=client.loop, with_results=True):
-            index = keys[future.key]
+        for _ in range(window):
+            submit_next()
+        for future, outcome in finished:
             pending.pop(future.key, None)
             future.release()
-            job.on_done(index, part, workers)
-            if job.report is not None and job.report(part.games) is False:
+            job.on_done(outcome)
+            if job.report is not None and job.report(outcome.games) is False:
                 raise KeyboardInterrupt("simulation stopped by its progress callback")
+            submit_next()
     except BaseException:
         client.cancel(list(pending.values()))
         raise
     return workers
+
+
+def _play_on_worker(
+    play: _PlayChunk, index: int, first: int, count: int, threads: int, recorded_threads: int
+) -> _ChunkOutcome:
+    """A chunk as a Dask task."""
+    return play(index, first, count, threads, recorded_threads)
 
 
 def load_game_for(path: str | os.PathLike[str]) -> Game:

@@ -173,6 +173,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             game, games, seed=seed, threads=args.threads, agents=agents,
             progress=True, backend="dask" if client is not None else "local", client=client,
             chunk_games=args.chunk_games, out=args.out, resume=args.resume,
+            # Only the summary is printed: the games stay in memory only for --save or --plot.
+            keep_games=bool(args.save or args.plot),
         )
     except KeyboardInterrupt:
         if args.out and read_manifest(args.out) is not None:
@@ -342,8 +344,8 @@ def _parser() -> argparse.ArgumentParser:
              "rollout_depth=D] (default: all random), e.g. --agents mcts:iterations=100,random,random",
     )
     p_sim.add_argument("--out", metavar="DIR",
-                       help="stream the results to DIR as chunks finish (a manifest and one .npz per chunk, "
-                            "each written atomically)")
+                       help="stream the results to DIR as chunks finish: a Parquet dataset (a manifest and one "
+                            ".parquet file per chunk, each written atomically; needs pyarrow)")
     p_sim.add_argument("--resume", action="store_true",
                        help="finish the run in --out DIR: play only its missing chunks (settings the command "
                             "leaves out come from DIR's manifest; those it gives must agree)")

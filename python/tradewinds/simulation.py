@@ -3,12 +3,11 @@ bar used while a simulation runs."""
 
 from __future__ import annotations
 
-import importlib
 import math
 import os
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -16,24 +15,15 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
+from ._optional import import_optional
 from ._results import ARRAYS, FILE_VERSION, Layout, NpzFormat, check, pick, read_npz, write_npz
-from .streaming import chunk_threads, read_directory, session_seconds
+from ._stats import RunStatistics
+from .streaming import RunReader, Timing
 
-__all__ = ["SimulationResult", "ProgressBar", "wilson_interval"]
+__all__ = ["SimulationResult", "ProgressBar", "wilson_interval", "import_optional"]
 
 _FILE = NpzFormat("tradewinds-simulation", FILE_VERSION, "saved tradewinds simulation result")
 _Z95 = 1.959963984540054
-
-
-def import_optional(module: str, needed_by: str, package: str, install: str) -> Any:
-    """Imports the optional dependency ``module``; if it is missing, an ``ImportError`` saying
-    that ``needed_by`` needs ``package`` and how to install it (``install``)."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            f"{needed_by} needs {package}, which is not installed; install it with {install}"
-        ) from e
 
 
 def require_extra(needed_by: str, extra: str, *modules: str) -> None:
@@ -103,6 +93,15 @@ class SimulationResult:
 
     Game ``i`` was played from seeds derived from ``seed`` and ``i`` alone, so the arrays do
     not depend on ``threads``, on the backend, or on how the run was split into chunks.
+
+    A result need not hold its games in memory. ``statistics`` (a
+    :class:`~tradewinds._stats.RunStatistics`: win counts, means, spreads, minima and maxima,
+    tier counts) is all that the summary, the win rates and their intervals read. A result of
+    ``tw.simulate(..., keep_games=False)`` holds only that: its arrays are not available. A
+    result read from a run directory (``load_dir``, or ``tw.simulate(..., out=DIR)``) reads
+    its statistics from the chunks' metadata and its games from the directory when they are
+    first asked for, all at once (``arrays``, ``scores``, ...: memory in proportion to the
+    games) or a chunk at a time (:meth:`chunks`).
     """
 
     game: str
@@ -116,12 +115,12 @@ class SimulationResult:
     opponents: list[str]
     #: The game's reward tiers, lowest first (often none).
     tiers: list[str]
-    #: The per-game arrays by name, in the order they are saved.
-    arrays: dict[str, npt.NDArray[Any]]
     #: The game's options (its configuration without the name), when known.
     options: dict[str, Any]
     #: The agent of each seat: a built-in agent's spec, or ``"python:module.qualname"``.
     agents: list[str]
+    #: The index in its run of the first game here: 0, but for a chunk of a run (:meth:`chunks`).
+    first: int
 
     def __init__(
         self,
@@ -137,31 +136,99 @@ class SimulationResult:
         agents: Sequence[str] | None = None,
         opponents: Sequence[str] | None = None,
         tiers: Sequence[str] | None = None,
+        *,
+        statistics: RunStatistics | None = None,
+        first: int = 0,
+        source: RunReader | None = None,
         **named_arrays: npt.NDArray[Any],
     ) -> None:
         given = {**(arrays or {}), **named_arrays}
         layout = Layout.of(players, categories, opponents, tiers)
-        check(given, games, layout)
+        kept: dict[str, npt.NDArray[Any]] | None = None
+        if given or (statistics is None and source is None):
+            check(given, games, layout)
+            kept = pick(given)
+        if statistics is not None and (statistics.layout != layout or statistics.games != games):
+            raise ValueError(f"the statistics are of {statistics.games:,} games of another layout "
+                             f"than {games:,} games of {layout}")
         seats = list(agents or ["random"] * players)
         if len(seats) != players:
             raise ValueError(f"{len(seats)} agents for {players} seats")
         for name, value in (
             ("game", game), ("players", players), ("games", games), ("seed", seed), ("threads", threads),
             ("elapsed_seconds", elapsed_seconds), ("categories", list(layout.categories)),
-            ("opponents", list(layout.opponents)), ("tiers", list(layout.tiers)), ("arrays", pick(given)),
-            ("options", dict(options or {})), ("agents", seats),
+            ("opponents", list(layout.opponents)), ("tiers", list(layout.tiers)),
+            ("options", dict(options or {})), ("agents", seats), ("first", int(first)),
+            ("_arrays", kept), ("_statistics", statistics), ("_source", source),
         ):
             object.__setattr__(self, name, value)
 
+    def _games(self) -> dict[str, npt.NDArray[Any]]:
+        """The per-game arrays: those held, or those of the run directory read now (and
+        kept). Raises ``AttributeError`` for a result that holds only its statistics."""
+        arrays = self.__dict__.get("_arrays")
+        if arrays is None:
+            source = self.__dict__.get("_source")
+            if source is None:
+                raise AttributeError(
+                    "this result holds only the run's statistics (keep_games=False), not its games: "
+                    "simulate with keep_games=True, or with out=DIR to read the games back from DIR"
+                )
+            arrays = source.arrays()
+            object.__setattr__(self, "_arrays", arrays)
+        return arrays  # type: ignore[no-any-return]
+
+    @property
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """The per-game arrays by name, in the order they are saved (read from the run
+        directory on first use by a result read from one)."""
+        return self._games()
+
     def __getattr__(self, name: str) -> npt.NDArray[Any]:
-        # Reached only when no attribute is found: the per-game arrays by name.
-        arrays = self.__dict__.get("arrays")
-        if arrays is not None and name in arrays:
-            return arrays[name]  # type: ignore[no-any-return]
+        # Reached only when no attribute is found (or the property ``arrays`` raised): the
+        # per-game arrays by name.
+        if name == "arrays":
+            return self._games()  # type: ignore[return-value]
+        if name in ARRAYS:
+            return self._games()[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __dir__(self) -> Iterable[str]:
         return [*super().__dir__(), *ARRAYS]
+
+    @property
+    def statistics(self) -> RunStatistics:
+        """The statistics of the games (see :mod:`tradewinds._stats`): accumulated as the run
+        went, read from a run directory's chunks, or computed from the arrays held."""
+        stats: RunStatistics | None = self.__dict__.get("_statistics")
+        if stats is None:
+            stats = RunStatistics.of(self._games(), self.layout)
+            object.__setattr__(self, "_statistics", stats)
+        return stats
+
+    @property
+    def holds_games(self) -> bool:
+        """Whether the per-game arrays are at hand: held in memory, or readable from a run
+        directory (False for a result of ``keep_games=False`` without a directory)."""
+        return self.__dict__.get("_arrays") is not None or self.__dict__.get("_source") is not None
+
+    def chunks(self) -> Iterator[SimulationResult]:
+        """The games a chunk at a time, each chunk a result of its own (``first`` says where
+        it starts in the run): for a run read from a directory, one chunk file at a time, so
+        that a run larger than memory can be gone through; for a result held in memory, the
+        result itself."""
+        source = self.__dict__.get("_source")
+        if source is None:
+            self._games()
+            yield self
+            return
+        for part, _ in source.chunks():
+            yield SimulationResult(
+                game=self.game, players=self.players, games=part.games, seed=self.seed, threads=part.threads,
+                elapsed_seconds=part.elapsed_seconds, categories=self.categories, arrays=part.arrays,
+                options=self.options, agents=self.agents, opponents=self.opponents, tiers=self.tiers,
+                first=part.first,
+            )
 
     @property
     def layout(self) -> Layout:
@@ -194,23 +261,25 @@ class SimulationResult:
 
     @classmethod
     def from_run(
-        cls, manifest: Mapping[str, Any], arrays: Mapping[str, npt.NDArray[Any]], metas: Sequence[Mapping[str, Any]]
+        cls, manifest: Mapping[str, Any], statistics: RunStatistics, timing: Timing, source: RunReader
     ) -> SimulationResult:
-        """The result of a run streamed to a directory, from its manifest, its per-game arrays
-        and its chunks' metadata (see :mod:`tradewinds.streaming`)."""
+        """The result of a run streamed to a directory, from its manifest, its statistics,
+        the timing of its chunks and the reader of the directory, which gives its games on
+        demand (see :mod:`tradewinds.streaming`)."""
         return cls(
             game=str(manifest["game"]),
             players=int(manifest["players"]),
             games=int(manifest["games"]),
             seed=int(manifest["seed"]),
-            threads=chunk_threads(metas),
-            elapsed_seconds=session_seconds(metas),
+            threads=timing.threads,
+            elapsed_seconds=timing.seconds,
             categories=list(manifest["categories"]),
-            arrays=arrays,
             options=manifest.get("options"),
             agents=list(manifest["agents"]),
             opponents=manifest.get("opponents"),
             tiers=manifest.get("tiers"),
+            statistics=statistics,
+            source=source,
         )
 
     # ---- rates -----------------------------------------------------------------------------
@@ -221,7 +290,7 @@ class SimulationResult:
 
     @property
     def decisions_per_second(self) -> float:
-        return float(self.decisions.sum(dtype=np.float64)) / max(self.elapsed_seconds, 1e-9)
+        return float(self.statistics.total("decisions")) / max(self.elapsed_seconds, 1e-9)
 
     @property
     def win_rate(self) -> npt.NDArray[np.float64]:
@@ -229,12 +298,12 @@ class SimulationResult:
         without a winner counts as no win for anyone). NaN when no game was played."""
         if self.games == 0:
             return np.full(self.players, np.nan)
-        return np.asarray(self.winners.mean(axis=0, dtype=np.float64))
+        return np.asarray(self.statistics.count["winners"] / self.games, dtype=np.float64)
 
     def win_rate_interval(self, z: float = _Z95) -> npt.NDArray[np.float64]:
         """Shape (players, 2): the Wilson score interval of each seat's win rate (95% by
         default; NaN when no game was played)."""
-        wins = self.winners.sum(axis=0)
+        wins = self.statistics.count["winners"]
         return np.array([wilson_interval(int(wins[p]), self.games, z) for p in range(self.players)],
                         dtype=np.float64).reshape(self.players, 2)
 
@@ -244,11 +313,11 @@ class SimulationResult:
         when no game was played."""
         if self.games == 0:
             return np.full(len(self.opponents), np.nan)
-        return np.asarray(self.opponent_wins.mean(axis=0, dtype=np.float64))
+        return np.asarray(self.statistics.count["opponent_wins"] / self.games, dtype=np.float64)
 
     def opponent_win_rate_interval(self, z: float = _Z95) -> npt.NDArray[np.float64]:
         """Shape (opponents, 2): the Wilson score interval of each opponent's win rate."""
-        wins = self.opponent_wins.sum(axis=0)
+        wins = self.statistics.count["opponent_wins"]
         return np.array([wilson_interval(int(wins[o]), self.games, z) for o in range(len(self.opponents))],
                         dtype=np.float64).reshape(len(self.opponents), 2)
 
@@ -262,15 +331,16 @@ class SimulationResult:
 
     def _tier_counts(self) -> npt.NDArray[np.int64]:
         """How many games reached each tier, shape (tiers,)."""
-        return np.bincount(self.tier[self.tier >= 0].astype(np.int64), minlength=len(self.tiers))
+        return self.statistics.level_counts("tier")
 
     # ---- reporting -------------------------------------------------------------------------
 
     def summary(self) -> str:
         """A readable table of the run: speed, win rates with 95% Wilson intervals, score mean
         and spread by seat (and by opponent that is not a seat, if the game has any), the
-        agents, the share of games reaching each tier (if the game has tiers), game lengths
-        and truncations."""
+        agents, the mean points of each seat by scoring category, the share of games reaching
+        each tier (if the game has tiers), game lengths and truncations. It reads only
+        :attr:`statistics`, never the games themselves."""
         n = self.games
         lines = [
             f"{self.game}, {_seats(self.players)}: {n:,} games "
@@ -282,11 +352,12 @@ class SimulationResult:
             lines.append("no games played")
             lines.append("agents: " + ", ".join(f"P{p} {a}" for p, a in enumerate(self.agents)))
             return "\n".join(lines) + "\n"
-        wins = self.winners.sum(axis=0)
-        mean = self.scores.mean(axis=0)
-        std = self.scores.std(axis=0)
-        low = self.scores.min(axis=0)
-        high = self.scores.max(axis=0)
+        stats = self.statistics
+        wins = stats.count["winners"]
+        mean = stats.mean["scores"]
+        std = stats.std("scores")
+        low = stats.low["scores"]
+        high = stats.high["scores"]
         rows = [["seat", "win rate", "95% CI", "mean score", "std score", "min", "max", "agent"]]
         for p in range(self.players):
             lo, hi = wilson_interval(int(wins[p]), n)
@@ -296,23 +367,25 @@ class SimulationResult:
             ])
         lines.append("")
         lines.extend(_table(rows, left=(0, len(rows[0]) - 1)))
-        winners_per_game = self.winners.sum(axis=1)
+        if self.categories:
+            points = stats.mean["category_points"]
+            category_rows = [["mean points", *(f"P{p}" for p in range(self.players))]]
+            for c, name in enumerate(self.categories):
+                category_rows.append([name, *(f"{points[p, c]:.2f}" for p in range(self.players))])
+            lines.append("")
+            lines.extend(_table(category_rows))
+        shared = stats.shared
         if self.opponents:
             lines.append("")
-            lines.extend(_table(_score_rows("opponent", self.opponents, self.opponent_wins, self.opponent_scores)))
-            opponent_won = self.opponent_wins.any(axis=1)
-            no_seat = winners_per_game == 0
-            shared = int(((winners_per_game + self.opponent_wins.sum(axis=1)) > 1).sum())
+            lines.extend(_table(_score_rows("opponent", self.opponents, stats, "opponent_wins", "opponent_scores")))
+            no_seat = stats.no_seat_won
+            by_opponent = stats.won_by_an_opponent_alone
             lines.append("")
-            by_opponent = int((no_seat & opponent_won).sum())
-            by_nobody = int((no_seat & ~opponent_won).sum())
-            lines.append(f"games no seat won: {int(no_seat.sum()):,} (won by an opponent: {by_opponent:,}, "
-                         f"by nobody: {by_nobody:,}); games with a shared win: {shared:,}")
+            lines.append(f"games no seat won: {no_seat:,} (won by an opponent: {by_opponent:,}, "
+                         f"by nobody: {no_seat - by_opponent:,}); games with a shared win: {shared:,}")
         else:
-            no_winner = int((winners_per_game == 0).sum())
-            shared = int((winners_per_game > 1).sum())
             lines.append("")
-            lines.append(f"games without a winner: {no_winner:,}; games with a shared win: {shared:,}")
+            lines.append(f"games without a winner: {stats.no_seat_won:,}; games with a shared win: {shared:,}")
         if self.tiers:
             counts = self._tier_counts()
             tier_rows = [["tier reached", "games", "share", "95% CI", "this or higher"]]
@@ -325,12 +398,13 @@ class SimulationResult:
             tier_rows.append(["none", f"{none:,}", f"{none / n:.4f}", f"[{lo:.4f}, {hi:.4f}]", ""])
             lines.append("")
             lines.extend(_table(tier_rows))
-        length_rows = [["game length", "mean", "min", "max"]]
-        for name, arr in (("decisions", self.decisions), ("moves", self.moves)):
-            length_rows.append([name, f"{arr.mean():.1f}", f"{int(arr.min()):,}", f"{int(arr.max()):,}"])
+        length_rows = [["game length", "mean", "std", "min", "max"]]
+        for name in ("decisions", "moves"):
+            length_rows.append([name, f"{float(stats.mean[name]):.1f}", f"{float(stats.std(name)):.1f}",
+                                f"{int(stats.low[name]):,}", f"{int(stats.high[name]):,}"])
         lines.append("")
         lines.extend(_table(length_rows))
-        t = int(self.truncated.sum())
+        t = int(stats.count["truncated"])
         lines.append("")
         lines.append(f"truncated (move bound reached): {t:,} games ({100.0 * t / n:.2f}%)")
         return "\n".join(lines) + "\n"
@@ -368,7 +442,7 @@ class SimulationResult:
         labels = _unique_labels(self.agents)
         seat_codes = np.array([labels.index(a) for a in self.agents], dtype=np.int64)
         columns: dict[str, Any] = {
-            "game": np.repeat(np.arange(n, dtype=np.int64), players),
+            "game": np.repeat(np.arange(self.first, self.first + n, dtype=np.int64), players),
             "seat": np.tile(np.arange(players, dtype=np.int64), n),
             "agent": pd.Categorical.from_codes(np.tile(seat_codes, n), categories=labels),
             "score": self.scores.reshape(-1),
@@ -400,7 +474,7 @@ class SimulationResult:
         return columns
 
     def _wide_frame(self, pd: Any) -> Any:
-        columns: dict[str, Any] = {"game": np.arange(self.games, dtype=np.int64)}
+        columns: dict[str, Any] = {"game": np.arange(self.first, self.first + self.games, dtype=np.int64)}
         for p in range(self.players):
             columns[f"score_p{p}"] = self.scores[:, p]
         for p in range(self.players):
@@ -523,26 +597,31 @@ class SimulationResult:
 
     @classmethod
     def load_dir(cls, path: str | os.PathLike[str]) -> SimulationResult:
-        """Merges, in game order, the chunks of a run streamed to directory ``path``
-        (``tw.simulate(..., out=path)`` or ``tradewinds simulate ... --out path``). Every chunk
-        must be present and intact; otherwise the error names what is missing and how to
-        finish the run (``--resume``)."""
-        return cls.from_run(*read_directory(path))
+        """The run streamed to directory ``path`` (``tw.simulate(..., out=path)`` or
+        ``tradewinds simulate ... --out path``), read lazily: its statistics (all that the
+        summary and the win rates need) at once from the chunks' metadata, its games when
+        first asked for, merged in game order (``arrays``, ``scores``, ...), or a chunk at a
+        time (:meth:`chunks`). Every chunk must be present and intact; otherwise the error
+        names what is missing and how to finish the run (``--resume``). Directories written
+        by earlier versions (``.npz`` chunks) read the same way. Reading a Parquet run
+        directory needs pyarrow (``pip install 'tradewinds[parquet]'``)."""
+        reader = RunReader.open(path)
+        statistics, timing = reader.statistics()
+        return cls.from_run(reader.manifest, statistics, timing, reader)
 
 
-def _score_rows(
-    kind: str, names: Sequence[str], wins: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64]
-) -> list[list[str]]:
+def _score_rows(kind: str, names: Sequence[str], stats: RunStatistics, wins: str, scores: str) -> list[list[str]]:
     """The rows of a table of win rates (with 95% Wilson intervals) and scores, one per name:
-    ``wins`` and ``scores`` have one column per name."""
-    n = len(scores)
+    the per-game arrays ``wins`` and ``scores`` have one column per name."""
+    n = stats.games
+    won_counts, mean, std = stats.count[wins], stats.mean[scores], stats.std(scores)
+    low, high = stats.low[scores], stats.high[scores]
     rows = [[kind, "win rate", "95% CI", "mean score", "std score", "min", "max"]]
     for i, name in enumerate(names):
-        won = int(wins[:, i].sum())
+        won = int(won_counts[i])
         lo, hi = wilson_interval(won, n)
-        column = scores[:, i]
-        rows.append([name, f"{won / n:.4f}", f"[{lo:.4f}, {hi:.4f}]", f"{column.mean():.2f}", f"{column.std():.2f}",
-                     f"{column.min():g}", f"{column.max():g}"])
+        rows.append([name, f"{won / n:.4f}", f"[{lo:.4f}, {hi:.4f}]", f"{mean[i]:.2f}", f"{std[i]:.2f}",
+                     f"{low[i]:g}", f"{high[i]:g}"])
     return rows
 
 

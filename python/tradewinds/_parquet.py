@@ -1,0 +1,169 @@
+"""Parquet files of per-game arrays: the chunks of a run directory.
+
+A file holds the games ``first .. first + games`` of a run as one table: the column ``game``
+(the game's index in the run, int64), then one column per cell of each per-game array of
+``_results.SCHEMA``, named and ordered by :func:`tradewinds._results.columns` (``scores_p0``,
+``winners_p0``, ``moves``, ``category_points_<category>_p0``, ``opponent_scores_<opponent>``,
+``tier``, ...), each of its array's element type. Its key-value metadata holds, under the key
+``tradewinds``, a JSON object: the file's format tag and version, the chunk's own entries
+(``index``, ``first``, ``games``, ``seed``, timing, the process that wrote it), ``run`` (the game, its options, the seed,
+the agents, the names along the axes) and ``statistics`` (the chunk's
+:class:`~tradewinds._stats.RunStatistics`, so that a run's summary reads only the files'
+footers). Columns are compressed with zstd. The format tag and version are those of the
+``.npz`` chunks of earlier run directories: the version is ``_results.FILE_VERSION``, and a
+file of an earlier version lacks the arrays added since, which read at their ``fill``.
+
+Reading and writing need pyarrow (``pip install 'tradewinds[parquet]'``); nothing else of
+tradewinds does, so it is imported here, when a file is read or written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import IO, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._optional import import_optional
+from ._results import FILE_VERSION, SCHEMA, Layout, allocate, axis_sizes, columns
+
+__all__ = ["require", "write_chunk", "read_chunk", "read_chunk_meta", "KEY", "TAG", "INSTALL"]
+
+#: The format tag of a chunk's metadata (the ``.npz`` chunks of earlier run directories
+#: carry the same).
+TAG = "tradewinds-simulation-chunk"
+#: The key of the file's key-value metadata that holds tradewinds' JSON object.
+KEY = b"tradewinds"
+#: How to install pyarrow, as error messages say it.
+INSTALL = "`pip install 'tradewinds[parquet]'` (or `pip install pyarrow`)"
+
+
+def require(needed_by: str) -> tuple[Any, Any]:
+    """``(pyarrow, pyarrow.parquet)``; an ``ImportError`` saying that ``needed_by`` needs
+    pyarrow and how to install it when it is missing."""
+    pa = import_optional("pyarrow", needed_by, "pyarrow", INSTALL)
+    pq = import_optional("pyarrow.parquet", needed_by, "pyarrow", INSTALL)
+    return pa, pq
+
+
+def _schema(pa: Any, layout: Layout, version: int = FILE_VERSION) -> Any:
+    """The columns of a file of ``version`` (the per-game arrays that version holds: those
+    whose ``since`` is not later) of games of ``layout``."""
+    held = {a.name: np.dtype(a.dtype) for a in SCHEMA if a.since <= version}
+    fields = [pa.field("game", pa.int64(), nullable=False)]
+    fields += [pa.field(c.name, pa.from_numpy_dtype(held[c.array]), nullable=False)
+               for c in columns(layout) if c.array in held]
+    return pa.schema(fields)
+
+
+def write_chunk(
+    file: IO[bytes], meta: Mapping[str, Any], arrays: Mapping[str, npt.NDArray[Any]], layout: Layout, first: int
+) -> None:
+    """Writes the games whose per-game arrays are ``arrays`` (of ``layout``; the first is game
+    ``first`` of its run) to ``file`` as a Parquet file with the JSON object ``meta`` (which
+    must carry :data:`TAG` and the current version) in its metadata."""
+    pa, pq = require("a run directory's Parquet chunks")
+    games = int(arrays["moves"].shape[0])
+    values: list[Any] = [np.arange(first, first + games, dtype=np.int64)]
+    for c in columns(layout):
+        index: tuple[Any, ...] = (slice(None), *c.cell)
+        values.append(arrays[c.array][index])
+    schema = _schema(pa, layout).with_metadata({KEY: json.dumps(meta).encode("utf-8")})
+    table = pa.Table.from_arrays([_arrow(pa, v, f.type) for v, f in zip(values, schema)], schema=schema)
+    pq.write_table(table, file, compression="zstd")
+
+
+def _arrow(pa: Any, values: npt.NDArray[Any], kind: Any) -> Any:
+    """An Arrow array of type ``kind`` over the values of a one-dimensional numpy array, built
+    from its buffer (``pa.array`` would import pandas, for a few tens of megabytes)."""
+    values = np.ascontiguousarray(values)
+    data = np.packbits(values, bitorder="little") if values.dtype == np.bool_ else values
+    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(data)])
+
+
+def _meta_of(metadata: Mapping[bytes, bytes] | None) -> tuple[dict[str, Any], int]:
+    """The JSON object under :data:`KEY` in a file's metadata and the file's version; raises
+    ``ValueError`` saying why when there is none, it is not a chunk's or its version is not
+    one this tradewinds reads."""
+    if not metadata or KEY not in metadata:
+        raise ValueError("it has no tradewinds metadata")
+    try:
+        meta = json.loads(metadata[KEY].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError("its tradewinds metadata is not JSON") from None
+    if not isinstance(meta, dict) or meta.get("format") != TAG:
+        raise ValueError("it is not a tradewinds simulation chunk")
+    version = meta.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= FILE_VERSION:
+        raise ValueError(f"it has {TAG} format version {version}; this tradewinds reads version "
+                         f"{FILE_VERSION}" + (" and older" if FILE_VERSION > 1 else ""))
+    return meta, version
+
+
+def _check_columns(pa: Any, schema: Any, layout: Layout, version: int) -> None:
+    if schema.remove_metadata() != _schema(pa, layout, version):
+        got = ", ".join(schema.names[:4]) + (", ..." if len(schema.names) > 4 else "")
+        raise ValueError(f"its columns ({got}) are not those of this run's games")
+
+
+def read_chunk_meta(path: str | os.PathLike[str], layout: Layout) -> tuple[dict[str, Any], int]:
+    """The JSON object in the metadata of Parquet chunk ``path`` and the number of its rows,
+    from its footer alone. Raises ``ValueError`` saying why when the file is not a Parquet
+    chunk of a version this tradewinds reads, or its columns are not those of games of
+    ``layout``."""
+    pa, pq = require("reading a run directory's Parquet chunks")
+    try:
+        footer = pq.read_metadata(path)
+    except (OSError, pa.ArrowException) as e:
+        raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
+    meta, version = _meta_of(footer.metadata)
+    _check_columns(pa, footer.schema.to_arrow_schema(), layout, version)
+    return meta, int(footer.num_rows)
+
+
+def read_chunk(path: str | os.PathLike[str], layout: Layout) -> tuple[dict[str, Any], npt.NDArray[np.int64],
+                                                                    dict[str, npt.NDArray[Any]]]:
+    """The metadata, the ``game`` column and the per-game arrays of Parquet chunk ``path``
+    (games of ``layout``). Raises ``ValueError`` saying why when it cannot be read, is not a
+    chunk of a version this tradewinds reads, or its columns are not those of games of
+    ``layout``. The arrays added after the file's version come back at their ``fill``."""
+    pa, pq = require("reading a run directory's Parquet chunks")
+    try:
+        with pq.ParquetFile(path) as f:  # not pq.read_table, which imports pyarrow.dataset and pandas
+            meta, version = _meta_of(f.schema_arrow.metadata)
+            _check_columns(pa, f.schema_arrow, layout, version)
+            table = f.read()
+    except (OSError, pa.ArrowException) as e:
+        raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
+    games = table.num_rows
+    sizes = axis_sizes(layout)
+    by_array: dict[str, list[str]] = {a.name: [] for a in SCHEMA}
+    for c in columns(layout):
+        by_array[c.array].append(c.name)
+    arrays = allocate(games, layout)
+    for a in SCHEMA:
+        if a.since > version:
+            continue  # not in the file: left at its fill
+        shape = tuple(sizes[axis] for axis in a.axes)
+        out = np.empty((games, len(by_array[a.name])), dtype=a.dtype)
+        for j, name in enumerate(by_array[a.name]):
+            out[:, j] = _numpy(table, name, a.dtype)
+        arrays[a.name] = out.reshape(games, *shape)
+    return meta, _numpy(table, "game", np.int64), arrays
+
+
+def _numpy(table: Any, name: str, dtype: npt.DTypeLike) -> npt.NDArray[Any]:
+    """Column ``name`` of ``table``, of the Arrow type of numpy ``dtype`` (a number or a
+    boolean) and without nulls (checked by the caller), as a numpy array read from its buffer
+    (``to_numpy`` would import pandas)."""
+    column = table.column(name).combine_chunks()
+    n, offset = len(column), column.offset
+    buffer = column.buffers()[1]
+    data = np.frombuffer(buffer, dtype=np.uint8) if buffer is not None else np.zeros(0, dtype=np.uint8)
+    kind = np.dtype(dtype)
+    if kind == np.bool_:
+        return np.unpackbits(data, count=offset + n, bitorder="little")[offset:].astype(np.bool_)
+    return data[offset * kind.itemsize:(offset + n) * kind.itemsize].view(kind)
