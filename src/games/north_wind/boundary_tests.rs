@@ -2,79 +2,16 @@
 //! Each test quotes the rulebook sentence it checks, builds its position with `setup()`, and
 //! sits exactly on the boundary: the test fails on the likely misreading named in its comment.
 
-use std::sync::Arc;
-
-use serde_json::{json, Map, Value};
-
-use crate::engine::{GameDefinition, GameState};
+use serde_json::{json, Value};
 
 use super::data::{BOOKKEEPER, LOOKOUT};
 use super::state::{Phase, NONE};
-use super::NorthWind;
-
-type St = GameState<NorthWind>;
-
-fn game(players: usize) -> NorthWind {
-    let options: Map<String, Value> = json!({ "players": players }).as_object().unwrap().clone();
-    NorthWind::load(&options).unwrap()
-}
-
-/// The stacks every position here is dealt (the destination card lies under each as well).
-fn stacks() -> Value {
-    json!({
-        "Northcape": ["Fog", "Salt port (1)", "Salt port (3)", "Wine port (1)", "Merchant (3)", "Outfitter (2)", "Shipwreck"],
-        "Trutzhaven": ["Fog", "Fog", "Grain port (1)", "Fish port (3)", "Wine port (3)", "Outfitter (2)", "Merchant (2)"],
-        "Olesand": ["Fog", "Fog", "Grain port (3)", "Fish port (1)", "Wood port (1)", "Wood port (3)", "Outfitter (2)"]
-    })
-}
-
-/// A position from a setup description (with `stacks()`), at explicit chance.
-fn position(players: usize, mut desc: Value) -> St {
-    desc["stacks"] = stacks();
-    let g = Arc::new(game(players));
-    let inner = crate::engine::Game::setup(&*g, &desc).unwrap_or_else(|e| panic!("{e}"));
-    GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true)
-}
-
-fn play(st: &mut St, action: &str) {
-    let a = st.string_to_action(action).unwrap_or_else(|e| panic!("{action}: {e}\n{}", st.render()));
-    st.apply(a).unwrap();
-}
-
-fn legal_names(st: &St) -> Vec<String> {
-    st.legal_actions().iter().map(|&a| st.action_to_string(a)).collect()
-}
+use super::tests::{legal_names, meet_pirates, play, position, reveal_each, St};
 
 fn gold(st: &St, p: usize) -> u32 {
     st.inner().ships[p].gold
 }
 
-/// Reveals `cards` in order: a fog's event die shows treasure, a card's decision is passed.
-fn reveal_each(st: &mut St, cards: &[&str]) {
-    for c in cards {
-        play(st, &format!("reveal:{c}"));
-        match st.inner().phase {
-            Phase::Event => play(st, "event:treasure"),
-            Phase::Card => play(st, "pass"),
-            _ => {}
-        }
-    }
-}
-
-/// Sails to Northcape, whose first card is a fog, and the event die shows `skulls` skulls.
-fn meet_pirates(st: &mut St, skulls: u8) {
-    play(st, "sail:Northcape");
-    play(st, "reveal:Fog#1");
-    play(st, &format!("event:pirates-{skulls}"));
-}
-
-// ----- pirates ---------------------------------------------------------------------------------
-
-/// "Either you pay 1 gold into the supply and (if your range is not yet exhausted) continue
-/// sailing (reveal the next card), or you engage in combat." With exactly 1 gold a player
-/// may pay, even against a pirate he could never beat ("Should you encounter a pirate and
-/// neither pay gold nor own enough cannons ... this counts immediately as a defeat" needs
-/// both). Fails if paying needs more than the toll (`gold > toll` for `gold >= toll`).
 #[test]
 fn pirates_may_be_paid_with_exactly_one_gold() {
     // 1 gold, 1 cannon against 3 skulls: fighting cannot win, paying is still offered.

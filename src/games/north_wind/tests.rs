@@ -16,7 +16,7 @@ fn opts(v: Value) -> Map<String, Value> {
     v.as_object().unwrap().clone()
 }
 
-fn game(players: usize) -> NorthWind {
+pub(super) fn game(players: usize) -> NorthWind {
     NorthWind::load(&opts(json!({ "players": players }))).unwrap()
 }
 
@@ -35,9 +35,9 @@ fn conformance_random_games_all_player_counts() {
 
 // ----- helpers ---------------------------------------------------------------------------
 
-type St = GameState<NorthWind>;
+pub(super) type St = GameState<NorthWind>;
 
-fn stacks() -> Value {
+pub(super) fn stacks() -> Value {
     json!({
         "Northcape": ["Fog", "Salt port (1)", "Salt port (3)", "Wine port (1)", "Merchant (3)", "Outfitter (2)", "Shipwreck"],
         "Trutzhaven": ["Fog", "Fog", "Grain port (1)", "Fish port (3)", "Wine port (3)", "Outfitter (2)", "Merchant (2)"],
@@ -46,7 +46,7 @@ fn stacks() -> Value {
 }
 
 /// A position from a description (stacks default to `stacks()`), with explicit chance.
-fn position(players: usize, desc: Value) -> St {
+pub(super) fn position(players: usize, desc: Value) -> St {
     position_in(json!({ "players": players }), desc)
 }
 
@@ -65,12 +65,12 @@ fn limited(players: usize, desc: Value) -> St {
     position_in(json!({ "players": players, "gold": "limited" }), desc)
 }
 
-fn play(st: &mut St, action: &str) {
+pub(super) fn play(st: &mut St, action: &str) {
     let a = st.string_to_action(action).unwrap_or_else(|e| panic!("{action}: {e}\n{}", st.render()));
     st.apply(a).unwrap();
 }
 
-fn legal_names(st: &St) -> Vec<String> {
+pub(super) fn legal_names(st: &St) -> Vec<String> {
     st.legal_actions().iter().map(|&a| st.action_to_string(a)).collect()
 }
 
@@ -84,7 +84,7 @@ fn has(st: &St, action: &str) -> bool {
 
 /// Reveals `cards` in order as the voyage goes on: a fog's event die shows treasure, and
 /// the decision a card offers is passed.
-fn reveal_each(st: &mut St, cards: &[&str]) {
+pub(super) fn reveal_each(st: &mut St, cards: &[&str]) {
     for c in cards {
         play(st, &format!("reveal:{c}"));
         match st.inner().phase {
@@ -97,7 +97,7 @@ fn reveal_each(st: &mut St, cards: &[&str]) {
 
 /// Sails to Northcape, whose first card is a fog, and the event die shows a pirate with
 /// `skulls` skulls.
-fn meet_pirates(st: &mut St, skulls: u8) {
+pub(super) fn meet_pirates(st: &mut St, skulls: u8) {
     play(st, "sail:Northcape");
     play(st, "reveal:Fog#1");
     play(st, &format!("event:pirates-{skulls}"));
