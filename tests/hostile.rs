@@ -9,25 +9,10 @@ use serde_json::{json, Map, Value};
 use tradewinds::engine::{DynGame, DynState, EngineError, OptionKind};
 use tradewinds::games::{load, load_json, registered, GAMES};
 use tradewinds::harness::configurations::registry;
+use tradewinds::harness::positions::{finished, midgame};
 
 fn options(v: Value) -> Map<String, Value> {
     v.as_object().expect("an object").clone()
-}
-
-/// A state of `game` up to `moves` moves into a game (seeded, reproducible), never past the
-/// last state before the end.
-fn midgame(game: &dyn DynGame, seed: u64, explicit_chance: bool, moves: usize) -> Box<dyn DynState> {
-    let mut s = game.new_state(seed, explicit_chance);
-    for i in 0..moves {
-        let legal = s.legal_actions();
-        let mut next = s.clone_box();
-        next.apply(legal[(i * 7 + seed as usize) % legal.len()]).unwrap();
-        if next.is_terminal() {
-            break;
-        }
-        s = next;
-    }
-    s
 }
 
 /// The first explicit chance node of a game played with the first legal action (every game
@@ -38,18 +23,6 @@ fn first_chance_node(game: &dyn DynGame, seed: u64) -> Box<dyn DynState> {
         assert!(!s.is_terminal(), "{}: a game without chance", game.spec().name);
         let first = s.legal_actions()[0];
         s.apply(first).unwrap();
-    }
-    s
-}
-
-/// A finished game.
-fn finished(game: &dyn DynGame, seed: u64) -> Box<dyn DynState> {
-    let mut s = game.new_state(seed, false);
-    let mut i = 0usize;
-    while !s.is_terminal() {
-        let legal = s.legal_actions();
-        s.apply(legal[(i * 13 + 5) % legal.len()]).unwrap();
-        i += 1;
     }
     s
 }

@@ -13,6 +13,7 @@
 //! * [`mutate`]: byte-level and structural (JSON) mutations of saved states and data files.
 //! * [`targets`]: the three fuzz targets' bodies (`fuzz/`, `tests/fuzz_bounded.rs`).
 //! * [`triage`]: running a check, catching a panic, and saying how it fared.
+//! * [`positions`]: states partway through a game or at its end, by seeded play.
 //! * [`playthrough`]: seeded playthroughs as text, from the start or from a given position.
 //! * [`golden`]: golden files of those playthroughs, for every registered configuration
 //!   and for the edge positions a game's own tests choose.
@@ -34,6 +35,7 @@ pub mod input;
 pub mod invariants;
 pub mod mutate;
 pub mod playthrough;
+pub mod positions;
 pub mod targets;
 pub mod triage;
 pub mod vocabulary;
