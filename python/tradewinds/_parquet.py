@@ -109,14 +109,19 @@ def _check_columns(pa: Any, schema: Any, layout: Layout, version: int) -> None:
         raise ValueError(f"its columns ({got}) are not those of this run's games")
 
 
-def read_chunk_meta(path: str | os.PathLike[str], layout: Layout) -> tuple[dict[str, Any], int]:
-    """The JSON object in the metadata of Parquet chunk ``path`` and the number of its rows,
-    from its footer alone. Raises ``ValueError`` saying why when the file is not a Parquet
+def _source(pa: Any, path: str | os.PathLike[str] | bytes) -> Any:
+    """What pyarrow reads: a path, or the file's contents already read (and checked)."""
+    return pa.BufferReader(path) if isinstance(path, bytes) else path
+
+
+def read_chunk_meta(path: str | os.PathLike[str] | bytes, layout: Layout) -> tuple[dict[str, Any], int]:
+    """The JSON object in the metadata of Parquet chunk ``path`` (a path, or the file's
+    contents) and the number of its rows, from its footer alone. Raises ``ValueError`` saying why when the file is not a Parquet
     chunk of a version this tradewinds reads, or its columns are not those of games of
     ``layout``."""
     pa, pq = require("reading a run directory's Parquet chunks")
     try:
-        footer = pq.read_metadata(path)
+        footer = pq.read_metadata(_source(pa, path))
     except (OSError, pa.ArrowException) as e:
         raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
     meta, version = _meta_of(footer.metadata)
@@ -124,15 +129,15 @@ def read_chunk_meta(path: str | os.PathLike[str], layout: Layout) -> tuple[dict[
     return meta, int(footer.num_rows)
 
 
-def read_chunk(path: str | os.PathLike[str], layout: Layout) -> tuple[dict[str, Any], npt.NDArray[np.int64],
-                                                                    dict[str, npt.NDArray[Any]]]:
-    """The metadata, the ``game`` column and the per-game arrays of Parquet chunk ``path``
-    (games of ``layout``). Raises ``ValueError`` saying why when it cannot be read, is not a
+def read_chunk(path: str | os.PathLike[str] | bytes, layout: Layout) -> tuple[
+        dict[str, Any], npt.NDArray[np.int64], dict[str, npt.NDArray[Any]]]:
+    """The metadata, the ``game`` column and the per-game arrays of Parquet chunk ``path`` (a
+    path, or the file's contents) of games of ``layout``. Raises ``ValueError`` saying why when it cannot be read, is not a
     chunk of a version this tradewinds reads, or its columns are not those of games of
     ``layout``. The arrays added after the file's version come back at their ``fill``."""
     pa, pq = require("reading a run directory's Parquet chunks")
     try:
-        with pq.ParquetFile(path) as f:  # not pq.read_table, which imports pyarrow.dataset and pandas
+        with pq.ParquetFile(_source(pa, path)) as f:  # not pq.read_table, which imports pyarrow.dataset and pandas
             meta, version = _meta_of(f.schema_arrow.metadata)
             _check_columns(pa, f.schema_arrow, layout, version)
             table = f.read()

@@ -35,7 +35,17 @@ from ._results import Layout, RangeResult, RunArrays
 from ._stats import InOrder, RunStatistics
 from .agents import Agent, agent_label, normalize_agents
 from .simulation import ProgressBar, SimulationResult
-from .streaming import ChunkWriter, RunDirectory, RunReader, Timing, make_manifest, read_manifest
+from .streaming import (
+    MANIFEST,
+    ChunkWriter,
+    RunDirectory,
+    RunDirectoryError,
+    RunReader,
+    Timing,
+    is_write_failure,
+    make_manifest,
+    read_manifest,
+)
 
 __all__ = ["simulate", "default_chunk_games", "BACKENDS"]
 
@@ -112,6 +122,7 @@ def simulate(
     chunk_games: int | None = None,
     out: str | os.PathLike[str] | None = None,
     resume: bool = False,
+    repair: bool = False,
     keep_games: bool | None = None,
     **options: Any,
 ) -> SimulationResult:
@@ -142,7 +153,17 @@ def simulate(
     this call (game, options, seed, games, chunk size, agents) is an error naming what
     differs. A directory written by an earlier version (``.npz`` chunks) is resumed in its
     own format. With ``backend="dask"`` the workers write the chunks they play: ``out`` must
-    be a path that they reach too (a shared file system).
+    be a path that they reach too (a shared file system). Resuming checks every finished
+    chunk against the checksum the directory's chunk log records, and plays a damaged one
+    again (with a warning). A write that fails for lack of space or permission raises
+    :class:`~tradewinds.RunWriteError`, which says what is saved, about how much space the rest
+    needs and how to resume.
+
+    ``repair=True`` (with ``out``, a directory that holds a run) verifies every chunk and
+    plays the damaged and missing ones again, exactly those (each chunk is determined by the
+    game, ``seed`` and its game range): a chunk played again must hold the games the chunk log
+    recorded for it, and is read back and verified once written. The result's ``repair`` (a
+    :class:`~tradewinds.streaming.RepairReport`) says what was replaced and why.
 
     ``keep_games``: whether the result holds the per-game arrays in memory, which take about
     250 bytes a game in 4-player North Wind. With ``False`` the run keeps only its statistics,
@@ -174,6 +195,12 @@ def simulate(
         raise ValueError("client= is for backend='dask'")
     if resume and out is None:
         raise ValueError("resume=True needs out=DIR, the directory of the run to resume")
+    if repair:
+        if out is None:
+            raise ValueError("repair=True needs out=DIR, the directory of the run to repair")
+        if read_manifest(out) is None:
+            raise RunDirectoryError.at(out, f"{out} holds no run to repair (no {MANIFEST}); repair=True mends a "
+                                            "run directory written before")
     if keep_games is not None and not isinstance(keep_games, bool):
         raise TypeError(f"keep_games must be True, False or None, not {type(keep_games).__name__}")
     keep = (out is None) if keep_games is None else keep_games
@@ -190,11 +217,11 @@ def simulate(
     directory: RunDirectory | None = None
     if out is not None:
         if chunk_games is None:
-            previous = read_manifest(out) if resume else None
+            previous = read_manifest(out) if resume or repair else None
             chunk_games = int(previous["chunk_games"]) if previous is not None else default_chunk_games(seats)
         manifest = make_manifest(game=game.name, config=config, layout=layout, seed=seed, games=games,
                                  chunk_games=chunk_games, agents=labels)
-        directory = RunDirectory.open(out, manifest, resume)
+        directory = RunDirectory.open(out, manifest, resume or repair)
     elif chunk_games is None:
         if backend == "local" and all(isinstance(a, str) for a in seats):
             chunk_games = _balanced_chunk_games(games, threads or _cores(), default_chunk_games(seats))
@@ -202,74 +229,92 @@ def simulate(
             chunk_games = default_chunk_games(seats)
 
     try:
-        done = directory.finished() if directory is not None else set()
-        chunks = -(-games // chunk_games) if games else 0
-        timing = Timing()
-
-        def stored(index: int) -> tuple[RunStatistics, dict[str, Any]] | None:
-            # A chunk finished before this session: its statistics from its file.
-            return directory.stored(index) if directory is not None and index in done else None
-
-        merged = InOrder(RunStatistics(layout), chunks, stored, lambda _, meta: timing.add(meta))
-        merged.advance()  # the finished chunks before the first missing one
-        finished_games = sum(min(chunk_games, games - k * chunk_games) for k in done)
-
-        bar: ProgressBar | None = None
-        report: Callable[[int], object] | None
-        if progress is True:
-            # A bar on a terminal; elsewhere (a pipe, a log) a line every LINE_INTERVAL seconds.
-            bar = ProgressBar(games, sys.stderr, initial=finished_games, lines=not _is_terminal(sys.stderr))
-            report = bar.update
-        elif callable(progress):
-            report = progress
-        else:
-            report = None
-
-        def on_done(outcome: _ChunkOutcome) -> None:
-            if outcome.part is not None:
-                assert run is not None
-                run.add(outcome.part)
-            else:
-                assert outcome.stats is not None
-                merged.add(outcome.index, outcome.stats, outcome.meta)
-
-        todo = ((k, k * chunk_games, min(chunk_games, games - k * chunk_games)) for k in range(chunks) if k not in done)
-        play = _PlayChunk(game, seats, seed, layout, directory.writer if directory is not None else None,
-                          keep and directory is None)
-        job = _Job(play, todo, chunks - len(done), threads, on_done, report)
-        start = time.perf_counter()
-        try:
-            used = _run_dask(client, job) if backend == "dask" else _run_local(job)
-        finally:
-            if bar is not None:
-                bar.close()
-        elapsed = time.perf_counter() - start
-        if run is None and not merged.complete:  # pragma: no cover - every chunk was merged
-            raise RuntimeError(f"only {merged.next} of {chunks} chunks were merged")
-        if directory is not None:
-            result = SimulationResult.from_run(directory.manifest, merged.total, timing,
-                                               RunReader(directory.path, directory.manifest))
-            if keep:
-                result.arrays  # read the games now  # noqa: B018
-            return result
-        return SimulationResult(
-            game=game.name,
-            players=game.players,
-            games=games,
-            seed=seed,
-            threads=used,
-            elapsed_seconds=elapsed,
-            categories=list(layout.categories),
-            opponents=list(layout.opponents),
-            tiers=list(layout.tiers),
-            options=game.options,
-            agents=labels,
-            arrays=run.complete() if run is not None else None,
-            statistics=None if run is not None else merged.total,
-        )
+        return _simulate(game, games, seed, threads, seats, labels, layout, progress, backend, client, chunk_games,
+                         keep, run, directory, repair)
+    except OSError as e:
+        if directory is not None and is_write_failure(e):
+            raise directory.failure(e) from e
+        raise
     finally:
         if directory is not None:
             directory.close()
+
+
+def _simulate(
+    game: Game, games: int, seed: int, threads: int, seats: list[Agent], labels: list[str], layout: Layout,
+    progress: bool | Callable[[int], object], backend: str, client: Any, chunk_games: int, keep: bool,
+    run: RunArrays | None, directory: RunDirectory | None, repair: bool,
+) -> SimulationResult:
+    """The body of :func:`simulate`, once its arguments are checked and its directory open."""
+    done = directory.finished() if directory is not None else set()
+    chunks = -(-games // chunk_games) if games else 0
+    timing = Timing()
+
+    def stored(index: int) -> tuple[RunStatistics, dict[str, Any]] | None:
+        # A chunk finished before this session: its statistics from its file.
+        return directory.stored(index) if directory is not None and index in done else None
+
+    merged = InOrder(RunStatistics(layout), chunks, stored, lambda _, meta: timing.add(meta))
+    merged.advance()  # the finished chunks before the first missing one
+    finished_games = sum(min(chunk_games, games - k * chunk_games) for k in done)
+
+    bar: ProgressBar | None = None
+    report: Callable[[int], object] | None
+    if progress is True:
+        # A bar on a terminal; elsewhere (a pipe, a log) a line every LINE_INTERVAL seconds.
+        bar = ProgressBar(games, sys.stderr, initial=finished_games, lines=not _is_terminal(sys.stderr))
+        report = bar.update
+    elif callable(progress):
+        report = progress
+    else:
+        report = None
+
+    def on_done(outcome: _ChunkOutcome) -> None:
+        if outcome.part is not None:
+            assert run is not None
+            run.add(outcome.part)
+        else:
+            assert outcome.stats is not None
+            if directory is not None:
+                directory.commit(outcome.index, outcome.meta)
+            merged.add(outcome.index, outcome.stats, outcome.meta)
+
+    todo = ((k, k * chunk_games, min(chunk_games, games - k * chunk_games)) for k in range(chunks) if k not in done)
+    play = _PlayChunk(game, seats, seed, layout, directory.writer if directory is not None else None,
+                      keep and directory is None)
+    job = _Job(play, todo, chunks - len(done), threads, on_done, report)
+    start = time.perf_counter()
+    try:
+        used = _run_dask(client, job) if backend == "dask" else _run_local(job)
+    finally:
+        if bar is not None:
+            bar.close()
+    elapsed = time.perf_counter() - start
+    if run is None and not merged.complete:  # pragma: no cover - every chunk was merged
+        raise RuntimeError(f"only {merged.next} of {chunks} chunks were merged")
+    if directory is not None:
+        repaired = directory.repair_report(set(range(chunks)) - done) if repair else None
+        result = SimulationResult.from_run(directory.manifest, merged.total, timing,
+                                           RunReader(directory.path, directory.manifest, directory.records
+                                                     if directory.files.checked else None), repair=repaired)
+        if keep:
+            result.arrays  # read the games now  # noqa: B018
+        return result
+    return SimulationResult(
+        game=game.name,
+        players=game.players,
+        games=games,
+        seed=seed,
+        threads=used,
+        elapsed_seconds=elapsed,
+        categories=list(layout.categories),
+        opponents=list(layout.opponents),
+        tiers=list(layout.tiers),
+        options=game.options,
+        agents=labels,
+        arrays=run.complete() if run is not None else None,
+        statistics=None if run is not None else merged.total,
+    )
 
 
 @dataclass(frozen=True, eq=False)

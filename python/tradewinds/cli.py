@@ -117,6 +117,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise _UsageError(f"--chunk-games must be >= 1, got {args.chunk_games}")
     if args.resume and not args.out:
         raise _UsageError("--resume needs --out DIR, the directory of the run to resume")
+    if args.repair and not args.out:
+        raise _UsageError("--repair needs --out DIR, the directory of the run to repair")
     if args.plot:
         # Said before the run, not after it.
         if importlib.util.find_spec("matplotlib") is None:
@@ -133,7 +135,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             raise _UsageError(f"--agents: {e}") from None
     # Resuming: what the command leaves out comes from the directory's manifest; what it
     # gives must agree with it (tw.simulate names any disagreement).
-    manifest = read_manifest(args.out) if args.out and args.resume else None
+    manifest = read_manifest(args.out) if args.out and (args.resume or args.repair) else None
     base = None
     games = args.games if args.games is not None else 10_000
     seed = args.seed if args.seed is not None else 0
@@ -148,7 +150,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             if any(str(a).startswith("python:") for a in manifest["agents"]):
                 raise _UsageError(
                     f"{args.out} was played with Python agents ({', '.join(manifest['agents'])}); "
-                    "resume it from Python with the same agents: tw.simulate(..., out=DIR, resume=True)"
+                    f"{'repair' if args.repair else 'resume'} it from Python with the same agents: "
+                    f"tw.simulate(..., out=DIR, {'repair' if args.repair else 'resume'}=True)"
                 )
             agents = list(manifest["agents"])
     game = _load_game(args, base)
@@ -172,7 +175,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         result = simulate(
             game, games, seed=seed, threads=args.threads, agents=agents,
             progress=True, backend="dask" if client is not None else "local", client=client,
-            chunk_games=args.chunk_games, out=args.out, resume=args.resume,
+            chunk_games=args.chunk_games, out=args.out, resume=args.resume, repair=args.repair,
             # Only the summary is printed: the games stay in memory only for --save or --plot.
             keep_games=bool(args.save or args.plot),
         )
@@ -188,6 +191,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if client is not None:
             client.close()
     print(result.summary(), end="")
+    if result.repair is not None:
+        print(result.repair)
     if args.out:
         print(f"results in {args.out} (load with tw.SimulationResult.load_dir)")
     if args.save:
@@ -349,6 +354,9 @@ def _parser() -> argparse.ArgumentParser:
     p_sim.add_argument("--resume", action="store_true",
                        help="finish the run in --out DIR: play only its missing chunks (settings the command "
                             "leaves out come from DIR's manifest; those it gives must agree)")
+    p_sim.add_argument("--repair", action="store_true",
+                       help="mend the run in --out DIR: check every chunk against the checksums its chunk log "
+                            "records, play the damaged and missing ones again, and say what was replaced")
     p_sim.add_argument("--chunk-games", type=int, default=None, metavar="N",
                        help="games per chunk, the unit of streaming and of work (default: 4096 with random or "
                             "greedy agents, fewer with MCTS)")
