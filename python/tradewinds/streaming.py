@@ -117,6 +117,9 @@ class RunWriteError(RunDirectoryError, OSError):
     saved_chunks: int
     needed_bytes: int | None
 
+    def __str__(self) -> str:
+        return str(self.args[0])  # the message, not OSError's "[Errno N] ..."
+
 
 class UnverifiedRunWarning(UserWarning):
     """A run directory written by an earlier tradewinds (format version 1 to 3) records no
@@ -761,13 +764,19 @@ class RepairReport:
     path: str
     chunks: int
     replaced: tuple[tuple[str, str], ...]
+    #: Chunks whose file was whole but whose line of the chunk log was missing or unreadable:
+    #: read in full, checked and recorded again.
+    recorded: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         if not self.replaced:
-            return f"repair: all {self.chunks} chunks of {self.path} verified; nothing to replace"
-        lines = [f"repair: replaced {len(self.replaced)} of {self.chunks} chunks of {self.path}, each played again "
-                 "and verified (the others verified as they were):"]
-        lines += [f"  {name}: {why}" for name, why in self.replaced]
+            lines = [f"repair: all {self.chunks} chunks of {self.path} verified; nothing to replace"]
+        else:
+            lines = [f"repair: replaced {len(self.replaced)} of {self.chunks} chunks of {self.path}, each played "
+                     "again and verified (the others verified as they were):"]
+            lines += [f"  {name}: {why}" for name, why in self.replaced]
+        if self.recorded:
+            lines.append(f"  recorded again in the chunk log, their files read whole: {', '.join(self.recorded)}")
         return "\n".join(lines)
 
 
@@ -788,6 +797,8 @@ class RunDirectory:
         self.damaged: dict[int, str] = {}
         #: The games' checksum each replayed chunk must have (from its earlier line).
         self._expected: dict[int, str] = {}
+        #: The chunks recorded in the chunk log by :meth:`finished` after their file was checked.
+        self.adopted: list[int] = []
         run: dict[str, Any] = {k: manifest[k] for k in ("game", "config", "options", "seed", "games",
                                                         "chunk_games", "agents") if k in manifest}
         self.writer = ChunkWriter(str(path), self.files, self.chunks, self.layout, {**run, **self.layout.to_meta()},
@@ -916,6 +927,7 @@ class RunDirectory:
                     except ValueError as e:
                         self._set_aside(index, str(e))
                         continue
+                    self.adopted.append(index)
                     out.add(index)
             return out
         for index in _present(self.path, self.manifest, self.files):
@@ -1000,7 +1012,8 @@ class RunDirectory:
             why = self.damaged.get(index, "not finished (no line in the chunk log)" if self.files.checked
                                    else "missing")
             replaced.append((self.files.name(index, self.chunks), why))
-        return RepairReport(str(self.path), self.chunks, tuple(replaced))
+        return RepairReport(str(self.path), self.chunks, tuple(replaced),
+                            tuple(self.files.name(i, self.chunks) for i in self.adopted))
 
     def failure(self, error: OSError) -> RunWriteError:
         """The :class:`RunWriteError` for a write to this directory that failed for lack of
@@ -1133,8 +1146,8 @@ def write_failure(path: Path, manifest: Mapping[str, Any], error: OSError) -> Ru
         need = "how much space the run needs shows once a chunk is written"
     saved = (f"{len(done):,} of {chunks:,} chunks ({done_games:,} games) are saved there"
              if done else "no chunk is saved there yet")
-    name = error.filename if isinstance(error.filename, str) else str(path)
-    message = (f"cannot write the run directory {path} ({name}): {what}. {saved}; {need}. Free some space "
+    name = f" ({error.filename})" if isinstance(error.filename, str) and error.filename != str(path) else ""
+    message = (f"cannot write the run directory {path}{name}: {what}. {saved}; {need}. Free some space "
                f"(or make the directory writable), then {resume_hint(manifest, path)}")
     failure = RunWriteError(message)
     failure.errno, failure.strerror, failure.filename = error.errno, error.strerror, error.filename
