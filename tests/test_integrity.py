@@ -104,6 +104,17 @@ def change_a_statistic(file: Path) -> None:
     file.write_bytes(bytes(data))
 
 
+def link_outside(file: Path) -> None:
+    """Replaces ``file`` by a symbolic link to a file outside the run directory."""
+    file.unlink()
+    file.symlink_to(file.parent.parent / "outside" / "precious.txt")
+
+
+def a_directory(file: Path) -> None:
+    file.unlink()
+    file.mkdir()
+
+
 def swap(a: Path, b: Path) -> None:
     tmp = a.with_name("swap.tmp")
     a.rename(tmp)
@@ -119,7 +130,7 @@ def another_runs_chunk(out: Path, index: int) -> None:
 
 
 #: Each damage, the chunks it touches, and what the error says of the first.
-DAMAGES: list[tuple[str, Callable[[Path], None], list[int], str]] = [
+DAMAGES: list[tuple[str, Callable[[Path], object], list[int], str]] = [
     ("two bytes flipped (200, 400)", lambda out: flip(chunk(out, 1), 200, 400), [1], "SHA-256"),
     ("a byte of the footer's statistics changed", lambda out: change_a_statistic(chunk(out, 2)), [2], "SHA-256"),
     ("truncated", lambda out: chunk(out, 3).write_bytes(chunk(out, 3).read_bytes()[:1000]), [3], "bytes"),
@@ -133,7 +144,7 @@ DAMAGES: list[tuple[str, Callable[[Path], None], list[int], str]] = [
 
 @pytest.mark.parametrize("damage", DAMAGES, ids=[d[0] for d in DAMAGES])
 def test_repair_restores_damaged_chunks_to_the_undamaged_run(
-    damage: tuple[str, Callable[[Path], None], list[int], str], run: Path,
+    damage: tuple[str, Callable[[Path], object], list[int], str], run: Path,
     pristine: tuple[Path, tw.SimulationResult],
 ) -> None:
     _, harm, hit, reason = damage
@@ -261,7 +272,7 @@ def test_resume_checks_the_chunks_it_keeps(run: Path, pristine: tuple[Path, tw.S
 
 def fail_writing(monkeypatch: pytest.MonkeyPatch, after: int, code: int) -> None:
     """Chunk writes fail with ``code`` after ``after`` of them succeeded."""
-    real = streaming._write_parquet
+    real = streaming._write_parquet  # type: ignore[attr-defined]
     calls = [0]
 
     def write(*args: Any) -> None:
@@ -364,7 +375,7 @@ def set_key(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
     return lambda m: m.__setitem__(key, value)
 
 
-MANIFESTS: list[tuple[str, Callable[[Path], None], str]] = [
+MANIFESTS: list[tuple[str, Callable[[Path], object], str]] = [
     ("malformed JSON", lambda out: (out / MANIFEST).write_text("{\"format\": ", encoding="utf-8"),
      "is not valid JSON"),
     ("not an object", lambda out: (out / MANIFEST).write_text("[1, 2]", encoding="utf-8"), "is not the manifest"),
@@ -379,19 +390,18 @@ MANIFESTS: list[tuple[str, Callable[[Path], None], str]] = [
     ("a path for the seed", lambda out: edit_manifest(out, set_key("seed", "../../etc"), sign=True),
      "malformed: its seed"),
     ("huge", lambda out: (out / MANIFEST).write_bytes(b" " * (17 << 20)), "larger than"),
-    ("a symbolic link outside", lambda out: ((out / MANIFEST).unlink(),
-                                             (out / MANIFEST).symlink_to(out.parent / "outside" / "precious.txt")),
-     "symbolic link"),
+    ("a symbolic link outside", lambda out: link_outside(out / MANIFEST), "symbolic link"),
 ]
 
 
 @pytest.mark.parametrize("hostile", MANIFESTS, ids=[m[0] for m in MANIFESTS])
-def test_hostile_manifests_are_typed_errors(hostile: tuple[str, Callable[[Path], None], str], run: Path) -> None:
+def test_hostile_manifests_are_typed_errors(hostile: tuple[str, Callable[[Path], object], str], run: Path) -> None:
     _, harm, message = hostile
     harm(run)
     before = tree(run)
-    for attempt in (lambda: tw.SimulationResult.load_dir(run), lambda: repair(run),
-                    lambda: play(run, resume=True)):
+    attempts: list[Callable[[], object]] = [lambda: tw.SimulationResult.load_dir(run), lambda: repair(run),
+                                            lambda: play(run, resume=True)]
+    for attempt in attempts:
         with pytest.raises(tw.RunDirectoryError, match=message):
             attempt()
     assert tree(run) == before, "nothing was written"
@@ -420,7 +430,7 @@ def log_line_of_another_index(out: Path) -> None:
     write_log(out, lines)
 
 
-LOGS: list[tuple[str, Callable[[Path], None], str]] = [
+LOGS: list[tuple[str, Callable[[Path], object], str]] = [
     ("a line naming a file outside", log_line_pointing_outside, "names the file \"../outside/precious.txt\""),
     ("a damaged line", lambda out: flip(out / CHUNK_LOG, 1500), "chunk"),
     ("a line whose check was not redone", lambda out: write_log(out, [{**line, "sha256": "0" * 64}
@@ -434,7 +444,7 @@ LOGS: list[tuple[str, Callable[[Path], None], str]] = [
 
 @pytest.mark.parametrize("hostile", LOGS, ids=[m[0] for m in LOGS])
 def test_hostile_chunk_logs_are_typed_errors_and_repaired(
-    hostile: tuple[str, Callable[[Path], None], str], run: Path, pristine: tuple[Path, tw.SimulationResult],
+    hostile: tuple[str, Callable[[Path], object], str], run: Path, pristine: tuple[Path, tw.SimulationResult],
 ) -> None:
     _, harm, message = hostile
     undamaged = chunk_bytes(run)
@@ -454,7 +464,8 @@ def test_hostile_chunk_logs_are_typed_errors_and_repaired(
 def test_a_chunk_log_that_is_a_link_is_refused(run: Path) -> None:
     (run / CHUNK_LOG).unlink()
     (run / CHUNK_LOG).symlink_to(run.parent / "outside" / "precious.txt")
-    for attempt in (lambda: tw.SimulationResult.load_dir(run), lambda: repair(run)):
+    attempts: list[Callable[[], object]] = [lambda: tw.SimulationResult.load_dir(run), lambda: repair(run)]
+    for attempt in attempts:
         with pytest.raises(tw.RunDirectoryError, match="symbolic link"):
             attempt()
     (run / CHUNK_LOG).unlink()
@@ -465,18 +476,16 @@ def test_a_chunk_log_that_is_a_link_is_refused(run: Path) -> None:
     assert tree(run.parent / "outside") == {"precious.txt": b"keep me\n"}
 
 
-CHUNKS_HOSTILE: list[tuple[str, Callable[[Path], None], str]] = [
+CHUNKS_HOSTILE: list[tuple[str, Callable[[Path], object], str]] = [
     ("huge (sparse, 4 GiB)", lambda out: os.truncate(chunk(out, 1), 4 << 30), "is damaged"),
-    ("a directory", lambda out: (chunk(out, 1).unlink(), chunk(out, 1).mkdir()), "not a regular file"),
-    ("a symbolic link outside", lambda out: (chunk(out, 1).unlink(),
-                                             chunk(out, 1).symlink_to(out.parent / "outside" / "precious.txt")),
-     "symbolic link"),
+    ("a directory", lambda out: a_directory(chunk(out, 1)), "not a regular file"),
+    ("a symbolic link outside", lambda out: link_outside(chunk(out, 1)), "symbolic link"),
 ]
 
 
 @pytest.mark.parametrize("hostile", CHUNKS_HOSTILE, ids=[m[0] for m in CHUNKS_HOSTILE])
 def test_hostile_chunk_files_are_typed_errors_and_repaired(
-    hostile: tuple[str, Callable[[Path], None], str], run: Path, pristine: tuple[Path, tw.SimulationResult],
+    hostile: tuple[str, Callable[[Path], object], str], run: Path, pristine: tuple[Path, tw.SimulationResult],
 ) -> None:
     _, harm, message = hostile
     undamaged = chunk_bytes(run)

@@ -523,10 +523,10 @@ def _record_problem(record: Any, manifest: Mapping[str, Any], files: ChunkFiles)
     ``(index or None, why)`` for one that is not."""
     if not isinstance(record, dict):
         return None, "it is not a JSON object"
-    index = record.get("index")
     chunks = int(manifest["chunks"])
-    if not _int(index, 0, chunks - 1):
-        return None, f"its index {_shown(index)} is no chunk of the run"
+    if not _int(record.get("index"), 0, chunks - 1):
+        return None, f"its index {_shown(record.get('index'))} is no chunk of the run"
+    index = int(record["index"])
     if record.get("check") != _line_check(record):
         return index, "its line of the chunk log is damaged (its check does not match)"
     if record.get("run_id") != manifest["run_id"]:
@@ -746,7 +746,11 @@ class ChunkWriter:
         self.files.write(buffer, meta, part, self.layout)
         data = buffer.getvalue()
         name = self.files.name(index, self.chunks)
-        atomic_write(os.path.join(self.path, name), lambda f: f.write(data))
+
+        def write(f: IO[bytes]) -> None:
+            f.write(data)
+
+        atomic_write(os.path.join(self.path, name), write)
         if not self.files.checked:
             return stats, {k: meta[k] for k in _TIMING}
         record = {"index": index, "file": name, "first": part.first, "games": part.games, "bytes": len(data),
