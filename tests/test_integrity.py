@@ -147,6 +147,7 @@ def test_repair_restores_damaged_chunks_to_the_undamaged_run(
     damage: tuple[str, Callable[[Path], object], list[int], str], run: Path,
     pristine: tuple[Path, tw.SimulationResult],
 ) -> None:
+    """H-D1 damaged chunks are a ChunkError naming the chunk and the repair; repair restores them byte for byte."""
     _, harm, hit, reason = damage
     undamaged = chunk_bytes(run)
     harm(run)
@@ -175,6 +176,7 @@ def test_repair_restores_damaged_chunks_to_the_undamaged_run(
 
 def test_repair_replays_deleted_chunks_and_reports_an_intact_run(run: Path,
                                                                 pristine: tuple[Path, tw.SimulationResult]) -> None:
+    """H-D2 deleted chunks: an incomplete run naming the first; repair replays exactly them."""
     undamaged = chunk_bytes(run)
     chunk(run, 0).unlink()
     chunk(run, 4).unlink()
@@ -227,6 +229,7 @@ def test_the_command_line_repairs_and_reports(run: Path, pristine: tuple[Path, t
 
 
 def test_repair_needs_a_run_and_refuses_a_replay_that_differs(run: Path, tmp_path: Path) -> None:
+    """H-D8 repair needs a run, and refuses a replay whose games differ from the chunk log's."""
     with pytest.raises(tw.RunDirectoryError, match="holds no run to repair"):
         tw.simulate(NAME, GAMES, players=PLAYERS, seed=SEED, out=tmp_path / "empty", repair=True)
     assert not (tmp_path / "empty").exists()
@@ -287,6 +290,7 @@ def fail_writing(monkeypatch: pytest.MonkeyPatch, after: int, code: int) -> None
 def test_a_full_disk_says_what_is_saved_what_is_needed_and_how_to_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pristine: tuple[Path, tw.SimulationResult],
 ) -> None:
+    """H-D9 a full disk (injected): one RunWriteError saying what is saved, what is needed, how to resume."""
     out = tmp_path / "run"
     fail_writing(monkeypatch, 2, errno.ENOSPC)
     with pytest.raises(RunWriteError) as info:
@@ -310,6 +314,7 @@ def test_a_full_disk_says_what_is_saved_what_is_needed_and_how_to_resume(
 def test_the_command_line_reports_a_read_only_directory_in_one_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """H-D9 a read-only directory (injected), on the command line: one message, no traceback."""
     from tradewinds import cli
 
     real = streaming.atomic_write
@@ -343,6 +348,7 @@ def _unshare_works() -> bool:
 @pytest.mark.skipif(not _unshare_works(), reason="cannot mount a tmpfs here (needs user namespaces)")
 @pytest.mark.parametrize("mount", ["size=40k", "ro"])
 def test_a_small_or_read_only_tmpfs(tmp_path: Path, mount: str) -> None:
+    """H-D9 a real full (or read-only) tmpfs, mounted in a user namespace: the same one message."""
     # A real file system that fills up (or refuses writes), mounted in a user namespace.
     where = tmp_path / "disk"
     where.mkdir()
@@ -396,6 +402,7 @@ MANIFESTS: list[tuple[str, Callable[[Path], object], str]] = [
 
 @pytest.mark.parametrize("hostile", MANIFESTS, ids=[m[0] for m in MANIFESTS])
 def test_hostile_manifests_are_typed_errors(hostile: tuple[str, Callable[[Path], object], str], run: Path) -> None:
+    """H-D4 malformed, edited, huge or linked manifests are RunDirectoryErrors; nothing is written."""
     _, harm, message = hostile
     harm(run)
     before = tree(run)
@@ -409,6 +416,7 @@ def test_hostile_manifests_are_typed_errors(hostile: tuple[str, Callable[[Path],
 
 
 def test_a_manifest_of_a_huge_run_is_answered_at_once(run: Path) -> None:
+    """H-D5 a consistent manifest of 10**15 chunks is answered without going through them."""
     # A consistent manifest of 10**15 chunks: the answer does not go through them.
     edit_manifest(run, lambda m: m.update(games=10**15 * CHUNK, chunks=10**15), sign=True)
     with pytest.raises(tw.RunDirectoryError, match="chunk log is another run's"):
@@ -446,6 +454,7 @@ LOGS: list[tuple[str, Callable[[Path], object], str]] = [
 def test_hostile_chunk_logs_are_typed_errors_and_repaired(
     hostile: tuple[str, Callable[[Path], object], str], run: Path, pristine: tuple[Path, tw.SimulationResult],
 ) -> None:
+    """H-D6 a chunk log with lines pointing outside, damaged, out of range or garbage: typed errors, repaired."""
     _, harm, message = hostile
     undamaged = chunk_bytes(run)
     harm(run)
@@ -462,6 +471,7 @@ def test_hostile_chunk_logs_are_typed_errors_and_repaired(
 
 
 def test_a_chunk_log_that_is_a_link_is_refused(run: Path) -> None:
+    """H-D7 a chunk log or lock that is a symbolic link is refused; its target is untouched."""
     (run / CHUNK_LOG).unlink()
     (run / CHUNK_LOG).symlink_to(run.parent / "outside" / "precious.txt")
     attempts: list[Callable[[], object]] = [lambda: tw.SimulationResult.load_dir(run), lambda: repair(run)]
@@ -487,6 +497,7 @@ CHUNKS_HOSTILE: list[tuple[str, Callable[[Path], object], str]] = [
 def test_hostile_chunk_files_are_typed_errors_and_repaired(
     hostile: tuple[str, Callable[[Path], object], str], run: Path, pristine: tuple[Path, tw.SimulationResult],
 ) -> None:
+    """H-D3 chunk files that are huge, a directory or a link outside are ChunkErrors, and repaired."""
     _, harm, message = hostile
     undamaged = chunk_bytes(run)
     harm(run)
@@ -531,6 +542,7 @@ def as_version_3(v4: Path, out: Path) -> None:
 def test_a_directory_without_checksums_loads_with_a_warning_and_resumes_in_its_format(
     pristine: tuple[Path, tw.SimulationResult], tmp_path: Path,
 ) -> None:
+    """H-D10 a directory without checksums loads with a warning; damage that breaks reading is repaired."""
     out = tmp_path / "v3"
     as_version_3(pristine[0], out)
     with pytest.warns(tw.UnverifiedRunWarning, match="format version 3.*no checksums"):
@@ -553,8 +565,8 @@ def test_a_directory_without_checksums_loads_with_a_warning_and_resumes_in_its_f
 
 
 def test_flipped_bytes_in_an_npz_chunk_are_a_chunk_error_not_a_zlib_error(tmp_path: Path) -> None:
-    # The reported case: two bytes flipped at 200 and 400 of a chunk of the earlier format
-    # made loading and resuming die with a bare zlib.error naming no chunk.
+    """H-D10 flipped bytes in an .npz chunk are a ChunkError naming it, never a bare zlib.error."""
+    # Two bytes flipped at 200 and 400 of an .npz chunk break its decompression.
     out = tmp_path / "run"
     shutil.copytree(FIXTURES / "regatta-1p-pace_boat", out)
     with pytest.warns(tw.UnverifiedRunWarning):
