@@ -229,8 +229,74 @@ def simulate(
             chunk_games = default_chunk_games(seats)
 
     try:
-        return _simulate(game, games, seed, threads, seats, labels, layout, progress, backend, client, chunk_games,
-                         keep, run, directory, repair)
+        done = directory.finished() if directory is not None else set()
+        chunks = -(-games // chunk_games) if games else 0
+        timing = Timing()
+
+        def stored(index: int) -> tuple[RunStatistics, dict[str, Any]] | None:
+            # A chunk finished before this session: its statistics from its file.
+            return directory.stored(index) if directory is not None and index in done else None
+
+        merged = InOrder(RunStatistics(layout), chunks, stored, lambda _, meta: timing.add(meta))
+        merged.advance()  # the finished chunks before the first missing one
+        finished_games = sum(min(chunk_games, games - k * chunk_games) for k in done)
+
+        bar: ProgressBar | None = None
+        report: Callable[[int], object] | None
+        if progress is True:
+            # A bar on a terminal; elsewhere (a pipe, a log) a line every LINE_INTERVAL seconds.
+            bar = ProgressBar(games, sys.stderr, initial=finished_games, lines=not _is_terminal(sys.stderr))
+            report = bar.update
+        elif callable(progress):
+            report = progress
+        else:
+            report = None
+
+        def on_done(outcome: _ChunkOutcome) -> None:
+            if outcome.part is not None:
+                assert run is not None
+                run.add(outcome.part)
+            else:
+                assert outcome.stats is not None
+                if directory is not None:
+                    directory.commit(outcome.index, outcome.meta)
+                merged.add(outcome.index, outcome.stats, outcome.meta)
+
+        todo = ((k, k * chunk_games, min(chunk_games, games - k * chunk_games)) for k in range(chunks) if k not in done)
+        play = _PlayChunk(game, seats, seed, layout, directory.writer if directory is not None else None,
+                          keep and directory is None)
+        job = _Job(play, todo, chunks - len(done), threads, on_done, report)
+        start = time.perf_counter()
+        try:
+            used = _run_dask(client, job) if backend == "dask" else _run_local(job)
+        finally:
+            if bar is not None:
+                bar.close()
+        elapsed = time.perf_counter() - start
+        if run is None and not merged.complete:  # pragma: no cover - every chunk was merged
+            raise RuntimeError(f"only {merged.next} of {chunks} chunks were merged")
+        if directory is not None:
+            repaired = directory.repair_report(set(range(chunks)) - done) if repair else None
+            reader = RunReader(directory.path, directory.manifest, directory.records if directory.files.checked else None)
+            result = SimulationResult.from_run(directory.manifest, merged.total, timing, reader, repair=repaired)
+            if keep:
+                result.arrays  # read the games now  # noqa: B018
+            return result
+        return SimulationResult(
+            game=game.name,
+            players=game.players,
+            games=games,
+            seed=seed,
+            threads=used,
+            elapsed_seconds=elapsed,
+            categories=list(layout.categories),
+            opponents=list(layout.opponents),
+            tiers=list(layout.tiers),
+            options=game.options,
+            agents=labels,
+            arrays=run.complete() if run is not None else None,
+            statistics=None if run is not None else merged.total,
+        )
     except OSError as e:
         if directory is not None and is_write_failure(e):
             raise directory.failure(e) from e
@@ -238,83 +304,6 @@ def simulate(
     finally:
         if directory is not None:
             directory.close()
-
-
-def _simulate(
-    game: Game, games: int, seed: int, threads: int, seats: list[Agent], labels: list[str], layout: Layout,
-    progress: bool | Callable[[int], object], backend: str, client: Any, chunk_games: int, keep: bool,
-    run: RunArrays | None, directory: RunDirectory | None, repair: bool,
-) -> SimulationResult:
-    """The body of :func:`simulate`, once its arguments are checked and its directory open."""
-    done = directory.finished() if directory is not None else set()
-    chunks = -(-games // chunk_games) if games else 0
-    timing = Timing()
-
-    def stored(index: int) -> tuple[RunStatistics, dict[str, Any]] | None:
-        # A chunk finished before this session: its statistics from its file.
-        return directory.stored(index) if directory is not None and index in done else None
-
-    merged = InOrder(RunStatistics(layout), chunks, stored, lambda _, meta: timing.add(meta))
-    merged.advance()  # the finished chunks before the first missing one
-    finished_games = sum(min(chunk_games, games - k * chunk_games) for k in done)
-
-    bar: ProgressBar | None = None
-    report: Callable[[int], object] | None
-    if progress is True:
-        # A bar on a terminal; elsewhere (a pipe, a log) a line every LINE_INTERVAL seconds.
-        bar = ProgressBar(games, sys.stderr, initial=finished_games, lines=not _is_terminal(sys.stderr))
-        report = bar.update
-    elif callable(progress):
-        report = progress
-    else:
-        report = None
-
-    def on_done(outcome: _ChunkOutcome) -> None:
-        if outcome.part is not None:
-            assert run is not None
-            run.add(outcome.part)
-        else:
-            assert outcome.stats is not None
-            if directory is not None:
-                directory.commit(outcome.index, outcome.meta)
-            merged.add(outcome.index, outcome.stats, outcome.meta)
-
-    todo = ((k, k * chunk_games, min(chunk_games, games - k * chunk_games)) for k in range(chunks) if k not in done)
-    play = _PlayChunk(game, seats, seed, layout, directory.writer if directory is not None else None,
-                      keep and directory is None)
-    job = _Job(play, todo, chunks - len(done), threads, on_done, report)
-    start = time.perf_counter()
-    try:
-        used = _run_dask(client, job) if backend == "dask" else _run_local(job)
-    finally:
-        if bar is not None:
-            bar.close()
-    elapsed = time.perf_counter() - start
-    if run is None and not merged.complete:  # pragma: no cover - every chunk was merged
-        raise RuntimeError(f"only {merged.next} of {chunks} chunks were merged")
-    if directory is not None:
-        repaired = directory.repair_report(set(range(chunks)) - done) if repair else None
-        result = SimulationResult.from_run(directory.manifest, merged.total, timing,
-                                           RunReader(directory.path, directory.manifest, directory.records
-                                                     if directory.files.checked else None), repair=repaired)
-        if keep:
-            result.arrays  # read the games now  # noqa: B018
-        return result
-    return SimulationResult(
-        game=game.name,
-        players=game.players,
-        games=games,
-        seed=seed,
-        threads=used,
-        elapsed_seconds=elapsed,
-        categories=list(layout.categories),
-        opponents=list(layout.opponents),
-        tiers=list(layout.tiers),
-        options=game.options,
-        agents=labels,
-        arrays=run.complete() if run is not None else None,
-        statistics=None if run is not None else merged.total,
-    )
 
 
 @dataclass(frozen=True, eq=False)
