@@ -277,8 +277,8 @@ def simulate(
             raise RuntimeError(f"only {merged.next} of {chunks} chunks were merged")
         if directory is not None:
             repaired = directory.repair_report(set(range(chunks)) - done) if repair else None
-            reader = RunReader(directory.path, directory.manifest, directory.records if directory.files.checked else None)
-            result = SimulationResult.from_run(directory.manifest, merged.total, timing, reader, repair=repaired)
+            result = SimulationResult.from_run(directory.manifest, merged.total, timing,
+                                               RunReader(directory.path, directory.manifest), repair=repaired)
             if keep:
                 result.arrays  # read the games now  # noqa: B018
             return result

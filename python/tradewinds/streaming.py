@@ -795,11 +795,12 @@ class RunDirectory:
         self.layout = Layout.from_meta(manifest)
         self._lock = lock
         self._log: int | None = None
-        #: The chunk log's valid line of each chunk (format version 4).
-        self.records: dict[int, dict[str, Any]] = {}
+        #: The timing of each chunk finished before this session, until :meth:`stored` takes
+        #: it (format version 4; nothing is kept of a chunk once merged).
+        self._timing: dict[int, dict[str, Any]] = {}
         #: The chunks found damaged or missing by :meth:`finished`, and why.
         self.damaged: dict[int, str] = {}
-        #: The games' checksum each replayed chunk must have (from its earlier line).
+        #: The games' checksum each damaged chunk must have when played again (from its line).
         self._expected: dict[int, str] = {}
         #: The chunks recorded in the chunk log by :meth:`finished` after their file was checked.
         self.adopted: list[int] = []
@@ -913,16 +914,16 @@ class RunDirectory:
             for index, why in sorted(log.problems.items()):
                 self._set_aside(index, why)
             for index, record in sorted(log.records.items()):
-                self._expected[index] = record["data_sha256"]
                 try:
                     data = _verified(self.chunk_path(index), self.manifest, self.files, self.layout, index, record)
                     meta, games = self.files.read_meta(data, self.layout)
                     _check_meta(meta, games, index, self.manifest)
                     _chunk_statistics(meta, games, self.layout)
                 except ValueError as e:
+                    self._expected[index] = record["data_sha256"]
                     self._set_aside(index, str(e))
                     continue
-                self.records[index] = record
+                self._timing[index] = {k: record[k] for k in _TIMING}
                 out.add(index)
             for index in _present(self.path, self.manifest, self.files):
                 if index not in log.records and index not in log.problems:
@@ -961,16 +962,17 @@ class RunDirectory:
         if stats is None or stats.to_json() != RunStatistics.of(arrays, self.layout).to_json():
             raise ValueError("its statistics are not those of its games")
         finished = os.lstat(path).st_mtime
+        timing = {"elapsed_seconds": 0.0, "threads": 0, "session": "", "session_start": finished,
+                  "finished": finished}
         self.commit(index, {"index": index, "file": path.name, "first": first, "games": games, "bytes": len(data),
                             "sha256": hashlib.sha256(data).hexdigest(), "data_sha256": checksum(arrays),
-                            "run_id": self.manifest["run_id"], "elapsed_seconds": 0.0, "threads": 0,
-                            "session": "", "session_start": finished, "finished": finished,
-                            "writer": None})
+                            "run_id": self.manifest["run_id"], **timing, "writer": None})
+        self._timing[index] = timing
 
     def stored(self, index: int) -> tuple[RunStatistics, dict[str, Any]]:
         """The statistics and timing of chunk ``index``, finished before this session (and
         verified by :meth:`finished`)."""
-        return _stored(self.path, self.manifest, self.files, self.layout, index, self.records.get(index), False)
+        return _stored(self.path, self.manifest, self.files, self.layout, index, self._timing.pop(index, None), False)
 
     def commit(self, index: int, record: dict[str, Any]) -> None:
         """Records chunk ``index``, just written, as finished: its line goes to the chunk log,
@@ -989,12 +991,10 @@ class RunDirectory:
         while line:
             line = line[os.write(self._log, line):]
         os.fsync(self._log)
-        self.records[index] = record
 
-    def verify(self, index: int) -> None:
-        """Reads chunk ``index`` back and checks it against its line of the chunk log (and,
-        without a log, that it reads); :class:`ChunkError` if it does not."""
-        record = self.records.get(index)
+    def verify(self, index: int, record: Mapping[str, Any] | None) -> None:
+        """Reads chunk ``index`` back and checks it against its line of the chunk log
+        (``record``; without a log, that it reads); :class:`ChunkError` if it does not."""
         try:
             source: Path | bytes = self.chunk_path(index)
             if record is not None:
@@ -1011,8 +1011,11 @@ class RunDirectory:
         """Verifies the chunks played again (``replayed``) as they are now on disk and
         says what was replaced and why."""
         replaced = []
+        records = ChunkLog.read(self.path, self.manifest, self.files).records if self.files.checked else {}
         for index in sorted(replayed):
-            self.verify(index)
+            if self.files.checked and index not in records:
+                raise _chunk_error(self.path, self.manifest, index, "the chunk log has no line for it")
+            self.verify(index, records.get(index))
             why = self.damaged.get(index, "not finished (no line in the chunk log)" if self.files.checked
                                    else "missing")
             replaced.append((self.files.name(index, self.chunks), why))
@@ -1056,8 +1059,9 @@ def _stored(
     path: Path, manifest: Mapping[str, Any], files: ChunkFiles, layout: Layout, index: int,
     record: Mapping[str, Any] | None, verify: bool,
 ) -> tuple[RunStatistics, dict[str, Any]]:
-    """The statistics and timing of chunk ``index``; with ``verify``, its file checked
-    against its line of the chunk log (``record``) first."""
+    """The statistics and timing of chunk ``index``: its timing from ``record`` (its line of
+    the chunk log, or the timing taken from it), else from its metadata; with ``verify``, its
+    file checked against ``record`` first."""
     file = path / files.name(index, int(manifest["chunks"]))
     source: Path | bytes = file
     if verify and record is not None:
