@@ -116,9 +116,9 @@ def _source(pa: Any, path: str | os.PathLike[str] | bytes) -> Any:
 
 def read_chunk_meta(path: str | os.PathLike[str] | bytes, layout: Layout) -> tuple[dict[str, Any], int]:
     """The JSON object in the metadata of Parquet chunk ``path`` (a path, or the file's
-    contents) and the number of its rows, from its footer alone. Raises ``ValueError`` saying why when the file is not a Parquet
-    chunk of a version this tradewinds reads, or its columns are not those of games of
-    ``layout``."""
+    contents) and the number of its rows, from its footer alone. Raises ``ValueError`` saying
+    why when the file is not a Parquet chunk of a version this tradewinds reads, or its
+    columns are not those of games of ``layout``."""
     pa, pq = require("reading a run directory's Parquet chunks")
     try:
         footer = pq.read_metadata(_source(pa, path))
@@ -132,9 +132,10 @@ def read_chunk_meta(path: str | os.PathLike[str] | bytes, layout: Layout) -> tup
 def read_chunk(path: str | os.PathLike[str] | bytes, layout: Layout) -> tuple[
         dict[str, Any], npt.NDArray[np.int64], dict[str, npt.NDArray[Any]]]:
     """The metadata, the ``game`` column and the per-game arrays of Parquet chunk ``path`` (a
-    path, or the file's contents) of games of ``layout``. Raises ``ValueError`` saying why when it cannot be read, is not a
-    chunk of a version this tradewinds reads, or its columns are not those of games of
-    ``layout``. The arrays added after the file's version come back at their ``fill``."""
+    path, or the file's contents) of games of ``layout``. Raises ``ValueError`` saying why
+    when it cannot be read, is not a chunk of a version this tradewinds reads, or its columns
+    are not those of games of ``layout``. The arrays added after the file's version come back
+    at their ``fill``."""
     pa, pq = require("reading a run directory's Parquet chunks")
     try:
         with pq.ParquetFile(_source(pa, path)) as f:  # not pq.read_table, which imports pyarrow.dataset and pandas

@@ -12,7 +12,9 @@ Layout of a run directory (format version 4, a Parquet dataset)::
     ...
 
 A chunk is finished once its line is in the chunk log (appended and flushed to disk by the
-process that runs the simulation, after the chunk's file is in place). Every read of a chunk
+process that runs the simulation, after the chunk's file is in place; a chunk file left
+without its line, by a process stopped in between, is read whole, checked and recorded when
+the run resumes). Every read of a chunk
 checks its file against that line (size, then SHA-256) before anything in it is believed, and
 a chunk that fails is a :class:`ChunkError` naming it and the command that repairs it: every
 chunk is determined by the run's options, seed and game range, so ``repair`` plays the
@@ -20,10 +22,10 @@ damaged or missing ones again (see docs/simulation.md for the fields).
 
 Each chunk is a Parquet file of the games' per-game arrays, one column per cell (see
 ``tradewinds._parquet``), and carries the chunk's statistics in its metadata, so that a
-summary of the run reads the files' footers only. The manifest's name starts with an
+summary of the run decodes the files' footers only. The manifest's name starts with an
 underscore, like the files that Parquet readers (pyarrow, pandas, Dask) skip when they read
-a directory as one dataset; so do the names of the chunk log, of the lock (``.lock``), of temporary files
-(``.chunk-...tmp``) and of damaged chunks set aside (``_chunk-...parquet.bad``).
+a directory as one dataset; so do the names of the chunk log, of the lock (``.lock``), of
+temporary files (``.chunk-...tmp``) and of damaged chunks set aside (``_chunk-...parquet.bad``).
 
 Directories written by earlier versions (format versions 1 and 2) hold ``DIR/manifest.json``
 and ``DIR/chunk-NNNNNN.npz`` files; version 3 holds Parquet chunks without a chunk log. None
@@ -126,7 +128,12 @@ class UnverifiedRunWarning(UserWarning):
     checksums: its chunks are checked as far as they read, but damage that still reads (a
     changed value) cannot be detected."""
 
-#: The manifest of a run directory (format version 3: Parquet chunks).
+
+# Public as ``tradewinds.RunDirectoryError`` and so on, like the errors of the extension.
+for _public in (RunDirectoryError, ChunkError, RunWriteError, UnverifiedRunWarning):
+    _public.__module__ = "tradewinds"
+
+#: The manifest of a run directory (format version 3 on: Parquet chunks).
 MANIFEST = "_manifest.json"
 #: The manifest of a run directory of format version 1 or 2 (``.npz`` chunks).
 NPZ_MANIFEST = "manifest.json"
@@ -134,7 +141,7 @@ _FORMAT = "tradewinds-simulation-dir"
 #: The run-directory format version written; older ones are read too. Version 1 predates
 #: opponents and tiers: its manifest names neither, and its chunks lack their arrays.
 #: Versions 1 and 2 hold ``.npz`` chunks and ``manifest.json``; version 3 Parquet chunks and
-#: ``_manifest.json``.
+#: ``_manifest.json``; version 4 adds the chunk log (checksums) and the manifest's ``run_id``.
 _VERSION = 4
 #: The first version whose chunks are Parquet files.
 _PARQUET_SINCE = 3
@@ -147,8 +154,8 @@ _MANIFEST_LIMIT = 16 << 20
 #: The longest line of the chunk log read as a record (a record is a few hundred bytes).
 _LOG_LINE_LIMIT = 1 << 16
 #: Failures of a write that space or permissions cause (what :class:`RunWriteError` reports).
-_WRITE_FAILURES = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM", "EFBIG")
-                            if hasattr(errno, name))
+_WRITE_FAILURES = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM",
+                                                             "EFBIG") if hasattr(errno, name))
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CHUNK = NpzFormat(_TAG, FILE_VERSION, "tradewinds simulation chunk")
 _LOCK = ".lock"
@@ -261,7 +268,8 @@ def _manifest_problem(manifest: Mapping[str, Any]) -> str | None:
             return f"its {key} ({_shown(manifest[key])}) is not {what}"
     games, chunk_games = manifest["games"], manifest["chunk_games"]
     if manifest["chunks"] != -(-games // chunk_games):
-        return f"its chunks ({_shown(manifest['chunks'])}) is not the number of chunks of {games} games of {chunk_games}"
+        return (f"its chunks ({_shown(manifest['chunks'])}) is not the number of chunks of {games} games "
+                f"of {chunk_games}")
     if len(manifest["agents"]) != manifest["players"]:
         return f"it names {len(manifest['agents'])} agents for {manifest['players']} seats"
     return None
