@@ -10,6 +10,7 @@ import random
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -386,6 +387,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A warning as the command line says it (a damaged chunk set aside, a run directory
+    without checksums): one line, without the source line that raised it."""
+    print(f"tradewinds: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status (0 success, 1 error, 2 usage)."""
     parser = _parser()
@@ -394,7 +402,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # What the subcommand does not know is its error, with its usage.
         getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
-        return int(args.func(args))
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return int(args.func(args))
     except _UsageError as e:
         # The usage of the subcommand that was given, not the top level's.
         getattr(args, "command_parser", parser).error(str(e))
