@@ -151,8 +151,9 @@ def test_load_dir_reads_the_statistics_and_the_games_only_when_asked(runs: dict[
 
     def counting(file: Any, layout: Layout) -> Any:
         # A chunk's contents, read once and checked against the chunk log before decoding.
-        reads.append(int(real(file, layout)[0]["index"]))
-        return real(file, layout)
+        decoded = real(file, layout)
+        reads.append(int(decoded[0]["index"]))
+        return decoded
 
     monkeypatch.setattr(streaming, "_read_parquet", counting)
     lazy = tw.SimulationResult.load_dir(path)
