@@ -6,9 +6,11 @@ A file holds the games ``first .. first + games`` of a run as one table: the col
 ``winners_p0``, ``moves``, ``category_points_<category>_p0``, ``opponent_scores_<opponent>``,
 ``tier``, ...), each of its array's element type. Its key-value metadata holds, under the key
 ``tradewinds``, a JSON object: the file's format tag and version, the chunk's own entries
-(``index``, ``first``, ``games``, ``seed``, timing, the process that wrote it), ``run`` (the game, its options, the seed,
-the agents, the names along the axes) and ``statistics`` (the chunk's
-:class:`~tradewinds._stats.RunStatistics`, so that a run's summary reads only the files'
+(``index``, ``first``, ``games``, ``seed`` and the run's ``run_id``; in a run directory of
+format version 3, also its timing and the process that wrote it, which later versions keep
+in the chunk log so that a chunk holds only what its games determine), ``run`` (the game,
+its options, the seed, the agents, the names along the axes) and ``statistics`` (the chunk's
+:class:`~tradewinds._stats.RunStatistics`, so that a run's summary decodes only the files'
 footers). Columns are compressed with zstd. The format tag and version are those of the
 ``.npz`` chunks of earlier run directories: the version is ``_results.FILE_VERSION``, and a
 file of an earlier version lacks the arrays added since, which read at their ``fill``.
