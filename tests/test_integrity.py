@@ -10,6 +10,7 @@ import errno
 import hashlib
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -303,6 +304,8 @@ def test_a_full_disk_says_what_is_saved_what_is_needed_and_how_to_resume(
     written = sum(chunk(out, i).stat().st_size for i in range(2))
     assert error.saved_chunks == 2 and error.needed_bytes == written * 3 // 2
     assert "need about" in text and "estimated from the 2 written" in text
+    again = pickle.loads(pickle.dumps(error))
+    assert (str(again), again.errno, again.saved_chunks) == (text, errno.ENOSPC, 2)
     assert f"tradewinds simulate {NAME} --out {out} --resume" in text
     assert not list(out.glob(".*.tmp")), "no temporary file is left behind"
     monkeypatch.undo()

@@ -122,6 +122,11 @@ class RunWriteError(RunDirectoryError, OSError):
     def __str__(self) -> str:
         return str(self.args[0])  # the message, not OSError's "[Errno N] ..."
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # OSError's own keeps the message but not errno and the rest, given after construction.
+        state = {**self.__dict__, "errno": self.errno, "strerror": self.strerror, "filename": self.filename}
+        return type(self), self.args, state
+
 
 class UnverifiedRunWarning(UserWarning):
     """A run directory written by an earlier tradewinds (format version 1 to 3) records no
