@@ -21,6 +21,7 @@ import tradewinds as tw
 from conftest import ONE_PER_GAME, assert_same_games
 from tradewinds._results import ARRAYS, FILE_VERSION
 from tradewinds.streaming import (
+    CHUNK_LOG,
     MANIFEST,
     NPZ_MANIFEST,
     RunDirectory,
@@ -88,7 +89,7 @@ def test_a_streamed_run_equals_a_run_in_memory(tmp_path: Path) -> None:
     files = chunk_files(out)
     assert [f.name for f in files] == [chunk_name(i, 5) for i in range(5)]
     assert [check_chunk(f, manifest) for f in files] == list(range(5))
-    assert sorted(p.name for p in out.iterdir()) == sorted([".lock", MANIFEST, *(f.name for f in files)])
+    assert sorted(p.name for p in out.iterdir()) == sorted([".lock", MANIFEST, CHUNK_LOG, *(f.name for f in files)])
     assert_same_games(direct, tw.SimulationResult.load_dir(out))
     assert_same_games(direct, tw.SimulationResult.load(out))  # load() takes the directory too
     assert directory_status(out) == (5, 5, 1100)

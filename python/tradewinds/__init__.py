@@ -41,6 +41,7 @@ from ._core import load as _load
 from .agents import AGENT_NAMES, Agent, AgentFunction
 from .bulk import simulate
 from .simulation import ProgressBar, SimulationResult
+from .streaming import ChunkError, RunDirectoryError, RunWriteError, UnverifiedRunWarning
 
 __all__ = [
     "GAMES",
@@ -55,6 +56,10 @@ __all__ = [
     "StateFormatError",
     "DataFileError",
     "SetupError",
+    "RunDirectoryError",
+    "ChunkError",
+    "RunWriteError",
+    "UnverifiedRunWarning",
     "Game",
     "State",
     "ScoreReport",
