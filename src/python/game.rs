@@ -50,6 +50,18 @@ impl Game {
     fn name(&self) -> &'static str {
         self.inner.spec().name
     }
+    /// How to play, on one page, for someone without the rulebook.
+    #[getter]
+    fn how_to_play(&self) -> PyResult<&'static str> {
+        engine(crate::games::how_to_play(self.inner.spec().name))
+    }
+
+    /// A glossary of the action names and of the notation in the text renderings.
+    #[getter]
+    fn notation(&self) -> PyResult<&'static str> {
+        engine(crate::games::notation(self.inner.spec().name))
+    }
+
     /// The game's full title ("North Wind").
     #[getter]
     fn title(&self) -> PyResult<&'static str> {
