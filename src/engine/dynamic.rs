@@ -10,7 +10,7 @@ use super::record::{LogEntry, Record};
 use super::report::ScoreReport;
 use super::rng::rng_from_seed;
 use super::agents::AgentSpec;
-use super::simulate::{simulate_agents, Progress, SimulationResult};
+use super::simulate::{replay_game, simulate_agents, Progress, SimulationResult};
 use super::state::GameState;
 use super::vector::{DynVector, VectorConfig, VectorGame};
 
@@ -37,6 +37,9 @@ pub trait DynGame: Send + Sync {
         threads: usize,
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult>;
+    /// Game `index` of the bulk run seeded `seed` with these agents, played again as a state
+    /// with its history (see [`replay_game`]).
+    fn replay_game(&self, agents: &[AgentSpec], seed: u64, index: u64) -> Box<dyn DynState>;
     /// `config.num_games` games of this configuration stepped together (see
     /// [`super::vector`]), each at its first node where the caller acts.
     fn vector(&self, config: VectorConfig) -> Result<Box<dyn DynVector>>;
@@ -133,6 +136,9 @@ impl<G: Game> DynGame for Handle<G> {
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult> {
         simulate_agents(&*self.0, agents, first, games, seed, threads, progress)
+    }
+    fn replay_game(&self, agents: &[AgentSpec], seed: u64, index: u64) -> Box<dyn DynState> {
+        Box::new(replay_game(Arc::clone(&self.0), agents, seed, index))
     }
     fn vector(&self, config: VectorConfig) -> Result<Box<dyn DynVector>> {
         Ok(Box::new(VectorGame::new(Arc::clone(&self.0), config)?))

@@ -162,6 +162,20 @@ impl Game {
         self.config.clone()
     }
 
+    /// Game `index` of the bulk run `simulate(..., seed=seed, agents=agents)` played again,
+    /// move for move, as a state with its history: its `record()` and `log()` tell that game.
+    /// Nothing is kept during the run; choose the games afterwards from its results.
+    #[pyo3(signature = (index, seed = Seed(0), agents = None), text_signature = "(self, index, seed=0, agents=None)")]
+    fn replay_game(&self, py: Python<'_>, index: Seed, seed: Seed, agents: Option<Vec<String>>) -> PyResult<State> {
+        let specs: Vec<crate::engine::AgentSpec> = match &agents {
+            None => Vec::new(),
+            Some(list) => list.iter().map(|a| engine(a.parse())).collect::<PyResult<_>>()?,
+        };
+        let inner = Arc::clone(&self.inner);
+        let state = super::errors::detached(py, || inner.replay_game(&specs, seed.0, index.0))?;
+        Ok(self.state(state))
+    }
+
     /// Plays games `first .. first + games` on `threads` threads (0 = all cores), without
     /// the GIL; seat p is played by built-in agent `agents[p]` (all random when None). Game
     /// `i` depends only on `seed` and `i`, never on threads or on how a run is split.

@@ -10,6 +10,7 @@ use convert::Int;
 mod convert;
 mod errors;
 mod game;
+mod html;
 mod report;
 mod state;
 mod vector;

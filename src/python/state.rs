@@ -288,6 +288,22 @@ impl State {
         guard(|| Ok(self.inner.render()))
     }
 
+    /// The table as every player at it sees it, as HTML for notebooks (with the score table
+    /// at the end).
+    fn _repr_html_(&self) -> PyResult<String> {
+        guard(|| {
+            let spec = self.inner.spec();
+            let who = match self.inner.current_player() {
+                crate::engine::CHANCE => "chance".to_string(),
+                crate::engine::TERMINAL => "the game is over".to_string(),
+                p => format!("P{p} to act"),
+            };
+            let title = engine(crate::games::title(spec.name))?;
+            let report = self.inner.is_terminal().then(|| self.inner.score_report());
+            Ok(super::html::state(title, spec.players, self.inner.move_number(), &who, &self.inner.public_string(), report.as_ref()))
+        })
+    }
+
     fn __repr__(&self) -> PyResult<String> {
         guard(|| {
             let spec = self.inner.spec();
