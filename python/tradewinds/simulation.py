@@ -18,7 +18,9 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
+from ._core import load
 from ._optional import import_optional
+from ._play import play_one
 from ._results import ARRAYS, FILE_VERSION, Layout, NpzFormat, check, pick, read_npz, write_npz
 from ._stats import RunStatistics
 from .streaming import RunReader, Timing
@@ -350,9 +352,6 @@ class SimulationResult:
         run: a run keeps nothing for this and is not slowed. A run with Python agents needs
         them again, as ``agents`` (the same callables, so that they choose the same moves).
         """
-        from . import load
-        from ._play import play_one
-
         chosen = np.asarray(games)
         rows = np.flatnonzero(chosen) if chosen.dtype == np.bool_ else chosen.astype(np.int64).reshape(-1)
         if chosen.dtype == np.bool_ and chosen.shape != (self.games,):
@@ -360,7 +359,7 @@ class SimulationResult:
         bad = [int(r) for r in rows if not 0 <= r < self.games]
         if bad:
             raise ValueError(f"no game at row {bad[0]}: this result holds rows 0..{self.games - 1}")
-        game = load(self.game, **self.options)
+        game = load(self.game, dict(self.options))
         python = [a for a in self.agents if a.startswith("python:")]
         if python and agents is None:
             raise ValueError(
