@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+from html import escape
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import play_to_end
+from conftest import midgame, play_to_end
 
 
 def test_the_log_tells_every_move_and_a_record_replays_to_the_identical_state_and_log(game: tw.Game) -> None:
@@ -83,13 +84,14 @@ def test_records_of_a_run_with_python_agents_need_the_agents_again(one_game: tw.
 
 
 def test_notebook_views_render_the_table_and_the_scores(one_game: tw.Game) -> None:
-    state = one_game.new_state(1)
+    state = midgame(one_game, 1, 30)
     html = state._repr_html_()
-    assert html.startswith("<div") and one_game.title in html and "<pre>" in html
-    assert "&lt;" not in str(state) or "&lt;" in html
+    assert html.startswith("<div") and one_game.title in html
+    assert f"<pre>{escape(str(state).rstrip())}</pre>" in html  # the table as every player sees it
+    assert "<table" not in html  # the score table comes at the end
     end = play_to_end(one_game, 1)
     html = end._repr_html_()
-    assert "<table" in html and "total" in html
+    assert "<table" in html and "total" in html and escape(str(end).rstrip()) in html
     report = end.score_report()
     table = report._repr_html_()
     assert table.count("<tr>") == len(report.categories) + 2
