@@ -143,7 +143,10 @@ def read_chunk(path: str | os.PathLike[str] | bytes, layout: Layout) -> tuple[
         with pq.ParquetFile(_source(pa, path)) as f:  # not pq.read_table, which imports pyarrow.dataset and pandas
             meta, version = _meta_of(f.schema_arrow.metadata)
             _check_columns(pa, f.schema_arrow, layout, version)
-            table = f.read()
+            # On the calling thread: runs already spread chunks over threads, and Arrow's own
+            # pool threads still alive at interpreter exit can abort the process
+            # (apache/arrow#34314).
+            table = f.read(use_threads=False)
     except (OSError, pa.ArrowException) as e:
         raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
     games = table.num_rows
