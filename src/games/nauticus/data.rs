@@ -387,7 +387,9 @@ impl Data {
             taler_per_worker: get("rules.taler_per_worker", &r.taler_per_worker, 0, 100)?,
             extra_workers: get("rules.extra_action_workers", &r.extra_action_workers, 0, 100)?,
             extra_price: get("rules.extra_action_price", &r.extra_action_price, 0, 100)?,
-            reward_repeats: get("rules.reward_repeats_per_ship", &r.reward_repeats_per_ship, 1, 4)? as u8,
+            // At least 2: a 4-tile ship's 4 rewards must always be choosable when the warehouse is
+            // full or the crown stacks are out (victory points, Taler and workers remain).
+            reward_repeats: get("rules.reward_repeats_per_ship", &r.reward_repeats_per_ship, 2, 4)? as u8,
             warehouse_spaces: get("rules.warehouse_spaces", &r.warehouse_spaces, 2, 100)?,
             mast_spaces: get("rules.mast_spaces", &r.mast_spaces, 1, 2)?,
             taler_per_point: get("rules.taler_per_victory_point", &r.taler_per_victory_point, 1, 100)?,
