@@ -491,3 +491,574 @@ fn end_of_round_penalties_for_unturned_pass_tiles_may_go_below_zero() {
     assert!((0..4).all(|p| pl(&st, p).passes == 0));
     assert_eq!(st.inner().round, 1);
 }
+
+// ----- buying -------------------------------------------------------------------------------
+
+#[test]
+fn worked_example_buying_hull_parts() {
+    // "The start player chooses the action "buy hull parts". They receive a bonus of 2
+    // victory points ... They buy all 4 hull parts, and therefore must pay 6 Taler and spend 4
+    // workers. 2 blue workers are available to them from the turntable, so they still need to
+    // spend 2 workers from their personal stock ... they receive a free hull part of their
+    // choice as well, which they place in their warehouse. Then the next player ... buy a bow
+    // and a stern and pay 1 + 3 = 4 Taler for it. Since this uses the 2 available blue
+    // workers, they need not spend any workers from their own stock. The third player "buys"
+    // the 0-cost single-vessel tile and places it in their warehouse. ... The unused worker is
+    // forfeited."
+    let mut st = choosing(3, json!([{"extra": false}, {"extra": false}, {"extra": false}]));
+    play(&mut st, "choose buy hull parts");
+    assert_eq!(pl(&st, 0).points, 12);
+    assert_eq!(st.inner().turn.blue, 2);
+    play(&mut st, "buy a single hull for 0 Taler");
+    // The free single hull goes straight to the warehouse: no placement to choose.
+    assert_eq!(st.inner().step, Step::Turn);
+    assert_eq!(warehouse(&st, 0, "single hull"), 1);
+    play(&mut st, "buy a bow for 1 Taler");
+    play(&mut st, "begin a new ship with the bow");
+    play(&mut st, "buy a stern for 3 Taler");
+    // "They immediately form a 2-tile ship from the bow and stern."
+    play_starting(&mut st, "put the stern on ship 1");
+    play(&mut st, "buy a centre for 2 Taler");
+    // "They set the center part aside for now."
+    play(&mut st, "put the centre in the warehouse");
+    assert_eq!(st.inner().step, Step::Gift);
+    play(&mut st, "take a single hull as the gift");
+    // "Both 1-tile hulls must go into the warehouse, since they were received for free."
+    assert_eq!(warehouse(&st, 0, "single hull"), 2);
+    assert_eq!((pl(&st, 0).taler, pl(&st, 0).workers), (15 - 6, 4 - 2));
+    let sh = ships(&st, 0);
+    assert_eq!(sh.len(), 1);
+    assert!(sh[0].bow && sh[0].stern && sh[0].hull_closed());
+    // "it is not possible to later insert a center part."
+    assert!(!sh[0].accepts(super::data::CENTRE));
+    play(&mut st, "finish the action");
+
+    assert_eq!(st.actor(), Actor::Player(1));
+    assert_eq!(st.inner().turn.blue, 2);
+    play(&mut st, "buy a bow for 1 Taler");
+    play(&mut st, "begin a new ship with the bow");
+    play(&mut st, "buy a stern for 3 Taler");
+    play_starting(&mut st, "put the stern on ship 1");
+    assert_eq!((pl(&st, 1).taler, pl(&st, 1).workers), (16 - 4, 4));
+    play(&mut st, "finish the action");
+
+    assert_eq!(st.actor(), Actor::Player(2));
+    play(&mut st, "buy a single hull for 0 Taler");
+    assert_eq!(warehouse(&st, 2, "single hull"), 1);
+    assert_eq!((pl(&st, 2).taler, pl(&st, 2).workers), (17, 5));
+    assert_eq!(st.inner().turn.blue, 1);
+    play(&mut st, "finish the action");
+    // The unused blue worker is forfeited: the next action brings its own count.
+    assert_eq!(st.inner().step, Step::Choose);
+    play(&mut st, "choose withdraw money");
+    assert_eq!(st.inner().turn.blue, 2);
+    assert_eq!(pl(&st, 2).workers, 5);
+}
+
+#[test]
+fn worked_example_buying_masts_with_a_duplicate_for_4_taler() {
+    // "Player A buys 1 green-red "whale" mast for 0 Taler and 2 light-green "anchor" masts, one
+    // for 1 Taler and the second for 4 Taler. For this they need 3 workers. They must place
+    // the "whale" mast in storage; the two "anchor" masts can be placed directly on their
+    // ship."
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("buy masts", 4),
+               "players": [{"extra": false, "ships": [{"hull": ["bow", "stern"]}]}]}),
+    );
+    play(&mut st, "choose buy masts");
+    play(&mut st, "buy a whale mast for 0 Taler");
+    assert_eq!(warehouse(&st, 0, "whale mast"), 1);
+    play(&mut st, "buy an anchor mast for 1 Taler");
+    play_starting(&mut st, "put the anchor mast on ship 1");
+    // "the second and every further identical tile costs 4 Taler"
+    assert!(has(&st, "buy an anchor mast for 4 Taler"));
+    assert!(has(&st, "buy a compass mast for 3 Taler"));
+    play(&mut st, "buy an anchor mast for 4 Taler");
+    play_starting(&mut st, "put the anchor mast on ship 1");
+    assert_eq!(pl(&st, 0).taler, 15 - 5);
+    // 2 blue workers and 1 of the player's.
+    assert_eq!(pl(&st, 0).workers, 3);
+    let sh = ships(&st, 0)[0];
+    assert_eq!((sh.masts, sh.coat), (2, 1));
+    // A third identical mast also costs 4, but a ship has one mast per hull tile.
+    assert!(has(&st, "buy an anchor mast for 4 Taler"));
+    play(&mut st, "buy an anchor mast for 4 Taler");
+    assert!(!has_starting(&st, "put the anchor mast on ship"));
+    assert!(has(&st, "put the anchor mast in the warehouse"));
+}
+
+#[test]
+fn worked_example_buying_goods_and_the_cheaper_alternative() {
+    // "Player A buys 4 goods: fish, grain and 2 coffee. The second coffee costs them 4 Taler.
+    // For this they need 4 workers and 7 Taler. They place 1 coffee and the grain directly
+    // beneath 2 of their hulls in their shipyard. They place the free coffee and the fish in
+    // their warehouse, even though they could have placed the fish on the remaining free
+    // hull."
+    let yard = json!([{"hull": ["single hull"]}, {"hull": ["single hull"]}, {"hull": ["single hull"]}]);
+    let desc = json!({"pointing": 2, "spaces": layout_with("buy goods", 4),
+                      "players": [{"extra": false, "ships": yard}]});
+    let mut st = position(2, desc.clone());
+    play(&mut st, "choose buy goods");
+    play(&mut st, "buy fish for 2 Taler");
+    assert!(has_starting(&st, "load the fish on ship 3"));
+    play(&mut st, "put the fish in the warehouse");
+    play(&mut st, "buy grain for 1 Taler");
+    play_starting(&mut st, "load the grain on ship 1");
+    play(&mut st, "buy coffee for 0 Taler");
+    play(&mut st, "buy coffee for 4 Taler");
+    play_starting(&mut st, "load the coffee on ship 2");
+    assert_eq!(pl(&st, 0).taler, 15 - 7);
+    assert_eq!(pl(&st, 0).workers, 4 - 2);
+    assert_eq!((warehouse(&st, 0, "coffee"), warehouse(&st, 0, "fish")), (1, 1));
+    // No gift: coffee, grain and fish are only three different goods.
+    assert_eq!(st.inner().step, Step::Turn);
+
+    // "It might have been more sensible for Player A to buy the salt for 3 Taler instead of
+    // the second coffee for 4 Taler, and then receive an additional coffee as a gift ... This
+    // would have saved them 1 Taler and gained them 1 additional good".
+    let mut st = position(2, desc);
+    play(&mut st, "choose buy goods");
+    play(&mut st, "buy fish for 2 Taler");
+    play(&mut st, "put the fish in the warehouse");
+    play(&mut st, "buy grain for 1 Taler");
+    play_starting(&mut st, "load the grain on ship 1");
+    play(&mut st, "buy coffee for 0 Taler");
+    play(&mut st, "buy salt for 3 Taler");
+    play_starting(&mut st, "load the salt on ship 2");
+    assert_eq!(st.inner().step, Step::Gift);
+    play(&mut st, "take coffee as the gift");
+    assert_eq!(pl(&st, 0).taler, 15 - 6);
+    assert_eq!(warehouse(&st, 0, "coffee"), 2);
+    assert_eq!(pl(&st, 0).workers, 4 - 2);
+}
+
+#[test]
+fn the_gift_is_once_per_action_free_of_workers_and_taler_and_needs_room() {
+    // "If a player buys all 4 different ship parts/goods within one action, they receive 1
+    // additional ship part/good of that action tile's type as a gift (without spending any
+    // Taler or worker)."
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("buy sails", 4),
+               "players": [{"extra": false, "workers": 10, "taler": 30}]}),
+    );
+    play(&mut st, "choose buy sails");
+    for (sail, price) in [("whale", 0), ("anchor", 1), ("compass", 3), ("lighthouse", 2)] {
+        let article = if sail == "anchor" { "an" } else { "a" };
+        play(&mut st, &format!("buy {article} {sail} sail for {price} Taler"));
+        if price > 0 {
+            play(&mut st, &format!("put the {sail} sail in the warehouse"));
+        }
+    }
+    let before = (pl(&st, 0).taler, pl(&st, 0).workers);
+    // The gift is a sail of the tile's type: never a crown sail.
+    assert!(!has(&st, "take a crown sail as the gift"));
+    play(&mut st, "take a whale sail as the gift");
+    assert_eq!((pl(&st, 0).taler, pl(&st, 0).workers), before);
+    assert_eq!(warehouse(&st, 0, "whale sail"), 2);
+    // Buying more does not bring a second gift.
+    play(&mut st, "buy a whale sail for 4 Taler");
+    play(&mut st, "put the whale sail in the warehouse");
+    assert_eq!(st.inner().step, Step::Turn);
+    // Four more types again in the same action: still no second gift.
+    for sail in ["anchor", "compass"] {
+        play(&mut st, &format!("buy an {sail} sail for 4 Taler").replace("an compass", "a compass"));
+        play(&mut st, &format!("put the {sail} sail in the warehouse"));
+    }
+    assert_eq!(st.inner().step, Step::Turn);
+    assert_eq!(st.inner().warehouse_used(0, 2), 8);
+
+    // With a full warehouse the gift cannot be stored and is not received.
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("buy hull parts", 4),
+               "players": [{"extra": false, "warehouse": {"coffee": 6}}]}),
+    );
+    play(&mut st, "choose buy hull parts");
+    play(&mut st, "buy a single hull for 0 Taler");
+    play(&mut st, "buy a bow for 1 Taler");
+    play(&mut st, "begin a new ship with the bow");
+    play(&mut st, "buy a stern for 3 Taler");
+    play(&mut st, "begin a new ship with the stern");
+    play(&mut st, "buy a centre for 2 Taler");
+    play(&mut st, "put the centre in the warehouse");
+    assert_eq!(st.inner().warehouse_used(0, 2), 8);
+    assert_eq!(st.inner().step, Step::Turn);
+}
+
+#[test]
+fn the_golden_rule_a_free_tile_needs_room_in_the_warehouse_a_paid_one_a_place() {
+    // "whenever a player receives a tile (a ship part or a good) for free, they must first
+    // place this tile in their warehouse." "if the warehouse is full, no further ship parts or
+    // goods can be stored."
+    let full = json!({"coffee": 4, "grain": 4});
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("buy masts", 4),
+               "players": [{"extra": false, "warehouse": full, "ships": [{"hull": ["single hull"]}]}]}),
+    );
+    play(&mut st, "choose buy masts");
+    // The 0-Taler whale mast cannot be stored; the paid ones can go on the ship.
+    assert!(!has(&st, "buy a whale mast for 0 Taler"));
+    assert!(has(&st, "buy an anchor mast for 1 Taler"));
+    play(&mut st, "buy an anchor mast for 1 Taler");
+    assert_eq!(legal_names(&st).len(), 1);
+    play_starting(&mut st, "put the anchor mast on ship 1");
+    // Now no ship takes a mast and the warehouse is full: nothing is for sale.
+    assert!(!has_starting(&st, "buy"));
+    // One space short of a mast (7 of 8 used): a mast (2 spaces) does not fit ...
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("buy masts", 4),
+               "players": [{"extra": false, "warehouse": {"coffee": 7}}]}),
+    );
+    play(&mut st, "choose buy masts");
+    assert!(!has_starting(&st, "buy"));
+    // ... and with 6 used it does: "Masts take up 2 spaces."
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("buy masts", 4),
+               "players": [{"extra": false, "warehouse": {"coffee": 6}}]}),
+    );
+    play(&mut st, "choose buy masts");
+    play(&mut st, "buy a whale mast for 0 Taler");
+    assert_eq!(st.inner().warehouse_used(0, 2), 8);
+}
+
+#[test]
+fn buying_needs_a_worker_and_the_price_in_taler() {
+    // "each use of the action requires 1 worker." Exactly the price is enough.
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("buy hull parts", 2),
+               "players": [{"extra": false, "taler": 2, "workers": 1}]}),
+    );
+    // Space 2 has no blue workers (the anchor sector) and prices single 3, bow 2, stern 0,
+    // centre 1.
+    play(&mut st, "choose buy hull parts");
+    // The bonus of space 2: a free mast to the warehouse.
+    play(&mut st, "take a whale mast as the bonus");
+    assert_eq!(st.inner().turn.blue, 0);
+    assert!(!has_starting(&st, "buy a single hull"));
+    assert!(has(&st, "buy a bow for 2 Taler"));
+    play(&mut st, "buy a bow for 2 Taler");
+    play(&mut st, "begin a new ship with the bow");
+    assert_eq!((pl(&st, 0).taler, pl(&st, 0).workers), (0, 0));
+    // No worker left: no further use.
+    assert_eq!(legal_names(&st), ["finish the action"]);
+}
+
+#[test]
+fn a_used_up_stack_cannot_be_bought() {
+    // "If the stack of a particular tile type is used up, players can no longer acquire or
+    // otherwise obtain that tile type."
+    let yard: Vec<Value> = (0..4).map(|_| json!({"hull": ["centre", "centre"]})).collect();
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": LAYOUT,
+               "players": [{"extra": false}, {"extra": false, "warehouse": {"centre": 1}, "ships": yard}]}),
+    );
+    assert_eq!(st.inner().stock[super::data::CENTRE as usize], 0);
+    play(&mut st, "choose buy hull parts");
+    assert!(!has_starting(&st, "buy a centre"));
+    assert!(has(&st, "buy a bow for 1 Taler"));
+}
+
+// ----- the shipyard --------------------------------------------------------------------------
+
+#[test]
+fn ships_grow_from_an_end_or_the_middle_without_gaps_and_are_never_rearranged() {
+    // "3- and 4-tile ships can only be started from one end, or from the middle. So you cannot
+    // leave a gap between a bow and a stern ... A player who places a bow and a stern
+    // separately from each other in their shipyard has begun 2 ships "under construction". It
+    // is not possible to later combine these into a single ship."
+    use super::data::{BOW, CENTRE, SINGLE, STERN};
+    let mut s = super::Ship::begun_with(0, CENTRE);
+    assert!(s.accepts(BOW) && s.accepts(STERN) && s.accepts(CENTRE));
+    s.add(CENTRE);
+    // At most 2 centres: a ship has at most 4 tiles.
+    assert!(!s.accepts(CENTRE));
+    s.add(BOW);
+    assert!(!s.accepts(BOW) && s.accepts(STERN));
+    s.add(STERN);
+    assert_eq!(s.parts(), 4);
+    assert!(s.hull_closed());
+    // A bow: not yet committed to a size.
+    let mut b = super::Ship::begun_with(0, BOW);
+    assert!(b.accepts(CENTRE) && b.accepts(STERN) && !b.accepts(BOW));
+    b.add(STERN);
+    // "it is not possible to later insert a center part."
+    assert!(!b.accepts(CENTRE));
+    // A single hull is a ship of its own.
+    let single = super::Ship::begun_with(0, SINGLE);
+    assert!(single.hull_closed() && !single.accepts(BOW) && !single.accepts(CENTRE));
+
+    // In play: a stern may begin a second ship beside an open bow; nothing joins them later.
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("buy hull parts", 4),
+               "players": [{"extra": false, "ships": [{"hull": ["bow"]}]}]}),
+    );
+    play(&mut st, "choose buy hull parts");
+    play(&mut st, "buy a stern for 3 Taler");
+    assert!(has_starting(&st, "put the stern on ship 1"));
+    assert!(has(&st, "put the stern in the warehouse"));
+    play(&mut st, "begin a new ship with the stern");
+    assert_eq!(ships(&st, 0).len(), 2);
+    play(&mut st, "buy a centre for 2 Taler");
+    // The centre may go to either open ship (or stand alone, or to the warehouse).
+    assert!(has_starting(&st, "put the centre on ship 1"));
+    assert!(has_starting(&st, "put the centre on ship 2"));
+    assert!(has(&st, "begin a new ship with the centre"));
+}
+
+#[test]
+fn masts_one_per_hull_tile_one_coat_of_arms_per_ship_crowns_wild() {
+    // "only one type of mast may be built on a given ship — mixing different mast types is
+    // not allowed. (Exception: crown masts are wild. They can be combined with any other mast
+    // type.)" "(hull + 1 mast + 1 sail)": one mast per hull tile.
+    use super::data::{BOW, CENTRE, CROWN_MAST, MAST, STERN};
+    let whale = MAST;
+    let anchor = MAST + 1;
+    let mut s = super::Ship::begun_with(0, BOW);
+    s.add(CENTRE);
+    assert!(s.accepts(whale));
+    s.add(whale);
+    assert!(!s.accepts(anchor));
+    assert!(s.accepts(CROWN_MAST));
+    s.add(CROWN_MAST);
+    // Two hull tiles, two masts: no third until the hull grows. "It does not matter whether
+    // the hull is already complete or not."
+    assert!(!s.accepts(whale) && !s.accepts(CROWN_MAST));
+    s.add(STERN);
+    assert!(s.accepts(whale));
+    // A ship with only crown masts has no coat of arms yet.
+    let mut c = super::Ship::begun_with(0, BOW);
+    c.add(CROWN_MAST);
+    c.add(STERN);
+    assert!(c.accepts(whale) && c.accepts(anchor));
+    c.add(anchor);
+    assert!(!c.accepts(whale));
+}
+
+#[test]
+fn sails_go_on_masts_of_their_coat_of_arms_crown_sails_wild() {
+    // "Bought (paid) sails can be placed directly ... onto masts bearing the same coat of arms.
+    // (Exception: crown sails are wild and can be placed onto masts of any type.)"
+    use super::data::{CROWN_MAST, CROWN_SAIL, MAST, SAIL, SINGLE, STERN, BOW};
+    let mut s = super::Ship::begun_with(0, SINGLE);
+    assert!(!s.accepts(SAIL) && !s.accepts(CROWN_SAIL));
+    s.add(MAST);
+    assert!(s.accepts(SAIL) && !s.accepts(SAIL + 1) && s.accepts(CROWN_SAIL));
+    s.add(SAIL);
+    // One sail per mast.
+    assert!(!s.accepts(SAIL) && !s.accepts(CROWN_SAIL));
+    assert!(s.complete());
+    // Ruling: a crown mast is wild, so it carries the ship's sail; on a ship of crown masts
+    // only, the first regular sail fixes the coat of arms.
+    let mut c = super::Ship::begun_with(0, BOW);
+    c.add(STERN);
+    c.add(CROWN_MAST);
+    c.add(CROWN_MAST);
+    assert!(c.accepts(SAIL + 2));
+    c.add(SAIL + 2);
+    assert!(!c.accepts(SAIL) && c.accepts(SAIL + 2) && c.accepts(CROWN_SAIL));
+}
+
+#[test]
+fn goods_one_under_each_hull_tile_even_on_unfinished_ships() {
+    // "Bought (paid) goods can be placed directly onto hull parts, even onto unfinished ships.
+    // Every hull part offers space for exactly 1 good ... Both identical and different goods
+    // can be loaded onto a single ship."
+    use super::data::{BOW, CENTRE, GOOD};
+    let mut s = super::Ship::begun_with(0, BOW);
+    assert!(s.accepts(GOOD));
+    s.add(GOOD);
+    assert!(!s.accepts(GOOD + 1));
+    s.add(CENTRE);
+    assert!(s.accepts(GOOD));
+    s.add(GOOD);
+    assert_eq!(s.goods[0], 2);
+    assert!(!s.complete());
+}
+
+// ----- transport, money, delivery, crowns ----------------------------------------------------
+
+#[test]
+fn transport_moves_stored_tiles_to_the_shipyard_one_worker_each() {
+    // "You may transport any number of stored tiles from the warehouse to the shipyard, but
+    // each transported tile requires 1 worker. The transported ship parts/goods are
+    // immediately attached to/placed on ships, or a new ship is begun with them."
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("transport", 4),
+               "players": [{"extra": false, "workers": 1,
+                            "warehouse": {"single hull": 1, "whale mast": 1, "coffee": 1, "crown sail": 1}}]}),
+    );
+    play(&mut st, "choose transport");
+    // Nothing in the shipyard yet: only the hull can move (a mast needs a hull, a sail a mast).
+    let names = legal_names(&st);
+    assert!(names.contains(&"transport a single hull from the warehouse".to_string()));
+    assert!(!names.iter().any(|n| n.contains("mast") || n.contains("sail") || n.contains("coffee")));
+    play(&mut st, "transport a single hull from the warehouse");
+    // It cannot go back into the warehouse.
+    assert_eq!(legal_names(&st), ["begin a new ship with the single hull"]);
+    play(&mut st, "begin a new ship with the single hull");
+    play(&mut st, "transport a whale mast from the warehouse");
+    play_starting(&mut st, "put the whale mast on ship 1");
+    play(&mut st, "transport coffee from the warehouse");
+    play_starting(&mut st, "load the coffee on ship 1");
+    // 2 blue workers and 1 of the player's; none is left for the crown sail.
+    assert_eq!(pl(&st, 0).workers, 0);
+    assert_eq!(legal_names(&st), ["finish the action"]);
+}
+
+#[test]
+fn withdraw_money_gives_2_taler_per_worker() {
+    // "For each worker a player spends, they receive 2 Taler from the general supply."
+    let mut st = position(2, json!({"pointing": 2, "spaces": layout_with("withdraw money", 4), "players": [{"extra": false, "workers": 1}]}));
+    play(&mut st, "choose withdraw money");
+    for _ in 0..3 {
+        play(&mut st, "withdraw 2 Taler for a worker");
+    }
+    assert_eq!((pl(&st, 0).taler, pl(&st, 0).workers), (21, 0));
+    assert!(!has(&st, "withdraw 2 Taler for a worker"));
+}
+
+#[test]
+fn deliver_only_whole_cargoes_of_complete_fully_loaded_ships_one_worker_per_good() {
+    // "This action can only be carried out by players who own at least 1 completely finished
+    // ship ... that is fully loaded with goods ... they must always deliver the entire cargo of
+    // a ship. Each delivered good requires 1 worker. Partial deliveries are not possible."
+    let full = json!({"hull": ["bow", "centre", "stern"], "coat": "whale", "masts": 3, "sails": 3,
+                      "goods": {"coffee": 2, "fish": 1}});
+    let unloaded = json!({"hull": ["single hull"], "coat": "whale", "masts": 1, "sails": 1});
+    let unfinished = json!({"hull": ["single hull"], "coat": "whale", "masts": 1, "goods": {"salt": 1}});
+    // Space 2: no blue workers.
+    let desc = |workers: u32| {
+        json!({"pointing": 2, "spaces": layout_with("deliver goods", 2),
+               "players": [{"extra": false, "workers": workers, "ships": [full, unloaded, unfinished]}]})
+    };
+    let mut st = position(2, desc(2));
+    play(&mut st, "choose deliver goods");
+    play(&mut st, "take a whale mast as the bonus");
+    assert!(!has_starting(&st, "deliver"), "{:?}", legal_names(&st));
+    let mut st = position(2, desc(3));
+    play(&mut st, "choose deliver goods");
+    play(&mut st, "take a whale mast as the bonus");
+    assert_eq!(legal_names(&st).iter().filter(|n| n.starts_with("deliver")).count(), 1);
+    play_starting(&mut st, "deliver the cargo of ship 1");
+    assert_eq!(pl(&st, 0).delivered, [2, 0, 0, 1]);
+    assert_eq!(pl(&st, 0).workers, 0);
+    // "As soon as a ship has been unloaded, it can be loaded again".
+    assert!(ships(&st, 0)[0].accepts(super::data::GOOD));
+}
+
+#[test]
+fn worked_example_scoring_the_crowns_and_the_15_point_cap() {
+    // "Player B owns 1 crown mast on a ship and 1 crown sail in their warehouse. In addition,
+    // they have turned over 1 pass tile. They use the 2 blue workers currently assigned to
+    // this action, and spend 1 further worker from their own stock. For this they receive 3 x
+    // 3 = 9 victory points ... Had they spent 2 more workers, they would have received the
+    // maximum amount of 15 victory points."
+    let b = json!({"extra": false, "passes": 1, "warehouse": {"crown sail": 1},
+                   "ships": [{"hull": ["single hull"], "crown_masts": 1}]});
+    let mut st = position(2, json!({"pointing": 2, "spaces": layout_with("score the crowns", 1), "players": [{"extra": false}, b]}));
+    play(&mut st, "choose score the crowns");
+    play(&mut st, "pass");
+    assert_eq!(st.actor(), Actor::Player(1));
+    assert_eq!(st.inner().turn.blue, 2);
+    for _ in 0..3 {
+        play(&mut st, "score 3 points for the crowns with a worker");
+    }
+    assert_eq!(pl(&st, 1).points, 19);
+    assert_eq!(pl(&st, 1).workers, 3);
+    play(&mut st, "score 3 points for the crowns with a worker");
+    play(&mut st, "score 3 points for the crowns with a worker");
+    assert_eq!(pl(&st, 1).points, 25);
+    // "a player can receive a maximum of 15 victory points per round from this action."
+    assert!(!has_starting(&st, "score"));
+}
+
+#[test]
+fn the_crown_cap_cuts_the_last_use_short_and_resets_each_round() {
+    let p = json!({"extra": false, "passes": 3, "crown_points": 13});
+    let mut st = position(2, json!({"pointing": 2, "spaces": layout_with("score the crowns", 4), "players": [p]}));
+    play(&mut st, "choose score the crowns");
+    // 3 crowns, 2 points left under the cap.
+    play(&mut st, "score 2 points for the crowns with a worker");
+    assert_eq!(pl(&st, 0).points, 10 + 2 + 2);
+    assert!(!has_starting(&st, "score"));
+}
+
+// ----- rewards ----------------------------------------------------------------------------
+
+#[test]
+fn completing_a_ship_brings_one_reward_per_mast_each_at_most_twice() {
+    // "For every mast a completed ship has, the player receives 1 reward." "Each reward may be
+    // chosen at most 2 times per completed ship."
+    let ship = json!({"hull": ["bow", "centre", "centre", "stern"], "coat": "whale", "masts": 3,
+                      "crown_masts": 1, "sails": 3});
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("buy sails", 4), "players": [{"extra": false, "ships": [ship]}]}),
+    );
+    play(&mut st, "choose buy sails");
+    play(&mut st, "buy a whale sail for 0 Taler");
+    // A free sail goes to the warehouse, so a transport would be needed; buy a paid one.
+    assert_eq!(st.inner().step, Step::Turn);
+    play(&mut st, "buy a whale sail for 4 Taler");
+    play_starting(&mut st, "put the whale sail on ship 1");
+    // "they interrupt their turn and immediately receive one or more rewards."
+    assert_eq!(st.inner().step, Step::Reward);
+    assert_eq!(legal_names(&st).len(), 6);
+    play(&mut st, "reward: a crown mast");
+    play(&mut st, "reward: a crown mast");
+    assert!(!has(&st, "reward: a crown mast"));
+    play(&mut st, "reward: 2 different goods");
+    play(&mut st, "take coffee as a reward");
+    assert!(!has(&st, "take coffee as a reward"));
+    play(&mut st, "take fish as a reward");
+    assert_eq!(st.inner().step, Step::Reward);
+    play(&mut st, "reward: 7 Taler");
+    assert_eq!(st.inner().step, Step::Turn);
+    assert_eq!(warehouse(&st, 0, "crown mast"), 2);
+    assert_eq!((warehouse(&st, 0, "coffee"), warehouse(&st, 0, "fish")), (1, 1));
+    assert_eq!(pl(&st, 0).taler, 15 - 4 + 7);
+    // A whale sail, 2 crown masts, coffee and fish: 1 + 4 + 2 = 7 spaces.
+    assert_eq!(st.inner().warehouse_used(0, 2), 7);
+}
+
+#[test]
+fn worked_example_a_reward_is_usable_at_once_in_the_same_transport() {
+    // "Should this happen as a result of the "transport" action, the player may, for example,
+    // immediately use a further "transport" action to build a crown sail taken as a reward —
+    // which had to go into the warehouse — into a ship, and may even complete that ship as a
+    // result, thereby receiving further rewards. Taler or workers received can likewise be
+    // used immediately for further actions."
+    let yard = json!([{"hull": ["bow", "stern"], "coat": "whale", "masts": 2, "sails": 1},
+                       {"hull": ["single hull"], "crown_masts": 1}]);
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("transport", 2),
+               "players": [{"extra": false, "workers": 1, "warehouse": {"whale sail": 1}, "ships": yard}]}),
+    );
+    play(&mut st, "choose transport");
+    play(&mut st, "take a whale mast as the bonus");
+    play(&mut st, "transport a whale sail from the warehouse");
+    play_starting(&mut st, "put the whale sail on ship 1");
+    assert_eq!(pl(&st, 0).workers, 0);
+    play(&mut st, "reward: a crown sail");
+    play(&mut st, "reward: 3 workers");
+    // The crown sail went to the warehouse; the workers received pay for moving it.
+    play(&mut st, "transport a crown sail from the warehouse");
+    play_starting(&mut st, "put the crown sail on ship 2");
+    // The second ship is complete too: its reward comes at once.
+    assert_eq!(st.inner().step, Step::Reward);
+    play(&mut st, "reward: 3 victory points");
+    assert_eq!(st.inner().step, Step::Turn);
+    assert_eq!(pl(&st, 0).points, 13);
+    assert_eq!(pl(&st, 0).workers, 2);
+    assert!(ships(&st, 0).iter().all(|s| s.complete()));
+}
