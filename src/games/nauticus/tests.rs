@@ -1062,3 +1062,286 @@ fn worked_example_a_reward_is_usable_at_once_in_the_same_transport() {
     assert_eq!(pl(&st, 0).workers, 2);
     assert!(ships(&st, 0).iter().all(|s| s.complete()));
 }
+
+// ----- the extra action ------------------------------------------------------------------
+
+#[test]
+fn the_extra_action_brings_2_workers_prices_of_2_and_4_and_the_gift() {
+    // "First, the player receives 2 workers from the general supply. They then choose one of
+    // the 8 known actions ... if the player chooses a paid action, every ship part or good has
+    // a purchase price of 2 Taler. ... if they want to buy further tiles of the same type, the
+    // price rises to 4 Taler starting with the second tile. If a player buys all 4 tiles, they
+    // receive 1 additional tile for free. Once a player has carried out their extra action,
+    // they return the tile to the box."
+    let mut st = choosing(2, json!([{"workers": 0}]));
+    play(&mut st, "choose withdraw money"); // space 1: 3 workers for the start player
+    assert!(has(&st, "use the extra action to buy hull parts"));
+    play(&mut st, "use the extra action to buy hull parts");
+    assert!(!pl(&st, 0).extra);
+    assert_eq!(pl(&st, 0).workers, 3 + 2);
+    // Blue workers belong to the action tile, not to the extra action.
+    assert_eq!(st.inner().turn.blue, 2);
+    for part in ["single hull", "bow", "stern", "centre"] {
+        play(&mut st, &format!("buy a {part} for 2 Taler"));
+        if part != "centre" {
+            play(&mut st, &format!("put the {part} in the warehouse"));
+        } else {
+            play(&mut st, "begin a new ship with the centre");
+        }
+    }
+    play(&mut st, "take a bow as the gift");
+    assert!(has(&st, "buy a bow for 4 Taler"));
+    assert_eq!(pl(&st, 0).taler, 15 - 8);
+    assert_eq!(pl(&st, 0).workers, 5 - 4);
+    assert_eq!(st.inner().turn.blue, 2);
+    play(&mut st, "finish the extra action");
+    // "before or after the current action": the chosen action is still to come.
+    assert!(has(&st, "pass") && has(&st, "withdraw 2 Taler for a worker"));
+    assert!(!has_starting(&st, "use the extra action"));
+    play(&mut st, "withdraw 2 Taler for a worker");
+    assert_eq!(st.inner().turn.blue, 1);
+    play(&mut st, "finish the action");
+    assert_eq!(st.actor(), Actor::Player(1));
+}
+
+#[test]
+fn the_extra_action_may_follow_the_action_and_use_a_turned_over_tile_without_turning_any() {
+    // "The extra action does not cause the corresponding action tile to be turned over, and it
+    // may also be used to carry out an action whose action tile has already been turned
+    // over!"
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": LAYOUT, "phases": 1, "anchor": "withdraw money",
+               "turned": ["withdraw money"], "players": [{}, {"extra": false}]}),
+    );
+    play(&mut st, "choose transport");
+    play(&mut st, "take a whale mast as the bonus");
+    play(&mut st, "pass");
+    assert_eq!(st.actor(), Actor::Player(0));
+    assert_eq!(legal_names(&st).iter().filter(|n| n.starts_with("use the extra action")).count(), 8);
+    play(&mut st, "use the extra action to withdraw money");
+    // The 2 workers of the extra action, withdrawn.
+    play(&mut st, "withdraw 2 Taler for a worker");
+    play(&mut st, "withdraw 2 Taler for a worker");
+    play(&mut st, "finish the extra action");
+    assert_eq!(pl(&st, 0).taler, 19);
+    assert_eq!(pl(&st, 0).workers, 4);
+    assert_eq!(st.inner().face_down.count_ones(), 1);
+    assert_eq!(st.actor(), Actor::Player(1));
+    // Once per game.
+    play(&mut st, "pass");
+    play(&mut st, "choose deliver goods");
+    play(&mut st, "take a whale sail as the bonus");
+    play(&mut st, "pass");
+    assert_eq!(st.actor(), Actor::Player(0));
+    assert!(!has_starting(&st, "use the extra action"));
+}
+
+#[test]
+fn a_player_who_holds_the_extra_action_ends_the_turn_by_choice() {
+    let mut st = choosing(2, json!([{}, {"extra": false}]));
+    play(&mut st, "choose withdraw money");
+    play(&mut st, "pass");
+    assert!(has(&st, "end the turn"));
+    play(&mut st, "end the turn");
+    assert_eq!(st.actor(), Actor::Player(1));
+    assert!(pl(&st, 0).extra);
+}
+
+#[test]
+fn the_extra_action_scores_the_crowns_a_second_time_up_to_another_15() {
+    // "if the extra action ... is used, a player can gain victory points from scoring the
+    // crowns a second time within a round — theoretically making it possible, once per game,
+    // in one round, to gain up to 15 victory points twice."
+    let p = json!({"passes": 3, "crown_points": 15, "workers": 10,
+                   "warehouse": {"crown sail": 2}});
+    let mut st = position(2, json!({"pointing": 2, "spaces": layout_with("score the crowns", 4), "players": [p]}));
+    play(&mut st, "choose score the crowns");
+    assert!(!has_starting(&st, "score"));
+    play(&mut st, "use the extra action to score the crowns");
+    play(&mut st, "score 5 points for the crowns with a worker");
+    play(&mut st, "score 5 points for the crowns with a worker");
+    play(&mut st, "score 5 points for the crowns with a worker");
+    assert!(!has_starting(&st, "score"));
+    assert_eq!(pl(&st, 0).points, 10 + 2 + 15);
+}
+
+// ----- final scoring ------------------------------------------------------------------------
+
+#[test]
+fn worked_example_final_scoring() {
+    // "the set of 2 grain is worth 5 victory points, the fish set is worth 9 victory points,
+    // and the coffee set is worth 25 victory points. In total, the player receives 39 victory
+    // points for their delivered goods." "6 victory points (3 x 2) for their 3 completed
+    // 1-tile ships, 8 victory points for their completed 2-tile ship, and 20 victory points
+    // for their completed 3-tile ship. In total ... 34 victory points for their completed
+    // ships." "the player still has 2 workers and 3 tiles in the warehouse. For these they
+    // receive 5 Taler. For the ship parts of unfinished ships (3 hull parts, 1 mast, 1 sail)
+    // they likewise receive 5 Taler, and for undelivered goods they receive 3 Taler. In total,
+    // the player receives 13 Taler for their remaining material, which they add to their
+    // remaining money of 8 Taler. In sum, that is 21 Taler, for which the player receives a
+    // further 7 victory points."
+    let single = json!({"hull": ["single hull"], "coat": "whale", "masts": 1, "sails": 1});
+    let mut loaded = single.clone();
+    loaded["goods"] = json!({"salt": 1});
+    let yard = json!([
+        single, single, loaded,
+        {"hull": ["bow", "stern"], "coat": "anchor", "masts": 2, "sails": 2, "goods": {"salt": 2}},
+        {"hull": ["bow", "centre", "stern"], "coat": "compass", "masts": 2, "crown_masts": 1, "sails": 1, "crown_sails": 2},
+        {"hull": ["bow", "centre", "stern"], "coat": "lighthouse", "masts": 1, "sails": 1},
+    ]);
+    let p = json!({"taler": 8, "workers": 2, "points": 10,
+                   "warehouse": {"bow": 1, "whale mast": 1, "coffee": 1},
+                   "delivered": {"grain": 2, "fish": 3, "coffee": 6}, "ships": yard});
+    let st = position(2, json!({"players": [p]}));
+    let r = st.score_report();
+    assert_eq!(r.categories, ["victory point track", "delivered goods", "completed ships", "remaining material"]);
+    assert_eq!(r.points[0], [10.0, 39.0, 34.0, 7.0]);
+    assert_eq!(r.totals[0], 90.0);
+    // "They keep the 21 Taler, since it may count as a tiebreaker".
+    assert_eq!(r.tie_breaker_values[0], [0.0, 21.0]);
+}
+
+#[test]
+fn delivered_sets_beyond_five_add_5_each() {
+    // "For every further good in a set, the victory points increase by an additional 5 points."
+    let d = Data::shipped();
+    let values: Vec<u32> = (0..=8).map(|n| d.set_value(n)).collect();
+    assert_eq!(values, [0, 2, 5, 9, 14, 20, 25, 30, 35]);
+}
+
+/// The last action phase of a 2-player game's last round: each player's pass tiles are all
+/// turned, so the round costs nothing, and the start player P0 chooses the 2-point bonus.
+fn last_phase(p0: Value, p1: Value) -> St {
+    position(
+        2,
+        json!({"round": 3, "phases": 6, "pointing": 2, "spaces": LAYOUT, "anchor": "withdraw money",
+               "turned": ["withdraw money", "transport", "deliver goods", "buy masts", "buy sails", "buy goods"],
+               "players": [p0, p1]}),
+    )
+}
+
+fn finish_game(st: &mut St) {
+    play(st, "choose buy hull parts");
+    play(st, "pass");
+    play(st, "pass");
+    assert!(st.is_terminal());
+}
+
+#[test]
+fn ties_go_to_the_most_remaining_money_then_the_most_taler_then_are_shared() {
+    // "In case of a tie, the player with the most remaining money (0, 1 or 2 Taler) wins. If
+    // there is still a tie, the player who has the most Taler overall — that is, including the
+    // Taler for which they already received victory points — wins. If there is still a tie, the
+    // players involved share the corresponding placement."
+    let base = |points: i32, taler: u32| json!({"extra": false, "passes": 3, "workers": 0, "points": points, "taler": taler});
+    // P0 has 9 + 2 (the bonus) + 1 (5 Taler) = 12 with 2 Taler left over; P1 12 + 0 with
+    // none.
+    let mut st = last_phase(base(9, 5), base(12, 0));
+    finish_game(&mut st);
+    let r = st.score_report();
+    assert_eq!(r.totals, [12.0, 12.0]);
+    assert_eq!(r.tie_breaker_values, [[2.0, 5.0], [0.0, 0.0]]);
+    assert_eq!(st.winners(), [0]);
+    assert_eq!(st.returns(), [1.0, -1.0]);
+    // Equal totals and remaining money; 8 Taler against 5.
+    let mut st = last_phase(base(9, 5), base(10, 8));
+    finish_game(&mut st);
+    assert_eq!(st.score_report().totals, [12.0, 12.0]);
+    assert_eq!(st.winners(), [1]);
+    // Everything equal: shared.
+    let mut st = last_phase(base(9, 5), base(11, 5));
+    finish_game(&mut st);
+    assert_eq!(st.score_report().totals, [12.0, 12.0]);
+    assert_eq!(st.winners(), [0, 1]);
+    assert_eq!(st.returns(), [0.0, 0.0]);
+}
+
+// ----- observation, text, strings -----------------------------------------------------------
+
+#[test]
+fn action_names_read_as_phrases() {
+    let mut st = choosing(2, json!([{}]));
+    assert!(has(&st, "choose buy hull parts"));
+    play(&mut st, "choose buy hull parts");
+    let names = legal_names(&st);
+    for n in ["buy a single hull for 0 Taler", "buy a bow for 1 Taler", "buy a stern for 3 Taler", "buy a centre for 2 Taler", "pass", "use the extra action to score the crowns"] {
+        assert!(names.contains(&n.to_string()), "{n}: {names:?}");
+    }
+    let g = Arc::new(game(2));
+    let st = GameState::new(g, 1, true);
+    assert_eq!(st.action_to_string(3), "lay buy goods on space 1 (bonus 3 workers)");
+}
+
+#[test]
+fn the_table_shows_spaces_supply_players_and_ships() {
+    let st = position(
+        2,
+        json!({"pointing": 2, "spaces": LAYOUT,
+               "players": [{"warehouse": {"bow": 1}, "ships": [{"hull": ["bow", "stern"], "coat": "whale", "masts": 1, "goods": {"coffee": 1}}]}]}),
+    );
+    let text = st.inner().clone();
+    let t = st.game().public_string(&text);
+    assert!(t.contains("space 4: buy hull parts   bonus 2 victory points"), "{t}");
+    assert!(t.contains("P0: 10 points, 15 Taler, 4 workers, 0 of 3 pass tiles turned, 0 crowns, holds the extra action"), "{t}");
+    assert!(t.contains("warehouse (1 of 8 spaces): 1 bow"), "{t}");
+    assert!(t.contains("ship 1: bow+stern, 1 whale mast, cargo coffee"), "{t}");
+    assert!(t.contains("Supply: 18 single hull, 16 bow, 17 stern"), "{t}");
+}
+
+#[test]
+fn observation_tensor_fields_decode() {
+    let st = position(
+        3,
+        json!({"pointing": 2, "spaces": LAYOUT, "chosen": "buy hull parts", "actor": 1,
+               "players": [{}, {"taler": 20, "workers": 7, "points": -3, "passes": 2, "warehouse": {"crown sail": 1}},
+                           {"ships": [{"hull": ["single hull"], "crown_masts": 1}]}]}),
+    );
+    let g = st.game();
+    let mut out = vec![0.0f32; super::view::tensor_len()];
+    g.observation_tensor(st.inner(), 1, &mut out);
+    // Global: round, phases, start player (relative: P0 is 2 seats after P1), step (turn).
+    assert_eq!(&out[..2], [0.0, 0.0]);
+    assert_eq!(&out[2..6], [0.0, 0.0, 1.0, 0.0]);
+    assert_eq!(out[6 + 3], 1.0);
+    // Space 4 holds buy hull parts (tile 0).
+    let spaces = 6 + 9;
+    assert_eq!(out[spaces + 3 * 8], 1.0);
+    // Blue workers of each space, after face-down bits, anchor, pointing and chosen space.
+    let blue = spaces + 64 + 8 + 8 + 8 + 8;
+    assert_eq!(&out[blue..blue + 8], [2.0, 0.0, 1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
+    let stock = blue + 8;
+    assert_eq!(out[stock + super::data::CROWN_SAIL as usize], 11.0);
+    // The turn: the observer (P1) acts, with 2 blue workers.
+    let turn = stock + KINDS;
+    assert_eq!(&out[turn..turn + 4], [1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(out[turn + 4 + 3 + 8 + 1], 2.0);
+    // The observer's own row comes first.
+    // The turn block: actor 4, main 3, session 8, extra, blue, bought 4, gift, pending,
+    // paid, rewards left, rewards taken 6, reward goods left, reward goods taken 4.
+    let players = turn + (4 + 3 + 8 + 1 + 1 + 4 + 1 + KINDS + 1 + 1 + 6 + 1 + 4);
+    assert_eq!(&out[players..players + 8], [20.0, 7.0, -3.0, 2.0, 1.0, 0.0, 0.0, 3.0]);
+    // Then P2 (one seat later): its crown mast gives 1 crown.
+    let row = 8 + KINDS + 4;
+    assert_eq!(out[players + row + 7], 1.0);
+    // Ships: P2's ship, owned one seat after the observer.
+    let ships = players + 4 * row;
+    assert_eq!(out[ships], 1.0);
+    assert_eq!(&out[ships + 1..ships + 5], [0.0, 1.0, 0.0, 0.0]);
+    assert_eq!(out[ships + 5], 1.0); // single hull
+}
+
+#[test]
+fn setup_positions_and_saved_states_round_trip() {
+    let st = position(
+        4,
+        json!({"round": 2, "phases": 3, "start": 2, "pointing": 5, "spaces": LAYOUT, "anchor": "transport",
+               "turned": ["transport", "buy sails", "deliver goods"], "chosen": "buy goods", "actor": 0,
+               "players": [{"ships": [{"hull": ["bow"], "coat": "whale", "masts": 1}]}]}),
+    );
+    let json = st.to_json();
+    let back = GameState::from_json(st.game(), &json).unwrap();
+    assert_eq!(back.inner(), st.inner());
+    assert_eq!(st.actor(), Actor::Player(0));
+    assert_eq!(st.inner().turn.done, 2);
+}
