@@ -156,10 +156,12 @@ impl Game for Nauticus {
     }
 
     fn winners(&self, state: &State) -> Vec<usize> {
-        if state.step == Step::GameOver {
-            self.report(state).winners
-        } else {
-            Vec::new()
+        self.winners_of(state)
+    }
+
+    fn scores(&self, state: &State, out: &mut [f64]) {
+        for (p, o) in out.iter_mut().enumerate() {
+            *o = self.tally(state, p).total() as f64;
         }
     }
 
@@ -199,5 +201,22 @@ impl Game for Nauticus {
 
     fn setup(&self, description: &Value) -> Result<State> {
         self.setup_from(description)
+    }
+
+    /// The engine's default measure (tanh of the margin over the best other seat, 4 points
+    /// wide) on the final scoring as it would stand now, computed without allocating.
+    fn evaluate(&self, state: &State, out: &mut [f64]) {
+        if state.step == Step::GameOver {
+            self.returns(state, out);
+            return;
+        }
+        let mut totals = [0.0f64; state::MAX_PLAYERS];
+        for (p, t) in totals.iter_mut().enumerate().take(self.players) {
+            *t = self.tally(state, p).total() as f64;
+        }
+        for p in 0..self.players {
+            let best = (0..self.players).filter(|&q| q != p).map(|q| totals[q]).fold(f64::NEG_INFINITY, f64::max);
+            out[p] = ((totals[p] - best) / 4.0).tanh();
+        }
     }
 }

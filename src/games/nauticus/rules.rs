@@ -329,6 +329,7 @@ impl Nauticus {
                 s.turn.reward_goods_taken |= 1 << (k - GOOD);
                 s.turn.reward_goods_left -= 1;
                 if s.turn.reward_goods_left == 0 {
+                    s.turn.reward_goods_taken = 0;
                     self.after_reward(s);
                 }
             }

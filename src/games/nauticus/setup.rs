@@ -443,6 +443,12 @@ impl Nauticus {
         } else if *t != Turn::default() {
             return Err("a turn is recorded outside an action phase".into());
         }
+        if t.extra && t.main == MAIN_ACTING {
+            return Err("the chosen action and the extra action at once".into());
+        }
+        if t.bought.iter().any(|&n| n as u32 > super::data::MAX_STACK) {
+            return Err("more tiles bought than a stack holds".into());
+        }
         let buying = t.session != NONE && tile_category(t.session).is_some();
         if !buying && (t.bought != [0; 4] || t.gift_due) {
             return Err("tiles bought outside a buying action".into());
@@ -508,12 +514,24 @@ impl Nauticus {
         if s.step == Step::Turn && t.session == NONE && t.main == MAIN_OPEN && t.extra {
             return Err("the extra action is under way without being carried out".into());
         }
+        // A tile to place, a tile to choose: there must be somewhere for it to go.
+        if matches!(s.step, Step::Place | Step::Gift | Step::BonusTile | Step::RewardGood) {
+            let mut legal = Vec::new();
+            self.legal_list(s, &mut legal);
+            if legal.is_empty() {
+                return Err("no choice is left for the tile under way".into());
+            }
+        }
         Ok(())
     }
 }
 
 /// What is wrong with a ship, if anything.
 fn ship_problem(sh: &Ship) -> Option<String> {
+    let counts = [sh.masts, sh.crown_masts, sh.sails, sh.crown_sails, sh.goods[0], sh.goods[1], sh.goods[2], sh.goods[3]];
+    if counts.iter().any(|&n| n > 4) {
+        return Some("more than 4 masts, sails or goods of a kind".into());
+    }
     if sh.single && (sh.bow || sh.stern || sh.centres > 0) {
         return Some("a single hull has no other parts".into());
     }

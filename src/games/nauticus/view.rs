@@ -246,7 +246,7 @@ impl Nauticus {
             let prices = self.data.prices[sp].map(|p| p.to_string()).join("/");
             let _ = writeln!(
                 o,
-                "  space {}: {:<16} bonus {:<22} blue workers {}  prices {}{}",
+                "  space {}: {:<16} bonus {:<31} blue workers {}  prices {}{}",
                 sp + 1,
                 name,
                 self.bonus_words(sp),
@@ -420,49 +420,65 @@ impl Nauticus {
         debug_assert_eq!(o.at, tensor_len());
     }
 
-    /// Final scoring as the rulebook counts it (at any moment: what the end would give now).
+    /// One seat's final scoring as the rulebook counts it (at any moment: what the end would
+    /// give now), without allocating.
+    pub(crate) fn tally(&self, s: &State, p: usize) -> Tally {
+        let r = &self.data.rules;
+        let pl = &s.players[p];
+        let goods: u32 = pl.delivered.iter().map(|&n| self.data.set_value(n as u32)).sum();
+        let mut ships = 0;
+        let mut material = pl.workers + pl.warehouse.iter().map(|&n| n as u32).sum::<u32>();
+        for (_, sh) in s.ships_of(p) {
+            if sh.complete() {
+                ships += self.data.ship_points[sh.parts() as usize - 1];
+            } else {
+                material += sh.material();
+            }
+            material += sh.cargo() as u32;
+        }
+        let taler = pl.taler + material;
+        Tally {
+            track: pl.points,
+            goods,
+            ships,
+            material: taler / r.taler_per_point,
+            left_over: taler % r.taler_per_point,
+            taler,
+        }
+    }
+
+    /// The winners at the end: the most points, then the most Taler left over, then the most
+    /// Taler in all; whoever is still tied shares.
+    pub(crate) fn winners_of(&self, s: &State) -> Vec<usize> {
+        if s.step != Step::GameOver {
+            return Vec::new();
+        }
+        let key = |p: usize| {
+            let t = self.tally(s, p);
+            (t.total(), t.left_over, t.taler)
+        };
+        let best = (0..self.players).map(key).max().expect("players");
+        (0..self.players).filter(|&p| key(p) == best).collect()
+    }
+
     pub(crate) fn report(&self, s: &State) -> ScoreReport {
         let r = &self.data.rules;
         let categories = ["victory point track", "delivered goods", "completed ships", "remaining material"]
             .map(String::from)
             .to_vec();
-        let mut points = Vec::new();
-        let mut totals = Vec::new();
-        let mut tie = Vec::new();
-        for p in 0..self.players {
-            let pl = &s.players[p];
-            let goods: u32 = pl.delivered.iter().map(|&n| self.data.set_value(n as u32)).sum();
-            let mut ships = 0;
-            let mut material = pl.workers + pl.warehouse.iter().map(|&n| n as u32).sum::<u32>();
-            for (_, sh) in s.ships_of(p) {
-                if sh.complete() {
-                    ships += self.data.ship_points[sh.parts() as usize - 1];
-                } else {
-                    material += sh.material();
-                }
-                material += sh.cargo() as u32;
-            }
-            let taler = pl.taler + material;
-            let row = vec![pl.points as f64, goods as f64, ships as f64, (taler / r.taler_per_point) as f64];
-            totals.push(row.iter().sum());
-            points.push(row);
-            tie.push(vec![(taler % r.taler_per_point) as f64, taler as f64]);
-        }
-        let terminal = s.step == Step::GameOver;
-        let mut winners = Vec::new();
-        if terminal {
-            let key = |p: usize| (totals[p], tie[p][0], tie[p][1]);
-            let best = (0..self.players).map(key).fold((f64::MIN, f64::MIN, f64::MIN), |a, b| if b > a { b } else { a });
-            winners = (0..self.players).filter(|&p| key(p) == best).collect();
-        }
+        let tallies: Vec<Tally> = (0..self.players).map(|p| self.tally(s, p)).collect();
+        let points: Vec<Vec<f64>> = tallies
+            .iter()
+            .map(|t| vec![t.track as f64, t.goods as f64, t.ships as f64, t.material as f64])
+            .collect();
         ScoreReport {
             categories,
+            totals: tallies.iter().map(|t| t.total() as f64).collect(),
             points,
-            totals,
             tie_breakers: vec!["Taler left after the conversion (0 to 2)".into(), "Taler in all".into()],
-            tie_breaker_values: tie,
-            winners,
-            terminal,
+            tie_breaker_values: tallies.iter().map(|t| vec![t.left_over as f64, t.taler as f64]).collect(),
+            winners: self.winners_of(s),
+            terminal: s.step == Step::GameOver,
             truncated: false,
             notes: vec![format!(
                 "remaining material: workers, warehouse tiles, parts of unfinished ships and undelivered goods are 1 Taler each; 1 point per {} Taler",
@@ -470,5 +486,25 @@ impl Nauticus {
             )],
             ..ScoreReport::default()
         }
+    }
+}
+
+/// One seat's final scoring, category by category, and its tie-breakers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tally {
+    pub track: i32,
+    pub goods: u32,
+    pub ships: u32,
+    /// Points for remaining material and money.
+    pub material: u32,
+    /// Taler left after the conversion into points (0 to 2).
+    pub left_over: u32,
+    /// Taler in all, the converted material included.
+    pub taler: u32,
+}
+
+impl Tally {
+    pub fn total(&self) -> i64 {
+        self.track as i64 + (self.goods + self.ships + self.material) as i64
     }
 }
