@@ -982,13 +982,40 @@ fn worked_example_scoring_the_crowns_and_the_15_point_cap() {
 
 #[test]
 fn the_crown_cap_cuts_the_last_use_short_and_resets_each_round() {
-    let p = json!({"extra": false, "passes": 3, "crown_points": 13});
-    let mut st = position(2, json!({"pointing": 2, "spaces": layout_with("score the crowns", 4), "players": [p]}));
+    // The last phase of a round; P0 has scored 13 of the 15 crown points of this round.
+    let p0 = json!({"extra": false, "passes": 3, "crown_points": 13});
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("score the crowns", 4), "phases": 6, "anchor": "withdraw money",
+               "turned": ["withdraw money", "transport", "deliver goods", "buy masts", "buy sails", "buy goods"],
+               "players": [p0, {"extra": false, "passes": 3}]}),
+    );
     play(&mut st, "choose score the crowns");
     // 3 crowns, 2 points left under the cap.
     play(&mut st, "score 2 points for the crowns with a worker");
     assert_eq!(pl(&st, 0).points, 10 + 2 + 2);
+    assert_eq!(pl(&st, 0).crown_points, 15);
     assert!(!has_starting(&st, "score"));
+    play(&mut st, "finish the action");
+    play(&mut st, "pass");
+    // A new round: a new 15.
+    assert_eq!(st.inner().round, 1);
+    assert_eq!(pl(&st, 0).crown_points, 0);
+}
+
+#[test]
+fn an_extra_action_without_a_use_keeps_its_two_workers() {
+    // Ruling 7: the extra action may end with no use; "First, the player receives 2 workers".
+    let mut st = choosing(2, json!([{}]));
+    play(&mut st, "choose buy hull parts");
+    play(&mut st, "use the extra action to deliver goods");
+    assert_eq!(legal_names(&st), ["finish the extra action"]);
+    play(&mut st, "finish the extra action");
+    assert_eq!(pl(&st, 0).workers, 6);
+    assert!(!pl(&st, 0).extra);
+    // The chosen action is still open: the extra action was no pass.
+    assert_eq!(pl(&st, 0).passes, 0);
+    assert!(has(&st, "pass"));
 }
 
 // ----- rewards ----------------------------------------------------------------------------
