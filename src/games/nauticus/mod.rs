@@ -178,8 +178,8 @@ impl Game for Nauticus {
     }
 
     /// Everything is open information: every seat sees the whole table.
-    fn observation_string(&self, state: &State, player: usize) -> String {
-        format!("You are P{player}.\n{}", self.table(state))
+    fn observation_string(&self, state: &State, _player: usize) -> String {
+        self.table(state)
     }
 
     fn observation_tensor(&self, state: &State, player: usize, out: &mut [f32]) {
