@@ -42,6 +42,7 @@ from ._core import load as _load
 from .agents import AGENT_NAMES, Agent, AgentFunction
 from .bulk import simulate
 from .simulation import ProgressBar, SimulationResult
+from .streaming import ChunkError, RunDirectoryError, RunWriteError, UnverifiedRunWarning
 
 __all__ = [
     "GAMES",
@@ -56,6 +57,10 @@ __all__ = [
     "StateFormatError",
     "DataFileError",
     "SetupError",
+    "RunDirectoryError",
+    "ChunkError",
+    "RunWriteError",
+    "UnverifiedRunWarning",
     "Game",
     "State",
     "ScoreReport",

@@ -10,6 +10,7 @@ import random
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -117,6 +118,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise _UsageError(f"--chunk-games must be >= 1, got {args.chunk_games}")
     if args.resume and not args.out:
         raise _UsageError("--resume needs --out DIR, the directory of the run to resume")
+    if args.repair and not args.out:
+        raise _UsageError("--repair needs --out DIR, the directory of the run to repair")
     if args.plot:
         # Said before the run, not after it.
         if importlib.util.find_spec("matplotlib") is None:
@@ -133,7 +136,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             raise _UsageError(f"--agents: {e}") from None
     # Resuming: what the command leaves out comes from the directory's manifest; what it
     # gives must agree with it (tw.simulate names any disagreement).
-    manifest = read_manifest(args.out) if args.out and args.resume else None
+    manifest = read_manifest(args.out) if args.out and (args.resume or args.repair) else None
     base = None
     games = args.games if args.games is not None else 10_000
     seed = args.seed if args.seed is not None else 0
@@ -148,7 +151,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             if any(str(a).startswith("python:") for a in manifest["agents"]):
                 raise _UsageError(
                     f"{args.out} was played with Python agents ({', '.join(manifest['agents'])}); "
-                    "resume it from Python with the same agents: tw.simulate(..., out=DIR, resume=True)"
+                    f"{'repair' if args.repair else 'resume'} it from Python with the same agents: "
+                    f"tw.simulate(..., out=DIR, {'repair' if args.repair else 'resume'}=True)"
                 )
             agents = list(manifest["agents"])
     game = _load_game(args, base)
@@ -172,7 +176,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         result = simulate(
             game, games, seed=seed, threads=args.threads, agents=agents,
             progress=True, backend="dask" if client is not None else "local", client=client,
-            chunk_games=args.chunk_games, out=args.out, resume=args.resume,
+            chunk_games=args.chunk_games, out=args.out, resume=args.resume, repair=args.repair,
             # Only the summary is printed: the games stay in memory only for --save or --plot.
             keep_games=bool(args.save or args.plot),
         )
@@ -188,6 +192,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if client is not None:
             client.close()
     print(result.summary(), end="")
+    if result.repair is not None:
+        print(result.repair)
     if args.out:
         print(f"results in {args.out} (load with tw.SimulationResult.load_dir)")
     if args.save:
@@ -349,6 +355,9 @@ def _parser() -> argparse.ArgumentParser:
     p_sim.add_argument("--resume", action="store_true",
                        help="finish the run in --out DIR: play only its missing chunks (settings the command "
                             "leaves out come from DIR's manifest; those it gives must agree)")
+    p_sim.add_argument("--repair", action="store_true",
+                       help="mend the run in --out DIR: check every chunk against the checksums its chunk log "
+                            "records, play the damaged and missing ones again, and say what was replaced")
     p_sim.add_argument("--chunk-games", type=int, default=None, metavar="N",
                        help="games per chunk, the unit of streaming and of work (default: 4096 with random or "
                             "greedy agents, fewer with MCTS)")
@@ -378,6 +387,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A warning as the command line says it (a damaged chunk set aside, a run directory
+    without checksums): one line, without the source line that raised it."""
+    print(f"tradewinds: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status (0 success, 1 error, 2 usage)."""
     parser = _parser()
@@ -386,7 +402,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # What the subcommand does not know is its error, with its usage.
         getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
-        return int(args.func(args))
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return int(args.func(args))
     except _UsageError as e:
         # The usage of the subcommand that was given, not the top level's.
         getattr(args, "command_parser", parser).error(str(e))

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ._optional import import_optional
 from ._results import ARRAYS, FILE_VERSION, Layout, NpzFormat, check, pick, read_npz, write_npz
 from ._stats import RunStatistics
-from .streaming import RunReader, Timing
+from .streaming import RepairReport, RunReader, Timing
 
 __all__ = ["SimulationResult", "ProgressBar", "wilson_interval", "import_optional"]
 
@@ -121,6 +121,8 @@ class SimulationResult:
     agents: list[str]
     #: The index in its run of the first game here: 0, but for a chunk of a run (:meth:`chunks`).
     first: int
+    #: What ``tw.simulate(..., repair=True)`` replaced in the run directory (None otherwise).
+    repair: RepairReport | None
 
     def __init__(
         self,
@@ -140,6 +142,7 @@ class SimulationResult:
         statistics: RunStatistics | None = None,
         first: int = 0,
         source: RunReader | None = None,
+        repair: RepairReport | None = None,
         **named_arrays: npt.NDArray[Any],
     ) -> None:
         given = {**(arrays or {}), **named_arrays}
@@ -158,7 +161,7 @@ class SimulationResult:
             ("game", game), ("players", players), ("games", games), ("seed", seed), ("threads", threads),
             ("elapsed_seconds", elapsed_seconds), ("categories", list(layout.categories)),
             ("opponents", list(layout.opponents)), ("tiers", list(layout.tiers)),
-            ("options", dict(options or {})), ("agents", seats), ("first", int(first)),
+            ("options", dict(options or {})), ("agents", seats), ("first", int(first)), ("repair", repair),
             ("_arrays", kept), ("_statistics", statistics), ("_source", source),
         ):
             object.__setattr__(self, name, value)
@@ -261,7 +264,8 @@ class SimulationResult:
 
     @classmethod
     def from_run(
-        cls, manifest: Mapping[str, Any], statistics: RunStatistics, timing: Timing, source: RunReader
+        cls, manifest: Mapping[str, Any], statistics: RunStatistics, timing: Timing, source: RunReader,
+        repair: RepairReport | None = None,
     ) -> SimulationResult:
         """The result of a run streamed to a directory, from its manifest, its statistics,
         the timing of its chunks and the reader of the directory, which gives its games on
@@ -280,6 +284,7 @@ class SimulationResult:
             tiers=manifest.get("tiers"),
             statistics=statistics,
             source=source,
+            repair=repair,
         )
 
     # ---- rates -----------------------------------------------------------------------------
@@ -601,8 +606,11 @@ class SimulationResult:
         ``tradewinds simulate ... --out path``), read lazily: its statistics (all that the
         summary and the win rates need) at once from the chunks' metadata, its games when
         first asked for, merged in game order (``arrays``, ``scores``, ...), or a chunk at a
-        time (:meth:`chunks`). Every chunk must be present and intact; otherwise the error
-        names what is missing and how to finish the run (``--resume``). Directories written
+        time (:meth:`chunks`). Every chunk must be present and intact, and is checked
+        against the SHA-256 the directory's chunk log records as it is read; otherwise the
+        error (a :class:`~tradewinds.RunDirectoryError`; for a chunk, a
+        :class:`~tradewinds.ChunkError`) names the chunk and how to finish the run
+        (``--resume``) or repair it (``--repair``). Directories written
         by earlier versions (``.npz`` chunks) read the same way. Reading a Parquet run
         directory needs pyarrow (``pip install 'tradewinds[parquet]'``)."""
         reader = RunReader.open(path)

@@ -26,6 +26,8 @@ mod golden_tests;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
+mod tensor_tests;
+#[cfg(test)]
 mod tests;
 
 pub use data::Data;
