@@ -129,13 +129,7 @@ impl Game for Nauticus {
     fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
         out.clear();
         match self.actor_of(state) {
-            Actor::Chance => {
-                for t in 0..8u8 {
-                    if !state.spaces[..state.dealt as usize].contains(&t) {
-                        out.push(t as Action);
-                    }
-                }
-            }
+            Actor::Chance => out.extend(Self::undealt(state).map(|t| t as Action)),
             Actor::Player(_) => self.legal_list(state, out),
             Actor::Terminal => {}
         }

@@ -61,29 +61,22 @@ impl Nauticus {
         self.data.turntable[((space + 8 - s.pointing) % 8) as usize]
     }
 
+    /// The action tiles not yet laid out this round (the chance outcomes while dealing).
+    pub(crate) fn undealt(s: &State) -> impl Iterator<Item = u8> + '_ {
+        (0..8u8).filter(|t| !s.spaces[..s.dealt as usize].contains(t))
+    }
+
     /// Chance outcomes while dealing: the tiles not yet laid, equally likely.
     pub(crate) fn chance_list(&self, s: &State, out: &mut Vec<(Action, f64)>) {
         out.clear();
         let left = 8 - s.dealt as usize;
-        for t in 0..8u8 {
-            if !s.spaces[..s.dealt as usize].contains(&t) {
-                out.push((t as Action, 1.0 / left as f64));
-            }
-        }
+        out.extend(Self::undealt(s).map(|t| (t as Action, 1.0 / left as f64)));
     }
 
     pub(crate) fn sample(&self, s: &State, rng: &mut Rng) -> Action {
         let left = 8 - s.dealt as u32;
-        let mut k = below(rng, left);
-        for t in 0..8u8 {
-            if !s.spaces[..s.dealt as usize].contains(&t) {
-                if k == 0 {
-                    return t as Action;
-                }
-                k -= 1;
-            }
-        }
-        unreachable!("a tile is left to deal")
+        let k = below(rng, left) as usize;
+        Self::undealt(s).nth(k).expect("a tile is left to deal") as Action
     }
 
     // ----- small facts ----------------------------------------------------------------
