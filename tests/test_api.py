@@ -26,6 +26,7 @@ PUBLIC_API = {
     "DataFileError", "SetupError", "OptionError", "TradewindsError", "Game", "State", "ScoreReport",
     "SimulationResult", "data_path", "AGENT_NAMES", "Agent", "AgentFunction", "VectorGame", "VectorStep",
     "RunDirectoryError", "ChunkError", "RunWriteError", "UnverifiedRunWarning",
+    "replay", "RecordError",
 }
 
 

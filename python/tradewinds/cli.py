@@ -6,7 +6,6 @@ import argparse
 import importlib
 import importlib.util
 import json
-import random
 import signal
 import sys
 import threading
@@ -14,10 +13,10 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from . import GAMES, Game, IllegalActionError, State, TradewindsError, __version__, load, simulate
+from . import GAMES, Game, TradewindsError, __version__, load, simulate
 from ._core import configurations
 from ._core import options as options_of
-from ._play import mix_seed
+from ._terminal import fresh_seed, play, view_record
 from .agents import Agent, canonical_spec, parse_agent_list
 from .simulation import plot_format
 from .streaming import directory_status, read_manifest
@@ -205,15 +204,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _chance_outcome(state: State, rng: random.Random) -> int:
-    outcomes = state.chance_outcomes()
-    return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
-
-
-def _agent_move(state: State, spec: str, seed: int) -> int:
-    return state.agent_action(spec, mix_seed(seed, state.move_number))
-
-
 def _checked_specs(game: Game, specs: Sequence[str], flag: str) -> list[str]:
     """The built-in agents' specs in canonical form; a bad one is a usage error of ``flag``
     that names the built-in agents once, as the command line writes them."""
@@ -250,63 +240,20 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise _UsageError(f"--seat must be in 0..{game.players - 1}, got {args.seat}")
     seat = args.seat
     opponents = _opponents(game, seat, args.opponents)
-    rng = random.Random(args.seed)
-    state = game.new_state(args.seed)
+    seed = args.seed if args.seed is not None else fresh_seed()
     kinds = sorted(set(opponents.values()))
     who_plays = kinds[0] if len(kinds) == 1 else ", ".join(f"P{p} {a}" for p, a in sorted(opponents.items()))
-    print(f"{game.name}, {game.players} players; you are P{seat}; opponents: {who_plays}.")
-    print("Enter a move's number or its name; q quits.")
-    while not state.is_terminal:
-        player = state.current_player
-        if state.is_chance:
-            action = _chance_outcome(state, rng)
-            print(f"chance: {state.action_to_string(action)}")
-            state.apply(action)
-            continue
-        if player != seat:
-            action = _agent_move(state, opponents[player], args.seed)
-            print(f"P{player}: {state.action_to_string(action)}")
-            state.apply(action)
-            continue
-        print()
-        if args.reveal:
-            print("--- the whole table (--reveal) ---")
-            print(state.render())
-        print(f"--- what P{seat} sees ---")
-        print(state.observation_string(seat))
-        legal = state.legal_actions()
-        print("legal moves:")
-        for i, a in enumerate(legal):
-            print(f"  {i:>3}: {state.action_to_string(a)}")
-        while True:
-            try:
-                line = input(f"P{seat} move> ").strip()
-            except EOFError:
-                print()
-                print("end of input: quitting")
-                return 0
-            if not sys.stdin.isatty():
-                print(line)  # echo scripted input, so the transcript reads like a session
-            if line.lower() in ("q", "quit", "exit"):
-                print("quitting")
-                return 0
-            if not line:
-                continue
-            try:
-                if line.isdigit() and int(line) < len(legal):
-                    state.apply(legal[int(line)])
-                else:
-                    state.apply(line)
-                break
-            except IllegalActionError as e:
-                if line.isdigit():
-                    print(f"no move is numbered {line}: the numbers run 0..{len(legal) - 1}")
-                else:
-                    print(f"not a legal move: {e}")
-    print()
-    print(str(state))
-    print(state.score_report())
-    return 0
+    print(f"{game.title} ({game.name}), {game.players} player{'' if game.players == 1 else 's'}; you are P{seat}; "
+          f"opponents: {who_plays or 'none'}.")
+    print(f"seed {seed} (the same deal again: --seed {seed})")
+    return play(game, seat, opponents, seed, reveal=args.reveal, record=args.record)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    with open(args.file, encoding="utf-8") as f:
+        text = f.read()
+    seat = None if args.all else args.seat
+    return view_record(text, seat, start=args.move, print_all=args.print)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -322,11 +269,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_games.set_defaults(func=_cmd_games, command_parser=p_games)
 
-    def add_game_args(p: argparse.ArgumentParser, seed_default: int | None = 0) -> None:
+    def add_game_args(p: argparse.ArgumentParser, seed_help: str = "0") -> None:
         p.add_argument("game", metavar="GAME", help="one of: " + ", ".join(GAMES))
         p.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
-        p.add_argument("--seed", type=int, default=seed_default,
-                       help="seed, an integer in [0, 2**64 - 1] (default 0)")
+        p.add_argument("--seed", type=int, default=None,
+                       help=f"seed, an integer in [0, 2**64 - 1] (default {seed_help})")
         p.add_argument(
             "--option", action="append", metavar="KEY=VALUE",
             help="a game option (repeatable); VALUE is read as JSON when it parses, else as text "
@@ -340,7 +287,7 @@ def _parser() -> argparse.ArgumentParser:
                     "game, --seed, --games and --agents. MCTS agents play a few games a second: "
                     "progress goes to standard error (a bar on a terminal, else a line every 15 s).",
     )
-    add_game_args(p_sim, seed_default=None)
+    add_game_args(p_sim)
     p_sim.add_argument("--games", type=int, default=None, help="number of games (default 10000)")
     p_sim.add_argument("--threads", type=int, default=0,
                        help="worker threads (default 0 = all cores; with --dask: threads per chunk)")
@@ -372,9 +319,11 @@ def _parser() -> argparse.ArgumentParser:
 
     p_play = sub.add_parser(
         "play", help="play in the terminal against built-in agents",
-        description="Plays a game in the terminal against built-in agents; you see what your seat may see.",
+        description="Plays a game in the terminal against built-in agents. Every move is told as it happens, "
+                    "chance included, as your seat may see it. In the game: help (or ?) lists your moves and "
+                    "what they do; rules, legend, log, look, undo, save FILE, load FILE, q.",
     )
-    add_game_args(p_play)
+    add_game_args(p_play, seed_help="a fresh one, printed at the start")
     p_play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p_play.add_argument(
         "--opponents", default="random", metavar="SPECS",
@@ -383,7 +332,24 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_play.add_argument("--reveal", action="store_true",
                         help="also show the whole table, hidden information included")
+    p_play.add_argument("--record", metavar="FILE",
+                        help="write the game's record to FILE when it ends or you quit (tradewinds replay FILE)")
     p_play.set_defaults(func=_cmd_play, command_parser=p_play)
+
+    p_replay = sub.add_parser(
+        "replay", help="step through a game record, forwards and backwards",
+        description="Steps through a game record (from State.record(), SimulationResult.records() or save in "
+                    "tradewinds play): each move told as a sentence, and the table after it, as one seat sees "
+                    "it or with everything shown.",
+    )
+    p_replay.add_argument("file", metavar="FILE", help="the record (JSON)")
+    view = p_replay.add_mutually_exclusive_group()
+    view.add_argument("--seat", type=int, default=None, help="see the game as this seat sees it")
+    view.add_argument("--all", action="store_true", help="see everything, hidden information included (the default)")
+    p_replay.add_argument("--move", type=int, default=None, help="start after this many moves (default: the end)")
+    p_replay.add_argument("--print", action="store_true",
+                          help="print the whole game (its log, the end and the score) instead of stepping")
+    p_replay.set_defaults(func=_cmd_replay, command_parser=p_replay)
     return parser
 
 

@@ -3,6 +3,9 @@ bar used while a simulation runs."""
 
 from __future__ import annotations
 
+import html
+import importlib.util
+import io
 import math
 import os
 import threading
@@ -15,7 +18,9 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
+from ._core import load
 from ._optional import import_optional
+from ._play import play_one
 from ._results import ARRAYS, FILE_VERSION, Layout, NpzFormat, check, pick, read_npz, write_npz
 from ._stats import RunStatistics
 from .streaming import RepairReport, RunReader, Timing
@@ -338,6 +343,45 @@ class SimulationResult:
         """How many games reached each tier, shape (tiers,)."""
         return self.statistics.level_counts("tier")
 
+    # ---- records of chosen games ----------------------------------------------------------
+
+    def records(self, games: Any, agents: Sequence[Any] | None = None) -> list[str]:
+        """The records of chosen games of the run, as :meth:`State.record` writes them (JSON
+        text; :func:`tradewinds.replay` plays one again, ``tradewinds replay FILE`` steps
+        through it).
+
+        ``games`` chooses them by row of this result (0 .. ``games - 1``): a list of rows, or a
+        boolean mask over the rows, e.g. ``result.records(result.winners[:, 1])`` for every
+        game seat 1 won, ``result.records([result.moves.argmax()])`` for the longest. Each
+        chosen game is played again, move for move, from the run's seed and its number in the
+        run: a run keeps nothing for this and is not slowed. A run with Python agents needs
+        them again, as ``agents`` (the same callables, so that they choose the same moves).
+        """
+        chosen = np.asarray(games)
+        rows = np.flatnonzero(chosen) if chosen.dtype == np.bool_ else chosen.astype(np.int64).reshape(-1)
+        if chosen.dtype == np.bool_ and chosen.shape != (self.games,):
+            raise ValueError(f"a mask of games must have one entry per game ({self.games}), not shape {chosen.shape}")
+        bad = [int(r) for r in rows if not 0 <= r < self.games]
+        if bad:
+            raise ValueError(f"no game at row {bad[0]}: this result holds rows 0..{self.games - 1}")
+        game = load(self.game, dict(self.options))
+        python = [a for a in self.agents if a.startswith("python:")]
+        if python and agents is None:
+            raise ValueError(
+                f"this run was played by Python agents ({', '.join(python)}): pass them again as agents=[...] "
+                "to play its games again"
+            )
+        out = []
+        for row in rows:
+            index = self.first + int(row)
+            if python:
+                assert agents is not None
+                state, _ = play_one(game, list(agents), self.seed, index)
+            else:
+                state = game.replay_game(index, self.seed, list(self.agents))
+            out.append(state.record())
+        return out
+
     # ---- reporting -------------------------------------------------------------------------
 
     def summary(self) -> str:
@@ -416,6 +460,18 @@ class SimulationResult:
 
     def __str__(self) -> str:
         return self.summary()
+
+    def _repr_html_(self) -> str:
+        """The notebook view: the summary, and the figure of :meth:`plot` (as inline SVG) when
+        matplotlib is installed and the games are at hand."""
+        parts = [f"<div class=\"tradewinds-result\">\n<pre>{html.escape(self.summary().rstrip())}</pre>"]
+        if self.games and self.holds_games and importlib.util.find_spec("matplotlib") is not None:
+            buffer = io.StringIO()
+            self.figure().savefig(buffer, format="svg")
+            svg = buffer.getvalue()
+            parts.append(svg[svg.index("<svg"):])
+        parts.append("</div>")
+        return "\n".join(parts)
 
     def __repr__(self) -> str:
         agents = "" if all(a == "random" for a in self.agents) else f" agents={self.agents!r}"

@@ -6,6 +6,8 @@
 //! * [`invariants`]: what must hold for one state, one `apply`, one named action, and for
 //!   random play checked step by step.
 //! * [`conformance`]: the random-simulation suite each game runs in every configuration.
+//! * [`log`]: the readable log tells each seat only what it may know; records replay to the
+//!   identical state and log.
 //! * [`configurations`]: every registered game in every configuration, built once.
 //! * [`vocabulary`]: the words of the registered games (action names, saved-state and data
 //!   file text), which the mutators use to make text a game may recognise.
@@ -33,6 +35,7 @@ pub mod conformance;
 pub mod golden;
 pub mod input;
 pub mod invariants;
+pub mod log;
 pub mod mutate;
 pub mod playthrough;
 pub mod positions;
