@@ -13,6 +13,7 @@ use crate::engine::{
 
 pub mod actions;
 pub mod data;
+mod log;
 mod rules;
 mod setup;
 pub mod state;
@@ -52,6 +53,8 @@ impl GameDefinition for Nauticus {
         },
         OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
     ];
+    const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
+    const NOTATION: &'static str = include_str!("text/notation.md");
     const DATA_FILE: Option<DataFileDecl> =
         Some(DataFileDecl { shipped: Data::SHIPPED, parse_text: |text| Data::from_json_str(text).map(|_| ()) });
 
@@ -149,6 +152,11 @@ impl Game for Nauticus {
 
     fn action_to_string(&self, state: &State, action: Action) -> String {
         self.action_name(state, action)
+    }
+
+    /// Nothing is hidden: every observer reads the same sentence.
+    fn describe_move(&self, before: &State, action: Action, after: &State, _observer: Option<usize>) -> String {
+        self.describe(before, action, after)
     }
 
     fn winners(&self, state: &State) -> Vec<usize> {

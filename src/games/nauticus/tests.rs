@@ -350,7 +350,7 @@ fn the_start_player_chooses_any_face_up_tile_and_takes_its_bonus_even_when_passi
     // the bonus."
     let mut st = choosing(3, json!([{"extra": false}, {"extra": false}, {"extra": false}]));
     assert_eq!(legal_names(&st).len(), 8);
-    play(&mut st, "choose buy hull parts"); // space 4: 2 victory points
+    play(&mut st, "choose: buy hull parts"); // space 4: 2 victory points
     assert_eq!(pl(&st, 0).points, 12);
     play(&mut st, "pass");
     assert_eq!(pl(&st, 0).points, 12);
@@ -362,7 +362,7 @@ fn the_start_player_chooses_any_face_up_tile_and_takes_its_bonus_even_when_passi
     // of the round." "The start player figure is passed to the next player clockwise."
     assert_eq!(st.actor(), Actor::Player(1));
     assert_eq!(st.inner().start, 1);
-    assert!(!has(&st, "choose buy hull parts"));
+    assert!(!has(&st, "choose: buy hull parts"));
     assert_eq!(legal_names(&st).len(), 7);
     // "After the first action phase of a round, the anchor tile is placed on the turned-over
     // action tile."
@@ -374,12 +374,12 @@ fn every_bonus_in_printed_order() {
     // "3 workers; Mast; Sail; 2 victory points; 2 workers; 1 worker + 1 good; 1 worker + 1
     // victory point; 4 Taler"
     let cases: [(usize, &str, i32, u32, u32, Option<&str>); 8] = [
-        (1, "take a whale mast as the bonus", 0, 3, 0, None),
-        (2, "take an anchor mast as the bonus", 0, 0, 0, Some("anchor mast")),
-        (3, "take a whale sail as the bonus", 0, 0, 0, Some("whale sail")),
+        (1, "take as the bonus: a whale mast", 0, 3, 0, None),
+        (2, "take as the bonus: an anchor mast", 0, 0, 0, Some("anchor mast")),
+        (3, "take as the bonus: a whale sail", 0, 0, 0, Some("whale sail")),
         (4, "", 2, 0, 0, None),
         (5, "", 0, 2, 0, None),
-        (6, "take salt as the bonus", 0, 1, 0, Some("salt")),
+        (6, "take as the bonus: salt", 0, 1, 0, Some("salt")),
         (7, "", 1, 1, 0, None),
         (8, "", 0, 0, 4, None),
     ];
@@ -388,7 +388,7 @@ fn every_bonus_in_printed_order() {
             2,
             json!({"pointing": 2, "spaces": layout_with("transport", space), "players": [{"extra": false}]}),
         );
-        play(&mut st, "choose transport");
+        play(&mut st, "choose: transport");
         if let Some(t) = tile {
             // A free tile of the player's choice, never a crown.
             assert!(!has_starting(&st, "take a crown"));
@@ -408,14 +408,14 @@ fn a_bonus_tile_that_does_not_fit_into_the_warehouse_is_not_received() {
     // 7 of 8 spaces used: a mast (2 spaces) does not fit, a sail (1) does.
     let full = json!({"coffee": 3, "grain": 2, "fish": 2});
     let mut st = position(2, json!({"pointing": 2, "spaces": layout_with("transport", 2), "players": [{"extra": false, "warehouse": full}]}));
-    play(&mut st, "choose transport");
+    play(&mut st, "choose: transport");
     assert_eq!(st.inner().step, Step::Turn);
     assert_eq!(st.inner().stock[4..8], [15; 4]);
     assert_eq!(st.inner().warehouse_used(0, 2), 7);
     let mut st = position(2, json!({"pointing": 2, "spaces": layout_with("transport", 3), "players": [{"extra": false, "warehouse": full}]}));
-    play(&mut st, "choose transport");
+    play(&mut st, "choose: transport");
     assert_eq!(st.inner().step, Step::BonusTile);
-    play(&mut st, "take a whale sail as the bonus");
+    play(&mut st, "take as the bonus: a whale sail");
     assert_eq!(st.inner().warehouse_used(0, 2), 8);
 }
 
@@ -432,7 +432,7 @@ fn blue_workers_follow_the_turntable_and_the_anchor_turns_it_for_the_next_round(
     // Seven phases of passing; the first action (on space 6) carries the anchor tile.
     let order = ["buy sails", "withdraw money", "transport", "deliver goods", "buy hull parts", "buy masts", "buy goods"];
     for t in order {
-        play(&mut st, &format!("choose {t}"));
+        play(&mut st, &format!("choose: {t}"));
         if st.inner().step == Step::BonusTile {
             let first = legal_names(&st)[0].clone();
             play(&mut st, &first);
@@ -457,7 +457,7 @@ fn passing_turns_the_pass_tiles_minus_3_first() {
     // sense to turn over the -3 tile first, then the -2 tile, and on the third pass, the -1
     // tile." A fourth pass turns nothing more.
     let mut st = choosing(2, json!([{"extra": false, "passes": 2}, {"extra": false, "passes": 3}]));
-    play(&mut st, "choose withdraw money");
+    play(&mut st, "choose: withdraw money");
     play(&mut st, "pass");
     assert_eq!(pl(&st, 0).passes, 3);
     play(&mut st, "pass");
@@ -479,7 +479,7 @@ fn end_of_round_penalties_for_unturned_pass_tiles_may_go_below_zero() {
                "players": [{"extra": false, "points": 2, "passes": 0}, {"extra": false, "passes": 1},
                            {"extra": false, "passes": 2}, {"extra": false, "passes": 3}]}),
     );
-    play(&mut st, "choose withdraw money"); // space 1: 3 workers for P0
+    play(&mut st, "choose: withdraw money"); // space 1: 3 workers for P0
     for _ in 0..4 {
         play(&mut st, "withdraw 2 Taler for a worker");
         play(&mut st, "finish the action");
@@ -505,23 +505,23 @@ fn worked_example_buying_hull_parts() {
     // the 0-cost single-vessel tile and places it in their warehouse. ... The unused worker is
     // forfeited."
     let mut st = choosing(3, json!([{"extra": false}, {"extra": false}, {"extra": false}]));
-    play(&mut st, "choose buy hull parts");
+    play(&mut st, "choose: buy hull parts");
     assert_eq!(pl(&st, 0).points, 12);
     assert_eq!(st.inner().turn.blue, 2);
-    play(&mut st, "buy a single hull for 0 Taler");
+    play(&mut st, "buy: a single hull for 0 Taler");
     // The free single hull goes straight to the warehouse: no placement to choose.
     assert_eq!(st.inner().step, Step::Turn);
     assert_eq!(warehouse(&st, 0, "single hull"), 1);
-    play(&mut st, "buy a bow for 1 Taler");
-    play(&mut st, "begin a new ship with the bow");
-    play(&mut st, "buy a stern for 3 Taler");
+    play(&mut st, "buy: a bow for 1 Taler");
+    play(&mut st, "begin a new ship: the bow");
+    play(&mut st, "buy: a stern for 3 Taler");
     // "They immediately form a 2-tile ship from the bow and stern."
-    play_starting(&mut st, "put the stern on ship 1");
-    play(&mut st, "buy a centre for 2 Taler");
+    play_starting(&mut st, "put on ship 1: the stern");
+    play(&mut st, "buy: a centre for 2 Taler");
     // "They set the center part aside for now."
-    play(&mut st, "put the centre in the warehouse");
+    play(&mut st, "put in the warehouse: the centre");
     assert_eq!(st.inner().step, Step::Gift);
-    play(&mut st, "take a single hull as the gift");
+    play(&mut st, "take as the gift: a single hull");
     // "Both 1-tile hulls must go into the warehouse, since they were received for free."
     assert_eq!(warehouse(&st, 0, "single hull"), 2);
     assert_eq!((pl(&st, 0).taler, pl(&st, 0).workers), (15 - 6, 4 - 2));
@@ -534,22 +534,22 @@ fn worked_example_buying_hull_parts() {
 
     assert_eq!(st.actor(), Actor::Player(1));
     assert_eq!(st.inner().turn.blue, 2);
-    play(&mut st, "buy a bow for 1 Taler");
-    play(&mut st, "begin a new ship with the bow");
-    play(&mut st, "buy a stern for 3 Taler");
-    play_starting(&mut st, "put the stern on ship 1");
+    play(&mut st, "buy: a bow for 1 Taler");
+    play(&mut st, "begin a new ship: the bow");
+    play(&mut st, "buy: a stern for 3 Taler");
+    play_starting(&mut st, "put on ship 1: the stern");
     assert_eq!((pl(&st, 1).taler, pl(&st, 1).workers), (16 - 4, 4));
     play(&mut st, "finish the action");
 
     assert_eq!(st.actor(), Actor::Player(2));
-    play(&mut st, "buy a single hull for 0 Taler");
+    play(&mut st, "buy: a single hull for 0 Taler");
     assert_eq!(warehouse(&st, 2, "single hull"), 1);
     assert_eq!((pl(&st, 2).taler, pl(&st, 2).workers), (17, 5));
     assert_eq!(st.inner().turn.blue, 1);
     play(&mut st, "finish the action");
     // The unused blue worker is forfeited: the next action brings its own count.
     assert_eq!(st.inner().step, Step::Choose);
-    play(&mut st, "choose withdraw money");
+    play(&mut st, "choose: withdraw money");
     assert_eq!(st.inner().turn.blue, 2);
     assert_eq!(pl(&st, 2).workers, 5);
 }
@@ -565,26 +565,26 @@ fn worked_example_buying_masts_with_a_duplicate_for_4_taler() {
         json!({"pointing": 2, "spaces": layout_with("buy masts", 4),
                "players": [{"extra": false, "ships": [{"hull": ["bow", "stern"]}]}]}),
     );
-    play(&mut st, "choose buy masts");
-    play(&mut st, "buy a whale mast for 0 Taler");
+    play(&mut st, "choose: buy masts");
+    play(&mut st, "buy: a whale mast for 0 Taler");
     assert_eq!(warehouse(&st, 0, "whale mast"), 1);
-    play(&mut st, "buy an anchor mast for 1 Taler");
-    play_starting(&mut st, "put the anchor mast on ship 1");
+    play(&mut st, "buy: an anchor mast for 1 Taler");
+    play_starting(&mut st, "put on ship 1: the anchor mast");
     // "the second and every further identical tile costs 4 Taler"
-    assert!(has(&st, "buy an anchor mast for 4 Taler"));
-    assert!(has(&st, "buy a compass mast for 3 Taler"));
-    play(&mut st, "buy an anchor mast for 4 Taler");
-    play_starting(&mut st, "put the anchor mast on ship 1");
+    assert!(has(&st, "buy: an anchor mast for 4 Taler"));
+    assert!(has(&st, "buy: a compass mast for 3 Taler"));
+    play(&mut st, "buy: an anchor mast for 4 Taler");
+    play_starting(&mut st, "put on ship 1: the anchor mast");
     assert_eq!(pl(&st, 0).taler, 15 - 5);
     // 2 blue workers and 1 of the player's.
     assert_eq!(pl(&st, 0).workers, 3);
     let sh = ships(&st, 0)[0];
     assert_eq!((sh.masts, sh.coat), (2, 1));
     // A third identical mast also costs 4, but a ship has one mast per hull tile.
-    assert!(has(&st, "buy an anchor mast for 4 Taler"));
-    play(&mut st, "buy an anchor mast for 4 Taler");
+    assert!(has(&st, "buy: an anchor mast for 4 Taler"));
+    play(&mut st, "buy: an anchor mast for 4 Taler");
     assert!(!has_starting(&st, "put the anchor mast on ship"));
-    assert!(has(&st, "put the anchor mast in the warehouse"));
+    assert!(has(&st, "put in the warehouse: the anchor mast"));
 }
 
 #[test]
@@ -598,15 +598,15 @@ fn worked_example_buying_goods_and_the_cheaper_alternative() {
     let desc = json!({"pointing": 2, "spaces": layout_with("buy goods", 4),
                       "players": [{"extra": false, "ships": yard}]});
     let mut st = position(2, desc.clone());
-    play(&mut st, "choose buy goods");
-    play(&mut st, "buy fish for 2 Taler");
-    assert!(has_starting(&st, "load the fish on ship 3"));
-    play(&mut st, "put the fish in the warehouse");
-    play(&mut st, "buy grain for 1 Taler");
-    play_starting(&mut st, "load the grain on ship 1");
-    play(&mut st, "buy coffee for 0 Taler");
-    play(&mut st, "buy coffee for 4 Taler");
-    play_starting(&mut st, "load the coffee on ship 2");
+    play(&mut st, "choose: buy goods");
+    play(&mut st, "buy: fish for 2 Taler");
+    assert!(has_starting(&st, "load on ship 3: the fish"));
+    play(&mut st, "put in the warehouse: the fish");
+    play(&mut st, "buy: grain for 1 Taler");
+    play_starting(&mut st, "load on ship 1: the grain");
+    play(&mut st, "buy: coffee for 0 Taler");
+    play(&mut st, "buy: coffee for 4 Taler");
+    play_starting(&mut st, "load on ship 2: the coffee");
     assert_eq!(pl(&st, 0).taler, 15 - 7);
     assert_eq!(pl(&st, 0).workers, 4 - 2);
     assert_eq!((warehouse(&st, 0, "coffee"), warehouse(&st, 0, "fish")), (1, 1));
@@ -617,16 +617,16 @@ fn worked_example_buying_goods_and_the_cheaper_alternative() {
     // the second coffee for 4 Taler, and then receive an additional coffee as a gift ... This
     // would have saved them 1 Taler and gained them 1 additional good".
     let mut st = position(2, desc);
-    play(&mut st, "choose buy goods");
-    play(&mut st, "buy fish for 2 Taler");
-    play(&mut st, "put the fish in the warehouse");
-    play(&mut st, "buy grain for 1 Taler");
-    play_starting(&mut st, "load the grain on ship 1");
-    play(&mut st, "buy coffee for 0 Taler");
-    play(&mut st, "buy salt for 3 Taler");
-    play_starting(&mut st, "load the salt on ship 2");
+    play(&mut st, "choose: buy goods");
+    play(&mut st, "buy: fish for 2 Taler");
+    play(&mut st, "put in the warehouse: the fish");
+    play(&mut st, "buy: grain for 1 Taler");
+    play_starting(&mut st, "load on ship 1: the grain");
+    play(&mut st, "buy: coffee for 0 Taler");
+    play(&mut st, "buy: salt for 3 Taler");
+    play_starting(&mut st, "load on ship 2: the salt");
     assert_eq!(st.inner().step, Step::Gift);
-    play(&mut st, "take coffee as the gift");
+    play(&mut st, "take as the gift: coffee");
     assert_eq!(pl(&st, 0).taler, 15 - 6);
     assert_eq!(warehouse(&st, 0, "coffee"), 2);
     assert_eq!(pl(&st, 0).workers, 4 - 2);
@@ -642,28 +642,28 @@ fn the_gift_is_once_per_action_free_of_workers_and_taler_and_needs_room() {
         json!({"pointing": 2, "spaces": layout_with("buy sails", 4),
                "players": [{"extra": false, "workers": 10, "taler": 30}]}),
     );
-    play(&mut st, "choose buy sails");
+    play(&mut st, "choose: buy sails");
     for (sail, price) in [("whale", 0), ("anchor", 1), ("compass", 3), ("lighthouse", 2)] {
         let article = if sail == "anchor" { "an" } else { "a" };
-        play(&mut st, &format!("buy {article} {sail} sail for {price} Taler"));
+        play(&mut st, &format!("buy: {article} {sail} sail for {price} Taler"));
         if price > 0 {
-            play(&mut st, &format!("put the {sail} sail in the warehouse"));
+            play(&mut st, &format!("put in the warehouse: the {sail} sail"));
         }
     }
     let before = (pl(&st, 0).taler, pl(&st, 0).workers);
     // The gift is a sail of the tile's type: never a crown sail.
-    assert!(!has(&st, "take a crown sail as the gift"));
-    play(&mut st, "take a whale sail as the gift");
+    assert!(!has(&st, "take as the gift: a crown sail"));
+    play(&mut st, "take as the gift: a whale sail");
     assert_eq!((pl(&st, 0).taler, pl(&st, 0).workers), before);
     assert_eq!(warehouse(&st, 0, "whale sail"), 2);
     // Buying more does not bring a second gift.
-    play(&mut st, "buy a whale sail for 4 Taler");
-    play(&mut st, "put the whale sail in the warehouse");
+    play(&mut st, "buy: a whale sail for 4 Taler");
+    play(&mut st, "put in the warehouse: the whale sail");
     assert_eq!(st.inner().step, Step::Turn);
     // Four more types again in the same action: still no second gift.
     for sail in ["anchor", "compass"] {
-        play(&mut st, &format!("buy an {sail} sail for 4 Taler").replace("an compass", "a compass"));
-        play(&mut st, &format!("put the {sail} sail in the warehouse"));
+        play(&mut st, &format!("buy: an {sail} sail for 4 Taler").replace("an compass", "a compass"));
+        play(&mut st, &format!("put in the warehouse: the {sail} sail"));
     }
     assert_eq!(st.inner().step, Step::Turn);
     assert_eq!(st.inner().warehouse_used(0, 2), 8);
@@ -674,14 +674,14 @@ fn the_gift_is_once_per_action_free_of_workers_and_taler_and_needs_room() {
         json!({"pointing": 2, "spaces": layout_with("buy hull parts", 4),
                "players": [{"extra": false, "warehouse": {"coffee": 6}}]}),
     );
-    play(&mut st, "choose buy hull parts");
-    play(&mut st, "buy a single hull for 0 Taler");
-    play(&mut st, "buy a bow for 1 Taler");
-    play(&mut st, "begin a new ship with the bow");
-    play(&mut st, "buy a stern for 3 Taler");
-    play(&mut st, "begin a new ship with the stern");
-    play(&mut st, "buy a centre for 2 Taler");
-    play(&mut st, "put the centre in the warehouse");
+    play(&mut st, "choose: buy hull parts");
+    play(&mut st, "buy: a single hull for 0 Taler");
+    play(&mut st, "buy: a bow for 1 Taler");
+    play(&mut st, "begin a new ship: the bow");
+    play(&mut st, "buy: a stern for 3 Taler");
+    play(&mut st, "begin a new ship: the stern");
+    play(&mut st, "buy: a centre for 2 Taler");
+    play(&mut st, "put in the warehouse: the centre");
     assert_eq!(st.inner().warehouse_used(0, 2), 8);
     assert_eq!(st.inner().step, Step::Turn);
 }
@@ -697,13 +697,13 @@ fn the_golden_rule_a_free_tile_needs_room_in_the_warehouse_a_paid_one_a_place() 
         json!({"pointing": 2, "spaces": layout_with("buy masts", 4),
                "players": [{"extra": false, "warehouse": full, "ships": [{"hull": ["single hull"]}]}]}),
     );
-    play(&mut st, "choose buy masts");
+    play(&mut st, "choose: buy masts");
     // The 0-Taler whale mast cannot be stored; the paid ones can go on the ship.
-    assert!(!has(&st, "buy a whale mast for 0 Taler"));
-    assert!(has(&st, "buy an anchor mast for 1 Taler"));
-    play(&mut st, "buy an anchor mast for 1 Taler");
+    assert!(!has(&st, "buy: a whale mast for 0 Taler"));
+    assert!(has(&st, "buy: an anchor mast for 1 Taler"));
+    play(&mut st, "buy: an anchor mast for 1 Taler");
     assert_eq!(legal_names(&st).len(), 1);
-    play_starting(&mut st, "put the anchor mast on ship 1");
+    play_starting(&mut st, "put on ship 1: the anchor mast");
     // Now no ship takes a mast and the warehouse is full: nothing is for sale.
     assert!(!has_starting(&st, "buy"));
     // One space short of a mast (7 of 8 used): a mast (2 spaces) does not fit ...
@@ -712,7 +712,7 @@ fn the_golden_rule_a_free_tile_needs_room_in_the_warehouse_a_paid_one_a_place() 
         json!({"pointing": 2, "spaces": layout_with("buy masts", 4),
                "players": [{"extra": false, "warehouse": {"coffee": 7}}]}),
     );
-    play(&mut st, "choose buy masts");
+    play(&mut st, "choose: buy masts");
     assert!(!has_starting(&st, "buy"));
     // ... and with 6 used it does: "Masts take up 2 spaces."
     let mut st = position(
@@ -720,8 +720,8 @@ fn the_golden_rule_a_free_tile_needs_room_in_the_warehouse_a_paid_one_a_place() 
         json!({"pointing": 2, "spaces": layout_with("buy masts", 4),
                "players": [{"extra": false, "warehouse": {"coffee": 6}}]}),
     );
-    play(&mut st, "choose buy masts");
-    play(&mut st, "buy a whale mast for 0 Taler");
+    play(&mut st, "choose: buy masts");
+    play(&mut st, "buy: a whale mast for 0 Taler");
     assert_eq!(st.inner().warehouse_used(0, 2), 8);
 }
 
@@ -735,14 +735,14 @@ fn buying_needs_a_worker_and_the_price_in_taler() {
     );
     // Space 2 has no blue workers (the anchor sector) and prices single 3, bow 2, stern 0,
     // centre 1.
-    play(&mut st, "choose buy hull parts");
+    play(&mut st, "choose: buy hull parts");
     // The bonus of space 2: a free mast to the warehouse.
-    play(&mut st, "take a whale mast as the bonus");
+    play(&mut st, "take as the bonus: a whale mast");
     assert_eq!(st.inner().turn.blue, 0);
-    assert!(!has_starting(&st, "buy a single hull"));
-    assert!(has(&st, "buy a bow for 2 Taler"));
-    play(&mut st, "buy a bow for 2 Taler");
-    play(&mut st, "begin a new ship with the bow");
+    assert!(!has_starting(&st, "buy: a single hull"));
+    assert!(has(&st, "buy: a bow for 2 Taler"));
+    play(&mut st, "buy: a bow for 2 Taler");
+    play(&mut st, "begin a new ship: the bow");
     assert_eq!((pl(&st, 0).taler, pl(&st, 0).workers), (0, 0));
     // No worker left: no further use.
     assert_eq!(legal_names(&st), ["finish the action"]);
@@ -759,9 +759,9 @@ fn a_used_up_stack_cannot_be_bought() {
                "players": [{"extra": false}, {"extra": false, "warehouse": {"centre": 1}, "ships": yard}]}),
     );
     assert_eq!(st.inner().stock[super::data::CENTRE as usize], 0);
-    play(&mut st, "choose buy hull parts");
-    assert!(!has_starting(&st, "buy a centre"));
-    assert!(has(&st, "buy a bow for 1 Taler"));
+    play(&mut st, "choose: buy hull parts");
+    assert!(!has_starting(&st, "buy: a centre"));
+    assert!(has(&st, "buy: a bow for 1 Taler"));
 }
 
 // ----- the shipyard --------------------------------------------------------------------------
@@ -799,17 +799,17 @@ fn ships_grow_from_an_end_or_the_middle_without_gaps_and_are_never_rearranged() 
         json!({"pointing": 2, "spaces": layout_with("buy hull parts", 4),
                "players": [{"extra": false, "ships": [{"hull": ["bow"]}]}]}),
     );
-    play(&mut st, "choose buy hull parts");
-    play(&mut st, "buy a stern for 3 Taler");
-    assert!(has_starting(&st, "put the stern on ship 1"));
-    assert!(has(&st, "put the stern in the warehouse"));
-    play(&mut st, "begin a new ship with the stern");
+    play(&mut st, "choose: buy hull parts");
+    play(&mut st, "buy: a stern for 3 Taler");
+    assert!(has_starting(&st, "put on ship 1: the stern"));
+    assert!(has(&st, "put in the warehouse: the stern"));
+    play(&mut st, "begin a new ship: the stern");
     assert_eq!(ships(&st, 0).len(), 2);
-    play(&mut st, "buy a centre for 2 Taler");
+    play(&mut st, "buy: a centre for 2 Taler");
     // The centre may go to either open ship (or stand alone, or to the warehouse).
-    assert!(has_starting(&st, "put the centre on ship 1"));
-    assert!(has_starting(&st, "put the centre on ship 2"));
-    assert!(has(&st, "begin a new ship with the centre"));
+    assert!(has_starting(&st, "put on ship 1: the centre"));
+    assert!(has_starting(&st, "put on ship 2: the centre"));
+    assert!(has(&st, "begin a new ship: the centre"));
 }
 
 #[test]
@@ -895,19 +895,19 @@ fn transport_moves_stored_tiles_to_the_shipyard_one_worker_each() {
                "players": [{"extra": false, "workers": 1,
                             "warehouse": {"single hull": 1, "whale mast": 1, "coffee": 1, "crown sail": 1}}]}),
     );
-    play(&mut st, "choose transport");
+    play(&mut st, "choose: transport");
     // Nothing in the shipyard yet: only the hull can move (a mast needs a hull, a sail a mast).
     let names = legal_names(&st);
-    assert!(names.contains(&"transport a single hull from the warehouse".to_string()));
+    assert!(names.contains(&"transport: a single hull from the warehouse".to_string()));
     assert!(!names.iter().any(|n| n.contains("mast") || n.contains("sail") || n.contains("coffee")));
-    play(&mut st, "transport a single hull from the warehouse");
+    play(&mut st, "transport: a single hull from the warehouse");
     // It cannot go back into the warehouse.
-    assert_eq!(legal_names(&st), ["begin a new ship with the single hull"]);
-    play(&mut st, "begin a new ship with the single hull");
-    play(&mut st, "transport a whale mast from the warehouse");
-    play_starting(&mut st, "put the whale mast on ship 1");
-    play(&mut st, "transport coffee from the warehouse");
-    play_starting(&mut st, "load the coffee on ship 1");
+    assert_eq!(legal_names(&st), ["begin a new ship: the single hull"]);
+    play(&mut st, "begin a new ship: the single hull");
+    play(&mut st, "transport: a whale mast from the warehouse");
+    play_starting(&mut st, "put on ship 1: the whale mast");
+    play(&mut st, "transport: coffee from the warehouse");
+    play_starting(&mut st, "load on ship 1: the coffee");
     // 2 blue workers and 1 of the player's; none is left for the crown sail.
     assert_eq!(pl(&st, 0).workers, 0);
     assert_eq!(legal_names(&st), ["finish the action"]);
@@ -917,7 +917,7 @@ fn transport_moves_stored_tiles_to_the_shipyard_one_worker_each() {
 fn withdraw_money_gives_2_taler_per_worker() {
     // "For each worker a player spends, they receive 2 Taler from the general supply."
     let mut st = position(2, json!({"pointing": 2, "spaces": layout_with("withdraw money", 4), "players": [{"extra": false, "workers": 1}]}));
-    play(&mut st, "choose withdraw money");
+    play(&mut st, "choose: withdraw money");
     for _ in 0..3 {
         play(&mut st, "withdraw 2 Taler for a worker");
     }
@@ -940,12 +940,12 @@ fn deliver_only_whole_cargoes_of_complete_fully_loaded_ships_one_worker_per_good
                "players": [{"extra": false, "workers": workers, "ships": [full, unloaded, unfinished]}]})
     };
     let mut st = position(2, desc(2));
-    play(&mut st, "choose deliver goods");
-    play(&mut st, "take a whale mast as the bonus");
+    play(&mut st, "choose: deliver goods");
+    play(&mut st, "take as the bonus: a whale mast");
     assert!(!has_starting(&st, "deliver"), "{:?}", legal_names(&st));
     let mut st = position(2, desc(3));
-    play(&mut st, "choose deliver goods");
-    play(&mut st, "take a whale mast as the bonus");
+    play(&mut st, "choose: deliver goods");
+    play(&mut st, "take as the bonus: a whale mast");
     assert_eq!(legal_names(&st).iter().filter(|n| n.starts_with("deliver")).count(), 1);
     play_starting(&mut st, "deliver the cargo of ship 1");
     assert_eq!(pl(&st, 0).delivered, [2, 0, 0, 1]);
@@ -964,17 +964,17 @@ fn worked_example_scoring_the_crowns_and_the_15_point_cap() {
     let b = json!({"extra": false, "passes": 1, "warehouse": {"crown sail": 1},
                    "ships": [{"hull": ["single hull"], "crown_masts": 1}]});
     let mut st = position(2, json!({"pointing": 2, "spaces": layout_with("score the crowns", 1), "players": [{"extra": false}, b]}));
-    play(&mut st, "choose score the crowns");
+    play(&mut st, "choose: score the crowns");
     play(&mut st, "pass");
     assert_eq!(st.actor(), Actor::Player(1));
     assert_eq!(st.inner().turn.blue, 2);
     for _ in 0..3 {
-        play(&mut st, "score 3 points for the crowns with a worker");
+        play(&mut st, "score the crowns with a worker: 3 points");
     }
     assert_eq!(pl(&st, 1).points, 19);
     assert_eq!(pl(&st, 1).workers, 3);
-    play(&mut st, "score 3 points for the crowns with a worker");
-    play(&mut st, "score 3 points for the crowns with a worker");
+    play(&mut st, "score the crowns with a worker: 3 points");
+    play(&mut st, "score the crowns with a worker: 3 points");
     assert_eq!(pl(&st, 1).points, 25);
     // "a player can receive a maximum of 15 victory points per round from this action."
     assert!(!has_starting(&st, "score"));
@@ -990,9 +990,9 @@ fn the_crown_cap_cuts_the_last_use_short_and_resets_each_round() {
                "turned": ["withdraw money", "transport", "deliver goods", "buy masts", "buy sails", "buy goods"],
                "players": [p0, {"extra": false, "passes": 3}]}),
     );
-    play(&mut st, "choose score the crowns");
+    play(&mut st, "choose: score the crowns");
     // 3 crowns, 2 points left under the cap.
-    play(&mut st, "score 2 points for the crowns with a worker");
+    play(&mut st, "score the crowns with a worker: 2 points");
     assert_eq!(pl(&st, 0).points, 10 + 2 + 2);
     assert_eq!(pl(&st, 0).crown_points, 15);
     assert!(!has_starting(&st, "score"));
@@ -1007,8 +1007,8 @@ fn the_crown_cap_cuts_the_last_use_short_and_resets_each_round() {
 fn an_extra_action_without_a_use_keeps_its_two_workers() {
     // Ruling 7: the extra action may end with no use; "First, the player receives 2 workers".
     let mut st = choosing(2, json!([{}]));
-    play(&mut st, "choose buy hull parts");
-    play(&mut st, "use the extra action to deliver goods");
+    play(&mut st, "choose: buy hull parts");
+    play(&mut st, "use the extra action: deliver goods");
     assert_eq!(legal_names(&st), ["finish the extra action"]);
     play(&mut st, "finish the extra action");
     assert_eq!(pl(&st, 0).workers, 6);
@@ -1030,12 +1030,12 @@ fn completing_a_ship_brings_one_reward_per_mast_each_at_most_twice() {
         2,
         json!({"pointing": 2, "spaces": layout_with("buy sails", 4), "players": [{"extra": false, "ships": [ship]}]}),
     );
-    play(&mut st, "choose buy sails");
-    play(&mut st, "buy a whale sail for 0 Taler");
+    play(&mut st, "choose: buy sails");
+    play(&mut st, "buy: a whale sail for 0 Taler");
     // A free sail goes to the warehouse, so a transport would be needed; buy a paid one.
     assert_eq!(st.inner().step, Step::Turn);
-    play(&mut st, "buy a whale sail for 4 Taler");
-    play_starting(&mut st, "put the whale sail on ship 1");
+    play(&mut st, "buy: a whale sail for 4 Taler");
+    play_starting(&mut st, "put on ship 1: the whale sail");
     // "they interrupt their turn and immediately receive one or more rewards."
     assert_eq!(st.inner().step, Step::Reward);
     assert_eq!(legal_names(&st).len(), 6);
@@ -1043,9 +1043,9 @@ fn completing_a_ship_brings_one_reward_per_mast_each_at_most_twice() {
     play(&mut st, "reward: a crown mast");
     assert!(!has(&st, "reward: a crown mast"));
     play(&mut st, "reward: 2 different goods");
-    play(&mut st, "take coffee as a reward");
-    assert!(!has(&st, "take coffee as a reward"));
-    play(&mut st, "take fish as a reward");
+    play(&mut st, "take as a reward: coffee");
+    assert!(!has(&st, "take as a reward: coffee"));
+    play(&mut st, "take as a reward: fish");
     assert_eq!(st.inner().step, Step::Reward);
     play(&mut st, "reward: 7 Taler");
     assert_eq!(st.inner().step, Step::Turn);
@@ -1072,16 +1072,16 @@ fn worked_example_a_reward_is_usable_at_once_in_the_same_transport() {
         json!({"pointing": 2, "spaces": layout_with("transport", 2),
                "players": [{"extra": false, "workers": 1, "warehouse": {"whale sail": 1}, "ships": yard}]}),
     );
-    play(&mut st, "choose transport");
-    play(&mut st, "take a whale mast as the bonus");
-    play(&mut st, "transport a whale sail from the warehouse");
-    play_starting(&mut st, "put the whale sail on ship 1");
+    play(&mut st, "choose: transport");
+    play(&mut st, "take as the bonus: a whale mast");
+    play(&mut st, "transport: a whale sail from the warehouse");
+    play_starting(&mut st, "put on ship 1: the whale sail");
     assert_eq!(pl(&st, 0).workers, 0);
     play(&mut st, "reward: a crown sail");
     play(&mut st, "reward: 3 workers");
     // The crown sail went to the warehouse; the workers received pay for moving it.
-    play(&mut st, "transport a crown sail from the warehouse");
-    play_starting(&mut st, "put the crown sail on ship 2");
+    play(&mut st, "transport: a crown sail from the warehouse");
+    play_starting(&mut st, "put on ship 2: the crown sail");
     // The second ship is complete too: its reward comes at once.
     assert_eq!(st.inner().step, Step::Reward);
     play(&mut st, "reward: 3 victory points");
@@ -1102,23 +1102,23 @@ fn the_extra_action_brings_2_workers_prices_of_2_and_4_and_the_gift() {
     // receive 1 additional tile for free. Once a player has carried out their extra action,
     // they return the tile to the box."
     let mut st = choosing(2, json!([{"workers": 0}]));
-    play(&mut st, "choose withdraw money"); // space 1: 3 workers for the start player
-    assert!(has(&st, "use the extra action to buy hull parts"));
-    play(&mut st, "use the extra action to buy hull parts");
+    play(&mut st, "choose: withdraw money"); // space 1: 3 workers for the start player
+    assert!(has(&st, "use the extra action: buy hull parts"));
+    play(&mut st, "use the extra action: buy hull parts");
     assert!(!pl(&st, 0).extra);
     assert_eq!(pl(&st, 0).workers, 3 + 2);
     // Blue workers belong to the action tile, not to the extra action.
     assert_eq!(st.inner().turn.blue, 2);
     for part in ["single hull", "bow", "stern", "centre"] {
-        play(&mut st, &format!("buy a {part} for 2 Taler"));
+        play(&mut st, &format!("buy: a {part} for 2 Taler"));
         if part != "centre" {
-            play(&mut st, &format!("put the {part} in the warehouse"));
+            play(&mut st, &format!("put in the warehouse: the {part}"));
         } else {
-            play(&mut st, "begin a new ship with the centre");
+            play(&mut st, "begin a new ship: the centre");
         }
     }
-    play(&mut st, "take a bow as the gift");
-    assert!(has(&st, "buy a bow for 4 Taler"));
+    play(&mut st, "take as the gift: a bow");
+    assert!(has(&st, "buy: a bow for 4 Taler"));
     assert_eq!(pl(&st, 0).taler, 15 - 8);
     assert_eq!(pl(&st, 0).workers, 5 - 4);
     assert_eq!(st.inner().turn.blue, 2);
@@ -1142,12 +1142,12 @@ fn the_extra_action_may_follow_the_action_and_use_a_turned_over_tile_without_tur
         json!({"pointing": 2, "spaces": LAYOUT, "phases": 1, "anchor": "withdraw money",
                "turned": ["withdraw money"], "players": [{}, {"extra": false}]}),
     );
-    play(&mut st, "choose transport");
-    play(&mut st, "take a whale mast as the bonus");
+    play(&mut st, "choose: transport");
+    play(&mut st, "take as the bonus: a whale mast");
     play(&mut st, "pass");
     assert_eq!(st.actor(), Actor::Player(0));
     assert_eq!(legal_names(&st).iter().filter(|n| n.starts_with("use the extra action")).count(), 8);
-    play(&mut st, "use the extra action to withdraw money");
+    play(&mut st, "use the extra action: withdraw money");
     // The 2 workers of the extra action, withdrawn.
     play(&mut st, "withdraw 2 Taler for a worker");
     play(&mut st, "withdraw 2 Taler for a worker");
@@ -1158,8 +1158,8 @@ fn the_extra_action_may_follow_the_action_and_use_a_turned_over_tile_without_tur
     assert_eq!(st.actor(), Actor::Player(1));
     // Once per game.
     play(&mut st, "pass");
-    play(&mut st, "choose deliver goods");
-    play(&mut st, "take a whale sail as the bonus");
+    play(&mut st, "choose: deliver goods");
+    play(&mut st, "take as the bonus: a whale sail");
     play(&mut st, "pass");
     assert_eq!(st.actor(), Actor::Player(0));
     assert!(!has_starting(&st, "use the extra action"));
@@ -1168,7 +1168,7 @@ fn the_extra_action_may_follow_the_action_and_use_a_turned_over_tile_without_tur
 #[test]
 fn a_player_who_holds_the_extra_action_ends_the_turn_by_choice() {
     let mut st = choosing(2, json!([{}, {"extra": false}]));
-    play(&mut st, "choose withdraw money");
+    play(&mut st, "choose: withdraw money");
     play(&mut st, "pass");
     assert!(has(&st, "end the turn"));
     play(&mut st, "end the turn");
@@ -1184,12 +1184,12 @@ fn the_extra_action_scores_the_crowns_a_second_time_up_to_another_15() {
     let p = json!({"passes": 3, "crown_points": 15, "workers": 10,
                    "warehouse": {"crown sail": 2}});
     let mut st = position(2, json!({"pointing": 2, "spaces": layout_with("score the crowns", 4), "players": [p]}));
-    play(&mut st, "choose score the crowns");
+    play(&mut st, "choose: score the crowns");
     assert!(!has_starting(&st, "score"));
-    play(&mut st, "use the extra action to score the crowns");
-    play(&mut st, "score 5 points for the crowns with a worker");
-    play(&mut st, "score 5 points for the crowns with a worker");
-    play(&mut st, "score 5 points for the crowns with a worker");
+    play(&mut st, "use the extra action: score the crowns");
+    play(&mut st, "score the crowns with a worker: 5 points");
+    play(&mut st, "score the crowns with a worker: 5 points");
+    play(&mut st, "score the crowns with a worker: 5 points");
     assert!(!has_starting(&st, "score"));
     assert_eq!(pl(&st, 0).points, 10 + 2 + 15);
 }
@@ -1250,7 +1250,7 @@ fn last_phase(p0: Value, p1: Value) -> St {
 }
 
 fn finish_game(st: &mut St) {
-    play(st, "choose buy hull parts");
+    play(st, "choose: buy hull parts");
     play(st, "pass");
     play(st, "pass");
     assert!(st.is_terminal());
@@ -1290,15 +1290,15 @@ fn ties_go_to_the_most_remaining_money_then_the_most_taler_then_are_shared() {
 #[test]
 fn action_names_read_as_phrases() {
     let mut st = choosing(2, json!([{}]));
-    assert!(has(&st, "choose buy hull parts"));
-    play(&mut st, "choose buy hull parts");
+    assert!(has(&st, "choose: buy hull parts"));
+    play(&mut st, "choose: buy hull parts");
     let names = legal_names(&st);
-    for n in ["buy a single hull for 0 Taler", "buy a bow for 1 Taler", "buy a stern for 3 Taler", "buy a centre for 2 Taler", "pass", "use the extra action to score the crowns"] {
+    for n in ["buy: a single hull for 0 Taler", "buy: a bow for 1 Taler", "buy: a stern for 3 Taler", "buy: a centre for 2 Taler", "pass", "use the extra action: score the crowns"] {
         assert!(names.contains(&n.to_string()), "{n}: {names:?}");
     }
     let g = Arc::new(game(2));
     let st = GameState::new(g, 1, true);
-    assert_eq!(st.action_to_string(3), "lay buy goods on space 1 (bonus 3 workers)");
+    assert_eq!(st.action_to_string(3), "lay on space 1: buy goods (bonus 3 workers)");
 }
 
 #[test]

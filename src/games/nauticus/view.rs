@@ -9,6 +9,7 @@ use crate::engine::{Action, ScoreReport};
 use super::actions::*;
 use super::data::{Category, CROWN_MAST, CROWN_SAIL, GOODS, KINDS, MAX_SHIPS, TILES};
 use super::state::{Ship, State, Step, MAIN_DONE, MAX_PLAYERS, NONE};
+use super::log::plural;
 use super::Nauticus;
 
 const STEPS: usize = 9;
@@ -97,10 +98,11 @@ impl Nauticus {
         out
     }
 
-    fn ship_ref(&self, s: &State, p: usize, ord: usize) -> String {
+    /// The player's `ord`-th ship in words, in parentheses (nothing when there is no such ship).
+    fn ship_words_of(&self, s: &State, p: usize, ord: usize) -> String {
         match s.ship_index(p, ord) {
-            Some(i) => format!("ship {} ({})", ord + 1, self.ship_words(&s.ships[i])),
-            None => format!("ship {}", ord + 1),
+            Some(i) => format!(" ({})", self.ship_words(&s.ships[i])),
+            None => String::new(),
         }
     }
 
@@ -112,7 +114,7 @@ impl Nauticus {
         }
     }
 
-    fn kind_with_article(&self, k: u8) -> String {
+    pub(crate) fn kind_with_article(&self, k: u8) -> String {
         let name = self.data.kind_name(k);
         if k >= super::data::GOOD {
             return name;
@@ -126,12 +128,12 @@ impl Nauticus {
         if s.step == Step::Deal {
             let space = (s.dealt as usize).min(7);
             return match TILES.get(a as usize) {
-                Some(t) => format!("lay {t} on space {} (bonus {})", space + 1, self.bonus_words(space)),
+                Some(t) => format!("lay on space {}: {t} (bonus {})", space + 1, self.bonus_words(space)),
                 None => format!("chance outcome {a}"),
             };
         }
         match a {
-            a if a < PICK => format!("choose {}", TILES[(a - CHOOSE) as usize]),
+            a if a < PICK => format!("choose: {}", TILES[(a - CHOOSE) as usize]),
             a if a < BUY => {
                 let k = (a - PICK) as u8;
                 let why = match s.step {
@@ -139,48 +141,57 @@ impl Nauticus {
                     Step::Gift => "as the gift",
                     _ => "as a reward",
                 };
-                format!("take {} {why}", self.kind_with_article(k))
+                format!("take {why}: {}", self.kind_with_article(k))
             }
             a if a < TAKE => {
                 let k = (a - BUY) as u8;
                 let buying = s.step == Step::Turn && s.space != NONE && k != CROWN_MAST && k != CROWN_SAIL;
                 if buying {
-                    format!("buy {} for {} Taler", self.kind_with_article(k), self.price(s, k))
+                    format!("buy: {} for {} Taler", self.kind_with_article(k), self.price(s, k))
                 } else {
-                    format!("buy {}", self.kind_with_article(k))
+                    format!("buy: {}", self.kind_with_article(k))
                 }
             }
-            a if a < TO_WAREHOUSE => format!("transport {} from the warehouse", self.kind_with_article((a - TAKE) as u8)),
-            TO_WAREHOUSE => format!("put the {} in the warehouse", self.pending_name(s)),
-            NEW_SHIP => format!("begin a new ship with the {}", self.pending_name(s)),
+            a if a < TO_WAREHOUSE => format!("transport: {} from the warehouse", self.kind_with_article((a - TAKE) as u8)),
+            TO_WAREHOUSE => format!("put in the warehouse: the {}", self.pending_name(s)),
+            NEW_SHIP => format!("begin a new ship: the {}", self.pending_name(s)),
             a if a < WITHDRAW_ONE => {
-                let verb = if s.turn.pending >= super::data::GOOD && s.turn.pending != NONE { "load the" } else { "put the" };
-                format!("{verb} {} on {}", self.pending_name(s), self.ship_ref(s, p, (a - TO_SHIP) as usize))
+                let verb = if s.turn.pending >= super::data::GOOD && s.turn.pending != NONE { "load" } else { "put" };
+                let ord = (a - TO_SHIP) as usize;
+                format!("{verb} on ship {}: the {}{}", ord + 1, self.pending_name(s), self.ship_words_of(s, p, ord))
             }
             WITHDRAW_ONE => format!("withdraw {} Taler for a worker", self.data.rules.taler_per_worker),
-            SCORE_ONE if s.step == Step::Turn => format!("score {} points for the crowns with a worker", self.crown_gain(s)),
+            SCORE_ONE if s.step == Step::Turn => {
+                format!("score the crowns with a worker: {}", plural(self.crown_gain(s), "point", "points"))
+            }
             SCORE_ONE => "score the crowns with a worker".into(),
-            a if a < REWARD => format!("deliver the cargo of {}", self.ship_ref(s, p, (a - DELIVER_SHIP) as usize)),
+            a if a < REWARD => {
+                let ord = (a - DELIVER_SHIP) as usize;
+                match s.ship_index(p, ord) {
+                    Some(i) => format!("deliver the cargo of ship {}: {}", ord + 1, self.ship_words(&s.ships[i])),
+                    None => format!("deliver the cargo of ship {}", ord + 1),
+                }
+            }
             a if a < PASS => {
                 let w = &self.data.rewards;
                 match a - REWARD {
                     0 => "reward: a crown mast".into(),
                     1 => "reward: a crown sail".into(),
-                    2 => format!("reward: {} victory points", w.points),
+                    2 => format!("reward: {}", plural(w.points, "victory point", "victory points")),
                     3 => format!("reward: {} Taler", w.taler),
-                    4 => format!("reward: {} workers", w.workers),
+                    4 => format!("reward: {}", plural(w.workers, "worker", "workers")),
                     _ => format!("reward: {} different goods", w.goods),
                 }
             }
             PASS => "pass".into(),
             FINISH => if s.turn.extra { "finish the extra action".into() } else { "finish the action".into() },
             END_TURN => "end the turn".into(),
-            a if a < NUM_ACTIONS as Action => format!("use the extra action to {}", TILES[(a - EXTRA) as usize]),
+            a if a < NUM_ACTIONS as Action => format!("use the extra action: {}", TILES[(a - EXTRA) as usize]),
             _ => format!("action {a}"),
         }
     }
 
-    fn bonus_words(&self, space: usize) -> String {
+    pub(crate) fn bonus_words(&self, space: usize) -> String {
         let b = &self.data.bonuses[space];
         let mut parts = Vec::new();
         if b.workers > 0 {
@@ -260,12 +271,13 @@ impl Nauticus {
             let pl = &s.players[p];
             let _ = writeln!(
                 o,
-                "P{p}: {} points, {} Taler, {} workers, {} of 3 pass tiles turned, {} crowns{}",
+                "P{p}: {} {}, {} Taler, {}, {} of 3 pass tiles turned, {}{}",
                 pl.points,
+                if pl.points == 1 { "point" } else { "points" },
                 pl.taler,
-                pl.workers,
+                plural(pl.workers, "worker", "workers"),
                 pl.passes,
-                s.crowns(p),
+                plural(s.crowns(p), "crown", "crowns"),
                 if pl.extra { ", holds the extra action" } else { "" }
             );
             let _ = writeln!(
@@ -305,12 +317,12 @@ impl Nauticus {
                         TILES[t.session as usize]
                     );
                     if !t.extra {
-                        let _ = write!(line, " ({} blue workers left)", t.blue);
+                        let _ = write!(line, " ({} left)", plural(t.blue as u32, "blue worker", "blue workers"));
                     }
                 } else if t.main == MAIN_DONE {
                     line.push_str("has finished the action");
                 } else {
-                    let _ = write!(line, "decides ({} blue workers)", t.blue);
+                    let _ = write!(line, "decides ({})", plural(t.blue as u32, "blue worker", "blue workers"));
                 }
                 match s.step {
                     Step::Place => {
@@ -318,7 +330,7 @@ impl Nauticus {
                     }
                     Step::Gift => line.push_str("; chooses the gift"),
                     Step::Reward | Step::RewardGood => {
-                        let _ = write!(line, "; chooses {} more reward(s)", t.rewards_left);
+                        let _ = write!(line, "; chooses {} more", plural(t.rewards_left as u32, "reward", "rewards"));
                     }
                     _ => {}
                 }

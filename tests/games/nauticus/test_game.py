@@ -37,16 +37,16 @@ def test_the_hull_example_through_the_setup_helper() -> None:
     # workers are available to them ... they receive a free hull part of their choice".
     game = tw.load(NAME, players=3)
     state = game.setup({"pointing": 2, "spaces": LAYOUT, "players": [{"extra": False}]})
-    state.apply("choose buy hull parts")
-    state.apply("buy a single hull for 0 Taler")
-    state.apply("buy a bow for 1 Taler")
-    state.apply("begin a new ship with the bow")
-    state.apply("buy a stern for 3 Taler")
-    [stern] = [state.action_to_string(a) for a in state.legal_actions() if state.action_to_string(a).startswith("put the stern on ship 1")]
+    state.apply("choose: buy hull parts")
+    state.apply("buy: a single hull for 0 Taler")
+    state.apply("buy: a bow for 1 Taler")
+    state.apply("begin a new ship: the bow")
+    state.apply("buy: a stern for 3 Taler")
+    [stern] = [state.action_to_string(a) for a in state.legal_actions() if state.action_to_string(a).startswith("put on ship 1: the stern")]
     state.apply(stern)
-    state.apply("buy a centre for 2 Taler")
-    state.apply("put the centre in the warehouse")
-    state.apply("take a single hull as the gift")
+    state.apply("buy: a centre for 2 Taler")
+    state.apply("put in the warehouse: the centre")
+    state.apply("take as the gift: a single hull")
     text = str(state)
     assert "P0: 12 points, 9 Taler, 2 workers" in text
     assert "warehouse (3 of 8 spaces): 2 single hull, 1 centre" in text
