@@ -32,7 +32,7 @@ pub const DELIVER_SHIP: Action = SCORE_ONE + 1;
 pub const REWARD: Action = DELIVER_SHIP + MAX_SHIPS as Action;
 /// Pass on the chosen action (turning a pass tile).
 pub const PASS: Action = REWARD + 6;
-/// Stop carrying out the action (after at least one use, or the extra action at any time).
+/// Stop carrying out the action (the chosen one or the extra action) after at least one use.
 pub const FINISH: Action = PASS + 1;
 /// End the turn without using the extra action.
 pub const END_TURN: Action = FINISH + 1;

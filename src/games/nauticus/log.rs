@@ -176,7 +176,7 @@ impl Nauticus {
                     plural(gain, "point", "points"),
                     plural(before.crowns(p), "crown", "crowns"),
                     self.workers_spent(before, 1),
-                    plural_i(n.points)
+                    points_phrase(n.points)
                 ))
             }
             a if (DELIVER_SHIP..REWARD).contains(&a) => {
@@ -281,7 +281,7 @@ impl Nauticus {
     }
 }
 
-fn plural_i(n: i32) -> String {
+fn points_phrase(n: i32) -> String {
     format!("{n} {}", if n == 1 { "point" } else { "points" })
 }
 

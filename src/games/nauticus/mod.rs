@@ -105,7 +105,7 @@ fn max_game_length(data: &Data, players: usize, rounds: u8) -> usize {
 impl Game for Nauticus {
     type State = State;
 
-    const STATE_FORMAT: u32 = 1;
+    const STATE_FORMAT: u32 = 2;
 
     fn spec(&self) -> &GameSpec {
         &self.spec

@@ -203,11 +203,23 @@ impl Nauticus {
                     out.push(END_TURN);
                 } else {
                     self.uses(s, out);
-                    out.push(FINISH);
+                    if t.used {
+                        out.push(FINISH);
+                    }
                 }
                 if t.session == NONE && s.players[p].extra {
-                    for tile in 0..8 {
-                        out.push(EXTRA + tile);
+                    // The extra action is offered for an action only when it can be carried
+                    // out: with its 2 workers, at its prices, one use at least is possible.
+                    for tile in 0..8u8 {
+                        let mut with_extra = s.clone();
+                        self.start_extra(&mut with_extra, tile);
+                        let at = out.len();
+                        self.uses(&with_extra, out);
+                        let usable = out.len() > at;
+                        out.truncate(at);
+                        if usable {
+                            out.push(EXTRA + tile as Action);
+                        }
                     }
                 }
             }
@@ -386,6 +398,7 @@ impl Nauticus {
             }
             FINISH => {
                 s.turn.session = NONE;
+                s.turn.used = false;
                 s.turn.bought = [0; 4];
                 if s.turn.extra {
                     s.turn.extra = false;
@@ -398,16 +411,7 @@ impl Nauticus {
                 }
             }
             END_TURN => self.end_turn(s),
-            a if a >= EXTRA => {
-                let pl = &mut s.players[p];
-                pl.extra = false;
-                pl.workers += self.data.rules.extra_workers;
-                let t = &mut s.turn;
-                t.session = (a - EXTRA) as u8;
-                t.extra = true;
-                t.bought = [0; 4];
-                t.gift_due = false;
-            }
+            a if a >= EXTRA => self.start_extra(s, (a - EXTRA) as u8),
             _ => {
                 if s.turn.session == NONE {
                     // The first use begins carrying out the chosen action.
@@ -415,12 +419,28 @@ impl Nauticus {
                     t.session = s.spaces[s.space as usize];
                     t.extra = false;
                     t.main = MAIN_ACTING;
+                    t.used = false;
                     t.bought = [0; 4];
                     t.gift_due = false;
                 }
                 self.use_action(s, a);
             }
         }
+    }
+
+    /// "First, the player receives 2 workers from the general supply. They then choose one of
+    /// the 8 known actions and carry it out."
+    fn start_extra(&self, s: &mut State, tile: u8) {
+        let p = s.turn.actor as usize;
+        let pl = &mut s.players[p];
+        pl.extra = false;
+        pl.workers += self.data.rules.extra_workers;
+        let t = &mut s.turn;
+        t.session = tile;
+        t.extra = true;
+        t.used = false;
+        t.bought = [0; 4];
+        t.gift_due = false;
     }
 
     /// After the chosen action was carried out or passed: the extra action may still follow.
@@ -433,6 +453,7 @@ impl Nauticus {
     fn use_action(&self, s: &mut State, a: Action) {
         let p = s.turn.actor as usize;
         let r = &self.data.rules;
+        s.turn.used = true;
         match a {
             a if (BUY..TAKE).contains(&a) => {
                 let k = (a - BUY) as u8;

@@ -428,8 +428,11 @@ impl Nauticus {
                 if t.session >= 8 || (!t.extra && (t.main != MAIN_ACTING || t.session != s.spaces[s.space as usize])) {
                     return Err("the action being carried out is not the chosen one".into());
                 }
-            } else if t.extra || t.main == MAIN_ACTING {
+            } else if t.extra || t.main == MAIN_ACTING || t.used {
                 return Err("no action is being carried out".into());
+            }
+            if t.session != NONE && !t.extra && !t.used {
+                return Err("the chosen action is being carried out without a use".into());
             }
             if t.extra && s.players[t.actor as usize].extra {
                 return Err("the extra action is under way but its tile is still held".into());
@@ -520,6 +523,14 @@ impl Nauticus {
             self.legal_list(s, &mut legal);
             if legal.is_empty() {
                 return Err("no choice is left for the tile under way".into());
+            }
+        }
+        // The extra action before its first use: a use must be possible.
+        if s.step == Step::Turn && t.session != NONE && !t.used {
+            let mut legal = Vec::new();
+            self.legal_list(s, &mut legal);
+            if legal.is_empty() {
+                return Err("the extra action is under way and cannot be used".into());
             }
         }
         Ok(())

@@ -201,6 +201,8 @@ pub struct Turn {
     pub session: u8,
     /// The action being carried out is the extra action.
     pub extra: bool,
+    /// The action being carried out has had at least one use (only then may it be finished).
+    pub used: bool,
     /// Blue workers of the turntable still unused by this player in the chosen action.
     pub blue: u8,
     /// Items of the session's category bought in this action, by item.
@@ -229,6 +231,7 @@ impl Default for Turn {
             main: MAIN_OPEN,
             session: NONE,
             extra: false,
+            used: false,
             blue: 0,
             bought: [0; 4],
             gift_due: false,

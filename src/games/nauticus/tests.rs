@@ -1004,18 +1004,43 @@ fn the_crown_cap_cuts_the_last_use_short_and_resets_each_round() {
 }
 
 #[test]
-fn an_extra_action_without_a_use_keeps_its_two_workers() {
-    // Ruling 7: the extra action may end with no use; "First, the player receives 2 workers".
+fn the_extra_action_is_offered_only_for_an_action_it_can_carry_out_and_finished_only_after_a_use() {
+    // Ruling 7 (ruling 3's standard): "to carry out an additional action"; deliver goods "can
+    // only be carried out by players who own at least 1 completely finished ship ... that is
+    // fully loaded". With no ship, no crown and nothing in the warehouse, transport, deliver
+    // goods and score the crowns cannot be carried out.
     let mut st = choosing(2, json!([{}]));
     play(&mut st, "choose: buy hull parts");
-    play(&mut st, "use the extra action: deliver goods");
-    assert_eq!(legal_names(&st), ["finish the extra action"]);
-    play(&mut st, "finish the extra action");
+    let extra: Vec<String> = legal_names(&st).into_iter().filter(|n| n.starts_with("use the extra action")).collect();
+    assert_eq!(
+        extra,
+        ["use the extra action: buy hull parts", "use the extra action: buy masts", "use the extra action: buy sails",
+         "use the extra action: buy goods", "use the extra action: withdraw money"]
+    );
+    play(&mut st, "use the extra action: withdraw money");
+    // "First, the player receives 2 workers"; no finishing before a use.
     assert_eq!(pl(&st, 0).workers, 6);
+    assert_eq!(legal_names(&st), ["withdraw 2 Taler for a worker"]);
+    play(&mut st, "withdraw 2 Taler for a worker");
+    assert!(has(&st, "finish the extra action"));
+    play(&mut st, "finish the extra action");
     assert!(!pl(&st, 0).extra);
     // The chosen action is still open: the extra action was no pass.
     assert_eq!(pl(&st, 0).passes, 0);
     assert!(has(&st, "pass"));
+    // With a pass tile turned (a crown) the crowns can be scored; with a loaded ship, goods
+    // delivered; with a tile a ship takes in the warehouse, transported.
+    let mut st = choosing(
+        2,
+        json!([{"warehouse": {"whale sail": 1},
+                "ships": [{"hull": ["single hull"], "coat": "whale", "masts": 1, "sails": 1, "goods": {"coffee": 1}},
+                          {"hull": ["single hull"], "coat": "whale", "masts": 1}]}]),
+    );
+    play(&mut st, "choose: buy hull parts");
+    play(&mut st, "pass");
+    for t in ["transport", "deliver goods", "score the crowns"] {
+        assert!(has(&st, &format!("use the extra action: {t}")), "{t}");
+    }
 }
 
 // ----- rewards ----------------------------------------------------------------------------
@@ -1146,7 +1171,10 @@ fn the_extra_action_may_follow_the_action_and_use_a_turned_over_tile_without_tur
     play(&mut st, "take as the bonus: a whale mast");
     play(&mut st, "pass");
     assert_eq!(st.actor(), Actor::Player(0));
-    assert_eq!(legal_names(&st).iter().filter(|n| n.starts_with("use the extra action")).count(), 8);
+    // Every action P0 can carry out with the 2 workers (not deliver goods with no ship, nor
+    // transport the whale mast with no ship to take it).
+    assert_eq!(legal_names(&st).iter().filter(|n| n.starts_with("use the extra action")).count(), 6);
+    assert!(!has(&st, "use the extra action: deliver goods") && !has(&st, "use the extra action: transport"));
     play(&mut st, "use the extra action: withdraw money");
     // The 2 workers of the extra action, withdrawn.
     play(&mut st, "withdraw 2 Taler for a worker");
@@ -1293,7 +1321,7 @@ fn action_names_read_as_phrases() {
     assert!(has(&st, "choose: buy hull parts"));
     play(&mut st, "choose: buy hull parts");
     let names = legal_names(&st);
-    for n in ["buy: a single hull for 0 Taler", "buy: a bow for 1 Taler", "buy: a stern for 3 Taler", "buy: a centre for 2 Taler", "pass", "use the extra action: score the crowns"] {
+    for n in ["buy: a single hull for 0 Taler", "buy: a bow for 1 Taler", "buy: a stern for 3 Taler", "buy: a centre for 2 Taler", "pass", "use the extra action: withdraw money"] {
         assert!(names.contains(&n.to_string()), "{n}: {names:?}");
     }
     let g = Arc::new(game(2));
@@ -1346,8 +1374,8 @@ fn observation_tensor_fields_decode() {
     assert_eq!(out[turn + 4 + 3 + 8 + 1], 2.0);
     // The observer's own row comes first.
     // The turn block: actor 4, main 3, session 8, extra, blue, bought 4, gift, pending,
-    // paid, rewards left, rewards taken 6, reward goods left, reward goods taken 4.
-    let players = turn + (4 + 3 + 8 + 1 + 1 + 4 + 1 + KINDS + 1 + 1 + 6 + 1 + 4);
+    // paid, rewards left, rewards taken 6, reward goods left, reward goods taken 4, used.
+    let players = turn + (4 + 3 + 8 + 1 + 1 + 4 + 1 + KINDS + 1 + 1 + 6 + 1 + 4 + 1);
     assert_eq!(&out[players..players + 8], [20.0, 7.0, -3.0, 2.0, 1.0, 0.0, 0.0, 3.0]);
     // Then P2 (one seat later): its crown mast gives 1 crown.
     let row = 8 + KINDS + 4;

@@ -14,7 +14,7 @@ use super::Nauticus;
 
 const STEPS: usize = 9;
 const GLOBAL: usize = 2 + MAX_PLAYERS + STEPS + 8 * 8 + 8 * 5 + KINDS;
-const TURN: usize = MAX_PLAYERS + 3 + 8 + 1 + 1 + 4 + 1 + KINDS + 1 + 1 + 6 + 1 + 4;
+const TURN: usize = MAX_PLAYERS + 3 + 8 + 1 + 1 + 4 + 1 + KINDS + 1 + 1 + 6 + 1 + 4 + 1;
 const PER_PLAYER: usize = 8 + KINDS + 4;
 const PER_SHIP: usize = 1 + MAX_PLAYERS + 4 + 5 + 4 + 4 + 1;
 
@@ -319,6 +319,9 @@ impl Nauticus {
                     if !t.extra {
                         let _ = write!(line, " ({} left)", plural(t.blue as u32, "blue worker", "blue workers"));
                     }
+                    if !t.used {
+                        line.push_str(", no use yet");
+                    }
                 } else if t.main == MAIN_DONE {
                     line.push_str("has finished the action");
                 } else {
@@ -385,6 +388,7 @@ impl Nauticus {
         for g in 0..4 {
             o.put((t.reward_goods_taken >> g & 1) as f32);
         }
+        o.put(t.used as u8 as f32);
         for slot in 0..MAX_PLAYERS {
             if slot >= n {
                 o.at += PER_PLAYER;

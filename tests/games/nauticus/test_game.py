@@ -29,7 +29,7 @@ def test_nauticus_is_registered_unlisted_for_two_to_four_players() -> None:
     assert [c.players for c in NAUTICUS] == [2, 3, 4]
     game = tw.load(NAME)
     assert game.players == 3
-    assert game.state_format == 1
+    assert game.state_format == 2
 
 
 def test_the_hull_example_through_the_setup_helper() -> None:
@@ -42,7 +42,8 @@ def test_the_hull_example_through_the_setup_helper() -> None:
     state.apply("buy: a bow for 1 Taler")
     state.apply("begin a new ship: the bow")
     state.apply("buy: a stern for 3 Taler")
-    [stern] = [state.action_to_string(a) for a in state.legal_actions() if state.action_to_string(a).startswith("put on ship 1: the stern")]
+    names = [state.action_to_string(a) for a in state.legal_actions()]
+    [stern] = [n for n in names if n.startswith("put on ship 1: the stern")]
     state.apply(stern)
     state.apply("buy: a centre for 2 Taler")
     state.apply("put in the warehouse: the centre")
