@@ -210,9 +210,10 @@ impl Nauticus {
                 if t.session == NONE && s.players[p].extra {
                     // The extra action is offered for an action only when it can be carried
                     // out: with its 2 workers, at its prices, one use at least is possible.
+                    let mut with_extra = s.clone();
+                    self.start_extra(&mut with_extra, 0);
                     for tile in 0..8u8 {
-                        let mut with_extra = s.clone();
-                        self.start_extra(&mut with_extra, tile);
+                        with_extra.turn.session = tile;
                         let at = out.len();
                         self.uses(&with_extra, out);
                         let usable = out.len() > at;
