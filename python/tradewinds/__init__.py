@@ -40,6 +40,7 @@ from ._core import (
     VectorGame,
     VectorStep,
 )
+from ._core import REGISTERED as _REGISTERED
 from ._core import load as _load
 from ._core import replay as _replay
 from .agents import AGENT_NAMES, Agent, AgentFunction
@@ -118,7 +119,8 @@ def data_path(name: str) -> Path:
     Copy it, edit it and pass the copy as ``tw.load(name, data=path)`` to play with other
     components.
     """
-    if name not in GAMES:
+    if name not in _REGISTERED:
+        # Registered games still being built (not yet in GAMES) load too, with their data.
         raise OptionError(f"unknown game {name!r}; available games: {', '.join(GAMES)}")
     path = _DATA_DIR / f"{name}.json"
     if not path.is_file():

@@ -51,6 +51,7 @@ macro_rules! registry {
 registry! {
     north_wind::NorthWind => Listing::Listed,
     regatta::Regatta => Listing::Unlisted,
+    nauticus::Nauticus => Listing::Unlisted,
 }
 
 /// The games offered to users, by name (`tw.GAMES`).
