@@ -21,10 +21,11 @@ struct PlayerDesc {
     hand: BTreeMap<String, u8>,
     #[serde(default)]
     warehouse: BTreeMap<String, u8>,
+    /// Victory points (by default those of the ships loaded).
+    vp: Option<u32>,
+    /// The ships the player has loaded, by name (taken out of the ship decks).
     #[serde(default)]
-    vp: u32,
-    #[serde(default)]
-    ships: u8,
+    ships: Vec<String>,
     /// Special cards kept in the hand, by name.
     #[serde(default)]
     kept: Vec<String>,
@@ -97,7 +98,7 @@ impl BeforeTheWind {
     /// ```json
     /// {"active": 0, "turn": 1,
     ///  "players": [{"money": 22, "hand": {"apples": 1}, "warehouse": {"cheese": 2}, "vp": 16,
-    ///               "ships": 1, "kept": ["Safe"], "placed": ["Preservation of 2 goods"],
+    ///               "ships": ["small ship (1 apples) worth 5 VP"], "kept": ["Safe"], "placed": ["Preservation of 2 goods"],
     ///               "card": "Load Goods or Profit 8"}],
     ///  "harbour": ["large ship (1 apples, 1 cheese, 1 spices, 1 silk) worth 16 VP"],
     ///  "display": ["Receive 2 apples, 1 spices", "Load Goods or Profit 8"],
@@ -134,8 +135,7 @@ impl BeforeTheWind {
             if pl.stored() > self.data.rules.warehouse_capacity {
                 return Err(err(f("warehouse"), format!("more than {} goods", self.data.rules.warehouse_capacity)));
             }
-            pl.vp = d.vp;
-            pl.ships = d.ships;
+            pl.ships = d.ships.len() as u8;
             if d.card.is_some() && !desc.play {
                 return Err(err(f("card"), "a card in front of a player needs \"play\": true"));
             }
@@ -199,6 +199,21 @@ impl BeforeTheWind {
                     }
                     s.ship_deck[sh] -= 1;
                     s.harbour[i] = sh as u8;
+                }
+                for (p, d) in desc.players.iter().enumerate() {
+                    let mut vp = 0;
+                    for (i, name) in d.ships.iter().enumerate() {
+                        let field = format!("players[{p}].ships[{i}]");
+                        let Some(sh) = self.data.ships.iter().position(|x| x.name == *name) else {
+                            return Err(err(field, format!("{name:?} is not a ship")));
+                        };
+                        if s.ship_deck[sh] == 0 {
+                            return Err(err(field, format!("no {name} is left")));
+                        }
+                        s.ship_deck[sh] -= 1;
+                        vp += self.data.ships[sh].vp;
+                    }
+                    s.seats[p].vp = d.vp.unwrap_or(vp);
                 }
                 s.deal = [0, 0];
                 self.enter(&mut s, &desc);

@@ -57,7 +57,7 @@ fn guilders(n: u32) -> String {
 }
 
 impl BeforeTheWind {
-    fn card_name(&self, d: u8) -> &str {
+    pub(crate) fn card_name(&self, d: u8) -> &str {
         self.data.designs.get(d as usize).map_or("no card", |x| x.name.as_str())
     }
 
