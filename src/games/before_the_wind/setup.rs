@@ -274,6 +274,10 @@ impl BeforeTheWind {
                     return Err(format!("P{p} placed a card that is not a Preservation card"));
                 }
             }
+            // Far beyond any game (profits of 13 a turn over the turn bound), so that nothing overflows.
+            if pl.money > 10_000_000 || pl.vp > 10_000_000 {
+                return Err(format!("P{p}'s guilders or victory points are out of range"));
+            }
             if pl.bid > MAX_BID || pl.bid > pl.money {
                 return Err(format!("P{p}'s bid is more than he may offer"));
             }
@@ -354,9 +358,17 @@ impl BeforeTheWind {
                     return Err("an auction for a card nobody holds face up".into());
                 }
             }
-            Phase::Draw => {
+            Phase::Draw | Phase::ChooseDeck => {
                 if s.draw_deck > 2 {
                     return Err("drawing from a deck that does not exist".into());
+                }
+                if s.drawn.iter().map(|&x| x as usize).sum::<usize>() >= n {
+                    return Err("every card of the turn is already drawn".into());
+                }
+            }
+            Phase::Ships => {
+                if s.deal[0] + s.deal[1] == 0 {
+                    return Err("no ship is left to lay out".into());
                 }
             }
             Phase::Play | Phase::Store | Phase::Load | Phase::TakeGoods | Phase::Exchange | Phase::Sell => {
@@ -365,6 +377,14 @@ impl BeforeTheWind {
                 }
                 if s.phase != Phase::Play && (s.playing as usize) >= self.data.designs.len() {
                     return Err("the card being played is out of range".into());
+                }
+                let left_ok = match s.phase {
+                    Phase::Store | Phase::TakeGoods => s.left > 0,
+                    Phase::Exchange => (1..=2).contains(&s.left),
+                    _ => true,
+                };
+                if !left_ok {
+                    return Err("no goods are left to store, take or exchange".into());
                 }
             }
             Phase::Preserve => {

@@ -955,6 +955,7 @@ fn the_observation_tensor_decodes_field_by_field() {
     let t = st.observation_tensor(1).unwrap();
     let g = st.game();
     assert_eq!(t.len(), FIXED + 2 * g.data.designs.len() + 2 * g.data.ships.len());
+    assert_eq!((FIXED, t.len()), (491, 705), "the length docs/games/before-the-wind.md gives");
     // Observer, actor, active, phase.
     assert_eq!(&t[0..4], [0.0, 1.0, 0.0, 0.0]);
     assert_eq!(&t[4..8], [1.0, 0.0, 0.0, 0.0]);

@@ -277,9 +277,10 @@ impl BeforeTheWind {
             let pl = &s.seats[p];
             let purse = if money { guilders(pl.money) } else { "guilders secret".into() };
             out.push_str(&format!(
-                "P{p}: {} VP ({} ships), {purse}; hand: {}; warehouse ({}/{}): {}; kept: {}",
+                "P{p}: {} VP ({} ship{}), {purse}; hand: {}; warehouse ({}/{}): {}; kept: {}",
                 pl.vp,
                 pl.ships,
+                if pl.ships == 1 { "" } else { "s" },
                 goods_phrase(&pl.hand),
                 pl.stored(),
                 self.data.rules.warehouse_capacity,
