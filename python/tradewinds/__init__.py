@@ -37,6 +37,7 @@ from ._core import (
     VectorGame,
     VectorStep,
 )
+from ._core import REGISTERED as _REGISTERED
 from ._core import load as _load
 from .agents import AGENT_NAMES, Agent, AgentFunction
 from .bulk import simulate
@@ -88,7 +89,7 @@ def data_path(name: str) -> Path:
     Copy it, edit it and pass the copy as ``tw.load(name, data=path)`` to play with other
     components.
     """
-    if name not in GAMES:
+    if name not in _REGISTERED:
         raise OptionError(f"unknown game {name!r}; available games: {', '.join(GAMES)}")
     path = _DATA_DIR / f"{name}.json"
     if not path.is_file():

@@ -91,7 +91,8 @@ impl BeforeTheWind {
         Ok(())
     }
 
-    /// Builds a position from a description. With `display` the auction begins with those cards laid out; with `"play":
+    /// Builds a position from a description. Without `harbour` the ships are laid out by
+    /// chance first (and at turn 1 the players take their starting goods). With `display` the auction begins with those cards laid out; with `"play":
     /// true` the cards are played (each player's `card`); otherwise the active player begins
     /// his turn by drawing.
     ///
@@ -218,7 +219,23 @@ impl BeforeTheWind {
                 s.deal = [0, 0];
                 self.enter(&mut s, &desc);
             }
-            None => return Err(err("harbour", "missing: name the ships in the harbour")),
+            None => {
+                // The ships are laid out by chance; at turn 1 the players then take their
+                // starting goods (those the description does not give them), as in a new game.
+                if desc.display.is_some() || desc.play {
+                    return Err(err("harbour", "a position in the auction or the playing phase names its harbour"));
+                }
+                for (p, d) in desc.players.iter().enumerate() {
+                    if !d.ships.is_empty() {
+                        return Err(err(format!("players[{p}].ships"), "loaded ships need a described harbour"));
+                    }
+                    s.seats[p].vp = d.vp.unwrap_or(0);
+                }
+                s.harbour = [NONE; MAX_HARBOUR];
+                s.deal = self.data.harbour[&n];
+                s.turn = desc.turn - 1;
+                s.phase = Phase::Ships;
+            }
         }
         self.validate(&s).map_err(|m| err(".", m))?;
         Ok(s)

@@ -1017,3 +1017,15 @@ fn bids_stop_at_the_action_spaces_largest_bid() {
     assert_eq!(b.len(), 228);
     assert_eq!(b.last().unwrap(), "bid 228 guilders");
 }
+
+#[test]
+fn a_description_without_a_harbour_lays_out_the_ships_by_chance() {
+    // Like a new game: the ships by chance, then (turn 1) the starting goods not described.
+    let g = Arc::new(game(2));
+    let inner = g.setup(&json!({"players": [{"hand": {"silk": 2}}]})).unwrap();
+    assert_eq!(inner.phase, Phase::Ships);
+    let st = GameState::from_parts(Arc::clone(&g), inner, crate::engine::rng::rng_from_seed(3), false);
+    assert_eq!(st.inner().phase, Phase::StartGoods);
+    assert_eq!(st.current_player(), 1, "P0 holds his two goods already");
+    assert_eq!(st.inner().harbour.iter().filter(|&&h| h != super::state::NONE).count(), 5);
+}
