@@ -12,12 +12,9 @@ use crate::engine::{EngineError, Result};
 
 /// The four kinds of goods, in the order of the component list.
 pub const GOODS: [&str; 4] = ["apples", "cheese", "spices", "silk"];
-/// One good of each kind, for phrases ("an apple").
-pub const GOOD_ONE: [&str; 4] = ["apple", "cheese", "spices", "silk"];
 pub const APPLES: usize = 0;
 pub const CHEESE: usize = 1;
 pub const SPICES: usize = 2;
-pub const SILK: usize = 3;
 /// The three action decks, in the order they lie on the table.
 pub const DECKS: [&str; 3] = ["Receive Goods", "Store Goods in Warehouse", "Load Goods onto Ship/Profit"];
 pub const DECK_KEYS: [&str; 3] = ["receive_goods", "store_goods", "load_goods"];

@@ -17,7 +17,7 @@ impl BeforeTheWind {
             let need: u32 = ship.goods.iter().map(|&x| x as u32).sum();
             let have: u32 = (0..4).map(|g| pl.warehouse[g].min(ship.goods[g]) as u32).sum();
             let frac = have as f64 / need as f64;
-            best = best.max(ship.vp as f64 * frac * frac * 0.8);
+            best = best.max(ship.vp as f64 * frac * frac * 0.5);
         }
         v += best;
         // Goods: in the warehouse they are a step nearer a ship than in the hand; apples and

@@ -383,11 +383,7 @@ impl BeforeTheWind {
                     return Err("every card of the turn is already drawn".into());
                 }
             }
-            Phase::Ships => {
-                if s.deal[0] + s.deal[1] == 0 {
-                    return Err("no ship is left to lay out".into());
-                }
-            }
+            Phase::Ships if s.deal[0] + s.deal[1] == 0 => return Err("no ship is left to lay out".into()),
             Phase::Play | Phase::Store | Phase::Load | Phase::TakeGoods | Phase::Exchange | Phase::Sell => {
                 if !s.card_done && s.seats[s.cursor as usize].card == NONE {
                     return Err("the card to play is missing".into());

@@ -50,7 +50,6 @@ const RECEIVE: &str = "Receive 2 apples, 1 spices";
 const PROFIT8: &str = "Load Goods or Profit 8";
 const PROFIT10: &str = "Load Goods or Profit 10";
 const STORE4: &str = "Store 4 goods for 18 guilders";
-const STORE2: &str = "Store 2 goods for 6 guilders";
 const SAFE: &str = "Safe";
 const PRESERVE2: &str = "Preservation of 2 goods";
 const PRESERVE3: &str = "Preservation of 3 goods";
@@ -1028,4 +1027,37 @@ fn a_description_without_a_harbour_lays_out_the_ships_by_chance() {
     assert_eq!(st.inner().phase, Phase::StartGoods);
     assert_eq!(st.current_player(), 1, "P0 holds his two goods already");
     assert_eq!(st.inner().harbour.iter().filter(|&&h| h != super::state::NONE).count(), 5);
+}
+
+// ----- the evaluation for the search agents -------------------------------------------------
+
+#[test]
+fn evaluation_credits_goods_a_harbour_ship_asks_for() {
+    let g = game(2);
+    let eval = |desc: Value| {
+        let mut desc = desc;
+        desc["harbour"] = harbour(2);
+        let s = g.setup(&desc).unwrap();
+        let mut out = [0.0; 2];
+        g.evaluate(&s, &mut out);
+        out[0]
+    };
+    let nothing = eval(json!({}));
+    let useful = eval(json!({"players": [{"warehouse": {"apples": 1, "cheese": 1, "spices": 1}}]}));
+    let useless_hand = eval(json!({"players": [{"hand": {"apples": 1, "cheese": 1, "spices": 1}}]}));
+    assert!(useful > useless_hand && useless_hand > nothing, "{useful} {useless_hand} {nothing}");
+    // Victory points count most.
+    let points = eval(json!({"players": [{"vp": 16}]}));
+    assert!(points > useful);
+}
+
+#[test]
+fn greedy_loads_a_ship_it_has_the_goods_for() {
+    use crate::engine::AgentSpec;
+    let st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "warehouse": {"apples": 1, "cheese": 1, "spices": 1, "silk": 1}}]}));
+    let greedy: AgentSpec = "greedy".parse().unwrap();
+    for seed in 0..5 {
+        let a = st.agent_action(&greedy, seed).unwrap();
+        assert_eq!(st.action_to_string(a), format!("load the {L16}"));
+    }
 }

@@ -238,7 +238,7 @@ impl BeforeTheWind {
         out.push_str(&format!("Now: {}\n", self.doing(s)));
         let ships: Vec<String> = (0..MAX_HARBOUR)
             .filter(|&i| s.harbour[i] != NONE)
-            .map(|i| format!("{}", self.ship_name(s.harbour[i])))
+            .map(|i| self.ship_name(s.harbour[i]).to_string())
             .collect();
         out.push_str(&format!("Harbour: {}\n", if ships.is_empty() { "empty".into() } else { ships.join("; ") }));
         out.push_str(&format!(
