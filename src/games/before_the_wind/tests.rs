@@ -1061,3 +1061,19 @@ fn greedy_loads_a_ship_it_has_the_goods_for() {
         assert_eq!(st.action_to_string(a), format!("load the {L16}"));
     }
 }
+
+#[test]
+fn the_strategy_tips_half_profit_bid_earns_both_players_the_same() {
+    // 6.0: "if another player has chosen a Load Goods onto Ship/Profit card with a profit of 10
+    // guilders, offer 5 guilders for that card. Either way each of you earns 5 guilders".
+    for (resolve, profit_taker) in [("take P1's 5 guilders and hand over the card", 1), ("pay P1 5 guilders and keep the card", 0)] {
+        let mut st = position(2, json!({"display": [PROFIT10, RECEIVE]}));
+        play(&mut st, &format!("take {PROFIT10}"));
+        play(&mut st, &format!("bid for P0's {PROFIT10}"));
+        play(&mut st, "bid 5 guilders");
+        play(&mut st, resolve);
+        assert_eq!(st.current_player(), profit_taker);
+        play(&mut st, "take the profit of 10 guilders");
+        assert_eq!((seat(&st, 0).money, seat(&st, 1).money), (27, 27), "{resolve}");
+    }
+}
