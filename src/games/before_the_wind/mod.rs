@@ -22,6 +22,8 @@ mod view;
 #[cfg(test)]
 mod golden_tests;
 #[cfg(test)]
+mod hostile_tests;
+#[cfg(test)]
 mod tests;
 
 pub use data::Data;

@@ -365,6 +365,40 @@ impl BeforeTheWind {
         if s.deal[0] as usize + s.deal[1] as usize + s.harbour.iter().filter(|&&h| h != NONE).count() > MAX_HARBOUR {
             return Err("more ships to lay out than the harbour holds".into());
         }
+        if s.draw_deck > 2 {
+            return Err("drawing from a deck that does not exist".into());
+        }
+        // The auction's fields agree with the phase.
+        let auction = matches!(s.phase, Phase::ChooseDeck | Phase::Draw | Phase::Choose | Phase::Bid | Phase::Resolve);
+        let laid = s.drawn.iter().map(|&x| x as usize).sum::<usize>();
+        for (slot, &d) in s.display.iter().enumerate() {
+            let expected = auction && slot < laid;
+            if d != NONE && !expected {
+                return Err(format!("a card is laid out in slot {slot} that no draw put there"));
+            }
+            if matches!(s.phase, Phase::ChooseDeck | Phase::Draw) && expected && d == NONE {
+                return Err(format!("the card drawn into slot {slot} is missing"));
+            }
+        }
+        for (p, pl) in s.seats.iter().enumerate().take(n) {
+            let holds = pl.card != NONE;
+            let bidding = matches!(s.phase, Phase::Bid | Phase::Resolve);
+            if auction {
+                let ok = match pl.standing {
+                    Standing::Nothing | Standing::Guilders => !holds,
+                    Standing::FaceUp | Standing::FaceDown => holds,
+                };
+                if !ok || (matches!(s.phase, Phase::ChooseDeck | Phase::Draw) && (holds || pl.standing != Standing::Nothing)) {
+                    return Err(format!("P{p}'s card disagrees with where he stands in the auction"));
+                }
+            }
+            if pl.bid > 0 && !(bidding && pl.standing == Standing::Nothing) {
+                return Err(format!("P{p} has a bid outside an auction"));
+            }
+        }
+        if matches!(s.phase, Phase::Choose | Phase::Bid) && s.seats[s.cursor as usize].standing != Standing::Nothing {
+            return Err("the player to choose or bid already has a card or guilders".into());
+        }
         // Phase-specific fields.
         match s.phase {
             Phase::Bid | Phase::Resolve => {
@@ -374,11 +408,11 @@ impl BeforeTheWind {
                 if s.seats[s.owner as usize].card == NONE || s.seats[s.owner as usize].standing != Standing::FaceUp {
                     return Err("an auction for a card nobody holds face up".into());
                 }
+                if s.seats[s.challenger as usize].standing != Standing::Nothing || s.cursor == s.owner {
+                    return Err("an auction opened by a player who may not bid".into());
+                }
             }
             Phase::Draw | Phase::ChooseDeck => {
-                if s.draw_deck > 2 {
-                    return Err("drawing from a deck that does not exist".into());
-                }
                 if s.drawn.iter().map(|&x| x as usize).sum::<usize>() >= n {
                     return Err("every card of the turn is already drawn".into());
                 }
