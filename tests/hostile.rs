@@ -9,25 +9,10 @@ use serde_json::{json, Map, Value};
 use tradewinds::engine::{DynGame, DynState, EngineError, OptionKind};
 use tradewinds::games::{load, load_json, registered, GAMES};
 use tradewinds::harness::configurations::registry;
+use tradewinds::harness::positions::{finished, midgame};
 
 fn options(v: Value) -> Map<String, Value> {
     v.as_object().expect("an object").clone()
-}
-
-/// A state of `game` up to `moves` moves into a game (seeded, reproducible), never past the
-/// last state before the end.
-fn midgame(game: &dyn DynGame, seed: u64, explicit_chance: bool, moves: usize) -> Box<dyn DynState> {
-    let mut s = game.new_state(seed, explicit_chance);
-    for i in 0..moves {
-        let legal = s.legal_actions();
-        let mut next = s.clone_box();
-        next.apply(legal[(i * 7 + seed as usize) % legal.len()]).unwrap();
-        if next.is_terminal() {
-            break;
-        }
-        s = next;
-    }
-    s
 }
 
 /// The first explicit chance node of a game played with the first legal action (every game
@@ -38,18 +23,6 @@ fn first_chance_node(game: &dyn DynGame, seed: u64) -> Box<dyn DynState> {
         assert!(!s.is_terminal(), "{}: a game without chance", game.spec().name);
         let first = s.legal_actions()[0];
         s.apply(first).unwrap();
-    }
-    s
-}
-
-/// A finished game.
-fn finished(game: &dyn DynGame, seed: u64) -> Box<dyn DynState> {
-    let mut s = game.new_state(seed, false);
-    let mut i = 0usize;
-    while !s.is_terminal() {
-        let legal = s.legal_actions();
-        s.apply(legal[(i * 13 + 5) % legal.len()]).unwrap();
-        i += 1;
     }
     s
 }
@@ -446,4 +419,53 @@ fn data_option_of_the_wrong_type_or_missing_file() {
         }
     }
     assert!(tried > 0, "no registered game has a data option");
+}
+
+// ----- game records ------------------------------------------------------------------------
+
+fn record_error<T>(r: Result<T, EngineError>) -> String {
+    match r {
+        Err(EngineError::Record(m)) => m,
+        Err(e) => panic!("wrong kind of error: {e:?}"),
+        Ok(_) => panic!("a hostile record replayed"),
+    }
+}
+
+/// H-R28 game records: prefixes of the text, foreign text, a future format version, another
+/// game, options out of range, fields of the wrong type or unknown, a move that is not legal
+/// where it stands, a move after the end, more moves than any game lasts, another seed.
+#[test]
+fn hostile_records_are_record_errors_that_say_what_is_wrong() {
+    use tradewinds::games::replay;
+    for e in registry() {
+        let g = &*e.game;
+        let done = finished(g, 21);
+        let text = done.record().unwrap().to_json();
+        assert!(replay(&text, None).unwrap().1.equals(&*done), "{} {:?}: the record does not replay", e.name, e.options);
+        for n in (0..text.len()).step_by(5) {
+            record_error(replay(&text[..n], None));
+        }
+        for foreign in ["", "null", "[]", "{}", "{\"format\": 1}", &done.to_json()] {
+            record_error(replay(foreign, None));
+        }
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let edited = |edit: &dyn Fn(&mut Value)| {
+            let mut v = v.clone();
+            edit(&mut v);
+            record_error(replay(&v.to_string(), None))
+        };
+        assert!(edited(&|v| v["format"] = json!(2)).contains("record format version 2"));
+        assert!(edited(&|v| v["game"] = json!("chess")).contains("unknown game \"chess\""));
+        assert!(edited(&|v| v["options"]["players"] = json!(99)).contains("players"));
+        assert!(edited(&|v| v["moves"] = json!("sail")).contains("field `moves`"));
+        assert!(edited(&|v| v["seed"] = json!(-1)).contains("field `seed`"));
+        assert!(edited(&|v| v["surprise"] = json!(1)).contains("surprise"));
+        assert!(edited(&|v| v["moves"][0] = json!("no such move")).contains("move 0 (\"no such move\") is not legal there"));
+        let last = v["moves"].as_array().unwrap().last().unwrap().clone();
+        assert!(edited(&|v| v["moves"].as_array_mut().unwrap().push(last.clone())).contains("after the end"));
+        let many = g.spec().max_game_length + 1;
+        assert!(edited(&|v| v["moves"] = json!(vec!["x"; many])).contains("more than any game lasts"));
+        assert!(edited(&|v| v["seed"] = json!(v["seed"].as_u64().unwrap() + 1)).contains("draws"));
+        assert!(record_error(replay(&text, Some(usize::MAX))).contains("moves, not"));
+    }
 }

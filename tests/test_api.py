@@ -25,6 +25,8 @@ PUBLIC_API = {
     "GAMES", "CHANCE", "TERMINAL", "load", "simulate", "IllegalActionError", "StateFormatError",
     "DataFileError", "SetupError", "OptionError", "TradewindsError", "Game", "State", "ScoreReport",
     "SimulationResult", "data_path", "AGENT_NAMES", "Agent", "AgentFunction", "VectorGame", "VectorStep",
+    "RunDirectoryError", "ChunkError", "RunWriteError", "UnverifiedRunWarning",
+    "replay", "RecordError",
 }
 
 
@@ -52,9 +54,12 @@ def test_constants() -> None:
 
 def test_exception_hierarchy() -> None:
     assert issubclass(tw.TradewindsError, ValueError)
-    for cls in (tw.IllegalActionError, tw.StateFormatError, tw.DataFileError, tw.SetupError, tw.OptionError):
+    for cls in (tw.IllegalActionError, tw.StateFormatError, tw.DataFileError, tw.SetupError, tw.OptionError,
+                tw.RunDirectoryError, tw.ChunkError, tw.RunWriteError):
         assert issubclass(cls, tw.TradewindsError)
         assert cls.__module__ == "tradewinds"
+    # A run directory's damaged chunk is a run-directory error; a failed write is an OSError too.
+    assert issubclass(tw.ChunkError, tw.RunDirectoryError) and issubclass(tw.RunWriteError, OSError)
 
 
 @pytest.mark.parametrize("detach", [False, True], ids=["with-gil", "without-gil"])

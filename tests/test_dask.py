@@ -18,7 +18,7 @@ import pytest
 
 import tradewinds as tw
 from conftest import ONE_PER_GAME, assert_same_games, ids
-from tradewinds.streaming import chunk_name, read_manifest
+from tradewinds.streaming import CHUNK_LOG, chunk_name, read_manifest
 
 distributed = pytest.importorskip("distributed")
 
@@ -164,7 +164,10 @@ def test_workers_write_their_chunks_and_send_back_statistics(client: Any, tmp_pa
     writers = set()
     for i in range(60):
         meta = json.loads(pq.read_metadata(out / chunk_name(i, 60)).metadata[b"tradewinds"])
-        writers.add(meta["writer"]["pid"])
+        assert meta["index"] == i and meta["run_id"] == manifest["run_id"]
+    # Who wrote each chunk is in its line of the chunk log (appended by this process).
+    for line in (out / CHUNK_LOG).read_text(encoding="utf-8").splitlines():
+        writers.add(json.loads(line)["writer"]["pid"])
     assert os.getpid() not in writers, "the workers wrote the chunks, not this process"
     assert len(writers) == 2
     assert_same_games(local, remote)

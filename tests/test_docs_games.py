@@ -71,3 +71,18 @@ def test_a_listed_concrete_name_is_accepted_by_apply(name: str) -> None:
                     applied.add(shown)
             state.apply(rng.choice(list(legal.values())))
     assert applied, f"no concrete name of docs/games/{name}.md was legal in 40 random games"
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("name", DOCUMENTED)
+def test_the_page_opens_with_how_to_play_and_the_glossary_the_game_shows(name: str) -> None:
+    # The terminal game's `rules` and `legend` are the page's first sections, word for word.
+    game = tw.load(name)
+    text = (DOCS / f"{name}.md").read_text(encoding="utf-8")
+    opening = _words(text.split("\n## Coverage", 1)[0])
+    assert "## How to play" in opening and "## Glossary" in opening
+    assert _words(game.how_to_play) in opening
+    assert _words(game.notation) in opening

@@ -350,3 +350,34 @@ def test_hostile_input_never_changes_the_game(config: Config) -> None:
             game.state_from_json(text)
     assert game == fresh and game.config_json() == fresh.config_json()
     assert play_to_end(game, 17).to_json() == play_to_end(fresh, 17).to_json()
+
+
+# ----- game records ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))
+def test_bad_records_are_record_errors(config: Config) -> None:
+    """H-P27 a record's prefixes, another format version, a move that is not legal there, a
+    record of a state set up from a description: RecordError (or, for the set-up state, a
+    TradewindsError saying it has no record)."""
+    one_game = config.load()
+    state = play_to_end(one_game, 4)
+    text = state.record()
+    for n in range(0, len(text), max(1, len(text) // 40)):
+        with pytest.raises(tw.RecordError):
+            tw.replay(text[:n])
+    record = json.loads(text)
+    with pytest.raises(tw.RecordError, match="record format version 7"):
+        tw.replay({**record, "format": 7})
+    with pytest.raises(tw.RecordError, match="move 0"):
+        tw.replay({**record, "moves": ["no such move", *record["moves"][1:]]})
+    with pytest.raises(tw.RecordError, match="players"):
+        tw.replay({**record, "options": {**record["options"], "players": 99}})
+    with pytest.raises(tw.RecordError, match="holds"):
+        tw.replay(text, moves=len(record["moves"]) + 1)
+    with pytest.raises(ValueError, match="moves"):
+        tw.replay(text, moves=-1)
+    resampled = midgame(one_game, 4, 10).resample(0, 1)
+    if resampled.move_number:
+        with pytest.raises(tw.TradewindsError, match="does not start at the beginning"):
+            resampled.record()

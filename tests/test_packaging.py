@@ -72,3 +72,20 @@ def test_one_version_everywhere() -> None:
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     # The version being built has its section (marked "(unreleased)" until it is released).
     assert f"\n## {tw.__version__}" in changelog
+
+
+def test_no_file_holds_an_unresolved_merge() -> None:
+    """A merge left half-done shows as conflict markers at the start of a line; none may ship."""
+    markers = ("<<<<<<< ", ">>>>>>> ", "=======\n")
+    places = [ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "Cargo.toml", ROOT / "pyproject.toml"]
+    for folder in ("docs", "src", "python", "tests", "benches", "scripts", "examples", ".ci"):
+        places += [p for p in (ROOT / folder).rglob("*") if p.is_file() and p.suffix in
+                   {".md", ".rs", ".py", ".pyi", ".toml", ".sh", ".json", ".txt", ".yml", ""}]
+    found = []
+    for path in places:
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        except UnicodeDecodeError:
+            continue
+        found += [f"{path.relative_to(ROOT)}:{i}" for i, line in enumerate(lines, 1) if line.startswith(markers)]
+    assert not found, found

@@ -21,6 +21,7 @@ import tradewinds as tw
 from conftest import ONE_PER_GAME, assert_same_games
 from tradewinds._results import ARRAYS, FILE_VERSION
 from tradewinds.streaming import (
+    CHUNK_LOG,
     MANIFEST,
     NPZ_MANIFEST,
     RunDirectory,
@@ -88,7 +89,7 @@ def test_a_streamed_run_equals_a_run_in_memory(tmp_path: Path) -> None:
     files = chunk_files(out)
     assert [f.name for f in files] == [chunk_name(i, 5) for i in range(5)]
     assert [check_chunk(f, manifest) for f in files] == list(range(5))
-    assert sorted(p.name for p in out.iterdir()) == sorted([".lock", MANIFEST, *(f.name for f in files)])
+    assert sorted(p.name for p in out.iterdir()) == sorted([".lock", MANIFEST, CHUNK_LOG, *(f.name for f in files)])
     assert_same_games(direct, tw.SimulationResult.load_dir(out))
     assert_same_games(direct, tw.SimulationResult.load(out))  # load() takes the directory too
     assert directory_status(out) == (5, 5, 1100)
@@ -399,16 +400,31 @@ def wait_for_chunks(proc: subprocess.Popen[bytes], out: Path, count: int, timeou
         time.sleep(0.01)
 
 
+def stop_after_chunks(proc: subprocess.Popen[bytes], out: Path, count: int) -> tuple[int, int]:
+    """Waits for `count` finished chunks, then stops the run (SIGSTOP) and returns its
+    `(finished chunks, chunks)`. A stopped process makes no progress: this is the state a
+    signal sent next finds, so a test asserts what it interrupts rather than hoping for it."""
+    wait_for_chunks(proc, out, count)
+    os.kill(proc.pid, signal.SIGSTOP)
+    # Wait until it is stopped (WNOWAIT: a run that already ended stays for Popen to reap).
+    info = os.waitid(os.P_PID, proc.pid, os.WSTOPPED | os.WEXITED | os.WNOWAIT)
+    assert info is not None and info.si_code == os.CLD_STOPPED, "the run ended before it could be interrupted"
+    done, chunks, _ = directory_status(out)
+    return done, chunks
+
+
 @pytest.mark.skipif(os.name != "posix", reason="needs SIGKILL")
 def test_kill_9_midway_then_resume_gives_the_uninterrupted_results(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    # 150 chunks of 256 games on one thread: several seconds, killed after the first chunks.
+    # 150 chunks of 256 games on one thread, stopped after the first chunks and killed while
+    # stopped: the kill finds the run unfinished, whatever the machine's speed.
     games, chunk = 150 * 256, 256
     args = ("simulate", NAME, "--players", str(PLAYERS), "--games", str(games), "--seed", "7",
             "--chunk-games", str(chunk), "--threads", "1", "--out", str(out))
     proc = subprocess.Popen(cli(*args), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        wait_for_chunks(proc, out, 3)
+        done, chunks = stop_after_chunks(proc, out, 3)
+        assert chunks == 150 and 3 <= done < chunks, "the kill finds the run unfinished"
         proc.kill()  # SIGKILL: no handler, no cleanup
         proc.wait(timeout=60)
     finally:
@@ -419,7 +435,7 @@ def test_kill_9_midway_then_resume_gives_the_uninterrupted_results(tmp_path: Pat
     manifest = read_manifest(out)
     assert manifest is not None and manifest["chunks"] == 150
     files = chunk_files(out)
-    assert 3 <= len(files) < 150, "killed midway"
+    assert len(files) == done, "the chunks on disk are those finished when it was killed"
     for f in files:  # every chunk on disk is whole
         check_chunk(f, manifest)
     with pytest.raises(ValueError, match="incomplete"):
@@ -445,8 +461,12 @@ def test_ctrl_c_keeps_the_finished_chunks_and_says_how_to_resume(tmp_path: Path)
             "--chunk-games", "256", "--threads", "1", "--out", str(out))
     proc = subprocess.Popen(cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        wait_for_chunks(proc, out, 2)
+        # Ctrl-C stops a run within one chunk: sent to the stopped run with at least 2 chunks
+        # to go, it interrupts the run before its end, whatever the machine's speed.
+        stopped_at, chunks = stop_after_chunks(proc, out, 2)
+        assert 2 <= stopped_at <= chunks - 2
         proc.send_signal(signal.SIGINT)
+        os.kill(proc.pid, signal.SIGCONT)
         _, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -460,7 +480,7 @@ def test_ctrl_c_keeps_the_finished_chunks_and_says_how_to_resume(tmp_path: Path)
     for f in chunk_files(out):
         check_chunk(f, manifest)
     done, chunks, done_games = directory_status(out)
-    assert 2 <= done < chunks and f"{done} of {chunks} chunks" in text
+    assert stopped_at <= done <= stopped_at + 1 and done < chunks and f"{done} of {chunks} chunks" in text
 
 
 def test_cli_resume_refuses_disagreeing_options(tmp_path: Path) -> None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from importlib import metadata as _metadata
 from pathlib import Path
+import json
+import os
 from typing import Any
 
 from ._core import (
@@ -29,6 +31,7 @@ from ._core import (
     Game,
     IllegalActionError,
     OptionError,
+    RecordError,
     ScoreReport,
     SetupError,
     State,
@@ -39,15 +42,18 @@ from ._core import (
 )
 from ._core import REGISTERED as _REGISTERED
 from ._core import load as _load
+from ._core import replay as _replay
 from .agents import AGENT_NAMES, Agent, AgentFunction
 from .bulk import simulate
 from .simulation import ProgressBar, SimulationResult
+from .streaming import ChunkError, RunDirectoryError, RunWriteError, UnverifiedRunWarning
 
 __all__ = [
     "GAMES",
     "CHANCE",
     "TERMINAL",
     "load",
+    "replay",
     "simulate",
     "data_path",
     "TradewindsError",
@@ -56,6 +62,11 @@ __all__ = [
     "StateFormatError",
     "DataFileError",
     "SetupError",
+    "RunDirectoryError",
+    "ChunkError",
+    "RunWriteError",
+    "UnverifiedRunWarning",
+    "RecordError",
     "Game",
     "State",
     "ScoreReport",
@@ -81,6 +92,25 @@ def load(name: str, **options: Any) -> Game:
     component data file (see :func:`data_path`) that replaces the shipped one.
     """
     return _load(name, options)
+
+
+def replay(record: str | dict[str, Any] | os.PathLike[str], moves: int | None = None) -> State:
+    """Plays a game record again: the record's JSON text (what :meth:`State.record` returns),
+    the record as a dict, or the path of a file holding it.
+
+    Every move is checked; the whole record replays to the state it was written from (the
+    same position, history, seed and generator, so the same log). With ``moves``, the state
+    after its first ``moves`` moves, with chance left explicit (to step through a game). A
+    record that cannot be replayed (corrupt, another format version, a move that is not
+    legal where it stands) raises :class:`RecordError` saying what is wrong.
+    """
+    if isinstance(record, os.PathLike):
+        text = Path(record).read_text(encoding="utf-8")
+    elif isinstance(record, dict):
+        text = json.dumps(record)
+    else:
+        text = record
+    return _replay(text, moves)
 
 
 def data_path(name: str) -> Path:

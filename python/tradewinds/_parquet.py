@@ -6,9 +6,11 @@ A file holds the games ``first .. first + games`` of a run as one table: the col
 ``winners_p0``, ``moves``, ``category_points_<category>_p0``, ``opponent_scores_<opponent>``,
 ``tier``, ...), each of its array's element type. Its key-value metadata holds, under the key
 ``tradewinds``, a JSON object: the file's format tag and version, the chunk's own entries
-(``index``, ``first``, ``games``, ``seed``, timing, the process that wrote it), ``run`` (the game, its options, the seed,
-the agents, the names along the axes) and ``statistics`` (the chunk's
-:class:`~tradewinds._stats.RunStatistics`, so that a run's summary reads only the files'
+(``index``, ``first``, ``games``, ``seed`` and the run's ``run_id``; in a run directory of
+format version 3, also its timing and the process that wrote it, which later versions keep
+in the chunk log so that a chunk holds only what its games determine), ``run`` (the game,
+its options, the seed, the agents, the names along the axes) and ``statistics`` (the chunk's
+:class:`~tradewinds._stats.RunStatistics`, so that a run's summary decodes only the files'
 footers). Columns are compressed with zstd. The format tag and version are those of the
 ``.npz`` chunks of earlier run directories: the version is ``_results.FILE_VERSION``, and a
 file of an earlier version lacks the arrays added since, which read at their ``fill``.
@@ -109,14 +111,19 @@ def _check_columns(pa: Any, schema: Any, layout: Layout, version: int) -> None:
         raise ValueError(f"its columns ({got}) are not those of this run's games")
 
 
-def read_chunk_meta(path: str | os.PathLike[str], layout: Layout) -> tuple[dict[str, Any], int]:
-    """The JSON object in the metadata of Parquet chunk ``path`` and the number of its rows,
-    from its footer alone. Raises ``ValueError`` saying why when the file is not a Parquet
-    chunk of a version this tradewinds reads, or its columns are not those of games of
-    ``layout``."""
+def _source(pa: Any, path: str | os.PathLike[str] | bytes) -> Any:
+    """What pyarrow reads: a path, or the file's contents already read (and checked)."""
+    return pa.BufferReader(path) if isinstance(path, bytes) else path
+
+
+def read_chunk_meta(path: str | os.PathLike[str] | bytes, layout: Layout) -> tuple[dict[str, Any], int]:
+    """The JSON object in the metadata of Parquet chunk ``path`` (a path, or the file's
+    contents) and the number of its rows, from its footer alone. Raises ``ValueError`` saying
+    why when the file is not a Parquet chunk of a version this tradewinds reads, or its
+    columns are not those of games of ``layout``."""
     pa, pq = require("reading a run directory's Parquet chunks")
     try:
-        footer = pq.read_metadata(path)
+        footer = pq.read_metadata(_source(pa, path))
     except (OSError, pa.ArrowException) as e:
         raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
     meta, version = _meta_of(footer.metadata)
@@ -124,15 +131,16 @@ def read_chunk_meta(path: str | os.PathLike[str], layout: Layout) -> tuple[dict[
     return meta, int(footer.num_rows)
 
 
-def read_chunk(path: str | os.PathLike[str], layout: Layout) -> tuple[dict[str, Any], npt.NDArray[np.int64],
-                                                                    dict[str, npt.NDArray[Any]]]:
-    """The metadata, the ``game`` column and the per-game arrays of Parquet chunk ``path``
-    (games of ``layout``). Raises ``ValueError`` saying why when it cannot be read, is not a
-    chunk of a version this tradewinds reads, or its columns are not those of games of
-    ``layout``. The arrays added after the file's version come back at their ``fill``."""
+def read_chunk(path: str | os.PathLike[str] | bytes, layout: Layout) -> tuple[
+        dict[str, Any], npt.NDArray[np.int64], dict[str, npt.NDArray[Any]]]:
+    """The metadata, the ``game`` column and the per-game arrays of Parquet chunk ``path`` (a
+    path, or the file's contents) of games of ``layout``. Raises ``ValueError`` saying why
+    when it cannot be read, is not a chunk of a version this tradewinds reads, or its columns
+    are not those of games of ``layout``. The arrays added after the file's version come back
+    at their ``fill``."""
     pa, pq = require("reading a run directory's Parquet chunks")
     try:
-        with pq.ParquetFile(path) as f:  # not pq.read_table, which imports pyarrow.dataset and pandas
+        with pq.ParquetFile(_source(pa, path)) as f:  # not pq.read_table, which imports pyarrow.dataset and pandas
             meta, version = _meta_of(f.schema_arrow.metadata)
             _check_columns(pa, f.schema_arrow, layout, version)
             table = f.read()

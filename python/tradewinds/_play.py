@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from ._core import Game
+from ._core import Game, State
 from ._results import Layout, RangeResult, allocate, pick
 from .agents import Agent, agent_label
 
-__all__ = ["run_range", "layout_of", "mix_seed"]
+__all__ = ["run_range", "layout_of", "mix_seed", "play_one"]
 
 _MASK = (1 << 64) - 1
 
@@ -100,40 +100,7 @@ def _play_python(
     opponent_scores, opponent_wins, tier = arrays["opponent_scores"], arrays["opponent_wins"], arrays["tier"]
     for k in range(games):
         index = first + k
-        state = game.new_state(mix_seed(seed, index, _CHANCE_STREAM))
-        rngs: dict[int, random.Random] = {}
-        decision = 0
-        while not state.is_terminal:
-            player = state.current_player
-            agent = agents[player]
-            if isinstance(agent, str):
-                action: Any = state.agent_action(agent, mix_seed(seed, index, _BUILTIN_STREAM, decision))
-            else:
-                rng = rngs.get(player)
-                if rng is None:
-                    rng = rngs[player] = random.Random(mix_seed(seed, index, _AGENT_STREAM, player))
-                try:
-                    action = agent(state.clone(), player, rng)
-                except BaseException as e:
-                    e.add_note(f"raised by the agent of seat {player} ({agent_label(agent)}) in game {index}")
-                    raise
-                if not isinstance(action, str):
-                    try:
-                        if isinstance(action, bool):
-                            raise TypeError
-                        action = operator.index(action)
-                    except TypeError:
-                        raise TypeError(
-                            f"the agent of seat {player} ({agent_label(agent)}) returned {action!r} in game "
-                            f"{index}: an agent returns an action id (int) or an action name (str)"
-                        ) from None
-            try:
-                state.apply(action)
-            except ValueError as e:
-                e.add_note(f"the agent of seat {player} ({agent_label(agent)}) chose {action!r} in game {index}, "
-                           f"move {state.move_number}")
-                raise
-            decision += 1
+        state, decision = play_one(game, agents, seed, index)
         report = state.score_report()
         scores[k] = state.scores()
         for w in state.winners():
@@ -161,3 +128,42 @@ def _play_python(
         arrays=arrays,
     )
 
+
+def play_one(game: Game, agents: Sequence[Agent], seed: int, index: int) -> tuple[State, int]:
+    """Game ``index`` of the run seeded ``seed`` as the Python loop plays it (see
+    :func:`_play_python`): the final state, with its history, and the number of decisions."""
+    state = game.new_state(mix_seed(seed, index, _CHANCE_STREAM))
+    rngs: dict[int, random.Random] = {}
+    decision = 0
+    while not state.is_terminal:
+        player = state.current_player
+        agent = agents[player]
+        if isinstance(agent, str):
+            action: Any = state.agent_action(agent, mix_seed(seed, index, _BUILTIN_STREAM, decision))
+        else:
+            rng = rngs.get(player)
+            if rng is None:
+                rng = rngs[player] = random.Random(mix_seed(seed, index, _AGENT_STREAM, player))
+            try:
+                action = agent(state.clone(), player, rng)
+            except BaseException as e:
+                e.add_note(f"raised by the agent of seat {player} ({agent_label(agent)}) in game {index}")
+                raise
+            if not isinstance(action, str):
+                try:
+                    if isinstance(action, bool):
+                        raise TypeError
+                    action = operator.index(action)
+                except TypeError:
+                    raise TypeError(
+                        f"the agent of seat {player} ({agent_label(agent)}) returned {action!r} in game "
+                        f"{index}: an agent returns an action id (int) or an action name (str)"
+                    ) from None
+        try:
+            state.apply(action)
+        except ValueError as e:
+            e.add_note(f"the agent of seat {player} ({agent_label(agent)}) chose {action!r} in game {index}, "
+                       f"move {state.move_number}")
+            raise
+        decision += 1
+    return state, decision

@@ -23,6 +23,7 @@ version lacks the array, and reads with it at its ``fill``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -46,6 +47,7 @@ __all__ = [
     "allocate",
     "check",
     "pick",
+    "checksum",
     "RangeResult",
     "RunArrays",
     "NpzFormat",
@@ -251,6 +253,19 @@ def pick(source: Mapping[str, Any]) -> dict[str, Any]:
     """The per-game arrays among the entries of ``source`` (the dict ``Game.simulate``
     returns, an open ``.npz`` file), in schema order; ``KeyError`` if one is missing."""
     return {name: source[name] for name in ARRAYS}
+
+
+def checksum(arrays: Mapping[str, npt.NDArray[Any]]) -> str:
+    """The SHA-256 (hex) of the games held in the per-game ``arrays``: each array in schema
+    order, its name, element type and shape, then its values (little-endian). It depends on
+    the games alone, not on how a file stores them."""
+    digest = hashlib.sha256()
+    for a in SCHEMA:
+        value = np.ascontiguousarray(arrays[a.name])
+        value = value.astype(value.dtype.newbyteorder("<"), copy=False)
+        digest.update(f"{a.name}:{value.dtype.str}:{list(value.shape)};".encode("ascii"))
+        digest.update(value.tobytes())
+    return digest.hexdigest()
 
 
 @dataclass(eq=False)

@@ -35,7 +35,17 @@ from ._results import Layout, RangeResult, RunArrays
 from ._stats import InOrder, RunStatistics
 from .agents import Agent, agent_label, normalize_agents
 from .simulation import ProgressBar, SimulationResult
-from .streaming import ChunkWriter, RunDirectory, RunReader, Timing, make_manifest, read_manifest
+from .streaming import (
+    MANIFEST,
+    ChunkWriter,
+    RunDirectory,
+    RunDirectoryError,
+    RunReader,
+    Timing,
+    is_write_failure,
+    make_manifest,
+    read_manifest,
+)
 
 __all__ = ["simulate", "default_chunk_games", "BACKENDS"]
 
@@ -112,6 +122,7 @@ def simulate(
     chunk_games: int | None = None,
     out: str | os.PathLike[str] | None = None,
     resume: bool = False,
+    repair: bool = False,
     keep_games: bool | None = None,
     **options: Any,
 ) -> SimulationResult:
@@ -142,7 +153,17 @@ def simulate(
     this call (game, options, seed, games, chunk size, agents) is an error naming what
     differs. A directory written by an earlier version (``.npz`` chunks) is resumed in its
     own format. With ``backend="dask"`` the workers write the chunks they play: ``out`` must
-    be a path that they reach too (a shared file system).
+    be a path that they reach too (a shared file system). Resuming checks every finished
+    chunk against the checksum the directory's chunk log records, and plays a damaged one
+    again (with a warning). A write that fails for lack of space or permission raises
+    :class:`~tradewinds.RunWriteError`, which says what is saved, about how much space the rest
+    needs and how to resume.
+
+    ``repair=True`` (with ``out``, a directory that holds a run) verifies every chunk and
+    plays the damaged and missing ones again, exactly those (each chunk is determined by the
+    game, ``seed`` and its game range): a chunk played again must hold the games the chunk log
+    recorded for it, and is read back and verified once written. The result's ``repair`` (a
+    :class:`~tradewinds.streaming.RepairReport`) says what was replaced and why.
 
     ``keep_games``: whether the result holds the per-game arrays in memory, which take about
     250 bytes a game in 4-player North Wind. With ``False`` the run keeps only its statistics,
@@ -174,6 +195,12 @@ def simulate(
         raise ValueError("client= is for backend='dask'")
     if resume and out is None:
         raise ValueError("resume=True needs out=DIR, the directory of the run to resume")
+    if repair:
+        if out is None:
+            raise ValueError("repair=True needs out=DIR, the directory of the run to repair")
+        if read_manifest(out) is None:
+            raise RunDirectoryError.at(out, f"{out} holds no run to repair (no {MANIFEST}); repair=True mends a "
+                                            "run directory written before")
     if keep_games is not None and not isinstance(keep_games, bool):
         raise TypeError(f"keep_games must be True, False or None, not {type(keep_games).__name__}")
     keep = (out is None) if keep_games is None else keep_games
@@ -190,11 +217,11 @@ def simulate(
     directory: RunDirectory | None = None
     if out is not None:
         if chunk_games is None:
-            previous = read_manifest(out) if resume else None
+            previous = read_manifest(out) if resume or repair else None
             chunk_games = int(previous["chunk_games"]) if previous is not None else default_chunk_games(seats)
         manifest = make_manifest(game=game.name, config=config, layout=layout, seed=seed, games=games,
                                  chunk_games=chunk_games, agents=labels)
-        directory = RunDirectory.open(out, manifest, resume)
+        directory = RunDirectory.open(out, manifest, resume or repair)
     elif chunk_games is None:
         if backend == "local" and all(isinstance(a, str) for a in seats):
             chunk_games = _balanced_chunk_games(games, threads or _cores(), default_chunk_games(seats))
@@ -231,6 +258,8 @@ def simulate(
                 run.add(outcome.part)
             else:
                 assert outcome.stats is not None
+                if directory is not None:
+                    directory.commit(outcome.index, outcome.meta)
                 merged.add(outcome.index, outcome.stats, outcome.meta)
 
         todo = ((k, k * chunk_games, min(chunk_games, games - k * chunk_games)) for k in range(chunks) if k not in done)
@@ -247,8 +276,9 @@ def simulate(
         if run is None and not merged.complete:  # pragma: no cover - every chunk was merged
             raise RuntimeError(f"only {merged.next} of {chunks} chunks were merged")
         if directory is not None:
+            repaired = directory.repair_report(set(range(chunks)) - done) if repair else None
             result = SimulationResult.from_run(directory.manifest, merged.total, timing,
-                                               RunReader(directory.path, directory.manifest))
+                                               RunReader(directory.path, directory.manifest), repair=repaired)
             if keep:
                 result.arrays  # read the games now  # noqa: B018
             return result
@@ -267,6 +297,10 @@ def simulate(
             arrays=run.complete() if run is not None else None,
             statistics=None if run is not None else merged.total,
         )
+    except OSError as e:
+        if directory is not None and is_write_failure(e):
+            raise directory.failure(e) from e
+        raise
     finally:
         if directory is not None:
             directory.close()

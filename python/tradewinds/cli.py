@@ -6,17 +6,17 @@ import argparse
 import importlib
 import importlib.util
 import json
-import random
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from . import GAMES, Game, IllegalActionError, State, TradewindsError, __version__, load, simulate
+from . import GAMES, Game, TradewindsError, __version__, load, simulate
 from ._core import configurations
 from ._core import options as options_of
-from ._play import mix_seed
+from ._terminal import fresh_seed, play, view_record
 from .agents import Agent, canonical_spec, parse_agent_list
 from .simulation import plot_format
 from .streaming import directory_status, read_manifest
@@ -117,6 +117,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise _UsageError(f"--chunk-games must be >= 1, got {args.chunk_games}")
     if args.resume and not args.out:
         raise _UsageError("--resume needs --out DIR, the directory of the run to resume")
+    if args.repair and not args.out:
+        raise _UsageError("--repair needs --out DIR, the directory of the run to repair")
     if args.plot:
         # Said before the run, not after it.
         if importlib.util.find_spec("matplotlib") is None:
@@ -133,7 +135,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             raise _UsageError(f"--agents: {e}") from None
     # Resuming: what the command leaves out comes from the directory's manifest; what it
     # gives must agree with it (tw.simulate names any disagreement).
-    manifest = read_manifest(args.out) if args.out and args.resume else None
+    manifest = read_manifest(args.out) if args.out and (args.resume or args.repair) else None
     base = None
     games = args.games if args.games is not None else 10_000
     seed = args.seed if args.seed is not None else 0
@@ -148,7 +150,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             if any(str(a).startswith("python:") for a in manifest["agents"]):
                 raise _UsageError(
                     f"{args.out} was played with Python agents ({', '.join(manifest['agents'])}); "
-                    "resume it from Python with the same agents: tw.simulate(..., out=DIR, resume=True)"
+                    f"{'repair' if args.repair else 'resume'} it from Python with the same agents: "
+                    f"tw.simulate(..., out=DIR, {'repair' if args.repair else 'resume'}=True)"
                 )
             agents = list(manifest["agents"])
     game = _load_game(args, base)
@@ -172,7 +175,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         result = simulate(
             game, games, seed=seed, threads=args.threads, agents=agents,
             progress=True, backend="dask" if client is not None else "local", client=client,
-            chunk_games=args.chunk_games, out=args.out, resume=args.resume,
+            chunk_games=args.chunk_games, out=args.out, resume=args.resume, repair=args.repair,
             # Only the summary is printed: the games stay in memory only for --save or --plot.
             keep_games=bool(args.save or args.plot),
         )
@@ -188,6 +191,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if client is not None:
             client.close()
     print(result.summary(), end="")
+    if result.repair is not None:
+        print(result.repair)
     if args.out:
         print(f"results in {args.out} (load with tw.SimulationResult.load_dir)")
     if args.save:
@@ -197,15 +202,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         path = result.plot(args.plot)
         print(f"figure written to {path}")
     return 0
-
-
-def _chance_outcome(state: State, rng: random.Random) -> int:
-    outcomes = state.chance_outcomes()
-    return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
-
-
-def _agent_move(state: State, spec: str, seed: int) -> int:
-    return state.agent_action(spec, mix_seed(seed, state.move_number))
 
 
 def _checked_specs(game: Game, specs: Sequence[str], flag: str) -> list[str]:
@@ -244,63 +240,20 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise _UsageError(f"--seat must be in 0..{game.players - 1}, got {args.seat}")
     seat = args.seat
     opponents = _opponents(game, seat, args.opponents)
-    rng = random.Random(args.seed)
-    state = game.new_state(args.seed)
+    seed = args.seed if args.seed is not None else fresh_seed()
     kinds = sorted(set(opponents.values()))
     who_plays = kinds[0] if len(kinds) == 1 else ", ".join(f"P{p} {a}" for p, a in sorted(opponents.items()))
-    print(f"{game.name}, {game.players} players; you are P{seat}; opponents: {who_plays}.")
-    print("Enter a move's number or its name; q quits.")
-    while not state.is_terminal:
-        player = state.current_player
-        if state.is_chance:
-            action = _chance_outcome(state, rng)
-            print(f"chance: {state.action_to_string(action)}")
-            state.apply(action)
-            continue
-        if player != seat:
-            action = _agent_move(state, opponents[player], args.seed)
-            print(f"P{player}: {state.action_to_string(action)}")
-            state.apply(action)
-            continue
-        print()
-        if args.reveal:
-            print("--- the whole table (--reveal) ---")
-            print(state.render())
-        print(f"--- what P{seat} sees ---")
-        print(state.observation_string(seat))
-        legal = state.legal_actions()
-        print("legal moves:")
-        for i, a in enumerate(legal):
-            print(f"  {i:>3}: {state.action_to_string(a)}")
-        while True:
-            try:
-                line = input(f"P{seat} move> ").strip()
-            except EOFError:
-                print()
-                print("end of input: quitting")
-                return 0
-            if not sys.stdin.isatty():
-                print(line)  # echo scripted input, so the transcript reads like a session
-            if line.lower() in ("q", "quit", "exit"):
-                print("quitting")
-                return 0
-            if not line:
-                continue
-            try:
-                if line.isdigit() and int(line) < len(legal):
-                    state.apply(legal[int(line)])
-                else:
-                    state.apply(line)
-                break
-            except IllegalActionError as e:
-                if line.isdigit():
-                    print(f"no move is numbered {line}: the numbers run 0..{len(legal) - 1}")
-                else:
-                    print(f"not a legal move: {e}")
-    print()
-    print(str(state))
-    print(state.score_report())
-    return 0
+    print(f"{game.title} ({game.name}), {game.players} player{'' if game.players == 1 else 's'}; you are P{seat}; "
+          f"opponents: {who_plays or 'none'}.")
+    print(f"seed {seed} (the same deal again: --seed {seed})")
+    return play(game, seat, opponents, seed, reveal=args.reveal, record=args.record)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    with open(args.file, encoding="utf-8") as f:
+        text = f.read()
+    seat = None if args.all else args.seat
+    return view_record(text, seat, start=args.move, print_all=args.print)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -316,11 +269,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_games.set_defaults(func=_cmd_games, command_parser=p_games)
 
-    def add_game_args(p: argparse.ArgumentParser, seed_default: int | None = 0) -> None:
+    def add_game_args(p: argparse.ArgumentParser, seed_help: str = "0") -> None:
         p.add_argument("game", metavar="GAME", help="one of: " + ", ".join(GAMES))
         p.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
-        p.add_argument("--seed", type=int, default=seed_default,
-                       help="seed, an integer in [0, 2**64 - 1] (default 0)")
+        p.add_argument("--seed", type=int, default=None,
+                       help=f"seed, an integer in [0, 2**64 - 1] (default {seed_help})")
         p.add_argument(
             "--option", action="append", metavar="KEY=VALUE",
             help="a game option (repeatable); VALUE is read as JSON when it parses, else as text "
@@ -334,7 +287,7 @@ def _parser() -> argparse.ArgumentParser:
                     "game, --seed, --games and --agents. MCTS agents play a few games a second: "
                     "progress goes to standard error (a bar on a terminal, else a line every 15 s).",
     )
-    add_game_args(p_sim, seed_default=None)
+    add_game_args(p_sim)
     p_sim.add_argument("--games", type=int, default=None, help="number of games (default 10000)")
     p_sim.add_argument("--threads", type=int, default=0,
                        help="worker threads (default 0 = all cores; with --dask: threads per chunk)")
@@ -349,6 +302,9 @@ def _parser() -> argparse.ArgumentParser:
     p_sim.add_argument("--resume", action="store_true",
                        help="finish the run in --out DIR: play only its missing chunks (settings the command "
                             "leaves out come from DIR's manifest; those it gives must agree)")
+    p_sim.add_argument("--repair", action="store_true",
+                       help="mend the run in --out DIR: check every chunk against the checksums its chunk log "
+                            "records, play the damaged and missing ones again, and say what was replaced")
     p_sim.add_argument("--chunk-games", type=int, default=None, metavar="N",
                        help="games per chunk, the unit of streaming and of work (default: 4096 with random or "
                             "greedy agents, fewer with MCTS)")
@@ -363,9 +319,11 @@ def _parser() -> argparse.ArgumentParser:
 
     p_play = sub.add_parser(
         "play", help="play in the terminal against built-in agents",
-        description="Plays a game in the terminal against built-in agents; you see what your seat may see.",
+        description="Plays a game in the terminal against built-in agents. Every move is told as it happens, "
+                    "chance included, as your seat may see it. In the game: help (or ?) lists your moves and "
+                    "what they do; rules, legend, log, look, undo, save FILE, load FILE, q.",
     )
-    add_game_args(p_play)
+    add_game_args(p_play, seed_help="a fresh one, printed at the start")
     p_play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p_play.add_argument(
         "--opponents", default="random", metavar="SPECS",
@@ -374,8 +332,32 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_play.add_argument("--reveal", action="store_true",
                         help="also show the whole table, hidden information included")
+    p_play.add_argument("--record", metavar="FILE",
+                        help="write the game's record to FILE when it ends or you quit (tradewinds replay FILE)")
     p_play.set_defaults(func=_cmd_play, command_parser=p_play)
+
+    p_replay = sub.add_parser(
+        "replay", help="step through a game record, forwards and backwards",
+        description="Steps through a game record (from State.record(), SimulationResult.records() or save in "
+                    "tradewinds play): each move told as a sentence, and the table after it, as one seat sees "
+                    "it or with everything shown.",
+    )
+    p_replay.add_argument("file", metavar="FILE", help="the record (JSON)")
+    view = p_replay.add_mutually_exclusive_group()
+    view.add_argument("--seat", type=int, default=None, help="see the game as this seat sees it")
+    view.add_argument("--all", action="store_true", help="see everything, hidden information included (the default)")
+    p_replay.add_argument("--move", type=int, default=None, help="start after this many moves (default: the end)")
+    p_replay.add_argument("--print", action="store_true",
+                          help="print the whole game (its log, the end and the score) instead of stepping")
+    p_replay.set_defaults(func=_cmd_replay, command_parser=p_replay)
     return parser
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A warning as the command line says it (a damaged chunk set aside, a run directory
+    without checksums): one line, without the source line that raised it."""
+    print(f"tradewinds: warning: {message}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -386,7 +368,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # What the subcommand does not know is its error, with its usage.
         getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
-        return int(args.func(args))
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return int(args.func(args))
     except _UsageError as e:
         # The usage of the subcommand that was given, not the top level's.
         getattr(args, "command_parser", parser).error(str(e))

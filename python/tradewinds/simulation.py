@@ -3,6 +3,9 @@ bar used while a simulation runs."""
 
 from __future__ import annotations
 
+import html
+import importlib.util
+import io
 import math
 import os
 import threading
@@ -15,10 +18,12 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
+from ._core import load
 from ._optional import import_optional
+from ._play import play_one
 from ._results import ARRAYS, FILE_VERSION, Layout, NpzFormat, check, pick, read_npz, write_npz
 from ._stats import RunStatistics
-from .streaming import RunReader, Timing
+from .streaming import RepairReport, RunReader, Timing
 
 __all__ = ["SimulationResult", "ProgressBar", "wilson_interval", "import_optional"]
 
@@ -121,6 +126,8 @@ class SimulationResult:
     agents: list[str]
     #: The index in its run of the first game here: 0, but for a chunk of a run (:meth:`chunks`).
     first: int
+    #: What ``tw.simulate(..., repair=True)`` replaced in the run directory (None otherwise).
+    repair: RepairReport | None
 
     def __init__(
         self,
@@ -140,6 +147,7 @@ class SimulationResult:
         statistics: RunStatistics | None = None,
         first: int = 0,
         source: RunReader | None = None,
+        repair: RepairReport | None = None,
         **named_arrays: npt.NDArray[Any],
     ) -> None:
         given = {**(arrays or {}), **named_arrays}
@@ -158,7 +166,7 @@ class SimulationResult:
             ("game", game), ("players", players), ("games", games), ("seed", seed), ("threads", threads),
             ("elapsed_seconds", elapsed_seconds), ("categories", list(layout.categories)),
             ("opponents", list(layout.opponents)), ("tiers", list(layout.tiers)),
-            ("options", dict(options or {})), ("agents", seats), ("first", int(first)),
+            ("options", dict(options or {})), ("agents", seats), ("first", int(first)), ("repair", repair),
             ("_arrays", kept), ("_statistics", statistics), ("_source", source),
         ):
             object.__setattr__(self, name, value)
@@ -261,7 +269,8 @@ class SimulationResult:
 
     @classmethod
     def from_run(
-        cls, manifest: Mapping[str, Any], statistics: RunStatistics, timing: Timing, source: RunReader
+        cls, manifest: Mapping[str, Any], statistics: RunStatistics, timing: Timing, source: RunReader,
+        repair: RepairReport | None = None,
     ) -> SimulationResult:
         """The result of a run streamed to a directory, from its manifest, its statistics,
         the timing of its chunks and the reader of the directory, which gives its games on
@@ -280,6 +289,7 @@ class SimulationResult:
             tiers=manifest.get("tiers"),
             statistics=statistics,
             source=source,
+            repair=repair,
         )
 
     # ---- rates -----------------------------------------------------------------------------
@@ -332,6 +342,45 @@ class SimulationResult:
     def _tier_counts(self) -> npt.NDArray[np.int64]:
         """How many games reached each tier, shape (tiers,)."""
         return self.statistics.level_counts("tier")
+
+    # ---- records of chosen games ----------------------------------------------------------
+
+    def records(self, games: Any, agents: Sequence[Any] | None = None) -> list[str]:
+        """The records of chosen games of the run, as :meth:`State.record` writes them (JSON
+        text; :func:`tradewinds.replay` plays one again, ``tradewinds replay FILE`` steps
+        through it).
+
+        ``games`` chooses them by row of this result (0 .. ``games - 1``): a list of rows, or a
+        boolean mask over the rows, e.g. ``result.records(result.winners[:, 1])`` for every
+        game seat 1 won, ``result.records([result.moves.argmax()])`` for the longest. Each
+        chosen game is played again, move for move, from the run's seed and its number in the
+        run: a run keeps nothing for this and is not slowed. A run with Python agents needs
+        them again, as ``agents`` (the same callables, so that they choose the same moves).
+        """
+        chosen = np.asarray(games)
+        rows = np.flatnonzero(chosen) if chosen.dtype == np.bool_ else chosen.astype(np.int64).reshape(-1)
+        if chosen.dtype == np.bool_ and chosen.shape != (self.games,):
+            raise ValueError(f"a mask of games must have one entry per game ({self.games}), not shape {chosen.shape}")
+        bad = [int(r) for r in rows if not 0 <= r < self.games]
+        if bad:
+            raise ValueError(f"no game at row {bad[0]}: this result holds rows 0..{self.games - 1}")
+        game = load(self.game, dict(self.options))
+        python = [a for a in self.agents if a.startswith("python:")]
+        if python and agents is None:
+            raise ValueError(
+                f"this run was played by Python agents ({', '.join(python)}): pass them again as agents=[...] "
+                "to play its games again"
+            )
+        out = []
+        for row in rows:
+            index = self.first + int(row)
+            if python:
+                assert agents is not None
+                state, _ = play_one(game, list(agents), self.seed, index)
+            else:
+                state = game.replay_game(index, self.seed, list(self.agents))
+            out.append(state.record())
+        return out
 
     # ---- reporting -------------------------------------------------------------------------
 
@@ -411,6 +460,18 @@ class SimulationResult:
 
     def __str__(self) -> str:
         return self.summary()
+
+    def _repr_html_(self) -> str:
+        """The notebook view: the summary, and the figure of :meth:`plot` (as inline SVG) when
+        matplotlib is installed and the games are at hand."""
+        parts = [f"<div class=\"tradewinds-result\">\n<pre>{html.escape(self.summary().rstrip())}</pre>"]
+        if self.games and self.holds_games and importlib.util.find_spec("matplotlib") is not None:
+            buffer = io.StringIO()
+            self.figure().savefig(buffer, format="svg")
+            svg = buffer.getvalue()
+            parts.append(svg[svg.index("<svg"):])
+        parts.append("</div>")
+        return "\n".join(parts)
 
     def __repr__(self) -> str:
         agents = "" if all(a == "random" for a in self.agents) else f" agents={self.agents!r}"
@@ -601,8 +662,11 @@ class SimulationResult:
         ``tradewinds simulate ... --out path``), read lazily: its statistics (all that the
         summary and the win rates need) at once from the chunks' metadata, its games when
         first asked for, merged in game order (``arrays``, ``scores``, ...), or a chunk at a
-        time (:meth:`chunks`). Every chunk must be present and intact; otherwise the error
-        names what is missing and how to finish the run (``--resume``). Directories written
+        time (:meth:`chunks`). Every chunk must be present and intact, and is checked
+        against the SHA-256 the directory's chunk log records as it is read; otherwise the
+        error (a :class:`~tradewinds.RunDirectoryError`; for a chunk, a
+        :class:`~tradewinds.ChunkError`) names the chunk and how to finish the run
+        (``--resume``) or repair it (``--repair``). Directories written
         by earlier versions (``.npz`` chunks) read the same way. Reading a Parquet run
         directory needs pyarrow (``pip install 'tradewinds[parquet]'``)."""
         reader = RunReader.open(path)

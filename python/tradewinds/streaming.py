@@ -1,23 +1,37 @@
 """Run directories: a simulation streamed durably to a directory, chunk by chunk, resumed,
 and read back (:class:`RunReader`).
 
-Layout of a run directory (format version 3, a Parquet dataset)::
+Layout of a run directory (format version 4, a Parquet dataset)::
 
-    DIR/_manifest.json        what the run is: game configuration, seed, agents, games, chunk size
+    DIR/_manifest.json        what the run is: game configuration, seed, agents, games, chunk
+                              size, and ``run_id``, the SHA-256 of all of it
+    DIR/_chunks.jsonl         the chunk log: one line per finished chunk (its game range, size,
+                              SHA-256 of the file and of its games, the run it belongs to, timing)
     DIR/chunk-000000.parquet  games 0 .. chunk_games - 1
     DIR/chunk-000001.parquet  games chunk_games .. 2 * chunk_games - 1
     ...
 
+A chunk is finished once its line is in the chunk log (appended and flushed to disk by the
+process that runs the simulation, after the chunk's file is in place; a chunk file left
+without its line, by a process stopped in between, is read whole, checked and recorded when
+the run resumes). Every read of a chunk
+checks its file against that line (size, then SHA-256) before anything in it is believed, and
+a chunk that fails is a :class:`ChunkError` naming it and the command that repairs it: every
+chunk is determined by the run's options, seed and game range, so ``repair`` plays the
+damaged or missing ones again (see docs/simulation.md for the fields).
+
 Each chunk is a Parquet file of the games' per-game arrays, one column per cell (see
 ``tradewinds._parquet``), and carries the chunk's statistics in its metadata, so that a
-summary of the run reads the files' footers only. The manifest's name starts with an
+summary of the run decodes the files' footers only. The manifest's name starts with an
 underscore, like the files that Parquet readers (pyarrow, pandas, Dask) skip when they read
-a directory as one dataset; so do the names of the lock (``.lock``), of temporary files
-(``.chunk-...tmp``) and of damaged chunks set aside (``_chunk-...parquet.bad``).
+a directory as one dataset; so do the names of the chunk log, of the lock (``.lock``), of
+temporary files (``.chunk-...tmp``) and of damaged chunks set aside (``_chunk-...parquet.bad``).
 
 Directories written by earlier versions (format versions 1 and 2) hold ``DIR/manifest.json``
-and ``DIR/chunk-NNNNNN.npz`` files: they are read as before, and resumed in their own format
-(new chunks are ``.npz`` files too), so that a run never mixes the two.
+and ``DIR/chunk-NNNNNN.npz`` files; version 3 holds Parquet chunks without a chunk log. None
+of them records checksums: they are read with the checks their files allow and a
+:class:`UnverifiedRunWarning`, and resumed in their own format (new chunks are ``.npz`` files
+too, or version-3 Parquet files), so that a run never mixes two.
 
 Every file is written to a temporary name in ``DIR``, flushed to disk (``fsync``) and then
 renamed into place, so a chunk file either is complete or does not exist, whatever happens to
@@ -33,13 +47,20 @@ metadata and its games chunk by chunk (or all at once, on request).
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
+import io
 import json
 import os
+import re
 import secrets
+import shlex
 import socket
+import stat
 import time
 import warnings
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,20 +69,76 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
+from ._core import TradewindsError
 from ._parquet import read_chunk as _read_parquet
 from ._parquet import read_chunk_meta as _read_parquet_meta
 from ._parquet import TAG as _TAG
 from ._parquet import require as _require_pyarrow
 from ._parquet import write_chunk as _write_parquet
-from ._results import FILE_VERSION, Layout, NpzFormat, RangeResult, RunArrays, read_npz, write_npz
+from ._results import FILE_VERSION, Layout, NpzFormat, RangeResult, RunArrays, checksum, read_npz, write_npz
 from ._stats import InOrder, RunStatistics
 
 __all__ = [
-    "MANIFEST", "NPZ_MANIFEST", "RunDirectory", "RunReader", "ChunkWriter", "Timing", "read_manifest",
-    "directory_status", "chunk_name",
+    "MANIFEST", "NPZ_MANIFEST", "CHUNK_LOG", "RunDirectory", "RunReader", "ChunkWriter", "Timing", "read_manifest",
+    "directory_status", "chunk_name", "RunDirectoryError", "ChunkError", "RunWriteError", "UnverifiedRunWarning",
+    "RepairReport",
 ]
 
-#: The manifest of a run directory (format version 3: Parquet chunks).
+
+class RunDirectoryError(TradewindsError):
+    """A run directory (``out=DIR``) that cannot be used as it is: not a run directory, a
+    manifest or chunk log that is malformed, edited or refers outside the directory, a run
+    that disagrees with the directory's. ``path`` is the directory."""
+
+    path: str
+
+    @classmethod
+    def at(cls, path: str | os.PathLike[str], message: str) -> RunDirectoryError:
+        error = cls(message)
+        error.path = str(path)
+        return error
+
+
+class ChunkError(RunDirectoryError):
+    """A chunk of a run directory that is missing, damaged (its size or SHA-256 is not the
+    one its line in the chunk log records, or it does not read as a chunk) or is another
+    run's. ``index`` is the chunk's, ``file`` its path, ``repair`` how to make it again (every
+    chunk is determined by the run's options, seed and game range)."""
+
+    index: int
+    file: str
+    repair: str
+
+
+class RunWriteError(RunDirectoryError, OSError):
+    """Writing a run directory failed (no space left on the device, a read-only file system,
+    no permission): the message says what is saved, about how much space the rest of the run
+    needs and the command that finishes it. ``errno`` is the failure's, ``saved_chunks`` and
+    ``needed_bytes`` (None before a chunk was written) what the message says."""
+
+    saved_chunks: int
+    needed_bytes: int | None
+
+    def __str__(self) -> str:
+        return str(self.args[0])  # the message, not OSError's "[Errno N] ..."
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # OSError's own keeps the message but not errno and the rest, given after construction.
+        state = {**self.__dict__, "errno": self.errno, "strerror": self.strerror, "filename": self.filename}
+        return type(self), self.args, state
+
+
+class UnverifiedRunWarning(UserWarning):
+    """A run directory written by an earlier tradewinds (format version 1 to 3) records no
+    checksums: its chunks are checked as far as they read, but damage that still reads (a
+    changed value) cannot be detected."""
+
+
+# Public as ``tradewinds.RunDirectoryError`` and so on, like the errors of the extension.
+for _public in (RunDirectoryError, ChunkError, RunWriteError, UnverifiedRunWarning):
+    _public.__module__ = "tradewinds"
+
+#: The manifest of a run directory (format version 3 on: Parquet chunks).
 MANIFEST = "_manifest.json"
 #: The manifest of a run directory of format version 1 or 2 (``.npz`` chunks).
 NPZ_MANIFEST = "manifest.json"
@@ -69,10 +146,22 @@ _FORMAT = "tradewinds-simulation-dir"
 #: The run-directory format version written; older ones are read too. Version 1 predates
 #: opponents and tiers: its manifest names neither, and its chunks lack their arrays.
 #: Versions 1 and 2 hold ``.npz`` chunks and ``manifest.json``; version 3 Parquet chunks and
-#: ``_manifest.json``.
-_VERSION = 3
+#: ``_manifest.json``; version 4 adds the chunk log (checksums) and the manifest's ``run_id``.
+_VERSION = 4
 #: The first version whose chunks are Parquet files.
 _PARQUET_SINCE = 3
+#: The first version with a chunk log (checksums) and a ``run_id``.
+_CHECKED_SINCE = 4
+#: The chunk log of a run directory (format version 4).
+CHUNK_LOG = "_chunks.jsonl"
+#: The largest manifest read (a manifest holds the component data of its game: kilobytes).
+_MANIFEST_LIMIT = 16 << 20
+#: The longest line of the chunk log read as a record (a record is a few hundred bytes).
+_LOG_LINE_LIMIT = 1 << 16
+#: Failures of a write that space or permissions cause (what :class:`RunWriteError` reports).
+_WRITE_FAILURES = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM",
+                                                             "EFBIG") if hasattr(errno, name))
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CHUNK = NpzFormat(_TAG, FILE_VERSION, "tradewinds simulation chunk")
 _LOCK = ".lock"
 
@@ -95,7 +184,7 @@ def make_manifest(
     """The manifest of a run (what :class:`RunDirectory` writes first); ``layout`` is the
     game's (its seats, scoring categories, opponents and tiers)."""
     chunks = -(-games // chunk_games) if games else 0
-    return {
+    manifest: dict[str, Any] = {
         "format": _FORMAT,
         "version": _VERSION,
         "chunk_format": "parquet",
@@ -108,8 +197,19 @@ def make_manifest(
         "chunks": chunks,
         "agents": list(agents),
         **layout.to_meta(),
+        "checksum": "sha256",
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+    manifest["run_id"] = run_id(manifest)
+    return manifest
+
+
+def run_id(manifest: Mapping[str, Any]) -> str:
+    """The SHA-256 (hex) of a manifest's entries but ``run_id`` and ``created``, as compact
+    JSON with sorted keys: what every chunk and line of the chunk log of the run records, and
+    what shows that the manifest was not changed since it was written."""
+    body = {k: v for k, v in manifest.items() if k not in ("run_id", "created")}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 
 def manifest_file(path: str | os.PathLike[str]) -> Path | None:
@@ -117,37 +217,105 @@ def manifest_file(path: str | os.PathLike[str]) -> Path | None:
     directory of an earlier format), or None when it has none."""
     where = Path(path)
     if where.exists() and not where.is_dir():
-        raise ValueError(f"{path} is not a directory")
+        raise RunDirectoryError.at(path, f"{path} is not a directory")
     for name in (MANIFEST, NPZ_MANIFEST):
-        if (where / name).is_file():
+        if os.path.lexists(where / name):
             return where / name
     return None
 
 
+def _read_file(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The contents of the regular file ``path``, not followed if it is a symbolic link;
+    ``ValueError`` saying why for anything else or for a file over ``limit`` bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise ValueError("it is missing") from None
+    except OSError as e:
+        if e.errno == errno.ELOOP or os.path.islink(path):
+            raise ValueError("it is a symbolic link (a run directory holds its files itself)") from None
+        raise
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise ValueError("it is not a regular file")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"it is larger than {limit:,} bytes")
+    return data
+
+
+def _int(value: Any, low: int, high: int | None = None) -> bool:
+    return (not isinstance(value, bool) and isinstance(value, int) and value >= low
+            and (high is None or value <= high))
+
+
+def _names(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _manifest_problem(manifest: Mapping[str, Any]) -> str | None:
+    """What is wrong with the entries of a manifest (of any version), or None."""
+    checks: list[tuple[str, bool, str]] = [
+        ("game", isinstance(manifest["game"], str), "a game's name"),
+        ("config", isinstance(manifest["config"], dict) and manifest["config"].get("game") == manifest["game"],
+         "the game's configuration"),
+        ("players", _int(manifest["players"], 1, 64), "a number of seats"),
+        ("seed", _int(manifest["seed"], 0, (1 << 64) - 1), "an integer in [0, 2**64 - 1]"),
+        ("games", _int(manifest["games"], 0, (1 << 63) - 1), "a number of games"),
+        ("chunk_games", _int(manifest["chunk_games"], 1, (1 << 63) - 1), "a number of games >= 1"),
+        ("agents", _names(manifest["agents"]), "a list of agents"),
+        ("categories", _names(manifest["categories"]), "a list of names"),
+        ("opponents", _names(manifest.get("opponents", [])), "a list of names"),
+        ("tiers", _names(manifest.get("tiers", [])), "a list of names"),
+    ]
+    for key, ok, what in checks:
+        if not ok:
+            return f"its {key} ({_shown(manifest[key])}) is not {what}"
+    games, chunk_games = manifest["games"], manifest["chunk_games"]
+    if manifest["chunks"] != -(-games // chunk_games):
+        return (f"its chunks ({_shown(manifest['chunks'])}) is not the number of chunks of {games} games "
+                f"of {chunk_games}")
+    if len(manifest["agents"]) != manifest["players"]:
+        return f"it names {len(manifest['agents'])} agents for {manifest['players']} seats"
+    return None
+
+
 def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """The manifest of run directory ``path``, or None when it has none."""
+    """The manifest of run directory ``path``, or None when it has none. Raises
+    :class:`RunDirectoryError` saying why when it is not a tradewinds run directory's manifest
+    of a version this tradewinds reads, is malformed or (format version 4) was changed since
+    the run wrote it (its ``run_id`` does not match its entries)."""
     file = manifest_file(path)
     if file is None:
         return None
-    text = file.read_text(encoding="utf-8")
+
+    def refuse(why: str) -> RunDirectoryError:
+        return RunDirectoryError.at(path, f"{file} {why}")
+
     try:
+        text = _read_file(file, _MANIFEST_LIMIT).decode("utf-8")
         manifest = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{file} is not valid JSON ({e}); it is not a tradewinds run directory's manifest") from None
+    except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError and our own reasons are ValueErrors
+        why = f"is not valid JSON ({e})" if isinstance(e, json.JSONDecodeError) else f"cannot be read: {e}"
+        raise refuse(f"{why}; it is not a tradewinds run directory's manifest") from None
     if not isinstance(manifest, dict) or manifest.get("format") != _FORMAT:
-        raise ValueError(f"{file} is not the manifest of a tradewinds simulation directory")
+        raise refuse("is not the manifest of a tradewinds simulation directory")
     version = manifest.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= _VERSION:
-        raise ValueError(
-            f"{file} has run-directory format version {version}; "
-            f"this tradewinds reads version {_VERSION} and older"
-        )
+        raise refuse(f"has run-directory format version {version}; this tradewinds reads version {_VERSION} and older")
     if (version >= _PARQUET_SINCE) != (file.name == MANIFEST):
-        raise ValueError(f"{file} has run-directory format version {version}, which names its manifest "
-                         f"{MANIFEST if version >= _PARQUET_SINCE else NPZ_MANIFEST}")
+        raise refuse(f"has run-directory format version {version}, which names its manifest "
+                     f"{MANIFEST if version >= _PARQUET_SINCE else NPZ_MANIFEST}")
     missing = [k for k in (*_IDENTITY, "chunks", "categories") if k not in manifest]
     if missing:
-        raise ValueError(f"{file} lacks {', '.join(missing)}")
+        raise refuse(f"lacks {', '.join(missing)}")
+    problem = _manifest_problem(manifest)
+    if problem is not None:
+        raise refuse(f"is malformed: {problem}")
+    if version >= _CHECKED_SINCE and manifest.get("run_id") != run_id(manifest):
+        raise refuse("was changed after the run wrote it, or is damaged: its run_id is not the SHA-256 of its "
+                     "entries. Its chunks belong to the run it described; restore it, or play the run again "
+                     "into a new directory")
     return manifest
 
 
@@ -221,14 +389,17 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], None
 
 @dataclass(frozen=True)
 class ChunkFiles:
-    """The chunk files of a run directory: Parquet (``parquet``, format version 3) or ``.npz``
-    (versions 1 and 2)."""
+    """The chunk files of a run directory: Parquet (``parquet``, format version 3 on) or
+    ``.npz`` (versions 1 and 2); ``checked`` when a chunk log records their checksums (version
+    4 on)."""
 
     parquet: bool
+    checked: bool = False
 
     @classmethod
     def of(cls, manifest: Mapping[str, Any]) -> ChunkFiles:
-        return cls(int(manifest["version"]) >= _PARQUET_SINCE)
+        version = int(manifest["version"])
+        return cls(version >= _PARQUET_SINCE, version >= _CHECKED_SINCE)
 
     @property
     def suffix(self) -> str:
@@ -253,25 +424,27 @@ class ChunkFiles:
         else:
             write_npz(f, _CHUNK, meta, part.arrays)
 
-    def read(self, path: Path, layout: Layout, first: int) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
-        """The metadata and the per-game arrays of chunk file ``path`` (its games start at
-        game ``first``). Raises ``ValueError`` saying why it cannot be read."""
+    def read(self, source: Path | bytes, layout: Layout, first: int) -> tuple[dict[str, Any],
+                                                                          dict[str, npt.NDArray[Any]]]:
+        """The metadata and the per-game arrays of a chunk file (its path, or its contents
+        already checked), whose games start at game ``first``. Raises ``ValueError`` saying
+        why it cannot be read."""
         if self.parquet:
-            meta, game, arrays = _read_parquet(path, layout)
+            meta, game, arrays = _read_parquet(source, layout)
             if not np.array_equal(game, np.arange(first, first + len(game), dtype=np.int64)):
                 raise ValueError(f"its games are not those from game {first} on")
             return meta, arrays
         try:
-            return read_npz(path, _CHUNK, "it", layout)
-        except (OSError, EOFError, zipfile.BadZipFile, KeyError) as e:
+            return read_npz(io.BytesIO(source) if isinstance(source, bytes) else source, _CHUNK, "it", layout)
+        except (OSError, EOFError, zipfile.BadZipFile, KeyError, zlib.error) as e:
             raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
 
-    def read_meta(self, path: Path, layout: Layout) -> tuple[dict[str, Any], int]:
-        """The metadata of chunk file ``path`` and its number of games, from the footer of a
-        Parquet file (the whole of an ``.npz``, whose arrays are checked then)."""
+    def read_meta(self, source: Path | bytes, layout: Layout) -> tuple[dict[str, Any], int]:
+        """The metadata of a chunk file and its number of games, from the footer of a Parquet
+        file (the whole of an ``.npz``, whose arrays are checked then)."""
         if self.parquet:
-            return _read_parquet_meta(path, layout)
-        meta, arrays = self.read(path, layout, 0)
+            return _read_parquet_meta(source, layout)
+        meta, arrays = self.read(source, layout, 0)
         games = int(arrays["moves"].shape[0])
         RangeResult(0, games, 0.0, 1, arrays).check(layout)
         return meta, games
@@ -298,25 +471,31 @@ def _check_meta(meta: Mapping[str, Any], games: int, index: int, manifest: Mappi
             raise ValueError(f"its {key} is {meta.get(key)!r}, the manifest implies {value!r}")
     if games != want:
         raise ValueError(f"it holds {games} games, the manifest implies {want}")
+    if int(manifest["version"]) >= _CHECKED_SINCE and meta.get("run_id") != manifest["run_id"]:
+        raise ValueError("it belongs to another run (its run_id is not the manifest's)")
 
 
 def _chunk_statistics(meta: Mapping[str, Any], games: int, layout: Layout) -> RunStatistics | None:
     """The statistics a chunk's metadata records (None for a chunk written without them)."""
     if "statistics" not in meta:
         return None
-    stats = RunStatistics.from_json(meta["statistics"], layout)
+    try:
+        stats = RunStatistics.from_json(meta["statistics"], layout)
+    except (KeyError, TypeError, IndexError) as e:
+        raise ValueError(f"its statistics are malformed ({type(e).__name__}: {e})") from None
     if stats.games != games:
         raise ValueError(f"its statistics count {stats.games} games, it holds {games}")
     return stats
 
 
-#: The entries of a chunk's metadata that time the run (all :class:`Timing` reads).
+#: The entries of a chunk's timing (all :class:`Timing` reads): in its line of the chunk log
+#: (format version 4), in its own metadata before.
 _TIMING = ("threads", "session", "session_start", "finished", "elapsed_seconds")
 
 
 class Timing:
     """The wall-clock time spent on a run and the most threads a chunk of it was played on,
-    from the metadata of its chunks: for each session (one process's run, or its part of it),
+    from the timing of its chunks: for each session (one process's run, or its part of it),
     from its start to its last finished chunk, summed over sessions."""
 
     def __init__(self) -> None:
@@ -336,6 +515,201 @@ class Timing:
         return sum(max(0.0, e - s) for s, e in self.sessions.values())
 
 
+# ---- the chunk log ---------------------------------------------------------------------------
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def _line_check(record: Mapping[str, Any]) -> str:
+    """The check of a line of the chunk log: the first 16 hex digits of the SHA-256 of its
+    other entries (compact JSON, sorted keys), so that a damaged line is not believed."""
+    body = {k: v for k, v in record.items() if k != "check"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()[:16]
+
+
+def _log_line(record: Mapping[str, Any]) -> bytes:
+    return (json.dumps({**record, "check": _line_check(record)}, sort_keys=True) + "\n").encode("utf-8")
+
+
+def _record_problem(record: Any, manifest: Mapping[str, Any], files: ChunkFiles) -> tuple[int | None, str | None]:
+    """``(index, None)`` for a valid line of the chunk log of the run of ``manifest``;
+    ``(index or None, why)`` for one that is not."""
+    if not isinstance(record, dict):
+        return None, "it is not a JSON object"
+    chunks = int(manifest["chunks"])
+    if not _int(record.get("index"), 0, chunks - 1):
+        return None, f"its index {_shown(record.get('index'))} is no chunk of the run"
+    index = int(record["index"])
+    if record.get("check") != _line_check(record):
+        return index, "its line of the chunk log is damaged (its check does not match)"
+    if record.get("run_id") != manifest["run_id"]:
+        return index, "its line of the chunk log is another run's"
+    first, games = _chunk_span(manifest, index)
+    name = files.name(index, chunks)
+    if record.get("file") != name:
+        return index, f"its line of the chunk log names the file {_shown(record.get('file'))}, not {name}"
+    if (record.get("first"), record.get("games")) != (first, games):
+        return index, f"its line of the chunk log gives games {_shown(record.get('first'))} on, not {first} on"
+    if not _int(record.get("bytes"), 1) or not all(isinstance(record.get(k), str) and _HEX64.fullmatch(record[k])
+                                                  for k in ("sha256", "data_sha256")):
+        return index, "its line of the chunk log lacks its size or checksums"
+    if not all(isinstance(record.get(k), (int, float, str)) for k in _TIMING):
+        return index, "its line of the chunk log lacks its timing"
+    return index, None
+
+
+@dataclass
+class ChunkLog:
+    """What the chunk log of a run directory says: the valid line of each chunk (the last
+    one, when a chunk was played again), why the line of a chunk is not believed
+    (``problems``), and how many lines name no chunk at all."""
+
+    records: dict[int, dict[str, Any]]
+    problems: dict[int, str]
+    unreadable_lines: int
+
+    @classmethod
+    def read(cls, path: Path, manifest: Mapping[str, Any], files: ChunkFiles) -> ChunkLog:
+        log = cls({}, {}, 0)
+        file = path / CHUNK_LOG
+        if not os.path.lexists(file):
+            return log
+        try:
+            fd = os.open(file, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+        except OSError as e:
+            if e.errno == errno.ELOOP or os.path.islink(file):
+                raise RunDirectoryError.at(path, f"{file} is a symbolic link; a run directory holds its "
+                                                 "chunk log itself") from None
+            raise
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise RunDirectoryError.at(path, f"{file} is not a regular file")
+            while True:
+                line = f.readline(_LOG_LINE_LIMIT)
+                if not line:
+                    break
+                if not line.endswith(b"\n"):
+                    if len(line) == _LOG_LINE_LIMIT:  # too long: skip the rest of it
+                        while (more := f.readline(_LOG_LINE_LIMIT)) and not more.endswith(b"\n"):
+                            pass
+                    log.unreadable_lines += 1
+                    continue
+                try:
+                    record = json.loads(line)
+                except (ValueError, UnicodeDecodeError):
+                    log.unreadable_lines += 1
+                    continue
+                index, problem = _record_problem(record, manifest, files)
+                if index is None:
+                    log.unreadable_lines += 1
+                elif problem is not None:
+                    log.problems[index] = problem
+                    log.records.pop(index, None)
+                else:
+                    log.records[index] = record
+                    log.problems.pop(index, None)
+        return log
+
+
+def _open_log(path: Path) -> int:
+    """The chunk log of ``path`` opened for appending (created if need be); a line left
+    unfinished by a process that died while appending it is cut off first."""
+    file = path / CHUNK_LOG
+    try:
+        fd = os.open(file, os.O_RDWR | os.O_APPEND | os.O_CREAT | _NOFOLLOW, 0o644)
+    except OSError as e:
+        if e.errno == errno.ELOOP or os.path.islink(file):
+            raise RunDirectoryError.at(path, f"{file} is a symbolic link; a run directory holds its chunk log "
+                                             "itself") from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise RunDirectoryError.at(path, f"{file} is not a regular file")
+        size = os.fstat(fd).st_size
+        if size:
+            tail = os.pread(fd, min(size, _LOG_LINE_LIMIT), size - min(size, _LOG_LINE_LIMIT))
+            if not tail.endswith(b"\n"):
+                cut = tail.rfind(b"\n")
+                os.ftruncate(fd, size - len(tail) + cut + 1 if cut >= 0 else size - len(tail))
+                os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _verified(path: Path, manifest: Mapping[str, Any], files: ChunkFiles, layout: Layout, index: int,
+              record: Mapping[str, Any]) -> bytes:
+    """The contents of chunk file ``path`` once its size and SHA-256 are those its line of
+    the chunk log (``record``) gives; otherwise ``ValueError`` saying how it differs (what its
+    footer shows, when it says more)."""
+
+    def footer_reason(source: Path | bytes) -> None:
+        # Raises when the footer shows what is wrong more precisely (another run, a chunk
+        # of other games, not a chunk at all).
+        meta, games = files.read_meta(source, layout)
+        _check_meta(meta, games, index, manifest)
+
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        raise ValueError("it is missing") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise ValueError("it is a symbolic link (a run directory holds its chunks itself)")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("it is not a regular file")
+    want = int(record["bytes"])
+    if info.st_size != want:
+        footer_reason(path)
+        raise ValueError(f"it holds {info.st_size:,} bytes, its line of the chunk log records {want:,} "
+                         "(truncated, or replaced)")
+    data = _read_file(path, want)
+    if hashlib.sha256(data).hexdigest() != record["sha256"]:
+        footer_reason(data)
+        raise ValueError("its SHA-256 is not the one its line of the chunk log records (damaged on disk, "
+                         "or changed)")
+    return data
+
+
+def _hint_agents(manifest: Mapping[str, Any]) -> bool:
+    return any(str(a).startswith("python:") for a in manifest["agents"])
+
+
+def resume_hint(manifest: Mapping[str, Any], path: str | os.PathLike[str]) -> str:
+    """How to finish the run in ``path``: the command (or, for a run with Python agents, the
+    call)."""
+    call = f"tw.simulate(..., out={str(path)!r}, resume=True)"
+    if _hint_agents(manifest):
+        return f"finish it from Python with the run's agents: {call}"
+    return f"finish it with `tradewinds simulate {manifest['game']} --out {shlex.quote(str(path))} --resume` or {call}"
+
+
+def repair_hint(manifest: Mapping[str, Any], path: str | os.PathLike[str]) -> str:
+    """How to repair the run in ``path``: play its damaged and missing chunks again."""
+    call = f"tw.simulate(..., out={str(path)!r}, repair=True)"
+    if _hint_agents(manifest):
+        return f"repair it from Python with the run's agents: {call}"
+    return (f"repair it with `tradewinds simulate {manifest['game']} --out {shlex.quote(str(path))} --repair` "
+            f"or {call}, which play it again and report what they replaced (--resume plays it again too)")
+
+
+def _chunk_error(path: Path, manifest: Mapping[str, Any], index: int, why: str) -> ChunkError:
+    files = ChunkFiles.of(manifest)
+    file = path / files.name(index, int(manifest["chunks"]))
+    hint = repair_hint(manifest, path) if files.checked else f"delete it and {resume_hint(manifest, path)}"
+    error = ChunkError(f"{file} is damaged: {why}; {hint}")
+    error.path, error.index, error.file, error.repair = str(path), index, str(file), hint
+    return error
+
+
+def _unverified_warning(path: Path, manifest: Mapping[str, Any]) -> None:
+    warnings.warn(
+        f"{path} was written by an earlier tradewinds (run-directory format version {manifest['version']}), "
+        "which recorded no checksums: its chunks are checked as far as they read, but a changed value that "
+        "still reads cannot be detected. To have a verifiable copy, play the run again into a new directory.",
+        UnverifiedRunWarning, stacklevel=3)
+
+
 @dataclass(frozen=True)
 class ChunkWriter:
     """Writes the chunks of one session of a run to its directory ``path``; small and
@@ -349,10 +723,12 @@ class ChunkWriter:
     run: dict[str, Any]
     session: str
     session_start: float
+    run_id: str | None = None
 
     def write(self, index: int, part: RangeResult, threads: int) -> tuple[RunStatistics, dict[str, Any]]:
-        """Writes chunk ``index`` atomically; returns its statistics and the metadata that
-        times it (what :class:`Timing` reads)."""
+        """Writes chunk ``index`` atomically; returns its statistics and its line of the
+        chunk log (format version 4: checksums and timing), or the metadata that times it
+        (earlier versions; what :class:`Timing` reads)."""
         stats = RunStatistics.of(part.arrays, self.layout)
         meta: dict[str, Any] = {
             "format": _TAG,
@@ -361,6 +737,8 @@ class ChunkWriter:
             "first": part.first,
             "games": part.games,
             "seed": self.run["seed"],
+        }
+        timing: dict[str, Any] = {
             "elapsed_seconds": part.elapsed_seconds,
             "threads": threads,
             "session": self.session,
@@ -368,15 +746,55 @@ class ChunkWriter:
             "finished": time.time(),
             "writer": {"host": socket.gethostname(), "pid": os.getpid()},
         }
+        # A chunk with a chunk log holds only what its games determine, so that playing it
+        # again writes the same bytes; its timing goes to the log.
+        if self.files.checked:
+            meta["run_id"] = self.run_id
+        else:
+            meta.update(timing)
         if self.files.parquet:
             meta["run"] = self.run
         meta["statistics"] = stats.to_json()
+        buffer = io.BytesIO()
+        self.files.write(buffer, meta, part, self.layout)
+        data = buffer.getvalue()
+        name = self.files.name(index, self.chunks)
 
         def write(f: IO[bytes]) -> None:
-            self.files.write(f, meta, part, self.layout)
+            f.write(data)
 
-        atomic_write(os.path.join(self.path, self.files.name(index, self.chunks)), write)
-        return stats, {k: meta[k] for k in _TIMING}
+        atomic_write(os.path.join(self.path, name), write)
+        if not self.files.checked:
+            return stats, {k: meta[k] for k in _TIMING}
+        record = {"index": index, "file": name, "first": part.first, "games": part.games, "bytes": len(data),
+                  "sha256": hashlib.sha256(data).hexdigest(), "data_sha256": checksum(part.arrays),
+                  "run_id": self.run_id, **timing}
+        return stats, record
+
+
+@dataclass(frozen=True)
+class RepairReport:
+    """What a repair did to run directory ``path`` of ``chunks`` chunks: the chunks it
+    played again (``replaced``: file name and why), each verified after writing; the others
+    were verified as they were."""
+
+    path: str
+    chunks: int
+    replaced: tuple[tuple[str, str], ...]
+    #: Chunks whose file was whole but whose line of the chunk log was missing or unreadable:
+    #: read in full, checked and recorded again.
+    recorded: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.replaced:
+            lines = [f"repair: all {self.chunks} chunks of {self.path} verified; nothing to replace"]
+        else:
+            lines = [f"repair: replaced {len(self.replaced)} of {self.chunks} chunks of {self.path}, each played "
+                     "again and verified (the others verified as they were):"]
+            lines += [f"  {name}: {why}" for name, why in self.replaced]
+        if self.recorded:
+            lines.append(f"  recorded again in the chunk log, their files read whole: {', '.join(self.recorded)}")
+        return "\n".join(lines)
 
 
 class RunDirectory:
@@ -389,10 +807,20 @@ class RunDirectory:
         self.files = ChunkFiles.of(manifest)
         self.layout = Layout.from_meta(manifest)
         self._lock = lock
+        self._log: int | None = None
+        #: The timing of each chunk finished before this session, until :meth:`stored` takes
+        #: it (format version 4; nothing is kept of a chunk once merged).
+        self._timing: dict[int, dict[str, Any]] = {}
+        #: The chunks found damaged or missing by :meth:`finished`, and why.
+        self.damaged: dict[int, str] = {}
+        #: The games' checksum each damaged chunk must have when played again (from its line).
+        self._expected: dict[int, str] = {}
+        #: The chunks recorded in the chunk log by :meth:`finished` after their file was checked.
+        self.adopted: list[int] = []
         run: dict[str, Any] = {k: manifest[k] for k in ("game", "config", "options", "seed", "games",
                                                         "chunk_games", "agents") if k in manifest}
         self.writer = ChunkWriter(str(path), self.files, self.chunks, self.layout, {**run, **self.layout.to_meta()},
-                                  secrets.token_hex(8), time.time())
+                                  secrets.token_hex(8), time.time(), manifest.get("run_id"))
 
     @property
     def chunks(self) -> int:
@@ -404,10 +832,20 @@ class RunDirectory:
     @classmethod
     def open(cls, path: str | os.PathLike[str], manifest: dict[str, Any], resume: bool) -> RunDirectory:
         """Starts run ``manifest`` in ``path`` (created if needed), or with ``resume``
-        continues the run already there, in that directory's format. Raises ``ValueError`` if
-        the directory holds another run, or holds a run and ``resume`` is false, and
+        continues the run already there, in that directory's format. Raises
+        :class:`RunDirectoryError` if the directory holds another run, or holds a run and
+        ``resume`` is false, :class:`RunWriteError` if it cannot be written, and
         ``ImportError`` if the run's chunk files need pyarrow and it is missing."""
         where = Path(path)
+        try:
+            return cls._open(where, manifest, resume)
+        except OSError as e:
+            if isinstance(e, RunDirectoryError) or e.errno not in _WRITE_FAILURES:
+                raise
+            raise write_failure(where, manifest, e) from e
+
+    @classmethod
+    def _open(cls, where: Path, manifest: dict[str, Any], resume: bool) -> RunDirectory:
         # Said before anything is created: a run that could not write its chunks leaves no
         # directory behind. (What is there is read again under the lock below.)
         try:
@@ -421,26 +859,25 @@ class RunDirectory:
             existing = read_manifest(where)
             if existing is not None:
                 if not resume:
-                    files = ChunkFiles.of(existing)
-                    chunks = int(existing["chunks"])
-                    done = sum(1 for i in range(chunks) if (where / files.name(i, chunks)).is_file())
-                    raise ValueError(
+                    done, chunks, _ = directory_status(where)
+                    raise RunDirectoryError.at(
+                        where,
                         f"{where} already holds a simulation ({done} of {chunks} chunks finished); "
                         "resume it (resume=True, or --resume on the command line) or choose another directory"
                     )
                 diffs = manifest_differences(existing, manifest)
                 if diffs:
-                    raise ValueError(
-                        f"cannot resume {where}: its manifest disagrees with this run:\n  " + "\n  ".join(diffs)
+                    raise RunDirectoryError.at(
+                        where, f"cannot resume {where}: its manifest disagrees with this run:\n  " + "\n  ".join(diffs)
                     )
                 manifest = existing
                 ChunkFiles.of(manifest).require()
             else:
                 strays = sorted([*where.glob("chunk-*.npz"), *where.glob("chunk-*.parquet")])
                 if strays:
-                    raise ValueError(
-                        f"{where} holds chunk files ({strays[0].name}, ...) but no {MANIFEST}; "
-                        "choose another directory"
+                    raise RunDirectoryError.at(
+                        where, f"{where} holds chunk files ({strays[0].name}, ...) but no {MANIFEST}; "
+                               "choose another directory"
                     )
                 ChunkFiles.of(manifest).require()
                 data = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
@@ -450,6 +887,8 @@ class RunDirectory:
 
                 atomic_write(where / MANIFEST, write)
             run = cls(where, manifest, lock)
+            if run.files.checked:
+                run._log = _open_log(where)
             run._remove_stale_temporaries()
             return run
         except BaseException:
@@ -463,35 +902,148 @@ class RunDirectory:
                 with contextlib.suppress(OSError):
                     tmp.unlink()
 
+    def _set_aside(self, index: int, why: str) -> None:
+        path = self.chunk_path(index)
+        self.damaged[index] = why
+        if not os.path.lexists(path):
+            return  # missing: played again, as any chunk not finished
+        bad = path.with_name(self.files.set_aside(path.name))
+        os.replace(path, bad)
+        warnings.warn(f"{path} is damaged ({why}); moved it to {bad.name} and will play its games again",
+                      RuntimeWarning, stacklevel=3)
+
     def finished(self) -> set[int]:
-        """The indices of the chunks already on disk, checked (for a Parquet chunk, its
-        footer: columns, metadata, number of games). A chunk that fails its checks (which
-        atomic writes rule out, short of disk corruption or tampering) is renamed aside (a
-        name that readers of the dataset skip) with a warning, and counts as missing."""
+        """The indices of the chunks already finished, checked: with a chunk log, those it
+        records whose file has the size and SHA-256 recorded (read in full); before, the
+        chunk files present whose footer (columns, metadata, number of games) is right. A
+        chunk that fails is renamed aside (a name that readers of the dataset skip) with a
+        warning, recorded in :attr:`damaged`, and counts as missing; so does a chunk whose
+        line in the chunk log is damaged. A chunk file that the log does not record (the
+        process stopped between writing it and recording it) is recorded now if it reads
+        whole as this run's chunk (see :meth:`_adopt`), else set aside too."""
         out = set()
-        for index in range(self.chunks):
+        if self.files.checked:
+            log = ChunkLog.read(self.path, self.manifest, self.files)
+            for index, why in sorted(log.problems.items()):
+                self._set_aside(index, why)
+            for index, record in sorted(log.records.items()):
+                try:
+                    data = _verified(self.chunk_path(index), self.manifest, self.files, self.layout, index, record)
+                    meta, games = self.files.read_meta(data, self.layout)
+                    _check_meta(meta, games, index, self.manifest)
+                    _chunk_statistics(meta, games, self.layout)
+                except ValueError as e:
+                    self._expected[index] = record["data_sha256"]
+                    self._set_aside(index, str(e))
+                    continue
+                self._timing[index] = {k: record[k] for k in _TIMING}
+                out.add(index)
+            for index in _present(self.path, self.manifest, self.files):
+                if index not in log.records and index not in log.problems:
+                    try:
+                        self._adopt(index)
+                    except ValueError as e:
+                        self._set_aside(index, str(e))
+                        continue
+                    self.adopted.append(index)
+                    out.add(index)
+            return out
+        for index in _present(self.path, self.manifest, self.files):
             path = self.chunk_path(index)
-            if not path.is_file():
-                continue
             try:
                 meta, games = self.files.read_meta(path, self.layout)
                 _check_meta(meta, games, index, self.manifest)
                 _chunk_statistics(meta, games, self.layout)
             except ValueError as e:
-                bad = path.with_name(self.files.set_aside(path.name))
-                os.replace(path, bad)
-                warnings.warn(f"{path} is damaged ({e}); moved it to {bad.name} and will play its games again",
-                              RuntimeWarning, stacklevel=2)
+                self._set_aside(index, str(e))
                 continue
             out.add(index)
         return out
 
+    def _adopt(self, index: int) -> None:
+        """Records chunk ``index``, whose file is in place but whose line never reached the
+        chunk log (the process died, or was interrupted, between the two), once its file reads
+        whole as this run's chunk and holds the games its statistics count; ``ValueError``
+        saying why it does not."""
+        path = self.chunk_path(index)
+        data = _read_file(path, os.lstat(path).st_size)
+        first, games = _chunk_span(self.manifest, index)
+        meta, arrays = self.files.read(data, self.layout, first)
+        _check_meta(meta, int(arrays["moves"].shape[0]), index, self.manifest)
+        RangeResult(first, games, 0.0, 1, arrays).check(self.layout)
+        stats = _chunk_statistics(meta, games, self.layout)
+        if stats is None or stats.to_json() != RunStatistics.of(arrays, self.layout).to_json():
+            raise ValueError("its statistics are not those of its games")
+        finished = os.lstat(path).st_mtime
+        timing = {"elapsed_seconds": 0.0, "threads": 0, "session": "", "session_start": finished,
+                  "finished": finished}
+        self.commit(index, {"index": index, "file": path.name, "first": first, "games": games, "bytes": len(data),
+                            "sha256": hashlib.sha256(data).hexdigest(), "data_sha256": checksum(arrays),
+                            "run_id": self.manifest["run_id"], **timing, "writer": None})
+        self._timing[index] = timing
+
     def stored(self, index: int) -> tuple[RunStatistics, dict[str, Any]]:
-        """The statistics and timing metadata of chunk ``index``, finished before this
-        session."""
-        return _stored(self.path, self.manifest, self.files, self.layout, index)
+        """The statistics and timing of chunk ``index``, finished before this session (and
+        verified by :meth:`finished`)."""
+        return _stored(self.path, self.manifest, self.files, self.layout, index, self._timing.pop(index, None), False)
+
+    def commit(self, index: int, record: dict[str, Any]) -> None:
+        """Records chunk ``index``, just written, as finished: its line goes to the chunk log,
+        flushed to disk (format version 4; before, a chunk is finished once its file is in
+        place). A chunk played again must hold the games its earlier line recorded."""
+        if self._log is None:
+            return
+        expected = self._expected.get(index)
+        if expected is not None and record["data_sha256"] != expected:
+            raise RunDirectoryError.at(
+                self.path,
+                f"{self.chunk_path(index)} was played again, but its games are not those the chunk log recorded "
+                "for it: the run is not reproduced (another tradewinds version, other component data) or the "
+                "log was changed; nothing was recorded for it")
+        line = _log_line(record)
+        while line:
+            line = line[os.write(self._log, line):]
+        os.fsync(self._log)
+
+    def verify(self, index: int, record: Mapping[str, Any] | None) -> None:
+        """Reads chunk ``index`` back and checks it against its line of the chunk log
+        (``record``; without a log, that it reads); :class:`ChunkError` if it does not."""
+        try:
+            source: Path | bytes = self.chunk_path(index)
+            if record is not None:
+                source = _verified(self.chunk_path(index), self.manifest, self.files, self.layout, index, record)
+            first, games = _chunk_span(self.manifest, index)
+            meta, arrays = self.files.read(source, self.layout, first)
+            _check_meta(meta, int(arrays["moves"].shape[0]), index, self.manifest)
+            if record is not None and checksum(arrays) != record["data_sha256"]:
+                raise ValueError("its games are not those its line of the chunk log records")
+        except ValueError as e:
+            raise _chunk_error(self.path, self.manifest, index, str(e)) from None
+
+    def repair_report(self, replayed: set[int]) -> RepairReport:
+        """Verifies the chunks played again (``replayed``) as they are now on disk and
+        says what was replaced and why."""
+        replaced = []
+        records = ChunkLog.read(self.path, self.manifest, self.files).records if self.files.checked else {}
+        for index in sorted(replayed):
+            if self.files.checked and index not in records:
+                raise _chunk_error(self.path, self.manifest, index, "the chunk log has no line for it")
+            self.verify(index, records.get(index))
+            why = self.damaged.get(index, "not finished (no line in the chunk log)" if self.files.checked
+                                   else "missing")
+            replaced.append((self.files.name(index, self.chunks), why))
+        return RepairReport(str(self.path), self.chunks, tuple(replaced),
+                            tuple(self.files.name(i, self.chunks) for i in self.adopted))
+
+    def failure(self, error: OSError) -> RunWriteError:
+        """The :class:`RunWriteError` for a write to this directory that failed for lack of
+        space or permission (see :func:`write_failure`)."""
+        return write_failure(self.path, self.manifest, error)
 
     def close(self) -> None:
+        if self._log is not None:
+            os.close(self._log)
+            self._log = None
         _unlock(self._lock)
         self._lock = None
 
@@ -502,17 +1054,39 @@ class RunDirectory:
         self.close()
 
 
+def _present(path: Path, manifest: Mapping[str, Any], files: ChunkFiles) -> list[int]:
+    """The indices of the chunk files present in ``path`` (by their names; as many as the
+    directory holds, whatever the manifest says the run's chunks are)."""
+    chunks = int(manifest["chunks"])
+    out = []
+    pattern = re.compile(r"chunk-(\d+)" + re.escape(files.suffix))
+    with os.scandir(path) as entries:
+        for entry in entries:
+            m = pattern.fullmatch(entry.name)
+            if m and int(m.group(1)) < chunks and entry.name == files.name(int(m.group(1)), chunks):
+                out.append(int(m.group(1)))
+    return sorted(out)
+
+
 def _stored(
-    path: Path, manifest: Mapping[str, Any], files: ChunkFiles, layout: Layout, index: int
+    path: Path, manifest: Mapping[str, Any], files: ChunkFiles, layout: Layout, index: int,
+    record: Mapping[str, Any] | None, verify: bool,
 ) -> tuple[RunStatistics, dict[str, Any]]:
+    """The statistics and timing of chunk ``index``: its timing from ``record`` (its line of
+    the chunk log, or the timing taken from it), else from its metadata; with ``verify``, its
+    file checked against ``record`` first."""
     file = path / files.name(index, int(manifest["chunks"]))
-    meta, games = files.read_meta(file, layout)
+    source: Path | bytes = file
+    if verify and record is not None:
+        source = _verified(file, manifest, files, layout, index, record)
+    meta, games = files.read_meta(source, layout)
     _check_meta(meta, games, index, manifest)
     stats = _chunk_statistics(meta, games, layout)
     if stats is None:  # a chunk of an earlier version: from its games
-        _, arrays = files.read(file, layout, _chunk_span(manifest, index)[0])
+        _, arrays = files.read(source, layout, _chunk_span(manifest, index)[0])
         stats = RunStatistics.of(arrays, layout)
-    return stats, {k: meta[k] for k in _TIMING if k in meta}
+    timing = record if record is not None else meta
+    return stats, {k: timing[k] for k in _TIMING if k in timing}
 
 
 def _lock(where: Path) -> IO[bytes] | None:
@@ -520,12 +1094,19 @@ def _lock(where: Path) -> IO[bytes] | None:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX: no lock
         return None
-    f = open(where / _LOCK, "a+b")
+    try:
+        fd = os.open(where / _LOCK, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o644)
+    except OSError as e:
+        if e.errno == errno.ELOOP or os.path.islink(where / _LOCK):
+            raise RunDirectoryError.at(where, f"{where / _LOCK} is a symbolic link; a run directory holds its "
+                                              "lock itself") from None
+        raise
+    f = os.fdopen(fd, "r+b")
     try:
         fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         f.close()
-        raise ValueError(f"{where} is in use by another running simulation") from None
+        raise RunDirectoryError.at(where, f"{where} is in use by another running simulation") from None
     return f
 
 
@@ -534,49 +1115,127 @@ def _unlock(lock: IO[bytes] | None) -> None:
         lock.close()  # closing the file releases the lock
 
 
+def _finished_chunks(path: Path, manifest: Mapping[str, Any]) -> list[int]:
+    """The chunks of run directory ``path`` that count as finished without reading them: the
+    chunk files present (resuming checks them)."""
+    return _present(path, manifest, ChunkFiles.of(manifest))
+
+
 def directory_status(path: str | os.PathLike[str]) -> tuple[int, int, int]:
-    """``(finished chunks, chunks, finished games)`` of run directory ``path`` (by the files
-    present; :class:`RunReader` checks them)."""
+    """``(finished chunks, chunks, finished games)`` of run directory ``path`` (by the chunk
+    log and the files present; :class:`RunReader` checks them)."""
     manifest = read_manifest(path)
     if manifest is None:
-        raise ValueError(f"{path} has no {MANIFEST}: it is not a tradewinds simulation directory")
-    files = ChunkFiles.of(manifest)
-    chunks = int(manifest["chunks"])
-    done = [i for i in range(chunks) if (Path(path) / files.name(i, chunks)).is_file()]
-    return len(done), chunks, sum(_chunk_span(manifest, i)[1] for i in done)
+        raise RunDirectoryError.at(path, f"{path} has no {MANIFEST}: it is not a tradewinds simulation directory")
+    done = _finished_chunks(Path(path), manifest)
+    return len(done), int(manifest["chunks"]), sum(_chunk_span(manifest, i)[1] for i in done)
 
 
-def resume_hint(manifest: Mapping[str, Any], path: str | os.PathLike[str]) -> str:
-    return (f"finish it with `tradewinds simulate {manifest['game']} --out {path} --resume` "
-            f"or tw.simulate(..., out={str(path)!r}, resume=True)")
+def _size(n: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if n < 1000 or unit == "TB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1000
+    raise AssertionError  # pragma: no cover
+
+
+def write_failure(path: Path, manifest: Mapping[str, Any], error: OSError) -> RunWriteError:
+    """The error for a write to run directory ``path`` that failed for lack of space or
+    permission: what is saved, about how much space the rest needs (from the chunks
+    written) and how to finish the run."""
+    what = {errno.ENOSPC: "no space is left on its device", errno.EROFS: "its file system is read-only"}.get(
+        error.errno or 0, os.strerror(error.errno) if error.errno else str(error))
+    if error.errno == getattr(errno, "EDQUOT", None):
+        what = "the disk quota is exceeded"
+    chunks, games = int(manifest["chunks"]), int(manifest["games"])
+    try:
+        on_disk = read_manifest(path) is not None
+        done = _finished_chunks(path, manifest) if on_disk else []
+    except (ValueError, OSError):
+        done = []
+    done_games = sum(_chunk_span(manifest, i)[1] for i in done)
+    written = 0
+    for i in done:
+        with contextlib.suppress(OSError):
+            written += os.stat(path / ChunkFiles.of(manifest).name(i, chunks)).st_size
+    needed: int | None = None
+    if done_games:
+        needed = int(written / done_games * (games - done_games))
+        need = (f"the other {chunks - len(done):,} chunks ({games - done_games:,} games) need about {_size(needed)} "
+                f"more (estimated from the {len(done):,} written, {_size(written)})")
+    else:
+        need = "how much space the run needs shows once a chunk is written"
+    saved = (f"{len(done):,} of {chunks:,} chunks ({done_games:,} games) are saved there"
+             if done else "no chunk is saved there yet")
+    name = f" ({error.filename})" if isinstance(error.filename, str) and error.filename != str(path) else ""
+    message = (f"cannot write the run directory {path}{name}: {what}. {saved}; {need}. Free some space "
+               f"(or make the directory writable), then {resume_hint(manifest, path)}")
+    failure = RunWriteError(message)
+    failure.errno, failure.strerror, failure.filename = error.errno, error.strerror, error.filename
+    failure.path, failure.saved_chunks, failure.needed_bytes = str(path), len(done), needed
+    return failure
+
+
+def is_write_failure(error: BaseException) -> bool:
+    """Whether ``error`` is a failed write that :func:`write_failure` explains."""
+    return isinstance(error, OSError) and not isinstance(error, RunDirectoryError) and error.errno in _WRITE_FAILURES
 
 
 class RunReader:
     """A finished run in directory ``path``, read on demand: its statistics from the chunks'
     metadata (:meth:`statistics`), its games chunk by chunk (:meth:`chunks`) or all at once
-    (:meth:`arrays`). Picklable (a path and a manifest)."""
+    (:meth:`arrays`); every chunk checked against the chunk log as it is read. Picklable (a
+    path, a manifest and the lines of the chunk log)."""
 
-    def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any]) -> None:
+    def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any],
+                 records: dict[int, dict[str, Any]] | None = None) -> None:
         self.path = Path(path)
         self.manifest = manifest
+        self._records = records
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> RunReader:
-        """The run in directory ``path``. Raises ``ValueError`` when it is not a run
-        directory, or is not finished (naming the missing chunks and how to finish it)."""
+        """The run in directory ``path``. Raises :class:`RunDirectoryError` when it is not a
+        run directory, and :class:`ChunkError` when a chunk is missing or not finished (naming
+        the first and how to finish the run) or its line in the chunk log is damaged (naming
+        it and how to repair the run). A directory without a chunk log (written by an earlier
+        version) gives an :class:`UnverifiedRunWarning`."""
         manifest = read_manifest(path)
         if manifest is None:
-            raise ValueError(f"{path} has no {MANIFEST}: it is not a tradewinds simulation directory")
-        reader = cls(path, manifest)
-        chunks = reader.chunk_count
-        missing = [i for i in range(chunks) if not reader.chunk_path(i).is_file()]
-        if missing:
-            raise ValueError(
-                f"{path} is incomplete: {len(missing)} of {chunks} chunks are missing "
-                f"(the first is {reader.files.name(missing[0], chunks)}); {resume_hint(manifest, path)}"
+            raise RunDirectoryError.at(path, f"{path} has no {MANIFEST}: it is not a tradewinds simulation directory")
+        where = Path(path)
+        files = ChunkFiles.of(manifest)
+        chunks = int(manifest["chunks"])
+        if files.checked:
+            log = ChunkLog.read(where, manifest, files)
+            if log.problems:
+                index, why = min(log.problems.items())
+                raise _chunk_error(where, manifest, index, why)
+            finished = set(log.records).intersection(_present(where, manifest, files))
+            reader = cls(path, manifest, log.records)
+        else:
+            finished = set(_present(where, manifest, files))
+            reader = cls(path, manifest)
+        if len(finished) < chunks:
+            first = next(i for i in range(chunks) if i not in finished)
+            hint = resume_hint(manifest, path)
+            error = ChunkError(
+                f"{path} is incomplete: {chunks - len(finished)} of {chunks} chunks are missing "
+                f"(the first is {files.name(first, chunks)}); {hint}"
             )
-        reader.files.require()
+            error.path, error.index, error.file, error.repair = str(path), first, str(reader.chunk_path(first)), hint
+            raise error
+        if not files.checked:
+            _unverified_warning(where, manifest)
+        files.require()
         return reader
+
+    @property
+    def records(self) -> dict[int, dict[str, Any]] | None:
+        """The chunk log's line of each chunk (None for a directory without one)."""
+        if self._records is None and self.files.checked:
+            self._records = ChunkLog.read(self.path, self.manifest, self.files).records
+        return self._records
 
     @property
     def files(self) -> ChunkFiles:
@@ -593,35 +1252,47 @@ class RunReader:
     def chunk_path(self, index: int) -> Path:
         return self.path / self.files.name(index, self.chunk_count)
 
-    def _damaged(self, index: int, error: ValueError) -> ValueError:
-        return ValueError(f"{self.chunk_path(index)} is damaged: {error}; delete it and "
-                          f"{resume_hint(self.manifest, self.path)}")
+    def _record(self, index: int) -> dict[str, Any] | None:
+        records = self.records
+        if records is None:
+            return None
+        if index not in records:
+            raise _chunk_error(self.path, self.manifest, index, "the chunk log has no line for it")
+        return records[index]
 
     def statistics(self) -> tuple[RunStatistics, Timing]:
         """The run's statistics, merged in chunk order from the chunks' metadata (computed
-        from the games of a chunk written without them), and its timing."""
+        from the games of a chunk written without them), and its timing; every chunk file is
+        checked against the chunk log."""
         layout = self.layout
         timing = Timing()
         merged = InOrder(RunStatistics(layout), self.chunk_count, note=lambda _, meta: timing.add(meta))
         for index in range(self.chunk_count):
+            record = self._record(index)
             try:
-                stats, meta = _stored(self.path, self.manifest, self.files, layout, index)
+                stats, meta = _stored(self.path, self.manifest, self.files, layout, index, record, True)
             except ValueError as e:
-                raise self._damaged(index, e) from None
+                raise _chunk_error(self.path, self.manifest, index, str(e)) from None
             merged.add(index, stats, meta)
         return merged.total, timing
 
     def chunk(self, index: int) -> tuple[RangeResult, dict[str, Any]]:
-        """The games of chunk ``index`` and its metadata, checked."""
+        """The games of chunk ``index`` and its metadata (with its timing), checked."""
         first, games = _chunk_span(self.manifest, index)
+        record = self._record(index)
         try:
-            meta, arrays = self.files.read(self.chunk_path(index), self.layout, first)
+            source: Path | bytes = self.chunk_path(index)
+            if record is not None:
+                source = _verified(self.chunk_path(index), self.manifest, self.files, self.layout, index, record)
+            meta, arrays = self.files.read(source, self.layout, first)
             _check_meta(meta, int(arrays["moves"].shape[0]), index, self.manifest)
+            if record is not None:
+                meta = {**meta, **{k: record[k] for k in _TIMING}}
             part = RangeResult(first=first, games=games, elapsed_seconds=float(meta.get("elapsed_seconds", 0.0)),
                                threads=int(meta.get("threads", 1)), arrays=arrays)
             part.check(self.layout)
         except ValueError as e:
-            raise self._damaged(index, e) from None
+            raise _chunk_error(self.path, self.manifest, index, str(e)) from None
         return part, meta
 
     def chunks(self) -> Iterator[tuple[RangeResult, dict[str, Any]]]:

@@ -22,6 +22,13 @@ pub trait GameDefinition: Game {
     /// The game's full title as users know it ("North Wind"), for listings (`tradewinds games`,
     /// `Game.title`).
     const TITLE: &'static str;
+    /// How to play, on one page, for someone without the rulebook (plain text: the terminal
+    /// game's `rules`, `Game.how_to_play`, and the opening of the game's doc page).
+    const HOW_TO_PLAY: &'static str;
+    /// A glossary of the game's action names and of the notation of its text renderings
+    /// (plain text: the terminal game's `legend`, `Game.notation`, and the game's doc page).
+    /// The shared checks require every action name's stem to appear in it.
+    const NOTATION: &'static str;
     /// Every option the game takes. `tw.load` checks the caller's options against this list
     /// (see [`Options::parse`]) before [`GameDefinition::from_options`] sees them.
     const OPTIONS: &'static [OptionDecl];

@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use super::error::Result;
 use super::game::{Action, Game, GameSpec};
+use super::record::{LogEntry, Record};
 use super::report::ScoreReport;
 use super::rng::rng_from_seed;
 use super::agents::AgentSpec;
-use super::simulate::{simulate_agents, Progress, SimulationResult};
+use super::simulate::{replay_game, simulate_agents, Progress, SimulationResult};
 use super::state::GameState;
 use super::vector::{DynVector, VectorConfig, VectorGame};
 
@@ -23,6 +24,8 @@ pub trait DynGame: Send + Sync {
         -> Result<Box<dyn DynState>>;
     fn state_from_json(&self, text: &str) -> Result<Box<dyn DynState>>;
     fn state_from_bytes(&self, bytes: &[u8]) -> Result<Box<dyn DynState>>;
+    /// Plays a record of this game again (see [`GameState::replay`]).
+    fn replay(&self, record: &Record, moves: Option<usize>) -> Result<Box<dyn DynState>>;
     /// Bulk simulation of games `first .. first + games`, one agent per seat (all random
     /// when `agents` is empty); see [`simulate_agents`].
     fn simulate(
@@ -34,6 +37,9 @@ pub trait DynGame: Send + Sync {
         threads: usize,
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult>;
+    /// Game `index` of the bulk run seeded `seed` with these agents, played again as a state
+    /// with its history (see [`replay_game`]).
+    fn replay_game(&self, agents: &[AgentSpec], seed: u64, index: u64) -> Box<dyn DynState>;
     /// `config.num_games` games of this configuration stepped together (see
     /// [`super::vector`]), each at its first node where the caller acts.
     fn vector(&self, config: VectorConfig) -> Result<Box<dyn DynVector>>;
@@ -75,6 +81,12 @@ pub trait DynState: Send + Sync {
     fn public_string(&self) -> String;
     fn to_json(&self) -> String;
     fn to_bytes(&self) -> Vec<u8>;
+    /// The seed the game was started from, while known (see [`GameState::seed`]).
+    fn seed(&self) -> Option<u64>;
+    /// The game so far as a record (see [`GameState::record`]).
+    fn record(&self) -> Result<Record>;
+    /// The log so far, as seat `observer` (or, with `None`, a spectator who sees all) may see it.
+    fn log(&self, observer: Option<usize>) -> Result<Vec<LogEntry>>;
     /// The action a built-in agent picks for the player to move (`seed` drives its randomness).
     fn agent_action(&self, agent: &AgentSpec, seed: u64) -> Result<Action>;
 }
@@ -111,6 +123,9 @@ impl<G: Game> DynGame for Handle<G> {
     fn state_from_bytes(&self, bytes: &[u8]) -> Result<Box<dyn DynState>> {
         Ok(Box::new(GameState::from_bytes(&self.0, bytes)?))
     }
+    fn replay(&self, record: &Record, moves: Option<usize>) -> Result<Box<dyn DynState>> {
+        Ok(Box::new(GameState::replay(Arc::clone(&self.0), record, moves)?))
+    }
     fn simulate(
         &self,
         agents: &[AgentSpec],
@@ -121,6 +136,9 @@ impl<G: Game> DynGame for Handle<G> {
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult> {
         simulate_agents(&*self.0, agents, first, games, seed, threads, progress)
+    }
+    fn replay_game(&self, agents: &[AgentSpec], seed: u64, index: u64) -> Box<dyn DynState> {
+        Box::new(replay_game(Arc::clone(&self.0), agents, seed, index))
     }
     fn vector(&self, config: VectorConfig) -> Result<Box<dyn DynVector>> {
         Ok(Box::new(VectorGame::new(Arc::clone(&self.0), config)?))
@@ -223,6 +241,15 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn to_bytes(&self) -> Vec<u8> {
         GameState::to_bytes(self)
+    }
+    fn seed(&self) -> Option<u64> {
+        GameState::seed(self)
+    }
+    fn record(&self) -> Result<Record> {
+        GameState::record(self)
+    }
+    fn log(&self, observer: Option<usize>) -> Result<Vec<LogEntry>> {
+        GameState::log(self, observer)
     }
     fn agent_action(&self, agent: &AgentSpec, seed: u64) -> Result<Action> {
         GameState::agent_action(self, agent, seed)

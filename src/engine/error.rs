@@ -23,6 +23,10 @@ pub enum EngineError {
     /// A saved state that cannot be loaded (corrupt, truncated, other game, other version).
     #[error("cannot load saved state: {0}")]
     StateFormat(String),
+    /// A game record that cannot be replayed (corrupt, another format version, a move that is
+    /// not legal where it stands, chance outcomes the seed does not draw).
+    #[error("cannot replay game record: {0}")]
+    Record(String),
     /// A component data file that does not validate; `field` names the offending field.
     #[error("invalid data file: field `{field}`: {message}")]
     DataFile { field: String, message: String },

@@ -142,6 +142,18 @@ pub trait Game: Send + Sync + Sized + 'static {
         self.action_to_string(state, action)
     }
 
+    /// The log's sentence for a move: what `action`, taken at `before` and leading to `after`,
+    /// did, written for a person at the table (who did what, in answer to what, what it
+    /// changed), chance outcomes included ("P1 reveals Pirate ship (2 skulls)").
+    ///
+    /// `observer` is the seat the sentence is written for, or `None` for a spectator who sees
+    /// everything. A seat's sentence tells only what that seat may know: the shared checks
+    /// require it to be the same for every move that leaves the seat's observation (string
+    /// and tensor) the same, and for every resample of what is hidden from the seat. Called
+    /// only when a log is asked for, never on the hot path.
+    fn describe_move(&self, before: &Self::State, action: Action, after: &Self::State, observer: Option<usize>)
+        -> String;
+
     /// Final (or current) score of each seat in the game's own units (victory points): by
     /// default the totals of the score report.
     fn scores(&self, state: &Self::State, out: &mut [f64]) {

@@ -5,6 +5,7 @@
 //! on how games are split into chunks.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -13,6 +14,7 @@ use super::agents::{choose, AgentScratch, AgentSpec};
 use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Game};
 use super::rng::{below, derive_seed, rng_from_seed, Rng};
+use super::state::GameState;
 
 /// Plays `state` to the end with uniformly random decisions, sampling chance from `rng`.
 /// Returns the number of decisions taken. `buf` is reused: no allocation per step.
@@ -106,6 +108,21 @@ pub fn play_game<G: Game>(
         opponent_winners: report.opponent_winners,
         tier: report.tier.and_then(|t| game.spec().tiers.iter().position(|name| *name == t)),
     }
+}
+
+/// Game `index` of the run seeded `seed` played again, move for move as [`play_game`] plays
+/// it (the same streams of chance and of the agents), as a state with its history: for the
+/// record and the log of a game chosen after a run, which costs the run nothing.
+pub fn replay_game<G: Game>(game: Arc<G>, agents: &[AgentSpec], seed: u64, index: u64) -> GameState<G> {
+    let mut agent_rng = rng_from_seed(derive_seed(seed ^ AGENT_STREAM, index));
+    let mut scratch = AgentScratch::default();
+    let mut state = GameState::new(Arc::clone(&game), derive_seed(seed, index), false);
+    while let Actor::Player(p) = state.actor() {
+        let spec = agents.get(p).unwrap_or(&AgentSpec::Random);
+        let a = choose(spec, &*game, state.inner(), p, &mut agent_rng, &mut scratch);
+        state.apply_unchecked(a);
+    }
+    state
 }
 
 /// The results of a bulk run, flat and in game order.

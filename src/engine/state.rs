@@ -17,6 +17,9 @@ pub struct GameState<G: Game> {
     game: Arc<G>,
     inner: G::State,
     rng: Rng,
+    /// The seed the game was started from, while known (a game from [`GameState::new`]; not
+    /// one set up, resampled or loaded): game records carry it.
+    seed: Option<u64>,
     explicit_chance: bool,
     history: Vec<Action>,
     move_number: u64,
@@ -31,6 +34,7 @@ impl<G: Game> Clone for GameState<G> {
             game: Arc::clone(&self.game),
             inner: self.inner.clone(),
             rng: self.rng.clone(),
+            seed: self.seed,
             explicit_chance: self.explicit_chance,
             history: self.history.clone(),
             move_number: self.move_number,
@@ -84,23 +88,37 @@ impl<G: Game> GameState<G> {
     /// from the state's RNG, so the caller only ever sees decision and terminal nodes.
     pub fn new(game: Arc<G>, seed: u64, explicit_chance: bool) -> Self {
         let inner = game.initial_state();
-        Self::from_parts(game, inner, rng_from_seed(seed), explicit_chance)
+        let mut s = Self::unresolved(game, inner, rng_from_seed(seed), explicit_chance);
+        s.seed = Some(seed);
+        s.resolve_chance();
+        s
     }
 
     /// Wraps a game state built elsewhere (a setup description, a resample).
     pub fn from_parts(game: Arc<G>, inner: G::State, rng: Rng, explicit_chance: bool) -> Self {
-        let mut s = GameState {
+        let mut s = Self::unresolved(game, inner, rng, explicit_chance);
+        s.resolve_chance();
+        s
+    }
+
+    fn unresolved(game: Arc<G>, inner: G::State, rng: Rng, explicit_chance: bool) -> Self {
+        GameState {
             game,
             inner,
             rng,
+            seed: None,
             explicit_chance,
             history: Vec::new(),
             move_number: 0,
             scratch: Vec::with_capacity(64),
             legal_valid: false,
-        };
-        s.resolve_chance();
-        s
+        }
+    }
+
+    /// The seed the game was started from, while known: for a game from [`GameState::new`]
+    /// (and its copies and continuations), not for one set up, resampled or loaded.
+    pub fn seed(&self) -> Option<u64> {
+        self.seed
     }
 
     pub fn game(&self) -> &Arc<G> {
@@ -310,6 +328,7 @@ impl<G: Game> GameState<G> {
             game: Arc::clone(&self.game),
             inner,
             rng,
+            seed: None,
             explicit_chance: self.explicit_chance,
             history: Vec::new(),
             move_number: self.move_number,
@@ -428,6 +447,7 @@ impl<G: Game> GameState<G> {
             game: Arc::clone(game),
             inner: saved.state,
             rng: saved.rng,
+            seed: None,
             explicit_chance: saved.explicit_chance,
             history: saved.history,
             move_number: saved.move_number,

@@ -94,6 +94,13 @@ impl Game for Race {
     fn action_to_string(&self, s: &RaceState, a: Action) -> String {
         if s.coin_next { format!("coin {a}") } else { format!("add {}", a + 1) }
     }
+    fn describe_move(&self, before: &RaceState, a: Action, after: &RaceState, _: Option<usize>) -> String {
+        if before.coin_next {
+            format!("The coin adds {a}: the count is {}.", after.count)
+        } else {
+            format!("P{} adds {}: the count is {}.", after.mover, a + 1, after.count)
+        }
+    }
     /// No points in this game: only who got there first.
     fn scores(&self, _: &RaceState, out: &mut [f64]) {
         out.fill(0.0);

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::engine::{DataFileDecl, DynGame, EngineError, GameDefinition, Handle, Result};
+use crate::engine::{DataFileDecl, DynGame, DynState, EngineError, GameDefinition, Handle, Record, Result};
 
 /// Whether a registered game is offered to users.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,6 +115,16 @@ pub fn load_json(config: &Value) -> Result<Arc<dyn DynGame>> {
     load(name, &options)
 }
 
+/// Plays a game record (JSON text, [`Record`]) again: the whole game, or its first `moves`
+/// moves. Every problem with the record, its game and options included, is an
+/// [`EngineError::Record`].
+pub fn replay(record: &str, moves: Option<usize>) -> Result<(Arc<dyn DynGame>, Box<dyn DynState>)> {
+    let record = Record::from_json(record)?;
+    let game = load_json(&record.config()).map_err(|e| EngineError::Record(format!("its game: {e}")))?;
+    let state = game.replay(&record, moves)?;
+    Ok((game, state))
+}
+
 struct Configurations;
 
 impl Visitor for Configurations {
@@ -146,6 +156,25 @@ impl Visitor for Title {
     fn visit<G: GameDefinition>(self) -> Self::Output {
         G::TITLE
     }
+}
+
+struct Texts;
+
+impl Visitor for Texts {
+    type Output = (&'static str, &'static str);
+    fn visit<G: GameDefinition>(self) -> Self::Output {
+        (G::HOW_TO_PLAY, G::NOTATION)
+    }
+}
+
+/// How to play game `name`, on one page ([`GameDefinition::HOW_TO_PLAY`]).
+pub fn how_to_play(name: &str) -> Result<&'static str> {
+    visit(name, Texts).map(|t| t.0)
+}
+
+/// The glossary of game `name`'s action names and notation ([`GameDefinition::NOTATION`]).
+pub fn notation(name: &str) -> Result<&'static str> {
+    visit(name, Texts).map(|t| t.1)
 }
 
 /// The full title of game `name` ("North Wind").

@@ -7,8 +7,9 @@
 //!   ([`configuration_file`]), the seed is `100 + seats` ([`seed`]).
 //! * A game's own tests add playthroughs from edge positions built with its `setup`
 //!   ([`super::playthrough::playthrough_from`], checked with [`check`]), in files named
-//!   `<game>-<seats>p-from-<position>-seed<seed>.txt`. Their test's name starts with
-//!   `golden_`, so that `scripts/regenerate-golden.sh` rewrites them in the same run.
+//!   `<game>-<seats>p[-<option>...]-from-<position>-seed<seed>.txt` ([`position_file`]).
+//!   Their test's name starts with `golden_`, so that `scripts/regenerate-golden.sh`
+//!   rewrites them in the same run.
 //!
 //! With `TRADEWINDS_BLESS` set, [`check`] writes the files instead of comparing them, and
 //! appends the first difference of each file it changes (game, file, move, old line and new
@@ -47,6 +48,18 @@ pub fn dir(root: &Path, game: &str) -> PathBuf {
 /// its name, any other as `name=value`), then `-seed<seed>.txt`. Options at their defaults
 /// are left out, so a new option does not rename the files of the configurations before it.
 pub fn configuration_file(game: &str, seats: usize, options: &Map<String, Value>, decls: &[OptionDecl]) -> String {
+    format!("{}-seed{}.txt", configuration_stem(game, seats, options, decls), seed(seats))
+}
+
+/// The file of a playthrough from the edge position `position` of a configuration:
+/// `<game>-<seats>p[-<option>...]-from-<position>-seed<seed>.txt`, the options named as in
+/// [`configuration_file`].
+pub fn position_file(game: &str, seats: usize, options: &Map<String, Value>, decls: &[OptionDecl], position: &str) -> String {
+    format!("{}-from-{position}-seed{}.txt", configuration_stem(game, seats, options, decls), seed(seats))
+}
+
+/// `<game>-<seats>p`, then the configuration options off their defaults.
+fn configuration_stem(game: &str, seats: usize, options: &Map<String, Value>, decls: &[OptionDecl]) -> String {
     let mut name = format!("{game}-{seats}p");
     for d in decls {
         let Some(v) = options.get(d.name) else { continue };
@@ -59,7 +72,7 @@ pub fn configuration_file(game: &str, seats: usize, options: &Map<String, Value>
             other => name.push_str(&format!("-{}={other}", d.name)),
         }
     }
-    format!("{name}-seed{}.txt", seed(seats))
+    name
 }
 
 /// Where two playthroughs first differ.
@@ -294,5 +307,7 @@ mod tests {
         let o = |v: Value| v.as_object().unwrap().clone();
         assert_eq!(configuration_file("g", 2, &o(json!({"players": 2, "boat": false, "mode": "a"})), DECLS), "g-2p-seed102.txt");
         assert_eq!(configuration_file("g", 1, &o(json!({"players": 1, "boat": true, "mode": "b"})), DECLS), "g-1p-boat-mode=b-seed101.txt");
+        assert_eq!(position_file("g", 2, &o(json!({"players": 2})), DECLS, "edge"), "g-2p-from-edge-seed102.txt");
+        assert_eq!(position_file("g", 2, &o(json!({"mode": "b"})), DECLS, "edge"), "g-2p-mode=b-from-edge-seed102.txt");
     }
 }

@@ -6,6 +6,8 @@
 //! * [`invariants`]: what must hold for one state, one `apply`, one named action, and for
 //!   random play checked step by step.
 //! * [`conformance`]: the random-simulation suite each game runs in every configuration.
+//! * [`log`]: the readable log tells each seat only what it may know; records replay to the
+//!   identical state and log.
 //! * [`configurations`]: every registered game in every configuration, built once.
 //! * [`vocabulary`]: the words of the registered games (action names, saved-state and data
 //!   file text), which the mutators use to make text a game may recognise.
@@ -13,6 +15,7 @@
 //! * [`mutate`]: byte-level and structural (JSON) mutations of saved states and data files.
 //! * [`targets`]: the three fuzz targets' bodies (`fuzz/`, `tests/fuzz_bounded.rs`).
 //! * [`triage`]: running a check, catching a panic, and saying how it fared.
+//! * [`positions`]: states partway through a game or at its end, by seeded play.
 //! * [`playthrough`]: seeded playthroughs as text, from the start or from a given position.
 //! * [`golden`]: golden files of those playthroughs, for every registered configuration
 //!   and for the edge positions a game's own tests choose.
@@ -32,8 +35,10 @@ pub mod conformance;
 pub mod golden;
 pub mod input;
 pub mod invariants;
+pub mod log;
 pub mod mutate;
 pub mod playthrough;
+pub mod positions;
 pub mod targets;
 pub mod triage;
 pub mod vocabulary;

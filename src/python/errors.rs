@@ -36,6 +36,12 @@ create_exception!(
 );
 create_exception!(
     tradewinds,
+    RecordError,
+    TradewindsError,
+    "A game record that cannot be replayed (corrupt, another format version, a move that is not legal where it stands)."
+);
+create_exception!(
+    tradewinds,
     DataFileError,
     TradewindsError,
     "A component data file that does not validate."
@@ -57,6 +63,7 @@ pub(crate) fn to_py_err(e: EngineError) -> PyErr {
             IllegalActionError::new_err(message)
         }
         EngineError::StateFormat(_) => StateFormatError::new_err(message),
+        EngineError::Record(_) => RecordError::new_err(message),
         EngineError::DataFile { .. } => DataFileError::new_err(message),
         EngineError::Setup { .. } => SetupError::new_err(message),
         EngineError::Cancelled => pyo3::exceptions::PyKeyboardInterrupt::new_err(message),

@@ -50,6 +50,18 @@ impl Game {
     fn name(&self) -> &'static str {
         self.inner.spec().name
     }
+    /// How to play, on one page, for someone without the rulebook.
+    #[getter]
+    fn how_to_play(&self) -> PyResult<&'static str> {
+        engine(crate::games::how_to_play(self.inner.spec().name))
+    }
+
+    /// A glossary of the action names and of the notation in the text renderings.
+    #[getter]
+    fn notation(&self) -> PyResult<&'static str> {
+        engine(crate::games::notation(self.inner.spec().name))
+    }
+
     /// The game's full title ("North Wind").
     #[getter]
     fn title(&self) -> PyResult<&'static str> {
@@ -148,6 +160,20 @@ impl Game {
     /// The configuration as JSON text: `{"game": name, ...options}`.
     fn config_json(&self) -> String {
         self.config.clone()
+    }
+
+    /// Game `index` of the bulk run `simulate(..., seed=seed, agents=agents)` played again,
+    /// move for move, as a state with its history: its `record()` and `log()` tell that game.
+    /// Nothing is kept during the run; choose the games afterwards from its results.
+    #[pyo3(signature = (index, seed = Seed(0), agents = None), text_signature = "(self, index, seed=0, agents=None)")]
+    fn replay_game(&self, py: Python<'_>, index: Seed, seed: Seed, agents: Option<Vec<String>>) -> PyResult<State> {
+        let specs: Vec<crate::engine::AgentSpec> = match &agents {
+            None => Vec::new(),
+            Some(list) => list.iter().map(|a| engine(a.parse())).collect::<PyResult<_>>()?,
+        };
+        let inner = Arc::clone(&self.inner);
+        let state = super::errors::detached(py, || inner.replay_game(&specs, seed.0, index.0))?;
+        Ok(self.state(state))
     }
 
     /// Plays games `first .. first + games` on `threads` threads (0 = all cores), without

@@ -5,14 +5,17 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+use convert::Int;
+
 mod convert;
 mod errors;
 mod game;
+mod html;
 mod report;
 mod state;
 mod vector;
 
-use errors::{DataFileError, IllegalActionError, OptionError, SetupError, StateFormatError, TradewindsError};
+use errors::{DataFileError, IllegalActionError, OptionError, RecordError, SetupError, StateFormatError, TradewindsError};
 use game::Game;
 use report::ScoreReport;
 use state::State;
@@ -51,6 +54,16 @@ fn options<'py>(py: Python<'py>, name: &str) -> PyResult<Vec<Bound<'py, PyDict>>
             Ok(out)
         })
         .collect()
+}
+
+/// Plays a game record (JSON text from `State.record()`) again: the whole game, or with
+/// `moves` its first `moves` moves (chance left explicit, to step through it).
+#[pyfunction]
+#[pyo3(signature = (record, moves = None))]
+fn replay(record: &str, moves: Option<Int>) -> PyResult<State> {
+    let moves = moves.map(|m| m.count("moves", "", u32::MAX as u64)).transpose()?;
+    let (game, inner) = errors::guard(|| errors::engine(crate::games::replay(record, moves)))?;
+    Ok(State::wrap(game, inner))
 }
 
 /// Builds a game from `Game.config_json()` text (used by pickle).
@@ -92,6 +105,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("StateFormatError", py.get_type::<StateFormatError>())?;
     m.add("DataFileError", py.get_type::<DataFileError>())?;
     m.add("SetupError", py.get_type::<SetupError>())?;
+    m.add("RecordError", py.get_type::<RecordError>())?;
     m.add("CHANCE", crate::engine::CHANCE)?;
     m.add("TERMINAL", crate::engine::TERMINAL)?;
     m.add("GAMES", PyTuple::new(py, crate::games::GAMES.iter().copied())?)?;
@@ -104,6 +118,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(configurations, m)?)?;
     m.add_function(wrap_pyfunction!(options, m)?)?;
+    m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(_load_config, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(_check_panic_guard, m)?)?;

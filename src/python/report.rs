@@ -105,6 +105,11 @@ impl ScoreReport {
         self.inner.to_table()
     }
 
+    /// The score table as HTML, for notebooks.
+    fn _repr_html_(&self) -> String {
+        super::html::score_report(&self.inner)
+    }
+
     fn __repr__(&self) -> String {
         let totals: Vec<String> = self.inner.totals.iter().map(|t| format!("{t}")).collect();
         let status = if self.inner.truncated {

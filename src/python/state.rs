@@ -232,6 +232,32 @@ impl State {
         engine(crate::python::errors::detached(py, || inner.agent_action(&spec, seed.0))?)
     }
 
+    /// The seed the game was started from, while known (a game from `Game.new_state`; None
+    /// for one set up, resampled or loaded). Game records carry it.
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.inner.seed()
+    }
+
+    /// The game so far as a record (JSON text): the game and its options, the seed, and every
+    /// move by name, chance outcomes included. `tradewinds.replay(record)` plays it again to
+    /// this state. Raises `TradewindsError` for a state set up from a description or resampled
+    /// (its history does not start at the beginning of a game).
+    fn record(&self) -> PyResult<String> {
+        guard(|| engine(self.inner.record()).map(|r| r.to_json()))
+    }
+
+    /// The log of the game so far: one `(move_number, player, text)` per move, chance outcomes
+    /// included (player `CHANCE`), each text a sentence a person at the table understands.
+    /// With `observer`, as that seat may see it (what is hidden from it stays hidden); without,
+    /// as a spectator who sees everything.
+    #[pyo3(signature = (observer = None))]
+    fn log(&self, observer: Option<Int>) -> PyResult<Vec<(u64, i32, String)>> {
+        let observer = observer.map(|p| player_index(p, self.players())).transpose()?;
+        let entries = guard(|| engine(self.inner.log(observer)))?;
+        Ok(entries.into_iter().map(|e| (e.move_number, e.actor, e.text)).collect())
+    }
+
     /// The state as JSON text (load it with `Game.state_from_json`).
     fn to_json(&self) -> PyResult<String> {
         guard(|| Ok(self.inner.to_json()))
@@ -260,6 +286,22 @@ impl State {
     /// debugging; `str(state)` shows only what the players see).
     fn render(&self) -> PyResult<String> {
         guard(|| Ok(self.inner.render()))
+    }
+
+    /// The table as every player at it sees it, as HTML for notebooks (with the score table
+    /// at the end).
+    fn _repr_html_(&self) -> PyResult<String> {
+        guard(|| {
+            let spec = self.inner.spec();
+            let who = match self.inner.current_player() {
+                crate::engine::CHANCE => "chance".to_string(),
+                crate::engine::TERMINAL => "the game is over".to_string(),
+                p => format!("P{p} to act"),
+            };
+            let title = engine(crate::games::title(spec.name))?;
+            let report = self.inner.is_terminal().then(|| self.inner.score_report());
+            Ok(super::html::state(title, spec.players, self.inner.move_number(), &who, &self.inner.public_string(), report.as_ref()))
+        })
     }
 
     fn __repr__(&self) -> PyResult<String> {

@@ -10,48 +10,78 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::engine::{Game, GameDefinition, GameState};
-use crate::harness::golden::{check, seed, BOARD_EVERY};
+use crate::harness::golden::{check, position_file, seed, BOARD_EVERY};
 use crate::harness::playthrough::playthrough_from;
 
 use super::NorthWind;
 
-/// An edge position: its name in the file name, the player count, the setup description, and
-/// the tokens each player has placed in it (checked, so the description says what it means).
+/// An edge position: its name in the file name, the game's options (the player count, and
+/// any configuration option off its default), the setup description, and the tokens each
+/// player has placed in it (checked, so the description says what it means).
 struct Edge {
     name: &'static str,
-    players: usize,
+    options: Value,
     description: Value,
     placed: Vec<f64>,
 }
 
+/// Four players (8 tokens each): every column tied at the top, so the next contract in any
+/// column brings its majority too; three ships one crew member from the full crew bonus.
+/// Bonuses compete for the last tokens, and some cannot be placed.
+fn tokens_nearly_out() -> Value {
+    json!({
+        "ships": [
+            {"crew": ["boatswain", "bookkeeper", "gunner"], "goods": {"wine": 1}, "captains": 1},
+            {"crew": ["boatswain", "bookkeeper", "gunner", "treasurer"], "goods": {"grain": 1, "fish": 1}},
+            {"crew": ["gunner", "treasurer", "lookout"], "captains": 2, "goods": {"wine": 1}},
+            {"crew": ["bookkeeper", "gunner", "lookout"], "goods": {"wood": 1, "salt": 1}}
+        ],
+        "contracts": {
+            "Northcape": [0, 1, 2, 3, 0, 1],
+            "Trutzhaven": [2, 3, 2, 3, 0],
+            "Olesand": [0, 1, 2, 3, 1, 0, 2]
+        }
+    })
+}
+
 fn edges() -> Vec<Edge> {
+    // The tokens running short with the 90-gold bank (ruling 13) holding 2 of them: the
+    // ships hold 30, 25, 20 and 13.
+    let mut short_of_both = tokens_nearly_out();
+    for (ship, gold) in short_of_both["ships"].as_array_mut().unwrap().iter_mut().zip([30, 25, 20, 13]) {
+        ship["gold"] = json!(gold);
+    }
     vec![
-        // Four players (8 tokens each): every column tied at the top, so the next contract
-        // in any column brings its majority too; three ships one crew member from the full
-        // crew bonus. Bonuses compete for the last tokens, and some cannot be placed.
+        Edge { name: "tokens-nearly-out", options: json!({"players": 4}), description: tokens_nearly_out(), placed: vec![6.0, 5.0, 6.0, 5.0] },
         Edge {
             name: "tokens-nearly-out",
-            players: 4,
+            options: json!({"players": 4, "gold": "limited"}),
+            description: short_of_both,
+            placed: vec![6.0, 5.0, 6.0, 5.0],
+        },
+        // Three players with the 90-gold bank (ruling 13): the ships hold 88, the bank 2.
+        // P0, first on turn, has 1 gold and a full hold whose goods sell for more than the
+        // bank can pay; the bookkeepers' gold, the treasurer's income and the gold for a
+        // pirate captain with a full prison (P0's) come from the 2 coins, and Northcape's
+        // open contract (3 gold) pays into the bank.
+        Edge {
+            name: "bank-nearly-empty",
+            options: json!({"players": 3, "gold": "limited"}),
             description: json!({
                 "ships": [
-                    {"crew": ["boatswain", "bookkeeper", "gunner"], "goods": {"wine": 1}, "captains": 1},
-                    {"crew": ["boatswain", "bookkeeper", "gunner", "treasurer"], "goods": {"grain": 1, "fish": 1}},
-                    {"crew": ["gunner", "treasurer", "lookout"], "captains": 2, "goods": {"wine": 1}},
-                    {"crew": ["bookkeeper", "gunner", "lookout"], "goods": {"wood": 1, "salt": 1}}
+                    {"gold": 1, "goods": {"wine": 2, "fish": 2, "salt": 2}, "crew": ["bookkeeper", "treasurer"], "captains": 2, "cannons": 2},
+                    {"gold": 45, "goods": {"salt": 1, "wood": 1}, "crew": ["boatswain", "bookkeeper"], "letters": 2},
+                    {"gold": 42, "goods": {"grain": 2}, "crew": ["gunner"], "cannons": 3}
                 ],
-                "contracts": {
-                    "Northcape": [0, 1, 2, 3, 0, 1],
-                    "Trutzhaven": [2, 3, 2, 3, 0],
-                    "Olesand": [0, 1, 2, 3, 1, 0, 2]
-                }
+                "contracts": {"Northcape": [1]}
             }),
-            placed: vec![6.0, 5.0, 6.0, 5.0],
+            placed: vec![0.0, 2.0, 0.0],
         },
         // Four players: the prisons hold 7 of the 8 pirate captains, the ships are armed
         // (gunners, 3 and 4 cannons) and Trutzhaven's open contract asks for a captain.
         Edge {
             name: "captains-running-short",
-            players: 4,
+            options: json!({"players": 4}),
             description: json!({
                 "ships": [
                     {"captains": 2, "cannons": 4, "crew": ["gunner"]},
@@ -67,7 +97,7 @@ fn edges() -> Vec<Edge> {
         // trade letters, can place his last tokens on P0's turn.
         Edge {
             name: "one-token-from-winning",
-            players: 2,
+            options: json!({"players": 2}),
             description: json!({
                 "ships": [
                     {"goods": {"wine": 2}, "captains": 1, "gold": 5},
@@ -89,14 +119,17 @@ fn golden_playthroughs_from_edge_positions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut errors = Vec::new();
     for edge in edges() {
-        let options: Map<String, Value> = json!({"players": edge.players}).as_object().unwrap().clone();
+        let options: Map<String, Value> = edge.options.as_object().unwrap().clone();
         let game = Arc::new(NorthWind::load(&options).unwrap());
         let state = game.setup(&edge.description).unwrap_or_else(|e| panic!("{}: {e}", edge.name));
         let scores = GameState::from_parts(Arc::clone(&game), state.clone(), crate::engine::rng::rng_from_seed(0), true).scores();
         assert_eq!(scores, edge.placed, "{}: tokens placed", edge.name);
-        let seed = seed(edge.players);
-        let text = playthrough_from(Arc::clone(&game), state, seed, BOARD_EVERY);
-        let file = format!("north-wind-{}p-from-{}-seed{seed}.txt", edge.players, edge.name);
+        if game.limited_gold {
+            assert_eq!(state.supply_gold, 2, "{}: the bank is nearly empty", edge.name);
+        }
+        let seats = game.spec().players;
+        let file = position_file(NorthWind::NAME, seats, &options, NorthWind::OPTIONS, edge.name);
+        let text = playthrough_from(Arc::clone(&game), state, seed(seats), BOARD_EVERY);
         if let Err(e) = check(root, NorthWind::NAME, &file, &text) {
             errors.push(e);
         }

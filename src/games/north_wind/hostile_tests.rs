@@ -13,6 +13,7 @@ use super::{Data, NorthWind};
 use crate::engine::data::ComponentData;
 use crate::engine::{DynGame, DynState, EngineError, GameDefinition};
 use crate::games::{load, load_json};
+use crate::harness::positions::{finished, midgame};
 use crate::harness::triage::{run_checked, Outcome};
 
 /// An edit of a saved state's or a data file's JSON.
@@ -25,34 +26,6 @@ fn options(v: Value) -> Map<String, Value> {
 /// North Wind with these options.
 fn game(v: Value) -> Arc<dyn DynGame> {
     load(NorthWind::NAME, &options(v)).unwrap()
-}
-
-/// A state up to `moves` moves into a game (seeded, reproducible), never past the last state
-/// before the end.
-fn midgame(game: &dyn DynGame, seed: u64, explicit_chance: bool, moves: usize) -> Box<dyn DynState> {
-    let mut s = game.new_state(seed, explicit_chance);
-    for i in 0..moves {
-        let legal = s.legal_actions();
-        let mut next = s.clone_box();
-        next.apply(legal[(i * 7 + seed as usize) % legal.len()]).unwrap();
-        if next.is_terminal() {
-            break;
-        }
-        s = next;
-    }
-    s
-}
-
-/// A finished game.
-fn finished(game: &dyn DynGame, seed: u64) -> Box<dyn DynState> {
-    let mut s = game.new_state(seed, false);
-    let mut i = 0usize;
-    while !s.is_terminal() {
-        let legal = s.legal_actions();
-        s.apply(legal[(i * 13 + 5) % legal.len()]).unwrap();
-        i += 1;
-    }
-    s
 }
 
 fn state_format(r: Result<Box<dyn DynState>, EngineError>) -> String {

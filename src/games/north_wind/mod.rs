@@ -13,6 +13,7 @@ use crate::engine::{
 pub mod actions;
 pub mod data;
 mod heuristic;
+mod log;
 mod resample;
 mod rules;
 mod setup;
@@ -25,6 +26,8 @@ mod boundary_tests;
 mod golden_tests;
 #[cfg(test)]
 mod hostile_tests;
+#[cfg(test)]
+mod tensor_tests;
 #[cfg(test)]
 mod tests;
 
@@ -58,6 +61,8 @@ pub struct NorthWind {
 impl GameDefinition for NorthWind {
     const NAME: &'static str = "north-wind";
     const TITLE: &'static str = "North Wind";
+    const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
+    const NOTATION: &'static str = include_str!("text/notation.md");
     const OPTIONS: &'static [OptionDecl] = &[
         OptionDecl {
             name: "players",
@@ -189,6 +194,19 @@ impl Game for NorthWind {
 
     fn action_to_string(&self, state: &State, action: Action) -> String {
         self.action_name(state, action)
+    }
+
+    /// The cards dealt at setup lie face down, and the card a lookout looks at is his alone.
+    fn action_string_for(&self, state: &State, action: Action, observer: usize) -> String {
+        match state.phase {
+            Phase::Deal => "deal:face-down".into(),
+            Phase::Peek if observer != state.active as usize => "peek:unseen".into(),
+            _ => self.action_name(state, action),
+        }
+    }
+
+    fn describe_move(&self, before: &State, action: Action, after: &State, observer: Option<usize>) -> String {
+        self.describe(before, action, after, observer)
     }
 
     fn winners(&self, state: &State) -> Vec<usize> {

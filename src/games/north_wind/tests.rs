@@ -10,6 +10,7 @@ use crate::engine::{Action, Game, GameDefinition, GameState};
 
 use super::actions::*;
 use super::state::{Phase, NONE};
+use super::tensor_tests::Decoded;
 use super::NorthWind;
 
 fn opts(v: Value) -> Map<String, Value> {
@@ -61,7 +62,7 @@ fn position_in(options: Value, mut desc: Value) -> St {
 }
 
 /// A position of the game whose bank holds the box's 90 gold (`gold="limited"`, ruling 13).
-fn limited(players: usize, desc: Value) -> St {
+pub(super) fn limited(players: usize, desc: Value) -> St {
     position_in(json!({ "players": players, "gold": "limited" }), desc)
 }
 
@@ -1189,7 +1190,7 @@ fn ruling_throwing_goods_overboard_only_makes_room_for_a_purchase() {
     assert!(st.apply(PASS).is_err());
     assert_eq!(legal_names(&st), ["buy-1:salt", "jettison:grain", "jettison:fish", "jettison:wood"]);
     assert!(st.observation_string(0).unwrap().contains("P1 has thrown 1 good(s) overboard and must buy"));
-    assert_eq!(st.observation_tensor(0).unwrap()[tensor_thrown(st.game().data.types.len())], 0.5);
+    assert_eq!(Decoded::of(&st, 0).field("voyage numbers")[5], 0.5, "goods thrown overboard/2");
     play(&mut st, "buy-1:salt");
     assert_eq!((ship(&st, 1).goods, ship(&st, 1).gold, ship(&st, 1).letters), ([1, 2, 1, 2, 0], 4, 0));
     assert_eq!(st.inner().phase, Phase::Reveal);
@@ -1368,35 +1369,6 @@ fn ruling_no_voluntary_return_to_port() {
     for a in 0..NUM_ACTIONS as Action {
         assert!(!base_name(a).contains("return") && !base_name(a).contains("end"));
     }
-}
-
-/// The tensor layout documented in docs/games/north-wind.md: 256 + 6 x types values.
-#[test]
-fn observation_tensor_has_the_documented_length() {
-    let g = game(3);
-    assert_eq!(g.data.types.len(), 18);
-    assert_eq!(g.spec().observation_tensor_shape, vec![364]);
-}
-
-/// Offsets of the documented tensor layout: the bank's gold (after the observer, the turn, 4
-/// ships of 19, the columns, contracts done, majorities, and the supply's goods, captains and
-/// letters), and the goods thrown overboard (the sixth of the voyage numbers, after the
-/// phase, decider, voyage stack and three blocks of card types).
-const TENSOR_BANK: usize = 4 + 4 + 4 * 19 + 12 + 3 + 15 + 5 + 1 + 1;
-fn tensor_thrown(types: usize) -> usize {
-    TENSOR_BANK + 1 + 12 + 4 + 3 + 3 * types + 5
-}
-
-/// The tensor's bank field: the bank's gold / 90 with `gold="limited"`; an unlimited bank
-/// always shows 1 (it can pay anything). The string says "gold unlimited".
-#[test]
-fn observation_shows_the_bank_as_the_option_makes_it() {
-    let st = limited(2, json!({"ships": [{"gold": 40}, {"gold": 5}]}));
-    assert_eq!(st.observation_tensor(0).unwrap()[TENSOR_BANK], 45.0 / 90.0);
-    assert!(st.observation_string(1).unwrap().contains("| gold 45"));
-    let st = position(2, json!({"ships": [{"gold": 40}, {"gold": 5}]}));
-    assert_eq!(st.observation_tensor(0).unwrap()[TENSOR_BANK], 1.0);
-    assert!(st.observation_string(1).unwrap().contains("| gold unlimited"));
 }
 
 // ----- built-in agents ---------------------------------------------------------------------------

@@ -66,6 +66,24 @@ pub struct State {
 impl GameDefinition for Regatta {
     const NAME: &'static str = "regatta";
     const TITLE: &'static str = "Regatta";
+    const HOW_TO_PLAY: &'static str = "\
+Race your boat to the finish, `course` spaces away (12 by default).
+Each round every seat, in seat order, sets its sails to 1, 2 or 3 in secret. Then the wind
+blows 0, 1 or 2 (1 is twice as likely) and every boat moves its sails plus the wind, except:
+boats with the same sails take each other's wind (one space less), and sails 3 capsize in a
+wind of 2 (the boat does not move). With the pace boat, it then moves 2 or 3 spaces.
+The race ends after the round in which a boat reaches the finish, or after `course` rounds.
+Each boat scores its distance, plus 2 for finishing; the highest score wins (ties share).
+A solo seat races the pace boat and wins only by beating it: by 1-2 points bronze, 3-4
+silver, 5 or more gold.
+";
+    const NOTATION: &'static str = "\
+Moves: set sails to 1, set sails to 2, set sails to 3 (secret until the wind blows).
+Chance: wind 0, wind 1, wind 2; pace boat moves 2, pace boat moves 3.
+The table: \"round 3/12 course 12\": the round of the most and the spaces to the finish;
+\"P0 at 5 sails set (last 2)\": a boat's position, this round's sails (a number once you may
+see them, \"set\" when set in secret, \"-\" before), and last round's sails; \"pace boat at 7\".
+";
     const OPTIONS: &'static [OptionDecl] = &[
         OptionDecl {
             name: "players",
@@ -260,6 +278,45 @@ impl Game for Regatta {
             Phase::Pace => format!("pace boat moves {}", PACE_MOVES.get(a as usize).copied().unwrap_or(0)),
             _ => format!("set sails to {}", a + 1),
         }
+    }
+
+    fn describe_move(&self, before: &State, a: Action, after: &State, observer: Option<usize>) -> String {
+        let mut out = match before.phase {
+            Phase::Choose(p) if observer.is_none_or(|o| o == p as usize) => {
+                format!("P{p} sets sails to {} in secret.", a + 1)
+            }
+            Phase::Choose(p) => format!("P{p} sets sails in secret."),
+            Phase::Wind => {
+                let mut parts = Vec::new();
+                for p in 0..self.players {
+                    let set = before.setting[p];
+                    let (from, to) = (before.position[p], after.position[p]);
+                    let shares: Vec<String> =
+                        (0..self.players).filter(|&q| q != p && before.setting[q] == set).map(|q| format!("P{q}")).collect();
+                    let why = if set == 3 && a == 2 {
+                        " (sails 3 capsize in a wind of 2)".to_string()
+                    } else if !shares.is_empty() {
+                        format!(" (same sails as {}: one less)", shares.join(", "))
+                    } else {
+                        String::new()
+                    };
+                    parts.push(format!("P{p} at sails {set} moves {} to {to}{why}", to - from));
+                }
+                format!("The wind blows {a}: {}.", parts.join("; "))
+            }
+            Phase::Pace => format!("The pace boat moves {} to {}.", after.pace - before.pace, after.pace),
+            Phase::Over => String::new(),
+        };
+        if after.phase == Phase::Over {
+            let (seats, pace) = self.outcome(after);
+            let mut names: Vec<String> = seats.iter().map(|p| format!("P{p}")).collect();
+            if pace {
+                names.push("the pace boat".into());
+            }
+            let who = if names.is_empty() { "nobody".to_string() } else { names.join(" and ") };
+            out.push_str(&format!(" The race is over: {who} {}.", if names.len() == 1 { "wins" } else { "win" }));
+        }
+        out
     }
 
     fn decision_is_secret(&self, s: &State) -> bool {

@@ -264,3 +264,19 @@ fn setup_descriptions_name_the_bad_field() {
     }
     assert_eq!(at(&g, &[12, 3], 0, 4).phase, Phase::Over, "a finished race is over");
 }
+
+#[test]
+fn the_log_hides_a_secret_setting_until_the_wind_reveals_it() {
+    let g = Arc::new(game(2, false));
+    let mut s = GameState::new(Arc::clone(&g), 1, true);
+    s.apply(1).unwrap(); // P0 sets 2
+    s.apply(2).unwrap(); // P1 sets 3
+    s.apply(2).unwrap(); // wind 2
+    let own: Vec<String> = s.log(Some(0)).unwrap().into_iter().map(|e| e.text).collect();
+    let other: Vec<String> = s.log(Some(1)).unwrap().into_iter().map(|e| e.text).collect();
+    assert_eq!(own[0], "P0 sets sails to 2 in secret.");
+    assert_eq!(other[0], "P0 sets sails in secret.");
+    assert_eq!(other[1], "P1 sets sails to 3 in secret.");
+    assert_eq!(own[2], "The wind blows 2: P0 at sails 2 moves 4 to 4; P1 at sails 3 moves 0 to 0 (sails 3 capsize in a wind of 2).");
+    assert_eq!(own[2], other[2]);
+}
