@@ -14,6 +14,7 @@ use crate::engine::{
 pub mod actions;
 pub mod data;
 mod heuristic;
+mod log;
 mod rules;
 mod setup;
 pub mod state;
@@ -23,6 +24,8 @@ mod view;
 mod golden_tests;
 #[cfg(test)]
 mod hostile_tests;
+#[cfg(test)]
+mod log_tests;
 #[cfg(test)]
 mod tests;
 
@@ -63,6 +66,8 @@ impl GameDefinition for BeforeTheWind {
         },
         OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
     ];
+    const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
+    const NOTATION: &'static str = include_str!("text/notation.md");
     const DATA_FILE: Option<DataFileDecl> =
         Some(DataFileDecl { shipped: Data::SHIPPED, parse_text: |text| Data::from_json_str(text).map(|_| ()) });
 
@@ -159,6 +164,12 @@ impl Game for BeforeTheWind {
 
     fn action_to_string(&self, state: &State, action: Action) -> String {
         self.action_name(state, action)
+    }
+
+    /// Nothing a seat may not see is chosen or drawn in secret: Action cards are laid out face
+    /// up, ships too, and bids are made aloud; the log hides only what `sees_purse` hides.
+    fn describe_move(&self, before: &State, action: Action, after: &State, observer: Option<usize>) -> String {
+        self.describe(before, action, after, observer)
     }
 
     fn winners(&self, state: &State) -> Vec<usize> {

@@ -95,7 +95,7 @@ fn seat(st: &St, p: usize) -> super::Player {
 }
 
 fn bids(st: &St) -> Vec<String> {
-    names(st).into_iter().filter(|n| n.starts_with("bid ") && n.ends_with("guilders") || n == "bid 1 guilder").collect()
+    names(st).into_iter().filter(|n| n.starts_with("bid:")).collect()
 }
 
 // ----- 2.0 components, data file ------------------------------------------------------------
@@ -212,11 +212,11 @@ fn each_player_takes_two_goods_of_his_choice_in_turn_order() {
     let g = Arc::new(game(3));
     let mut st = GameState::new(Arc::clone(&g), 9, false);
     assert_eq!(st.inner().phase, Phase::StartGoods);
-    assert_eq!(names(&st), ["take apples", "take cheese", "take spices", "take silk"]);
+    assert_eq!(names(&st), ["take:apples", "take:cheese", "take:spices", "take:silk"]);
     let order: Vec<i32> = (0..6)
         .map(|i| {
             let p = st.current_player();
-            play(&mut st, ["take apples", "take silk"][i % 2]);
+            play(&mut st, ["take:apples", "take:silk"][i % 2]);
             p
         })
         .collect();
@@ -240,16 +240,16 @@ fn the_active_player_draws_as_many_cards_as_players_one_after_another() {
     // onto Ship/Profit card with a profit of 8, then one more Load Goods onto Ship/Profit card.
     let mut st = position(3, json!({}));
     assert_eq!(st.current_player(), 0);
-    play(&mut st, "draw from the Receive Goods deck");
-    play(&mut st, &format!("{RECEIVE} is drawn"));
-    play(&mut st, "draw from the Load Goods onto Ship/Profit deck");
-    play(&mut st, &format!("{PROFIT8} is drawn"));
+    play(&mut st, "draw:Receive Goods");
+    play(&mut st, &format!("drawn:{RECEIVE}"));
+    play(&mut st, "draw:Load Goods onto Ship/Profit");
+    play(&mut st, &format!("drawn:{PROFIT8}"));
     // "If the first Load Goods onto Ship/Profit card had offered a higher profit, he could
     // have drawn a Store Goods in Warehouse card next."
-    assert!(has(&st, "draw from the Store Goods in Warehouse deck"));
-    assert!(has(&st, "draw from the Load Goods onto Ship/Profit deck"));
-    play(&mut st, "draw from the Load Goods onto Ship/Profit deck");
-    play(&mut st, &format!("{PROFIT10} is drawn"));
+    assert!(has(&st, "draw:Store Goods in Warehouse"));
+    assert!(has(&st, "draw:Load Goods onto Ship/Profit"));
+    play(&mut st, "draw:Load Goods onto Ship/Profit");
+    play(&mut st, &format!("drawn:{PROFIT10}"));
     assert_eq!(st.inner().phase, Phase::Choose);
     assert!(st.game().public_string(st.inner()).contains(&format!("Action cards laid out: {RECEIVE}; {PROFIT8}; {PROFIT10}")));
 }
@@ -259,26 +259,26 @@ fn at_most_two_cards_from_a_deck_and_at_least_two_decks() {
     // 4.1: "You may take a maximum of two cards from each Action deck. You must also take
     // cards from at least two different Action decks."
     let mut st = position(4, json!({}));
-    play(&mut st, "draw from the Load Goods onto Ship/Profit deck");
-    play(&mut st, &format!("{PROFIT8} is drawn"));
+    play(&mut st, "draw:Load Goods onto Ship/Profit");
+    play(&mut st, &format!("drawn:{PROFIT8}"));
     // One card from the deck: a second is allowed (at the limit).
-    assert!(has(&st, "draw from the Load Goods onto Ship/Profit deck"));
-    play(&mut st, "draw from the Load Goods onto Ship/Profit deck");
-    play(&mut st, &format!("{PROFIT10} is drawn"));
+    assert!(has(&st, "draw:Load Goods onto Ship/Profit"));
+    play(&mut st, "draw:Load Goods onto Ship/Profit");
+    play(&mut st, &format!("drawn:{PROFIT10}"));
     // Two: a third is one past it.
-    assert_eq!(names(&st), ["draw from the Receive Goods deck", "draw from the Store Goods in Warehouse deck"]);
+    assert_eq!(names(&st), ["draw:Receive Goods", "draw:Store Goods in Warehouse"]);
     // Two players: the second card must come from another deck.
     let mut st = position(2, json!({}));
-    play(&mut st, "draw from the Receive Goods deck");
-    play(&mut st, &format!("{RECEIVE} is drawn"));
-    assert_eq!(names(&st), ["draw from the Store Goods in Warehouse deck", "draw from the Load Goods onto Ship/Profit deck"]);
+    play(&mut st, "draw:Receive Goods");
+    play(&mut st, &format!("drawn:{RECEIVE}"));
+    assert_eq!(names(&st), ["draw:Store Goods in Warehouse", "draw:Load Goods onto Ship/Profit"]);
     // Three players: after two from one deck the third comes from another (both rules agree).
     let mut st = position(3, json!({}));
-    play(&mut st, "draw from the Receive Goods deck");
-    play(&mut st, &format!("{RECEIVE} is drawn"));
-    play(&mut st, "draw from the Receive Goods deck");
-    play(&mut st, &format!("{CHOICE} is drawn"));
-    assert!(!has(&st, "draw from the Receive Goods deck"));
+    play(&mut st, "draw:Receive Goods");
+    play(&mut st, &format!("drawn:{RECEIVE}"));
+    play(&mut st, "draw:Receive Goods");
+    play(&mut st, &format!("drawn:{CHOICE}"));
+    assert!(!has(&st, "draw:Receive Goods"));
 }
 
 #[test]
@@ -297,7 +297,7 @@ fn an_empty_deck_is_formed_again_from_its_discard_pile() {
     inner.discard[last] -= 1;
     inner.deck[last] = 1;
     let mut st = GameState::from_parts(Arc::clone(&g), inner, crate::engine::rng::rng_from_seed(1), true);
-    play(&mut st, "draw from the Load Goods onto Ship/Profit deck");
+    play(&mut st, "draw:Load Goods onto Ship/Profit");
     assert_eq!(st.chance_outcomes().len(), 1, "the last card of the deck");
     st.apply(last as u32).unwrap();
     let s = st.inner();
@@ -319,16 +319,16 @@ fn the_rulebooks_four_player_auction_replays() {
     let mut st = four_laid_out();
     // "Garik, the active player, lays out four Action cards. He then chooses the Receive Goods card."
     assert_eq!(st.current_player(), 0);
-    play(&mut st, &format!("take {RECEIVE}"));
+    play(&mut st, &format!("take:{RECEIVE}"));
     assert_eq!(seat(&st, 0).standing, Standing::FaceUp);
     // "Larisa also wants to receive goods. She offers 4 guilders for that card."
     assert_eq!(st.current_player(), 1);
-    play(&mut st, &format!("bid for P0's {RECEIVE}"));
-    play(&mut st, "bid 4 guilders");
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    play(&mut st, "bid:4");
     // "In turn order each of the players may also make a bid. Oleg offers 7 guilders. Sasha is
     // not interested and passes."
     assert_eq!(st.current_player(), 2);
-    play(&mut st, "bid 7 guilders");
+    play(&mut st, "bid:7");
     assert_eq!(st.current_player(), 3);
     play(&mut st, "pass");
     // "Garik takes the 7 guilders and hands the Receive Goods card to Oleg."
@@ -336,13 +336,13 @@ fn the_rulebooks_four_player_auction_replays() {
     assert_eq!(
         names(&st),
         [
-            "take P1's 4 guilders and hand over the card",
-            "take P2's 7 guilders and hand over the card",
-            "pay P1 4 guilders and keep the card",
-            "pay P2 7 guilders and keep the card"
+            "sell-to:P1 for 4 guilders",
+            "sell-to:P2 for 7 guilders",
+            "keep-paying:P1 4 guilders",
+            "keep-paying:P2 7 guilders"
         ]
     );
-    play(&mut st, "take P2's 7 guilders and hand over the card");
+    play(&mut st, "sell-to:P2 for 7 guilders");
     // "They place their cards face down in front of them."
     assert_eq!((seat(&st, 0).standing, seat(&st, 2).standing), (Standing::Guilders, Standing::FaceDown));
     assert_eq!(st.game().card_name(seat(&st, 2).card), RECEIVE);
@@ -350,15 +350,15 @@ fn the_rulebooks_four_player_auction_replays() {
     // "Now Larisa chooses an Action card, since she received neither an Action card nor any
     // guilder cards. She chooses a Load Goods onto Ship/Profit card."
     assert_eq!(st.current_player(), 1);
-    play(&mut st, &format!("take {PROFIT8}"));
+    play(&mut st, &format!("take:{PROFIT8}"));
     // "Sasha also wants to load goods onto a ship, so he offers Larisa 5 guilders."
     assert_eq!(st.current_player(), 3);
-    play(&mut st, &format!("bid for P1's {PROFIT8}"));
-    play(&mut st, "bid 5 guilders");
+    play(&mut st, &format!("bid-for:P1's {PROFIT8}"));
+    play(&mut st, "bid:5");
     // Nobody else may bid: Garik and Oleg have cards or guilders face down.
     assert_eq!(st.inner().phase, Phase::Resolve);
     // "Larisa decides to pay 5 guilders to Sasha and keep the Load Goods onto Ship/Profit card herself."
-    play(&mut st, "pay P3 5 guilders and keep the card");
+    play(&mut st, "keep-paying:P3 5 guilders");
     assert_eq!((seat(&st, 1).money, seat(&st, 3).money), (17, 27));
     // "The Action card auction phase ends here, because every player has either an Action
     // card or guilder cards in front of him." The cards nobody took are discarded.
@@ -377,28 +377,28 @@ fn bids_are_at_least_one_guilder_and_never_above_ones_money() {
     // 4.2: "offering any number of guilders (minimum 1)"; "You may not offer more guilders than you have!"
     let mut st = position(4, json!({"display": [RECEIVE, PROFIT8, STORE4, CHOICE],
         "players": [{}, {"money": 3}, {"money": 0}, {}]}));
-    play(&mut st, &format!("take {RECEIVE}"));
-    play(&mut st, &format!("bid for P0's {RECEIVE}"));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
     // The challenger must bid: no pass; 1 to 3 guilders (at his money; 4 is one past).
-    assert_eq!(names(&st), ["bid 1 guilder", "bid 2 guilders", "bid 3 guilders"]);
-    play(&mut st, "bid 3 guilders");
+    assert_eq!(names(&st), ["bid:1", "bid:2", "bid:3"]);
+    play(&mut st, "bid:3");
     // P2 has no guilders: he can only pass ("a bid must be at least 1 guilder").
     assert_eq!(names(&st), ["pass"]);
     play(&mut st, "pass");
     // P3 may bid higher or lower: "New bids may be either higher or lower than the previous
     // ones"; "Several players may make the same bid."
-    assert!(has(&st, "bid 1 guilder") && has(&st, "bid 3 guilders") && has(&st, "bid 22 guilders"));
-    assert!(!has(&st, "bid 23 guilders"));
-    play(&mut st, "bid 3 guilders");
+    assert!(has(&st, "bid:1") && has(&st, "bid:3") && has(&st, "bid:22"));
+    assert!(!has(&st, "bid:23"));
+    play(&mut st, "bid:3");
     assert_eq!(st.inner().phase, Phase::Resolve);
 }
 
 #[test]
 fn a_player_without_guilders_cannot_open_an_auction() {
     let mut st = position(3, json!({"display": [RECEIVE, PROFIT8, STORE4], "players": [{}, {"money": 0}]}));
-    play(&mut st, &format!("take {RECEIVE}"));
-    assert!(!names(&st).iter().any(|n| n.starts_with("bid for")));
-    assert_eq!(names(&st), [format!("take {PROFIT8}"), format!("take {STORE4}")]);
+    play(&mut st, &format!("take:{RECEIVE}"));
+    assert!(!names(&st).iter().any(|n| n.starts_with("bid-for:")));
+    assert_eq!(names(&st), [format!("take:{PROFIT8}"), format!("take:{STORE4}")]);
 }
 
 #[test]
@@ -406,20 +406,20 @@ fn the_owner_may_choose_any_bid_but_keeps_only_by_paying_what_he_has() {
     // 4.2: "the player is not obliged to choose the highest bid"; "not obliged to choose the
     // lowest bid". Ruling 6: keeping means paying the bid, which he must have.
     let mut st = position(3, json!({"display": [RECEIVE, PROFIT8, STORE4], "players": [{"money": 5}]}));
-    play(&mut st, &format!("take {RECEIVE}"));
-    play(&mut st, &format!("bid for P0's {RECEIVE}"));
-    play(&mut st, "bid 5 guilders");
-    play(&mut st, "bid 6 guilders");
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    play(&mut st, "bid:5");
+    play(&mut st, "bid:6");
     assert_eq!(
         names(&st),
         [
-            "take P1's 5 guilders and hand over the card",
-            "take P2's 6 guilders and hand over the card",
-            "pay P1 5 guilders and keep the card"
+            "sell-to:P1 for 5 guilders",
+            "sell-to:P2 for 6 guilders",
+            "keep-paying:P1 5 guilders"
         ]
     );
     // The lowest bid may be taken.
-    play(&mut st, "take P1's 5 guilders and hand over the card");
+    play(&mut st, "sell-to:P1 for 5 guilders");
     assert_eq!((seat(&st, 0).money, seat(&st, 1).money, seat(&st, 2).money), (10, 17, 22));
     // P2 lost and chooses next.
     assert_eq!(st.current_player(), 2);
@@ -431,19 +431,19 @@ fn players_with_cards_face_down_no_longer_take_part() {
     // 4.2: "Every player with cards placed face down in front of him may no longer take part
     // in the Action card auction phase."; only players who hold nothing may bid.
     let mut st = position(4, json!({"display": [RECEIVE, PROFIT8, STORE4, CHOICE]}));
-    play(&mut st, &format!("take {RECEIVE}"));
-    play(&mut st, &format!("take {PROFIT8}"));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("take:{PROFIT8}"));
     // P2 opens an auction for P0's card: P1 holds a face-up card, so only P3 may also bid.
-    play(&mut st, &format!("bid for P0's {RECEIVE}"));
-    play(&mut st, "bid 2 guilders");
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    play(&mut st, "bid:2");
     assert_eq!(st.current_player(), 3);
     play(&mut st, "pass");
     assert_eq!(st.inner().phase, Phase::Resolve);
-    play(&mut st, "pay P2 2 guilders and keep the card");
+    play(&mut st, "keep-paying:P2 2 guilders");
     // P0 and P2 are done; P3 chooses: he may bid for P1's face-up card but not P0's face-down one.
     assert_eq!(st.current_player(), 3);
-    assert!(has(&st, &format!("bid for P1's {PROFIT8}")));
-    assert!(!has(&st, &format!("bid for P0's {RECEIVE}")));
+    assert!(has(&st, &format!("bid-for:P1's {PROFIT8}")));
+    assert!(!has(&st, &format!("bid-for:P0's {RECEIVE}")));
 }
 
 #[test]
@@ -451,11 +451,11 @@ fn the_safe_before_choosing_protects_the_card() {
     // 4.3.2 F: "If you play the Safe card before choosing an Action card, place the chosen
     // Action card face down in front of you. The other players may not bid for your Action card!"
     let mut st = position(3, json!({"display": [RECEIVE, PROFIT8, STORE4], "players": [{"kept": [SAFE]}]}));
-    assert!(has(&st, &format!("play the Safe and take {PROFIT8} face down")));
-    play(&mut st, &format!("play the Safe and take {PROFIT8} face down"));
+    assert!(has(&st, &format!("safe-take:{PROFIT8}")));
+    play(&mut st, &format!("safe-take:{PROFIT8}"));
     assert_eq!(seat(&st, 0).standing, Standing::FaceDown);
     assert_eq!(st.current_player(), 1);
-    assert!(!names(&st).iter().any(|n| n.starts_with("bid for")));
+    assert!(!names(&st).iter().any(|n| n.starts_with("bid-for:")));
     // The Safe is discarded to its deck's discard pile.
     let g = st.game();
     let safe = g.data.designs.iter().position(|d| d.name == SAFE).unwrap();
@@ -469,11 +469,11 @@ fn the_safe_instead_of_a_bid_obtains_the_card_and_pays_5_compensation() {
     // player's Action card, you automatically obtain that Action card, and its previous owner
     // receives compensation of 5 guilders from the bank."
     let mut st = position(3, json!({"display": [RECEIVE, PROFIT8, STORE4], "players": [{}, {}, {"kept": [SAFE]}]}));
-    play(&mut st, &format!("take {RECEIVE}"));
-    play(&mut st, &format!("bid for P0's {RECEIVE}"));
-    play(&mut st, "bid 4 guilders");
-    assert_eq!(names(&st)[..2], ["pass", "play the Safe instead of a bid"]);
-    play(&mut st, "play the Safe instead of a bid");
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    play(&mut st, "bid:4");
+    assert_eq!(names(&st)[..2], ["pass", "safe-bid"]);
+    play(&mut st, "safe-bid");
     assert_eq!(st.game().card_name(seat(&st, 2).card), RECEIVE);
     assert_eq!(seat(&st, 2).standing, Standing::FaceDown);
     assert_eq!(seat(&st, 0).standing, Standing::Guilders);
@@ -489,23 +489,23 @@ fn after_the_safe_no_special_card_from_the_hand_this_turn() {
     // no longer play special action cards from your hand during the Action card playing phase
     // this turn."
     let mut st = position(2, json!({"display": [RECEIVE, PROFIT8], "players": [{"kept": [SAFE, SELL], "hand": {"silk": 1}}]}));
-    play(&mut st, &format!("play the Safe and take {PROFIT8} face down"));
-    play(&mut st, &format!("take {RECEIVE}"));
+    play(&mut st, &format!("safe-take:{PROFIT8}"));
+    play(&mut st, &format!("take:{RECEIVE}"));
     assert_eq!(st.current_player(), 0);
     assert_eq!(st.inner().phase, Phase::Play);
-    assert!(!names(&st).iter().any(|n| n.starts_with("play the kept")));
+    assert!(!names(&st).iter().any(|n| n.starts_with("play-kept:")));
     // Without the Safe the Sell card could be played.
     let st = position(2, json!({"play": true, "players": [{"kept": [SELL], "hand": {"silk": 1}, "card": PROFIT8}]}));
-    assert!(has(&st, "play the kept Sell Goods"));
+    assert!(has(&st, "play-kept:Sell Goods"));
 }
 
 #[test]
 fn untaken_cards_are_discarded_and_every_player_ends_with_a_card_or_guilders() {
     let mut st = position(2, json!({"display": [RECEIVE, PROFIT8]}));
-    play(&mut st, &format!("take {RECEIVE}"));
-    play(&mut st, &format!("bid for P0's {RECEIVE}"));
-    play(&mut st, "bid 3 guilders");
-    play(&mut st, "take P1's 3 guilders and hand over the card");
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    play(&mut st, "bid:3");
+    play(&mut st, "sell-to:P1 for 3 guilders");
     let g = st.game();
     let i = g.data.designs.iter().position(|d| d.name == PROFIT8).unwrap();
     assert_eq!(st.inner().discard[i], 1);
@@ -518,7 +518,7 @@ fn untaken_cards_are_discarded_and_every_player_ends_with_a_card_or_guilders() {
 fn receive_goods_takes_the_goods_shown_from_the_stacks() {
     // 4.3.1 A: "Place into your hand Goods cards of the type and quantity shown".
     let mut st = position(2, json!({"play": true, "players": [{"card": RECEIVE}]}));
-    play(&mut st, &format!("play {RECEIVE}"));
+    play(&mut st, &format!("play:{RECEIVE}"));
     assert_eq!(seat(&st, 0).hand, [2, 0, 1, 0]);
     assert_eq!(st.inner().stacks, [13, 15, 14, 15]);
 }
@@ -528,7 +528,7 @@ fn a_goods_stack_that_runs_out_gives_what_it_has() {
     // 2.0: 15 of each good (ruling 9: a Receive card gives what the stack still holds).
     let mut st = position(2, json!({"play": true, "players": [{"card": RECEIVE}, {"hand": {"apples": 14}}]}));
     assert_eq!(st.inner().stacks[0], 1);
-    play(&mut st, &format!("play {RECEIVE}"));
+    play(&mut st, &format!("play:{RECEIVE}"));
     assert_eq!(seat(&st, 0).hand, [1, 0, 1, 0]);
     assert_eq!(st.inner().stacks[0], 0);
 }
@@ -538,11 +538,11 @@ fn storing_pays_the_full_cost_even_for_fewer_goods() {
     // 4.3.1 B: "You may place fewer goods into the warehouse, but you must still pay the full
     // cost"; the example: "You may pay 18 guilders and place 4 goods into your warehouse."
     let mut st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"apples": 1, "silk": 2}}]}));
-    assert_eq!(names(&st), [format!("leave {STORE4} unused").as_str(), "pay 18 guilders and store apples", "pay 18 guilders and store silk"]);
-    play(&mut st, "pay 18 guilders and store apples");
+    assert_eq!(names(&st), [format!("leave-unused:{STORE4}").as_str(), "pay-and-store:apples for 18 guilders", "pay-and-store:silk for 18 guilders"]);
+    play(&mut st, "pay-and-store:apples for 18 guilders");
     assert_eq!(seat(&st, 0).money, 4);
-    play(&mut st, "store silk");
-    play(&mut st, "store no more goods");
+    play(&mut st, "store:silk");
+    play(&mut st, "stop-storing");
     assert_eq!(seat(&st, 0).warehouse, [1, 0, 0, 1]);
     assert_eq!(seat(&st, 0).hand, [0, 0, 0, 1]);
     assert_eq!(seat(&st, 0).money, 4);
@@ -551,10 +551,10 @@ fn storing_pays_the_full_cost_even_for_fewer_goods() {
 #[test]
 fn storing_up_to_four_goods_and_the_hand_runs_out() {
     let mut st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"apples": 2, "silk": 3}}]}));
-    play(&mut st, "pay 18 guilders and store apples");
-    play(&mut st, "store apples");
-    play(&mut st, "store silk");
-    play(&mut st, "store silk");
+    play(&mut st, "pay-and-store:apples for 18 guilders");
+    play(&mut st, "store:apples");
+    play(&mut st, "store:silk");
+    play(&mut st, "store:silk");
     // Four stored: the card is used up.
     assert_eq!(seat(&st, 0).warehouse, [2, 0, 0, 2]);
     assert_ne!(st.inner().phase, Phase::Store);
@@ -564,9 +564,9 @@ fn storing_up_to_four_goods_and_the_hand_runs_out() {
 fn a_warehouse_holds_at_most_eight_goods() {
     // 2.5, 4.3.1 B: "A warehouse may hold a maximum of 8 goods at one time!"
     let mut st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"silk": 3}, "warehouse": {"cheese": 6}}]}));
-    play(&mut st, "pay 18 guilders and store silk");
+    play(&mut st, "pay-and-store:silk for 18 guilders");
     // 7 stored: one more fits (at the limit) ...
-    play(&mut st, "store silk");
+    play(&mut st, "store:silk");
     // ... 8: none more (one past it).
     assert_eq!(seat(&st, 0).stored(), 8);
     assert_ne!(st.inner().phase, Phase::Store);
@@ -579,13 +579,13 @@ fn storing_needs_the_full_cost_in_guilders() {
     // 4.3.1 B: "If you do not have enough guilders to pay the storage cost, you may not place
     // the goods into your warehouse." At 18 guilders it is allowed; at 17 not.
     let st = position(2, json!({"play": true, "players": [{"card": STORE4, "money": 18, "hand": {"silk": 1}}]}));
-    assert!(has(&st, "pay 18 guilders and store silk"));
+    assert!(has(&st, "pay-and-store:silk for 18 guilders"));
     let st = position(2, json!({"play": true, "players": [{"card": STORE4, "money": 17, "hand": {"silk": 1}}]}));
-    assert!(!has(&st, "pay 18 guilders and store silk"));
+    assert!(!has(&st, "pay-and-store:silk for 18 guilders"));
     // "If you cannot (or do not wish to) use a Store Goods in Warehouse card you have obtained,
     // you pay no costs at all."
     let mut st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"silk": 1}}]}));
-    play(&mut st, &format!("leave {STORE4} unused"));
+    play(&mut st, &format!("leave-unused:{STORE4}"));
     assert_eq!(seat(&st, 0).money, 22);
 }
 
@@ -595,29 +595,29 @@ fn loading_needs_exactly_the_goods_of_the_ship_and_takes_its_points() {
     // in the harbour, you may load those goods onto that ship. Discard the indicated goods ...
     // Take the corresponding Ship card" (and 16 victory points).
     let mut st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "warehouse": {"apples": 1, "cheese": 1, "spices": 1, "silk": 2}}]}));
-    assert_eq!(names(&st), [format!("leave {PROFIT8} unused"), "take the profit of 8 guilders".into(), format!("load the {L16}"), format!("load the {S5}"), format!("load the {S3}")]);
-    play(&mut st, &format!("load the {L16}"));
+    assert_eq!(names(&st), [format!("leave-unused:{PROFIT8}"), "profit:8 guilders".into(), format!("load:{L16}"), format!("load:{S5}"), format!("load:{S3}")]);
+    play(&mut st, &format!("load:{L16}"));
     assert_eq!(seat(&st, 0).vp, 16);
     assert_eq!(seat(&st, 0).ships, 1);
     assert_eq!(seat(&st, 0).warehouse, [0, 0, 0, 1]);
     // "When playing a single Load Goods onto Ship/Profit card, you may load goods onto several
     // ships": the remaining silk fits the small ship.
-    assert_eq!(names(&st), ["load no more ships".to_string(), format!("load the {S3}")]);
-    play(&mut st, &format!("load the {S3}"));
+    assert_eq!(names(&st), ["stop-loading".to_string(), format!("load:{S3}")]);
+    play(&mut st, &format!("load:{S3}"));
     assert_eq!(seat(&st, 0).vp, 19);
     // "You may choose only one of these actions": no profit after loading.
     assert_eq!(seat(&st, 0).money, 22);
     assert_eq!(st.inner().stacks, [15, 15, 15, 15]);
     // One good short: not loadable.
     let st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "warehouse": {"apples": 1, "cheese": 1, "spices": 1}}]}));
-    assert!(!has(&st, &format!("load the {L16}")));
+    assert!(!has(&st, &format!("load:{L16}")));
 }
 
 #[test]
 fn the_profit_pays_the_amount_shown() {
     // 4.3.1 C: "If you decide to take the profit, you receive guilders in the amount shown on the card."
     let mut st = position(2, json!({"play": true, "players": [{"card": "Load Goods or Profit 11"}]}));
-    play(&mut st, "take the profit of 11 guilders");
+    play(&mut st, "profit:11 guilders");
     assert_eq!(seat(&st, 0).money, 33);
 }
 
@@ -629,7 +629,7 @@ fn the_cards_are_played_in_turn_order_from_the_active_player() {
     let mut order = Vec::new();
     for _ in 0..3 {
         order.push(st.current_player());
-        let profit = names(&st).into_iter().find(|n| n.starts_with("take the profit")).unwrap();
+        let profit = names(&st).into_iter().find(|n| n.starts_with("profit:")).unwrap();
         play(&mut st, &profit);
     }
     assert_eq!(order, [1, 2, 0]);
@@ -644,10 +644,10 @@ fn the_cards_are_played_in_turn_order_from_the_active_player() {
 fn receive_goods_of_choice() {
     // 4.3.2 A: "Take into your hand any goods of your choice, in the quantity shown on the card."
     let mut st = position(2, json!({"play": true, "players": [{"card": CHOICE}]}));
-    assert_eq!(names(&st), [format!("play {CHOICE}"), format!("keep {CHOICE} for a later turn")]);
-    play(&mut st, &format!("play {CHOICE}"));
-    play(&mut st, "take silk");
-    play(&mut st, "take silk");
+    assert_eq!(names(&st), [format!("play:{CHOICE}"), format!("keep:{CHOICE}")]);
+    play(&mut st, &format!("play:{CHOICE}"));
+    play(&mut st, "take:silk");
+    play(&mut st, "take:silk");
     assert_eq!(seat(&st, 0).hand, [0, 0, 0, 2]);
 }
 
@@ -657,13 +657,13 @@ fn a_special_card_may_be_kept_and_played_on_a_later_turn_beside_the_normal_card(
     // played on later turns. If you have kept special action cards, you may play one of those
     // cards during the Action card playing phase in addition to your normal Action card."
     let mut st = position(2, json!({"play": true, "players": [{"card": CHOICE}, {"card": PROFIT8}]}));
-    play(&mut st, &format!("keep {CHOICE} for a later turn"));
+    play(&mut st, &format!("keep:{CHOICE}"));
     assert_eq!(seat(&st, 0).kept.iter().sum::<u8>(), 1);
     let mut st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "kept": [CHOICE, SELL], "hand": {"apples": 1}}]}));
-    play(&mut st, "take the profit of 8 guilders");
-    assert_eq!(names(&st), ["play the kept Receive 2 goods of choice", "play the kept Sell Goods", "play no kept special card"]);
-    play(&mut st, "play the kept Sell Goods");
-    play(&mut st, "sell apples from the hand");
+    play(&mut st, "profit:8 guilders");
+    assert_eq!(names(&st), ["play-kept:Receive 2 goods of choice", "play-kept:Sell Goods", "no-kept-card"]);
+    play(&mut st, "play-kept:Sell Goods");
+    play(&mut st, "sell-from-hand:apples");
     // Only one kept card per turn: P0 is done.
     assert_eq!(st.current_player(), 1);
     assert_eq!(seat(&st, 0).money, 22 + 8 + 3);
@@ -675,7 +675,7 @@ fn without_an_action_card_a_kept_special_may_still_be_played() {
     // phase, you may still play a special action card from your hand."
     let st = position(2, json!({"play": true, "players": [{"kept": [CHOICE]}, {"card": PROFIT8}]}));
     assert_eq!(st.current_player(), 0);
-    assert_eq!(names(&st), ["play the kept Receive 2 goods of choice", "play no kept special card"]);
+    assert_eq!(names(&st), ["play-kept:Receive 2 goods of choice", "no-kept-card"]);
 }
 
 #[test]
@@ -685,15 +685,15 @@ fn preservation_is_placed_by_the_warehouse_and_saves_spoiling_goods() {
     // which goods spoil. Then decide which of those goods you want to preserve."
     let mut st = position(2, json!({"play": true, "harbour": [L16, S5],
         "players": [{"card": PRESERVE2, "warehouse": {"apples": 3, "silk": 1}}]}));
-    play(&mut st, &format!("play {PRESERVE2}"));
+    play(&mut st, &format!("play:{PRESERVE2}"));
     assert_eq!(seat(&st, 0).placed.iter().sum::<u8>(), 1);
     // The turn ends with 2 ships: the fleet leaves. P1 (now active) has nothing to decide; P0 preserves.
     assert_eq!(st.inner().phase, Phase::Preserve);
     assert_eq!(st.current_player(), 0);
     assert_eq!(st.inner().spoiling, [3, 0, 0, 0]);
-    assert_eq!(names(&st), ["let the other goods spoil", "preserve apples in the warehouse"]);
-    play(&mut st, "preserve apples in the warehouse");
-    play(&mut st, "preserve apples in the warehouse");
+    assert_eq!(names(&st), ["let-spoil", "preserve-in-warehouse:apples"]);
+    play(&mut st, "preserve-in-warehouse:apples");
+    play(&mut st, "preserve-in-warehouse:apples");
     // Two preserved, one apple spoils; silk never spoils; the card is discarded (ruling 11).
     assert_eq!(seat(&st, 0).warehouse, [2, 0, 0, 1]);
     assert_eq!(seat(&st, 0).placed.iter().sum::<u8>(), 0);
@@ -708,11 +708,11 @@ fn preservation_beyond_the_warehouse_saves_goods_in_the_hand() {
         "players": [{"placed": [PRESERVE3], "warehouse": {"apples": 1}, "hand": {"cheese": 2, "silk": 1}}]}));
     assert_eq!(st.inner().phase, Phase::Preserve);
     // While a warehouse good spoils unpreserved, no hand good may be preserved.
-    assert_eq!(names(&st), ["let the other goods spoil", "preserve apples in the warehouse"]);
-    play(&mut st, "preserve apples in the warehouse");
-    assert_eq!(names(&st), ["let the other goods spoil", "preserve cheese in the hand", "preserve silk in the hand"]);
-    play(&mut st, "preserve cheese in the hand");
-    play(&mut st, "preserve cheese in the hand");
+    assert_eq!(names(&st), ["let-spoil", "preserve-in-warehouse:apples"]);
+    play(&mut st, "preserve-in-warehouse:apples");
+    assert_eq!(names(&st), ["let-spoil", "preserve-in-hand:cheese", "preserve-in-hand:silk"]);
+    play(&mut st, "preserve-in-hand:cheese");
+    play(&mut st, "preserve-in-hand:cheese");
     assert_eq!(seat(&st, 0).warehouse, [1, 0, 0, 0]);
     assert_eq!(seat(&st, 0).hand, [0, 2, 0, 0]);
 }
@@ -722,17 +722,17 @@ fn receive_and_store_takes_goods_of_choice_straight_into_the_warehouse_for_its_c
     // 4.3.2 C: "Take 2 Goods cards of your choice from the goods stacks and place them straight
     // into your warehouse. This costs 14 guilders."
     let mut st = position(2, json!({"play": true, "players": [{"card": RS2, "hand": {"apples": 2}}]}));
-    play(&mut st, &format!("play {RS2}"));
+    play(&mut st, &format!("play:{RS2}"));
     assert_eq!(seat(&st, 0).money, 8);
-    play(&mut st, "take cheese into the warehouse");
-    play(&mut st, "take spices into the warehouse");
+    play(&mut st, "take-into-warehouse:cheese");
+    play(&mut st, "take-into-warehouse:spices");
     assert_eq!(seat(&st, 0).warehouse, [0, 1, 1, 0]);
     assert_eq!(seat(&st, 0).hand, [2, 0, 0, 0], "not from the hand");
     // At 14 guilders it may be played, at 13 not.
     let st = position(2, json!({"play": true, "players": [{"card": RS2, "money": 14}]}));
-    assert!(has(&st, &format!("play {RS2}")));
+    assert!(has(&st, &format!("play:{RS2}")));
     let st = position(2, json!({"play": true, "players": [{"card": RS2, "money": 13}]}));
-    assert!(!has(&st, &format!("play {RS2}")));
+    assert!(!has(&st, &format!("play:{RS2}")));
 }
 
 #[test]
@@ -746,16 +746,16 @@ fn exchange_one_or_two_goods_with_the_hand_or_other_warehouses() {
         {"card": EXCHANGE, "warehouse": {"cheese": 1}, "hand": {"spices": 1}},
         {"warehouse": {"apples": 1}},
         {"warehouse": {"silk": 1}}]}));
-    play(&mut st, &format!("play {EXCHANGE}"));
+    play(&mut st, &format!("play:{EXCHANGE}"));
     assert_eq!(
         names(&st),
-        ["exchange cheese from the warehouse for spices from the hand",
-         "exchange cheese from the warehouse for apples from P1's warehouse",
-         "exchange cheese from the warehouse for silk from P2's warehouse"]
+        ["exchange:cheese for spices from the hand",
+         "exchange:cheese for apples from P1's warehouse",
+         "exchange:cheese for silk from P2's warehouse"]
     );
-    play(&mut st, "exchange cheese from the warehouse for apples from P1's warehouse");
-    assert!(has(&st, "exchange no more goods"));
-    play(&mut st, "exchange apples from the warehouse for silk from P2's warehouse");
+    play(&mut st, "exchange:cheese for apples from P1's warehouse");
+    assert!(has(&st, "stop-exchanging"));
+    play(&mut st, "exchange:apples for silk from P2's warehouse");
     assert_eq!(seat(&st, 0).warehouse, [0, 0, 0, 1]);
     assert_eq!(seat(&st, 1).warehouse, [0, 1, 0, 0]);
     assert_eq!(seat(&st, 2).warehouse, [1, 0, 0, 0]);
@@ -768,10 +768,10 @@ fn sell_goods_pays_3_guilders_each_from_hand_or_warehouse() {
     // 4.3.2 E: "You may sell any number of goods from your hand or from your warehouse. For
     // each Goods card you receive 3 guilders from the bank."
     let mut st = position(2, json!({"play": true, "players": [{"card": SELL, "hand": {"apples": 1}, "warehouse": {"silk": 2}}]}));
-    play(&mut st, &format!("play {SELL}"));
-    play(&mut st, "sell apples from the hand");
-    play(&mut st, "sell silk from the warehouse");
-    play(&mut st, "sell no more goods");
+    play(&mut st, &format!("play:{SELL}"));
+    play(&mut st, "sell-from-hand:apples");
+    play(&mut st, "sell-from-warehouse:silk");
+    play(&mut st, "stop-selling");
     assert_eq!(seat(&st, 0).money, 28);
     assert_eq!(seat(&st, 0).warehouse, [0, 0, 0, 1]);
     assert_eq!(st.inner().stacks, [15, 15, 15, 14]);
@@ -792,15 +792,15 @@ fn load_goods_comes_before_receive_and_store_or_exchange() {
     // onto Ship/Profit', you must play the Load Goods onto Ship/Profit card first!"
     let mut st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "kept": [EXCHANGE, SELL],
         "warehouse": {"cheese": 1}, "hand": {"apples": 1}}]}));
-    assert!(!has(&st, "play the kept Exchange Goods in Warehouse"));
-    assert!(has(&st, "play the kept Sell Goods"));
-    play(&mut st, "take the profit of 8 guilders");
-    assert!(has(&st, "play the kept Exchange Goods in Warehouse"));
+    assert!(!has(&st, "play-kept:Exchange Goods in Warehouse"));
+    assert!(has(&st, "play-kept:Sell Goods"));
+    play(&mut st, "profit:8 guilders");
+    assert!(has(&st, "play-kept:Exchange Goods in Warehouse"));
     // Leaving the Load card unused frees the order too.
     let mut st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "kept": [EXCHANGE],
         "warehouse": {"cheese": 1}, "hand": {"apples": 1}}]}));
-    play(&mut st, &format!("leave {PROFIT8} unused"));
-    assert!(has(&st, "play the kept Exchange Goods in Warehouse"));
+    play(&mut st, &format!("leave-unused:{PROFIT8}"));
+    assert!(has(&st, "play-kept:Exchange Goods in Warehouse"));
 }
 
 // ----- 4.4 the fleet leaves -----------------------------------------------------------------
@@ -843,12 +843,12 @@ fn the_rulebooks_spoilage_example() {
     // Garik has no choice: his apples are gone.
     assert_eq!(seat(&st, 0).warehouse, [0, 0, 0, 0]);
     assert_eq!(st.current_player(), 1);
-    assert_eq!(names(&st), ["let 0 cheese and 1 spices spoil", "let 1 cheese and 0 spices spoil"]);
-    play(&mut st, "let 0 cheese and 1 spices spoil");
+    assert_eq!(names(&st), ["spoil:0 cheese, 1 spices", "spoil:1 cheese, 0 spices"]);
+    play(&mut st, "spoil:0 cheese, 1 spices");
     assert_eq!(seat(&st, 1).warehouse, [0, 1, 0, 0]);
     assert_eq!(st.current_player(), 2);
-    assert_eq!(names(&st), ["let 0 cheese and 1 spices spoil", "let 1 cheese and 0 spices spoil"]);
-    play(&mut st, "let 1 cheese and 0 spices spoil");
+    assert_eq!(names(&st), ["spoil:0 cheese, 1 spices", "spoil:1 cheese, 0 spices"]);
+    play(&mut st, "spoil:1 cheese, 0 spices");
     assert_eq!(seat(&st, 2).warehouse, [0, 0, 2, 0]);
     assert_eq!(st.inner().stacks, [15, 14, 13, 15]);
 }
@@ -862,7 +862,7 @@ fn half_the_cheeses_and_spices_rounded_down_spoil_and_silk_never() {
     assert_eq!(seat(&st, 0).warehouse, [0, 1, 0, 4]);
     // P1 (active after the turn) has 5: 2 spoil, of his choice.
     assert_eq!(st.current_player(), 1);
-    assert_eq!(names(&st), ["let 0 cheese and 2 spices spoil", "let 1 cheese and 1 spices spoil", "let 2 cheese and 0 spices spoil"]);
+    assert_eq!(names(&st), ["spoil:0 cheese, 2 spices", "spoil:1 cheese, 1 spices", "spoil:2 cheese, 0 spices"]);
     // Only cheeses: no choice, 2 of 4 spoil.
     let st = position(2, json!({"play": true, "harbour": [L16], "players": [{"warehouse": {"cheese": 4}}]}));
     assert_eq!(seat(&st, 0).warehouse, [0, 2, 0, 0]);
@@ -899,11 +899,11 @@ fn the_game_only_ends_at_the_end_of_the_turn() {
     let mut st = position(2, json!({"play": true, "players": [
         {"vp": 44, "card": PROFIT8, "warehouse": {"apples": 1, "cheese": 1, "spices": 1, "silk": 1}},
         {"vp": 46, "card": PROFIT10, "warehouse": {"apples": 2, "cheese": 2}}]}));
-    play(&mut st, &format!("load the {L16}"));
+    play(&mut st, &format!("load:{L16}"));
     assert_eq!(seat(&st, 0).vp, 60);
     assert!(!st.is_terminal());
     assert_eq!(st.current_player(), 1);
-    play(&mut st, &format!("load the {L18}"));
+    play(&mut st, &format!("load:{L18}"));
     assert!(st.is_terminal());
     assert_eq!(st.winners(), [1]);
     let report = st.score_report();
@@ -992,7 +992,7 @@ fn the_observation_tensor_decodes_field_by_field() {
 #[test]
 fn moves_read_as_phrases_and_bad_setups_name_the_field() {
     let st = position(3, json!({"display": [RECEIVE, PROFIT8, STORE4]}));
-    assert_eq!(names(&st), [format!("take {RECEIVE}"), format!("take {PROFIT8}"), format!("take {STORE4}")]);
+    assert_eq!(names(&st), [format!("take:{RECEIVE}"), format!("take:{PROFIT8}"), format!("take:{STORE4}")]);
     let g = game(3);
     let bad = |desc: Value| match g.setup(&desc) {
         Err(EngineError::Setup { field, .. }) => field,
@@ -1010,11 +1010,11 @@ fn moves_read_as_phrases_and_bad_setups_name_the_field() {
 fn bids_stop_at_the_action_spaces_largest_bid() {
     // Ruling 7: a bid is at most 228 guilders, the sum of the box's guilder cards.
     let mut st = position(2, json!({"display": [RECEIVE, PROFIT8], "players": [{}, {"money": 500}]}));
-    play(&mut st, &format!("take {RECEIVE}"));
-    play(&mut st, &format!("bid for P0's {RECEIVE}"));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
     let b = bids(&st);
     assert_eq!(b.len(), 228);
-    assert_eq!(b.last().unwrap(), "bid 228 guilders");
+    assert_eq!(b.last().unwrap(), "bid:228");
 }
 
 #[test]
@@ -1058,7 +1058,7 @@ fn greedy_loads_a_ship_it_has_the_goods_for() {
     let greedy: AgentSpec = "greedy".parse().unwrap();
     for seed in 0..5 {
         let a = st.agent_action(&greedy, seed).unwrap();
-        assert_eq!(st.action_to_string(a), format!("load the {L16}"));
+        assert_eq!(st.action_to_string(a), format!("load:{L16}"));
     }
 }
 
@@ -1066,14 +1066,14 @@ fn greedy_loads_a_ship_it_has_the_goods_for() {
 fn the_strategy_tips_half_profit_bid_earns_both_players_the_same() {
     // 6.0: "if another player has chosen a Load Goods onto Ship/Profit card with a profit of 10
     // guilders, offer 5 guilders for that card. Either way each of you earns 5 guilders".
-    for (resolve, profit_taker) in [("take P1's 5 guilders and hand over the card", 1), ("pay P1 5 guilders and keep the card", 0)] {
+    for (resolve, profit_taker) in [("sell-to:P1 for 5 guilders", 1), ("keep-paying:P1 5 guilders", 0)] {
         let mut st = position(2, json!({"display": [PROFIT10, RECEIVE]}));
-        play(&mut st, &format!("take {PROFIT10}"));
-        play(&mut st, &format!("bid for P0's {PROFIT10}"));
-        play(&mut st, "bid 5 guilders");
+        play(&mut st, &format!("take:{PROFIT10}"));
+        play(&mut st, &format!("bid-for:P0's {PROFIT10}"));
+        play(&mut st, "bid:5");
         play(&mut st, resolve);
         assert_eq!(st.current_player(), profit_taker);
-        play(&mut st, "take the profit of 10 guilders");
+        play(&mut st, "profit:10 guilders");
         assert_eq!((seat(&st, 0).money, seat(&st, 1).money), (27, 27), "{resolve}");
     }
 }

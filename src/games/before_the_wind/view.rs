@@ -57,6 +57,13 @@ fn guilders(n: u32) -> String {
 }
 
 impl BeforeTheWind {
+    /// Whether `viewer` (None: a spectator who sees everything) sees `owner`'s guilders: the
+    /// one rule the table, the tensor and the log consult. Ruling 2: every payment is
+    /// announced, so a player who remembers them knows every purse.
+    pub(crate) fn sees_purse(&self, _viewer: Option<usize>, _owner: usize) -> bool {
+        true
+    }
+
     pub(crate) fn card_name(&self, d: u8) -> &str {
         self.data.designs.get(d as usize).map_or("no card", |x| x.name.as_str())
     }
@@ -73,12 +80,14 @@ impl BeforeTheWind {
         GOODS.get(g).copied().unwrap_or("goods")
     }
 
+    /// An action's name: a stem (explained in the glossary, `text/notation.md`), then after
+    /// `:` what it applies to.
     pub(crate) fn action_name(&self, s: &State, a: Action) -> String {
         match self.actor_of(s) {
             Actor::Chance => {
                 return match s.phase {
-                    Phase::Draw => format!("{} is drawn", self.card_name(a as u8)),
-                    _ => format!("a {} arrives", self.ship_name(a as u8)),
+                    Phase::Draw => format!("drawn:{}", self.card_name(a as u8)),
+                    _ => format!("arrives:{}", self.ship_name(a as u8)),
                 };
             }
             Actor::Terminal => return format!("action {a}"),
@@ -90,84 +99,82 @@ impl BeforeTheWind {
             _ if a < DRAW => {
                 let g = Self::good((a - TAKE_GOOD) as usize);
                 if s.phase == Phase::TakeGoods && s.to_warehouse {
-                    format!("take {g} into the warehouse")
+                    format!("take-into-warehouse:{g}")
                 } else {
-                    format!("take {g}")
+                    format!("take:{g}")
                 }
             }
-            _ if a < TAKE_CARD => format!("draw from the {} deck", DECKS[(a - DRAW) as usize]),
-            _ if a < SAFE_TAKE => format!("take {}", self.card_name(slot_card((a - TAKE_CARD) as usize))),
-            _ if a < CHALLENGE => {
-                format!("play the Safe and take {} face down", self.card_name(slot_card((a - SAFE_TAKE) as usize)))
-            }
+            _ if a < TAKE_CARD => format!("draw:{}", DECKS[(a - DRAW) as usize]),
+            _ if a < SAFE_TAKE => format!("take:{}", self.card_name(slot_card((a - TAKE_CARD) as usize))),
+            _ if a < CHALLENGE => format!("safe-take:{}", self.card_name(slot_card((a - SAFE_TAKE) as usize))),
             _ if a < PASS => {
                 let q = (a - CHALLENGE) as usize;
                 let card = s.seats.get(q).map_or(NONE, |x| x.card);
-                format!("bid for P{q}'s {}", self.card_name(card))
+                format!("bid-for:P{q}'s {}", self.card_name(card))
             }
             PASS => "pass".into(),
-            SAFE_BID => "play the Safe instead of a bid".into(),
+            SAFE_BID => "safe-bid".into(),
             _ if a < KEEP_PAYING => {
                 let q = (a - SELL_TO) as usize;
-                format!("take P{q}'s {} and hand over the card", guilders(s.seats.get(q).map_or(0, |x| x.bid)))
+                format!("sell-to:P{q} for {}", guilders(s.seats.get(q).map_or(0, |x| x.bid)))
             }
             _ if a < USE_CARD => {
                 let q = (a - KEEP_PAYING) as usize;
-                format!("pay P{q} {} and keep the card", guilders(s.seats.get(q).map_or(0, |x| x.bid)))
+                format!("keep-paying:P{q} {}", guilders(s.seats.get(q).map_or(0, |x| x.bid)))
             }
-            USE_CARD => format!("play {}", self.card_name(s.seats[p].card)),
+            USE_CARD => format!("play:{}", self.card_name(s.seats[p].card)),
             SET_ASIDE => {
                 let d = s.seats[p].card;
                 match self.data.designs.get(d as usize).and_then(|x| x.special) {
-                    Some(_) => format!("keep {} for a later turn", self.card_name(d)),
-                    None => format!("leave {} unused", self.card_name(d)),
+                    Some(_) => format!("keep:{}", self.card_name(d)),
+                    None => format!("leave-unused:{}", self.card_name(d)),
                 }
             }
-            _ if a < FINISH => format!("play the kept {}", self.special_name((a - PLAY_KEPT) as usize)),
-            FINISH => "play no kept special card".into(),
+            _ if a < FINISH => format!("play-kept:{}", self.special_name((a - PLAY_KEPT) as usize)),
+            FINISH => "no-kept-card".into(),
             _ if a < DONE => {
                 let g = Self::good((a - STORE) as usize);
                 if s.phase == Phase::Play {
                     match self.data.designs.get(s.seats[p].card as usize).map(|x| x.kind) {
-                        Some(Kind::Store { cost, .. }) => format!("pay {} and store {g}", guilders(cost)),
-                        _ => format!("store {g}"),
+                        Some(Kind::Store { cost, .. }) => format!("pay-and-store:{g} for {}", guilders(cost)),
+                        _ => format!("store:{g}"),
                     }
                 } else {
-                    format!("store {g}")
+                    format!("store:{g}")
                 }
             }
             DONE => match s.phase {
-                Phase::Store => "store no more goods".into(),
-                Phase::Load => "load no more ships".into(),
-                Phase::Exchange => "exchange no more goods".into(),
-                Phase::Sell => "sell no more goods".into(),
-                Phase::Preserve => "let the other goods spoil".into(),
+                Phase::Store => "stop-storing".into(),
+                Phase::Load => "stop-loading".into(),
+                Phase::Exchange => "stop-exchanging".into(),
+                Phase::Sell => "stop-selling".into(),
+                Phase::Preserve => "let-spoil".into(),
                 _ => "done".into(),
             },
             PROFIT => match self.data.designs.get(s.seats[p].card as usize).map(|x| x.kind) {
-                Some(Kind::LoadOrProfit { profit }) => format!("take the profit of {}", guilders(profit)),
-                _ => "take the profit".into(),
+                Some(Kind::LoadOrProfit { profit }) => format!("profit:{}", guilders(profit)),
+                _ => "profit".into(),
             },
             _ if a < SELL_HAND => {
                 let slot = (a - LOAD) as usize;
-                format!("load the {}", self.ship_name(s.harbour.get(slot).map_or(NONE, |&x| x)))
+                format!("load:{}", self.ship_name(s.harbour.get(slot).map_or(NONE, |&x| x)))
             }
-            _ if a < SELL_WAREHOUSE => format!("sell {} from the hand", Self::good((a - SELL_HAND) as usize)),
-            _ if a < EXCHANGE => format!("sell {} from the warehouse", Self::good((a - SELL_WAREHOUSE) as usize)),
+            _ if a < SELL_WAREHOUSE => format!("sell-from-hand:{}", Self::good((a - SELL_HAND) as usize)),
+            _ if a < EXCHANGE => format!("sell-from-warehouse:{}", Self::good((a - SELL_WAREHOUSE) as usize)),
             _ if a < SPOIL_CHEESE => {
                 let (g, w, h) = exchange_parts(a);
                 let from = if w == 0 { "the hand".to_string() } else { format!("P{}'s warehouse", (p + w) % self.players) };
-                format!("exchange {} from the warehouse for {} from {from}", Self::good(g), Self::good(h))
+                format!("exchange:{} for {} from {from}", Self::good(g), Self::good(h))
             }
             _ if a < PRESERVE_WAREHOUSE => {
                 let x = a - SPOIL_CHEESE;
                 let pl = &s.seats[p];
                 let k = (pl.warehouse[1] as u32 + pl.warehouse[2] as u32) / 2;
-                format!("let {x} cheese and {} spices spoil", k.saturating_sub(x))
+                format!("spoil:{x} cheese, {} spices", k.saturating_sub(x))
             }
-            _ if a < PRESERVE_HAND => format!("preserve {} in the warehouse", Self::good((a - PRESERVE_WAREHOUSE) as usize)),
-            _ if a < BID => format!("preserve {} in the hand", Self::good((a - PRESERVE_HAND) as usize)),
-            _ => format!("bid {}", guilders(a - BID + 1)),
+            _ if a < PRESERVE_HAND => format!("preserve-in-warehouse:{}", Self::good((a - PRESERVE_WAREHOUSE) as usize)),
+            _ if a < BID => format!("preserve-in-hand:{}", Self::good((a - PRESERVE_HAND) as usize)),
+            _ => format!("bid:{}", a - BID + 1),
         }
     }
 
@@ -275,7 +282,7 @@ impl BeforeTheWind {
         out.push_str(&format!("Ship decks: {}\n", ship_decks.join(", ")));
         for p in 0..self.players {
             let pl = &s.seats[p];
-            let purse = if money { guilders(pl.money) } else { "guilders secret".into() };
+            let purse = if money && self.sees_purse(viewer, p) { guilders(pl.money) } else { "guilders secret".into() };
             out.push_str(&format!(
                 "P{p}: {} VP ({} ship{}), {purse}; hand: {}; warehouse ({}/{}): {}; kept: {}",
                 pl.vp,
@@ -353,7 +360,9 @@ impl BeforeTheWind {
         for p in 0..MAX_PLAYERS {
             if p < self.players {
                 let pl = &s.seats[p];
-                out[i] = pl.money as f32 / 10.0;
+                if self.sees_purse(Some(player), p) {
+                    out[i] = pl.money as f32 / 10.0;
+                }
                 out[i + 1] = pl.vp as f32 / 10.0;
                 out[i + 2] = pl.ships as f32;
                 for g in 0..4 {

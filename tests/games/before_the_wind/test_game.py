@@ -33,9 +33,9 @@ def test_the_rulebooks_auction_example_through_the_api() -> None:
     receive, load = "Receive 2 apples, 1 spices", "Load Goods or Profit 8"
     state = game.setup({"harbour": HARBOUR4,
                         "display": [receive, load, "Store 4 goods for 18 guilders", "Receive 2 goods of choice"]})
-    for move in [f"take {receive}", f"bid for P0's {receive}", "bid 4 guilders", "bid 7 guilders", "pass",
-                 "take P2's 7 guilders and hand over the card", f"take {load}", f"bid for P1's {load}",
-                 "bid 5 guilders", "pay P3 5 guilders and keep the card"]:
+    for move in [f"take:{receive}", f"bid-for:P0's {receive}", "bid:4", "bid:7", "pass",
+                 "sell-to:P2 for 7 guilders", f"take:{load}", f"bid-for:P1's {load}",
+                 "bid:5", "keep-paying:P3 5 guilders"]:
         state.apply(move)
     table = state.render()
     assert "P0: 0 VP (0 ships), 29 guilders" in table
