@@ -40,12 +40,17 @@ fn departing(p: Phase) -> bool {
 }
 
 impl BeforeTheWind {
-    /// ", and P1 has 25 guilders" where `observer` sees P1's purse after the move.
-    fn purse(&self, after: &State, p: usize, observer: Option<usize>) -> String {
-        if self.sees_purse(observer, p) {
-            format!(" (P{p} now has {})", guilders(after.seats[p].money))
-        } else {
+    /// " (P1 now has 25 guilders)" for the seats `ps` whose purse `observer` sees after the move.
+    fn purse(&self, after: &State, ps: &[usize], observer: Option<usize>) -> String {
+        let shown: Vec<String> = ps
+            .iter()
+            .filter(|&&p| self.sees_purse(observer, p))
+            .map(|&p| format!("P{p} now has {}", guilders(after.seats[p].money)))
+            .collect();
+        if shown.is_empty() {
             String::new()
+        } else {
+            format!(" ({})", shown.join(", "))
         }
     }
 
@@ -127,7 +132,7 @@ impl BeforeTheWind {
             Kind::ReceiveAndStore { n, cost } => format!(
                 ", pays {}{} and takes {n} goods of his choice straight into his warehouse",
                 guilders(cost),
-                self.purse(after, p, observer)
+                self.purse(after, &[p], observer)
             ),
             Kind::Preservation { n } => {
                 format!(", placing it by his warehouse: it preserves {n} goods when the fleet leaves")
@@ -141,7 +146,7 @@ impl BeforeTheWind {
     fn load_phrase(&self, s: &State, slot: usize, p: usize, after: &State) -> String {
         let ship = &self.data.ships[s.harbour[slot] as usize];
         format!(
-            "loads the {}: {} leave his warehouse and he scores {} VP (now {} VP)",
+            "loads the {}: it takes {} from his warehouse, and he scores {} VP (now {} VP)",
             ship.name,
             goods_phrase(&ship.goods),
             ship.vp,
@@ -184,7 +189,7 @@ impl BeforeTheWind {
                         "P{c} plays the Safe and takes P{o}'s {} face down; P{o} receives {} from the bank{}.",
                         card(o),
                         guilders(self.data.rules.safe_compensation),
-                        self.purse(after, o, observer)
+                        self.purse(after, &[o], observer)
                     ),
                     _ => format!("P{c} bids {} for P{o}'s {}.", guilders(a - BID + 1), card(o)),
                 }
@@ -194,7 +199,7 @@ impl BeforeTheWind {
                 let (q, sell) =
                     if a < KEEP_PAYING { ((a - SELL_TO) as usize, true) } else { ((a - KEEP_PAYING) as usize, false) };
                 let b = guilders(s.seats[q].bid);
-                let purses = format!("{}{}", self.purse(after, o, observer), self.purse(after, q, observer));
+                let purses = self.purse(after, &[o, q], observer);
                 if sell {
                     format!("P{o} sells {} to P{q} for P{q}'s bid of {b}{purses}; P{q} has it face down.", card(o))
                 } else {
@@ -219,7 +224,7 @@ impl BeforeTheWind {
                             "P{c} plays {} for its profit of {}{}.",
                             card(c),
                             guilders(profit),
-                            self.purse(after, c, observer)
+                            self.purse(after, &[c], observer)
                         )
                     }
                     _ if (STORE..DONE).contains(&a) => {
@@ -231,7 +236,7 @@ impl BeforeTheWind {
                             "P{c} plays {}, pays {}{} and stores 1 {} in his warehouse.",
                             card(c),
                             guilders(cost),
-                            self.purse(after, c, observer),
+                            self.purse(after, &[c], observer),
                             good(a - STORE)
                         )
                     }
@@ -270,7 +275,7 @@ impl BeforeTheWind {
                 good(a - SELL_HAND),
                 if a < SELL_WAREHOUSE { "hand" } else { "warehouse" },
                 guilders(self.data.rules.sell_price),
-                self.purse(after, c, observer)
+                self.purse(after, &[c], observer)
             ),
             Phase::Spoil => {
                 let x = (a - SPOIL_CHEESE) as u8;
@@ -294,18 +299,6 @@ impl BeforeTheWind {
         let mut out = Vec::new();
         let n = self.players;
         let c = s.cursor as usize;
-        // Special cards kept because their owner could not play them.
-        for q in 0..n {
-            for (k, &d) in self.data.specials.iter().enumerate() {
-                let mut more = after.seats[q].kept[k] as i32 - s.seats[q].kept[k] as i32;
-                if s.phase == Phase::Play && a == SET_ASIDE && q == c && s.seats[c].card == d {
-                    more -= 1;
-                }
-                if more > 0 {
-                    out.push(format!("P{q} cannot play {} now and keeps it for a later turn.", self.card_name(d)));
-                }
-            }
-        }
         // The end of the auction: the cards nobody took are discarded.
         if matches!(s.phase, Phase::Choose | Phase::Bid | Phase::Resolve)
             && !matches!(after.phase, Phase::Choose | Phase::Bid | Phase::Resolve)
@@ -320,6 +313,18 @@ impl BeforeTheWind {
                 .collect();
             if !left.is_empty() {
                 out.push(format!("Nobody took {}: discarded.", left.join(", ")));
+            }
+        }
+        // Special cards kept because their owner could not play them.
+        for q in 0..n {
+            for (k, &d) in self.data.specials.iter().enumerate() {
+                let mut more = after.seats[q].kept[k] as i32 - s.seats[q].kept[k] as i32;
+                if s.phase == Phase::Play && a == SET_ASIDE && q == c && s.seats[c].card == d {
+                    more -= 1;
+                }
+                if more > 0 {
+                    out.push(format!("P{q} cannot play {} now and keeps it for a later turn.", self.card_name(d)));
+                }
             }
         }
         // The end of the turn.

@@ -51,7 +51,7 @@ fn the_log_tells_the_rulebooks_auction() {
     assert_eq!(said(&mut st, "pass", Some(1)), format!("P3 passes in the auction for P0's {RECEIVE}."));
     assert_eq!(
         said(&mut st, "sell-to:P2 for 7 guilders", Some(1)),
-        format!("P0 sells {RECEIVE} to P2 for P2's bid of 7 guilders (P0 now has 29 guilders) (P2 now has 15 guilders); P2 has it face down.")
+        format!("P0 sells {RECEIVE} to P2 for P2's bid of 7 guilders (P0 now has 29 guilders, P2 now has 15 guilders); P2 has it face down.")
     );
     said(&mut st, &format!("take:{PROFIT8}"), None);
     said(&mut st, &format!("bid-for:P1's {PROFIT8}"), None);
@@ -60,7 +60,7 @@ fn the_log_tells_the_rulebooks_auction() {
     let keep = said(&mut st, "keep-paying:P3 5 guilders", None);
     assert!(
         keep.starts_with(&format!(
-            "P1 keeps {PROFIT8} and pays P3 5 guilders, P3's bid (P1 now has 17 guilders) (P3 now has 27 guilders); P1 has it face down. Nobody took {STORE4}, {CHOICE}: discarded."
+            "P1 keeps {PROFIT8} and pays P3 5 guilders, P3's bid (P1 now has 17 guilders, P3 now has 27 guilders); P1 has it face down. Nobody took {STORE4}, {CHOICE}: discarded."
         )),
         "{keep}"
     );
