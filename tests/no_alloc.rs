@@ -61,7 +61,8 @@ impl Visitor for Rollouts<'_> {
     type Output = (usize, u64);
     fn visit<G: GameDefinition>(self) -> Self::Output {
         let game = G::load(self.0).expect("a listed configuration loads");
-        let mut buf = Vec::with_capacity(64);
+        // Room for every action id: a legal list never grows the caller's buffer.
+        let mut buf = Vec::with_capacity(game.spec().num_distinct_actions.max(game.spec().max_chance_outcomes));
         let mut states: Vec<_> = (0..50).map(|_| game.initial_state()).collect();
         let mut rng = rng_from_seed(7);
         let before = MINE.with(|c| c.get());

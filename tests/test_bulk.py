@@ -426,13 +426,21 @@ def test_plot_writes_the_format_its_extension_names(one_game: tw.Game, tmp_path:
     assert not (tmp_path / "run.docx").exists()
 
 
+def _drawn_tick_labels(axis: Any) -> list[Any]:
+    """The labels of the axis's major ticks that lie within its view limits (those drawn)."""
+    lo, hi = sorted(axis.get_view_interval())
+    return [label for loc, label in zip(axis.get_ticklocs(), axis.get_ticklabels()) if lo <= loc <= hi]
+
+
 def _text_boxes(fig: Any) -> tuple[list[Any], list[Any]]:
     """The drawn window extents of the figure's titles, and of every other text in it."""
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     titles = [fig._suptitle] + [ax.title for ax in fig.axes]
     others = [t for ax in fig.axes for t in ax.texts]
-    others += [label for ax in fig.axes for label in ax.get_xticklabels() + ax.get_yticklabels()]
+    # Tick labels of ticks outside the view limits are not drawn (a locator may place one past
+    # the top of the axes, where the figure's title is).
+    others += [label for ax in fig.axes for axis in (ax.xaxis, ax.yaxis) for label in _drawn_tick_labels(axis)]
     others += [t for ax in fig.axes if ax.get_legend() is not None for t in ax.get_legend().get_texts()]
     visible = [t for t in others if t.get_visible() and t.get_text()]
     return [t.get_window_extent(renderer) for t in titles], [t.get_window_extent(renderer) for t in visible]

@@ -50,6 +50,7 @@ macro_rules! registry {
 
 registry! {
     north_wind::NorthWind => Listing::Listed,
+    before_the_wind::BeforeTheWind => Listing::Unlisted,
     regatta::Regatta => Listing::Unlisted,
     nauticus::Nauticus => Listing::Unlisted,
 }

@@ -1,0 +1,229 @@
+//! Before the Wind (Torsten Landsvogt, Phalanx Games / Mayfair Games 2007) for 2 to 4
+//! players, by its complete rules. `docs/games/before-the-wind.md` maps every rule to its
+//! code and test and records the rulings.
+
+use serde_json::{Map, Value};
+
+use crate::engine::data::ComponentData;
+use crate::engine::rng::Rng;
+use crate::engine::{
+    Action, Actor, DataFileDecl, EngineError, Game, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result,
+    ScoreReport,
+};
+
+pub mod actions;
+pub mod data;
+mod heuristic;
+mod log;
+mod rules;
+mod setup;
+pub mod state;
+mod view;
+
+#[cfg(test)]
+mod golden_tests;
+#[cfg(test)]
+mod hostile_tests;
+#[cfg(test)]
+mod log_tests;
+#[cfg(test)]
+mod tests;
+
+pub use data::Data;
+pub use state::{Phase, Player, Standing, State};
+
+use actions::NUM_ACTIONS;
+
+/// Turns after which a game is cut off as truncated (no winner), unless set by the `max_turns` option.
+pub const DEFAULT_MAX_TURNS: u32 = 1000;
+
+/// The game: player count, options and component data.
+#[derive(Debug, Clone)]
+pub struct BeforeTheWind {
+    pub data: Data,
+    pub players: usize,
+    pub max_turns: u32,
+    /// The user's data (as JSON) when it is not the shipped file.
+    custom_data: Option<Value>,
+    spec: GameSpec,
+}
+
+impl GameDefinition for BeforeTheWind {
+    const NAME: &'static str = "before-the-wind";
+    const TITLE: &'static str = "Before the Wind";
+    const OPTIONS: &'static [OptionDecl] = &[
+        OptionDecl {
+            name: "players",
+            kind: OptionKind::Int { min: 2, max: 4, default: 3 },
+            configuration: true,
+            doc: "Before the Wind is for 2, 3 or 4 players",
+        },
+        OptionDecl {
+            name: "max_turns",
+            kind: OptionKind::Int { min: 1, max: 100_000, default: DEFAULT_MAX_TURNS as i64 },
+            configuration: false,
+            doc: "turns after which a game is cut off as truncated, with no winner",
+        },
+        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
+    ];
+    const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
+    const NOTATION: &'static str = include_str!("text/notation.md");
+    const DATA_FILE: Option<DataFileDecl> =
+        Some(DataFileDecl { shipped: Data::SHIPPED, parse_text: |text| Data::from_json_str(text).map(|_| ()) });
+
+    fn from_options(options: &Options) -> Result<Self> {
+        let players = options.int("players") as usize;
+        let max_turns = options.int("max_turns") as u32;
+        let data = Data::from_option(options.data("data"))?;
+        let custom_data =
+            (data.file != Data::shipped().file).then(|| serde_json::to_value(&data.file).expect("data serializes"));
+        let r = &data.rules;
+        if (players as u32) * (r.starting_goods as u32) > 4 * r.goods_per_kind as u32 {
+            return Err(EngineError::data("rules.starting_goods.value", format!(
+                "the goods stacks cannot give {players} players {} goods each", r.starting_goods)));
+        }
+        let gpk = r.goods_per_kind as usize;
+        let n = players;
+        // A turn has at most: n deck choices and n draws; n choices and n auctions of n bids
+        // and a resolution; per player two cards of at most one step per good in the game
+        // (selling them all) plus a few; at a departure one spoil choice and one preservation
+        // per good per player, and the new ships.
+        let per_card = 4 * gpk + 12;
+        let per_turn = 2 * n + n + n * (n + 1) + n * (2 * per_card + 4) + n * (4 * gpk + 3) + 2 * data::MAX_HARBOUR;
+        let setup = data::MAX_HARBOUR + n * r.starting_goods as usize;
+        let max_game_length = setup + (max_turns as usize + 1) * per_turn;
+        let spec = GameSpec {
+            name: Self::NAME,
+            players,
+            opponents: Vec::new(),
+            tiers: Vec::new(),
+            num_distinct_actions: NUM_ACTIONS,
+            max_chance_outcomes: data.designs.len().max(data.ships.len()),
+            max_game_length,
+            observation_tensor_shape: vec![view::tensor_len(&data)],
+            // The winner gets 1, the others -1/(n-1) each; shared wins share; a truncated game 0.
+            zero_sum: true,
+            min_return: -1.0,
+            max_return: 1.0,
+        };
+        Ok(BeforeTheWind { data, players, max_turns, custom_data, spec })
+    }
+}
+
+impl Game for BeforeTheWind {
+    type State = State;
+
+    const STATE_FORMAT: u32 = 1;
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn config(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("game".into(), Value::from(Self::NAME));
+        m.insert("players".into(), Value::from(self.players));
+        m.insert("max_turns".into(), Value::from(self.max_turns));
+        if let Some(d) = &self.custom_data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+
+    fn initial_state(&self) -> State {
+        self.initial()
+    }
+
+    fn actor(&self, state: &State) -> Actor {
+        self.actor_of(state)
+    }
+
+    fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
+        out.clear();
+        match self.actor_of(state) {
+            Actor::Chance => self.chance_weights(state, |a, _| out.push(a)),
+            Actor::Player(_) => self.legal_list(state, out),
+            Actor::Terminal => {}
+        }
+    }
+
+    fn chance_outcomes(&self, state: &State, out: &mut Vec<(Action, f64)>) {
+        out.clear();
+        let mut total = 0u32;
+        self.chance_weights(state, |_, w| total += w);
+        self.chance_weights(state, |a, w| out.push((a, w as f64 / total as f64)));
+    }
+
+    fn sample_chance(&self, state: &State, rng: &mut Rng) -> Action {
+        self.sample(state, rng)
+    }
+
+    fn apply(&self, state: &mut State, action: Action) {
+        self.do_apply(state, action)
+    }
+
+    fn action_to_string(&self, state: &State, action: Action) -> String {
+        self.action_name(state, action)
+    }
+
+    /// Nothing a seat may not see is chosen or drawn in secret: Action cards are laid out face
+    /// up, ships too, and bids are made aloud; the log hides only what `sees_purse` hides.
+    fn describe_move(&self, before: &State, action: Action, after: &State, observer: Option<usize>) -> String {
+        self.describe(before, action, after, observer)
+    }
+
+    fn winners(&self, state: &State) -> Vec<usize> {
+        if state.phase != Phase::GameOver || state.truncated {
+            return Vec::new();
+        }
+        (0..self.players).filter(|&p| state.winners & (1 << p) != 0).collect()
+    }
+
+    fn is_truncated(&self, state: &State) -> bool {
+        state.truncated
+    }
+
+    fn score_report(&self, state: &State) -> ScoreReport {
+        self.report(state)
+    }
+
+    fn public_string(&self, state: &State) -> String {
+        self.table(state, None, false)
+    }
+
+    fn observation_string(&self, state: &State, player: usize) -> String {
+        self.table(state, Some(player), true)
+    }
+
+    fn observation_tensor(&self, state: &State, player: usize, out: &mut [f32]) {
+        self.observe_tensor(state, player, out)
+    }
+
+    /// Nothing is hidden from a player who remembers what he saw but the order of the decks,
+    /// and the state keeps no order (each draw is a chance outcome over what a deck holds):
+    /// the state itself is the only one consistent with what any player saw (ruling 1).
+    fn resample(&self, state: &State, _player: usize, _rng: &mut Rng) -> State {
+        state.clone()
+    }
+
+    fn render(&self, state: &State) -> String {
+        self.table(state, None, true)
+    }
+
+    fn validate_state(&self, state: &State) -> Result<()> {
+        self.validate(state).map_err(EngineError::StateFormat)
+    }
+
+    fn setup(&self, description: &Value) -> Result<State> {
+        self.setup_from(description)
+    }
+
+    /// Before the Wind's evaluation for search agents (`heuristic.rs`).
+    fn evaluate(&self, state: &State, out: &mut [f64]) {
+        if state.phase == Phase::GameOver {
+            self.returns(state, out);
+            return;
+        }
+        self.heuristic(state, out)
+    }
+}

@@ -1,0 +1,1079 @@
+//! Before the Wind's Rust tests. The first is the shared conformance suite; rule tests quote
+//! the rulebook sentence they check. Positions are built with the setup helper
+//! (`Game::setup`), with chance explicit so that draws are named.
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use crate::engine::data::{ComponentData, Source};
+use crate::engine::{EngineError, Game, GameDefinition, GameState};
+use crate::harness::conformance::check_random_games;
+
+use super::data::{Kind, LARGE, SMALL};
+use super::state::{Phase, Standing};
+use super::{BeforeTheWind, Data};
+
+fn opts(v: Value) -> Map<String, Value> {
+    v.as_object().unwrap().clone()
+}
+
+fn game(players: usize) -> BeforeTheWind {
+    BeforeTheWind::load(&opts(json!({ "players": players }))).unwrap()
+}
+
+#[test]
+fn conformance_random_games_all_player_counts() {
+    for cfg in BeforeTheWind::configurations() {
+        let g = BeforeTheWind::load(&cfg).unwrap();
+        let stats = check_random_games(Arc::new(g), 6, 7, 5).unwrap_or_else(|e| panic!("{cfg:?}: {e}"));
+        assert_eq!(stats.terminals, 6);
+        assert_eq!(stats.truncated, 0, "{stats:?}");
+        // Random play reaches nearly every kind of decision.
+        assert!(stats.distinct_actions_seen >= 150, "{stats:?}");
+    }
+}
+
+// ----- helpers ---------------------------------------------------------------------------
+
+type St = GameState<BeforeTheWind>;
+
+const L16: &str = "large ship (1 apples, 1 cheese, 1 spices, 1 silk) worth 16 VP";
+const L18: &str = "large ship (2 apples, 2 cheese) worth 18 VP";
+const L14A: &str = "large ship (2 cheese, 2 silk) worth 14 VP";
+const L14B: &str = "large ship (2 spices, 2 silk) worth 14 VP";
+const S5: &str = "small ship (1 apples) worth 5 VP";
+const S3: &str = "small ship (1 silk) worth 3 VP";
+const S8: &str = "small ship (1 cheese, 1 spices) worth 8 VP";
+
+const RECEIVE: &str = "Receive 2 apples, 1 spices";
+const PROFIT8: &str = "Load Goods or Profit 8";
+const PROFIT10: &str = "Load Goods or Profit 10";
+const STORE4: &str = "Store 4 goods for 18 guilders";
+const SAFE: &str = "Safe";
+const PRESERVE2: &str = "Preservation of 2 goods";
+const PRESERVE3: &str = "Preservation of 3 goods";
+const EXCHANGE: &str = "Exchange Goods in Warehouse";
+const SELL: &str = "Sell Goods";
+const CHOICE: &str = "Receive 2 goods of choice";
+const RS2: &str = "Receive and Store 2 goods for 14 guilders";
+
+/// The harbour for `players` by the setup table: large ships then small ones.
+fn harbour(players: usize) -> Value {
+    match players {
+        2 => json!([L16, L18, L14A, S5, S3]),
+        3 => json!([L16, L18, L14A, S5, S3, S8]),
+        _ => json!([L16, L18, L14A, L14B, S5, S3, S8]),
+    }
+}
+
+/// A position from a description (the harbour defaults to the setup table's), with explicit chance.
+fn position(players: usize, mut desc: Value) -> St {
+    if desc.get("harbour").is_none() {
+        desc["harbour"] = harbour(players);
+    }
+    let g = Arc::new(game(players));
+    let inner = g.setup(&desc).unwrap_or_else(|e| panic!("{e}"));
+    GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true)
+}
+
+fn play(st: &mut St, action: &str) {
+    let a = st.string_to_action(action).unwrap_or_else(|e| panic!("{action}: {e}\n{}", st.render()));
+    st.apply(a).unwrap();
+}
+
+fn names(st: &St) -> Vec<String> {
+    st.legal_actions().iter().map(|&a| st.action_to_string(a)).collect()
+}
+
+fn has(st: &St, action: &str) -> bool {
+    names(st).iter().any(|n| n == action)
+}
+
+fn seat(st: &St, p: usize) -> super::Player {
+    st.inner().seats[p]
+}
+
+fn bids(st: &St) -> Vec<String> {
+    names(st).into_iter().filter(|n| n.starts_with("bid:")).collect()
+}
+
+// ----- 2.0 components, data file ------------------------------------------------------------
+
+#[test]
+fn the_components_match_the_component_list() {
+    // 2.0: "120 Action cards (40 Receive Goods, 40 Store Goods in Warehouse, 40 Load Goods onto
+    // Ship/Profit)", "60 Goods cards (15 apples, 15 cheeses, 15 spices, 15 silks)",
+    // "46 Ship cards (20 small ships, 26 large ships)".
+    let d = Data::shipped();
+    assert_eq!(d.num_cards(), 120);
+    for deck in 0..3u8 {
+        let n: u32 = d.designs.iter().filter(|x| x.deck == deck).map(|x| x.count as u32).sum();
+        assert_eq!(n, 40, "deck {deck}");
+    }
+    let ships = |size: usize| d.ships.iter().filter(|x| x.size as usize == size).map(|x| x.count as u32).sum::<u32>();
+    assert_eq!(ships(LARGE), 26);
+    assert_eq!(ships(SMALL), 20);
+    assert_eq!(d.rules.goods_per_kind, 15);
+    // 3.0: 22 guilders each; the harbour table; 5.0: the victory points to win.
+    assert_eq!(d.rules.starting_guilders, 22);
+    assert_eq!(d.harbour[&2], [3, 2]);
+    assert_eq!(d.harbour[&3], [3, 3]);
+    assert_eq!(d.harbour[&4], [4, 3]);
+    assert_eq!((d.to_win[&2], d.to_win[&3], d.to_win[&4]), (60, 50, 50));
+    // Every special action of 4.3.2 is in the decks.
+    let kinds: Vec<Kind> = d.specials.iter().map(|&s| d.kind(s)).collect();
+    for want in [
+        |k: &Kind| matches!(k, Kind::ReceiveChoice { .. }),
+        |k: &Kind| matches!(k, Kind::Preservation { .. }),
+        |k: &Kind| matches!(k, Kind::ReceiveAndStore { .. }),
+        |k: &Kind| matches!(k, Kind::Exchange),
+        |k: &Kind| matches!(k, Kind::Sell),
+        |k: &Kind| matches!(k, Kind::Safe),
+    ] {
+        assert!(kinds.iter().any(want), "{kinds:?}");
+    }
+}
+
+#[test]
+fn reconstructed_values_agree_with_the_rulebooks_numbers() {
+    let d = Data::shipped();
+    let has = |name: &str| d.designs.iter().any(|x| x.name == name);
+    // 4.3.1: "You receive 2x apples and 1x spices." "You may pay 18 guilders and place 4 goods
+    // into your warehouse." "You receive 11 guilders." 4.1: "The profit of 8 guilders".
+    // 6.0: "a profit of 10 guilders". 4.3.2: "You receive 2 goods of your choice", "preserve 2
+    // goods", "Take 2 Goods cards ... This costs 14 guilders."
+    for name in [RECEIVE, STORE4, "Load Goods or Profit 11", PROFIT8, PROFIT10, CHOICE, PRESERVE2, RS2] {
+        assert!(has(name), "{name}");
+    }
+    // 4.3.1 C: "Take the Ship card (and 16 victory points)".
+    assert!(d.ships.iter().any(|s| s.name == L16 && s.vp == 16));
+    // Large ships mostly carry 4 goods, small ones 1 or 2.
+    let four = d.ships.iter().filter(|s| s.size == 0 && s.goods.iter().sum::<u8>() == 4).map(|s| s.count as u32).sum::<u32>();
+    assert!(four * 2 > 26, "{four}");
+    assert!(d.ships.iter().filter(|s| s.size == 1).all(|s| (1..=2).contains(&s.goods.iter().sum::<u8>())));
+    // Every value is marked printed or reconstructed; the card values are reconstructed.
+    assert!(d.file.action_cards.iter().all(|c| c.source == Source::Reconstructed));
+    assert!(d.file.ships.iter().all(|c| c.source == Source::Reconstructed));
+    assert_eq!(d.file.rules.starting_guilders.source, Source::Printed);
+}
+
+#[test]
+fn a_users_data_file_is_validated_naming_the_field() {
+    let base: Value = serde_json::from_str(Data::SHIPPED).unwrap();
+    let field = |edit: &dyn Fn(&mut Value)| {
+        let mut v = base.clone();
+        edit(&mut v);
+        match Data::from_value(&v) {
+            Err(EngineError::DataFile { field, .. }) => field,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(field(&|v| v["rules"]["warehouse_capacity"]["value"] = json!(0)), "rules.warehouse_capacity.value");
+    assert_eq!(field(&|v| v["action_cards"][0]["count"] = json!(0)), "action_cards[0].count");
+    assert_eq!(field(&|v| v["action_cards"][0]["deck"] = json!("store_goods")), "action_cards[0].deck");
+    assert_eq!(field(&|v| v["action_cards"][0]["goods"]["pears"] = json!(1)), "action_cards[0].goods.pears");
+    assert_eq!(field(&|v| v["action_cards"][40]["profit"] = json!(3)), "action_cards[40].profit");
+    assert_eq!(field(&|v| v["ships"][0]["goods"]["apples"] = json!(9)), "ships[0].goods.apples");
+    assert_eq!(field(&|v| v["ships"][0]["victory_points"] = json!(0)), "ships[0].victory_points");
+    assert_eq!(field(&|v| v["harbour"]["4"]["large"]["value"] = json!(7)), "harbour.4.large.value");
+    assert_eq!(field(&|v| v["victory_points_to_win"]["5"] = json!({"value": 40, "source": "printed"})), "victory_points_to_win.5");
+    assert_eq!(field(&|v| v["ships"][0]["source"] = json!("guessed")), "ships[0].source");
+    // A replaced file is used: a game to 30 victory points.
+    let mut v = base.clone();
+    v["victory_points_to_win"]["2"]["value"] = json!(30);
+    let g = BeforeTheWind::load(&opts(json!({"players": 2, "data": v}))).unwrap();
+    assert_eq!(g.data.to_win[&2], 30);
+    assert_eq!(g.config()["data"]["victory_points_to_win"]["2"]["value"], 30);
+}
+
+// ----- 3.0 setup ----------------------------------------------------------------------------
+
+#[test]
+fn setup_lays_out_the_harbour_by_player_count_and_gives_22_guilders() {
+    // 3.0: "plus 22 guilders"; the table 2: 3 large + 2 small, 3: 3 + 3, 4: 4 + 3.
+    for (players, large, small) in [(2, 3, 2), (3, 3, 3), (4, 4, 3)] {
+        let g = Arc::new(game(players));
+        let st = GameState::new(Arc::clone(&g), 5, false);
+        let s = st.inner();
+        let sizes: Vec<u8> = s.harbour.iter().filter(|&&h| h != super::state::NONE).map(|&h| g.data.ships[h as usize].size).collect();
+        assert_eq!(sizes.iter().filter(|&&x| x == 0).count(), large);
+        assert_eq!(sizes.iter().filter(|&&x| x == 1).count(), small);
+        for p in 0..players {
+            assert_eq!(s.seats[p].money, 22);
+        }
+    }
+}
+
+#[test]
+fn each_player_takes_two_goods_of_his_choice_in_turn_order() {
+    // 3.0: "Beginning with the active player and continuing clockwise, each player takes two
+    // Goods cards of his choice openly."
+    let g = Arc::new(game(3));
+    let mut st = GameState::new(Arc::clone(&g), 9, false);
+    assert_eq!(st.inner().phase, Phase::StartGoods);
+    assert_eq!(names(&st), ["take:apples", "take:cheese", "take:spices", "take:silk"]);
+    let order: Vec<i32> = (0..6)
+        .map(|i| {
+            let p = st.current_player();
+            play(&mut st, ["take:apples", "take:silk"][i % 2]);
+            p
+        })
+        .collect();
+    assert_eq!(order, [0, 0, 1, 1, 2, 2]);
+    for p in 0..3 {
+        assert_eq!(seat(&st, p).hand, [1, 0, 0, 1]);
+    }
+    assert_eq!(st.inner().stacks, [12, 15, 15, 12]);
+    assert_eq!(st.inner().phase, Phase::ChooseDeck);
+    // The goods were taken openly: everyone's view shows them.
+    assert!(st.game().public_string(st.inner()).contains("P2: 0 VP (0 ships), guilders secret; hand: 1 apples, 1 silk"));
+}
+
+// ----- 4.1 choosing Action cards ------------------------------------------------------------
+
+#[test]
+fn the_active_player_draws_as_many_cards_as_players_one_after_another() {
+    // 4.1: "The active player draws a number of Action cards equal to the number of players";
+    // "You choose which deck to draw the next Action card from only after you have laid the
+    // previous card face up." The example (3 players): a Receive Goods card, then a Load Goods
+    // onto Ship/Profit card with a profit of 8, then one more Load Goods onto Ship/Profit card.
+    let mut st = position(3, json!({}));
+    assert_eq!(st.current_player(), 0);
+    play(&mut st, "draw:Receive Goods");
+    play(&mut st, &format!("drawn:{RECEIVE}"));
+    play(&mut st, "draw:Load Goods onto Ship/Profit");
+    play(&mut st, &format!("drawn:{PROFIT8}"));
+    // "If the first Load Goods onto Ship/Profit card had offered a higher profit, he could
+    // have drawn a Store Goods in Warehouse card next."
+    assert!(has(&st, "draw:Store Goods in Warehouse"));
+    assert!(has(&st, "draw:Load Goods onto Ship/Profit"));
+    play(&mut st, "draw:Load Goods onto Ship/Profit");
+    play(&mut st, &format!("drawn:{PROFIT10}"));
+    assert_eq!(st.inner().phase, Phase::Choose);
+    assert!(st.game().public_string(st.inner()).contains(&format!("Action cards laid out: {RECEIVE}; {PROFIT8}; {PROFIT10}")));
+}
+
+#[test]
+fn at_most_two_cards_from_a_deck_and_at_least_two_decks() {
+    // 4.1: "You may take a maximum of two cards from each Action deck. You must also take
+    // cards from at least two different Action decks."
+    let mut st = position(4, json!({}));
+    play(&mut st, "draw:Load Goods onto Ship/Profit");
+    play(&mut st, &format!("drawn:{PROFIT8}"));
+    // One card from the deck: a second is allowed (at the limit).
+    assert!(has(&st, "draw:Load Goods onto Ship/Profit"));
+    play(&mut st, "draw:Load Goods onto Ship/Profit");
+    play(&mut st, &format!("drawn:{PROFIT10}"));
+    // Two: a third is one past it.
+    assert_eq!(names(&st), ["draw:Receive Goods", "draw:Store Goods in Warehouse"]);
+    // Two players: the second card must come from another deck.
+    let mut st = position(2, json!({}));
+    play(&mut st, "draw:Receive Goods");
+    play(&mut st, &format!("drawn:{RECEIVE}"));
+    assert_eq!(names(&st), ["draw:Store Goods in Warehouse", "draw:Load Goods onto Ship/Profit"]);
+    // Three players: after two from one deck the third comes from another (both rules agree).
+    let mut st = position(3, json!({}));
+    play(&mut st, "draw:Receive Goods");
+    play(&mut st, &format!("drawn:{RECEIVE}"));
+    play(&mut st, "draw:Receive Goods");
+    play(&mut st, &format!("drawn:{CHOICE}"));
+    assert!(!has(&st, "draw:Receive Goods"));
+}
+
+#[test]
+fn an_empty_deck_is_formed_again_from_its_discard_pile() {
+    // 4.3: "If an Action card deck runs out, form a new one by shuffling the matching discard
+    // pile." (ruling 3: at once when it runs out.)
+    let g = Arc::new(game(2));
+    let mut inner = g.setup(&json!({"harbour": harbour(2)})).unwrap();
+    // Move every Load card but one to the discard pile.
+    let load: Vec<usize> = (0..g.data.designs.len()).filter(|&i| g.data.designs[i].deck == 2).collect();
+    for &i in &load {
+        inner.discard[i] = inner.deck[i];
+        inner.deck[i] = 0;
+    }
+    let last = load[0];
+    inner.discard[last] -= 1;
+    inner.deck[last] = 1;
+    let mut st = GameState::from_parts(Arc::clone(&g), inner, crate::engine::rng::rng_from_seed(1), true);
+    play(&mut st, "draw:Load Goods onto Ship/Profit");
+    assert_eq!(st.chance_outcomes().len(), 1, "the last card of the deck");
+    st.apply(last as u32).unwrap();
+    let s = st.inner();
+    let in_deck: u32 = load.iter().map(|&i| s.deck[i] as u32).sum();
+    let in_discard: u32 = load.iter().map(|&i| s.discard[i] as u32).sum();
+    assert_eq!((in_deck, in_discard), (39, 0));
+}
+
+// ----- 4.2 the auction ----------------------------------------------------------------------
+
+/// Four players (Garik P0, Larisa P1, Oleg P2, Sasha P3) with four cards laid out.
+fn four_laid_out() -> St {
+    position(4, json!({"display": [RECEIVE, PROFIT8, STORE4, CHOICE]}))
+}
+
+#[test]
+fn the_rulebooks_four_player_auction_replays() {
+    // 6.0, the example (4 players).
+    let mut st = four_laid_out();
+    // "Garik, the active player, lays out four Action cards. He then chooses the Receive Goods card."
+    assert_eq!(st.current_player(), 0);
+    play(&mut st, &format!("take:{RECEIVE}"));
+    assert_eq!(seat(&st, 0).standing, Standing::FaceUp);
+    // "Larisa also wants to receive goods. She offers 4 guilders for that card."
+    assert_eq!(st.current_player(), 1);
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    play(&mut st, "bid:4");
+    // "In turn order each of the players may also make a bid. Oleg offers 7 guilders. Sasha is
+    // not interested and passes."
+    assert_eq!(st.current_player(), 2);
+    play(&mut st, "bid:7");
+    assert_eq!(st.current_player(), 3);
+    play(&mut st, "pass");
+    // "Garik takes the 7 guilders and hands the Receive Goods card to Oleg."
+    assert_eq!(st.current_player(), 0);
+    assert_eq!(
+        names(&st),
+        [
+            "sell-to:P1 for 4 guilders",
+            "sell-to:P2 for 7 guilders",
+            "keep-paying:P1 4 guilders",
+            "keep-paying:P2 7 guilders"
+        ]
+    );
+    play(&mut st, "sell-to:P2 for 7 guilders");
+    // "They place their cards face down in front of them."
+    assert_eq!((seat(&st, 0).standing, seat(&st, 2).standing), (Standing::Guilders, Standing::FaceDown));
+    assert_eq!(st.game().card_name(seat(&st, 2).card), RECEIVE);
+    assert_eq!((seat(&st, 0).money, seat(&st, 2).money), (29, 15));
+    // "Now Larisa chooses an Action card, since she received neither an Action card nor any
+    // guilder cards. She chooses a Load Goods onto Ship/Profit card."
+    assert_eq!(st.current_player(), 1);
+    play(&mut st, &format!("take:{PROFIT8}"));
+    // "Sasha also wants to load goods onto a ship, so he offers Larisa 5 guilders."
+    assert_eq!(st.current_player(), 3);
+    play(&mut st, &format!("bid-for:P1's {PROFIT8}"));
+    play(&mut st, "bid:5");
+    // Nobody else may bid: Garik and Oleg have cards or guilders face down.
+    assert_eq!(st.inner().phase, Phase::Resolve);
+    // "Larisa decides to pay 5 guilders to Sasha and keep the Load Goods onto Ship/Profit card herself."
+    play(&mut st, "keep-paying:P3 5 guilders");
+    assert_eq!((seat(&st, 1).money, seat(&st, 3).money), (17, 27));
+    // "The Action card auction phase ends here, because every player has either an Action
+    // card or guilder cards in front of him." The cards nobody took are discarded.
+    let s = st.inner();
+    assert!(matches!(s.phase, Phase::Play | Phase::Store | Phase::Load) || st.is_terminal() || s.phase == Phase::ChooseDeck);
+    let g = st.game();
+    let idx = |name: &str| g.data.designs.iter().position(|d| d.name == name).unwrap();
+    assert_eq!(s.discard[idx(STORE4)], 1);
+    assert_eq!(s.discard[idx(CHOICE)], 1);
+    let total: u32 = (0..4).map(|p| seat(&st, p).money).sum();
+    assert_eq!(total, 88, "guilders only changed hands");
+}
+
+#[test]
+fn bids_are_at_least_one_guilder_and_never_above_ones_money() {
+    // 4.2: "offering any number of guilders (minimum 1)"; "You may not offer more guilders than you have!"
+    let mut st = position(4, json!({"display": [RECEIVE, PROFIT8, STORE4, CHOICE],
+        "players": [{}, {"money": 3}, {"money": 0}, {}]}));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    // The challenger must bid: no pass; 1 to 3 guilders (at his money; 4 is one past).
+    assert_eq!(names(&st), ["bid:1", "bid:2", "bid:3"]);
+    play(&mut st, "bid:3");
+    // P2 has no guilders: he can only pass ("a bid must be at least 1 guilder").
+    assert_eq!(names(&st), ["pass"]);
+    play(&mut st, "pass");
+    // P3 may bid higher or lower: "New bids may be either higher or lower than the previous
+    // ones"; "Several players may make the same bid."
+    assert!(has(&st, "bid:1") && has(&st, "bid:3") && has(&st, "bid:22"));
+    assert!(!has(&st, "bid:23"));
+    play(&mut st, "bid:3");
+    assert_eq!(st.inner().phase, Phase::Resolve);
+}
+
+#[test]
+fn a_player_without_guilders_cannot_open_an_auction() {
+    let mut st = position(3, json!({"display": [RECEIVE, PROFIT8, STORE4], "players": [{}, {"money": 0}]}));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    assert!(!names(&st).iter().any(|n| n.starts_with("bid-for:")));
+    assert_eq!(names(&st), [format!("take:{PROFIT8}"), format!("take:{STORE4}")]);
+}
+
+#[test]
+fn the_owner_may_choose_any_bid_but_keeps_only_by_paying_what_he_has() {
+    // 4.2: "the player is not obliged to choose the highest bid"; "not obliged to choose the
+    // lowest bid". Ruling 6: keeping means paying the bid, which he must have.
+    let mut st = position(3, json!({"display": [RECEIVE, PROFIT8, STORE4], "players": [{"money": 5}]}));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    play(&mut st, "bid:5");
+    play(&mut st, "bid:6");
+    assert_eq!(
+        names(&st),
+        [
+            "sell-to:P1 for 5 guilders",
+            "sell-to:P2 for 6 guilders",
+            "keep-paying:P1 5 guilders"
+        ]
+    );
+    // The lowest bid may be taken.
+    play(&mut st, "sell-to:P1 for 5 guilders");
+    assert_eq!((seat(&st, 0).money, seat(&st, 1).money, seat(&st, 2).money), (10, 17, 22));
+    // P2 lost and chooses next.
+    assert_eq!(st.current_player(), 2);
+    assert_eq!(st.inner().phase, Phase::Choose);
+}
+
+#[test]
+fn players_with_cards_face_down_no_longer_take_part() {
+    // 4.2: "Every player with cards placed face down in front of him may no longer take part
+    // in the Action card auction phase."; only players who hold nothing may bid.
+    let mut st = position(4, json!({"display": [RECEIVE, PROFIT8, STORE4, CHOICE]}));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("take:{PROFIT8}"));
+    // P2 opens an auction for P0's card: P1 holds a face-up card, so only P3 may also bid.
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    play(&mut st, "bid:2");
+    assert_eq!(st.current_player(), 3);
+    play(&mut st, "pass");
+    assert_eq!(st.inner().phase, Phase::Resolve);
+    play(&mut st, "keep-paying:P2 2 guilders");
+    // P0 and P2 are done; P3 chooses: he may bid for P1's face-up card but not P0's face-down one.
+    assert_eq!(st.current_player(), 3);
+    assert!(has(&st, &format!("bid-for:P1's {PROFIT8}")));
+    assert!(!has(&st, &format!("bid-for:P0's {RECEIVE}")));
+}
+
+#[test]
+fn the_safe_before_choosing_protects_the_card() {
+    // 4.3.2 F: "If you play the Safe card before choosing an Action card, place the chosen
+    // Action card face down in front of you. The other players may not bid for your Action card!"
+    let mut st = position(3, json!({"display": [RECEIVE, PROFIT8, STORE4], "players": [{"kept": [SAFE]}]}));
+    assert!(has(&st, &format!("safe-take:{PROFIT8}")));
+    play(&mut st, &format!("safe-take:{PROFIT8}"));
+    assert_eq!(seat(&st, 0).standing, Standing::FaceDown);
+    assert_eq!(st.current_player(), 1);
+    assert!(!names(&st).iter().any(|n| n.starts_with("bid-for:")));
+    // The Safe is discarded to its deck's discard pile.
+    let g = st.game();
+    let safe = g.data.designs.iter().position(|d| d.name == SAFE).unwrap();
+    assert_eq!(st.inner().discard[safe], 1);
+    assert_eq!(seat(&st, 0).kept.iter().sum::<u8>(), 0);
+}
+
+#[test]
+fn the_safe_instead_of_a_bid_obtains_the_card_and_pays_5_compensation() {
+    // 4.3.2 F: "If you play the Safe card instead of a bid in the auction for another
+    // player's Action card, you automatically obtain that Action card, and its previous owner
+    // receives compensation of 5 guilders from the bank."
+    let mut st = position(3, json!({"display": [RECEIVE, PROFIT8, STORE4], "players": [{}, {}, {"kept": [SAFE]}]}));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    play(&mut st, "bid:4");
+    assert_eq!(names(&st)[..2], ["pass", "safe-bid"]);
+    play(&mut st, "safe-bid");
+    assert_eq!(st.game().card_name(seat(&st, 2).card), RECEIVE);
+    assert_eq!(seat(&st, 2).standing, Standing::FaceDown);
+    assert_eq!(seat(&st, 0).standing, Standing::Guilders);
+    assert_eq!((seat(&st, 0).money, seat(&st, 1).money, seat(&st, 2).money), (27, 22, 22));
+    // P1's bid is void; P1 chooses again.
+    assert_eq!(st.current_player(), 1);
+    assert!(seat(&st, 2).safe_used);
+}
+
+#[test]
+fn after_the_safe_no_special_card_from_the_hand_this_turn() {
+    // 4.3.2 F: "If you have played the Safe card during the Action card auction phase, you may
+    // no longer play special action cards from your hand during the Action card playing phase
+    // this turn."
+    let mut st = position(2, json!({"display": [RECEIVE, PROFIT8], "players": [{"kept": [SAFE, SELL], "hand": {"silk": 1}}]}));
+    play(&mut st, &format!("safe-take:{PROFIT8}"));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    assert_eq!(st.current_player(), 0);
+    assert_eq!(st.inner().phase, Phase::Play);
+    assert!(!names(&st).iter().any(|n| n.starts_with("play-kept:")));
+    // Without the Safe the Sell card could be played.
+    let st = position(2, json!({"play": true, "players": [{"kept": [SELL], "hand": {"silk": 1}, "card": PROFIT8}]}));
+    assert!(has(&st, "play-kept:Sell Goods"));
+}
+
+#[test]
+fn untaken_cards_are_discarded_and_every_player_ends_with_a_card_or_guilders() {
+    let mut st = position(2, json!({"display": [RECEIVE, PROFIT8]}));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    play(&mut st, "bid:3");
+    play(&mut st, "sell-to:P1 for 3 guilders");
+    let g = st.game();
+    let i = g.data.designs.iter().position(|d| d.name == PROFIT8).unwrap();
+    assert_eq!(st.inner().discard[i], 1);
+    assert!(st.inner().display.iter().all(|&d| d == super::state::NONE));
+}
+
+// ----- 4.3.1 the Action cards ---------------------------------------------------------------
+
+#[test]
+fn receive_goods_takes_the_goods_shown_from_the_stacks() {
+    // 4.3.1 A: "Place into your hand Goods cards of the type and quantity shown".
+    let mut st = position(2, json!({"play": true, "players": [{"card": RECEIVE}]}));
+    play(&mut st, &format!("play:{RECEIVE}"));
+    assert_eq!(seat(&st, 0).hand, [2, 0, 1, 0]);
+    assert_eq!(st.inner().stacks, [13, 15, 14, 15]);
+}
+
+#[test]
+fn a_goods_stack_that_runs_out_gives_what_it_has() {
+    // 2.0: 15 of each good (ruling 9: a Receive card gives what the stack still holds).
+    let mut st = position(2, json!({"play": true, "players": [{"card": RECEIVE}, {"hand": {"apples": 14}}]}));
+    assert_eq!(st.inner().stacks[0], 1);
+    play(&mut st, &format!("play:{RECEIVE}"));
+    assert_eq!(seat(&st, 0).hand, [1, 0, 1, 0]);
+    assert_eq!(st.inner().stacks[0], 0);
+}
+
+#[test]
+fn storing_pays_the_full_cost_even_for_fewer_goods() {
+    // 4.3.1 B: "You may place fewer goods into the warehouse, but you must still pay the full
+    // cost"; the example: "You may pay 18 guilders and place 4 goods into your warehouse."
+    let mut st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"apples": 1, "silk": 2}}]}));
+    assert_eq!(names(&st), [format!("leave-unused:{STORE4}").as_str(), "pay-and-store:apples for 18 guilders", "pay-and-store:silk for 18 guilders"]);
+    play(&mut st, "pay-and-store:apples for 18 guilders");
+    assert_eq!(seat(&st, 0).money, 4);
+    play(&mut st, "store:silk");
+    play(&mut st, "stop-storing");
+    assert_eq!(seat(&st, 0).warehouse, [1, 0, 0, 1]);
+    assert_eq!(seat(&st, 0).hand, [0, 0, 0, 1]);
+    assert_eq!(seat(&st, 0).money, 4);
+}
+
+#[test]
+fn storing_up_to_four_goods_and_the_hand_runs_out() {
+    let mut st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"apples": 2, "silk": 3}}]}));
+    play(&mut st, "pay-and-store:apples for 18 guilders");
+    play(&mut st, "store:apples");
+    play(&mut st, "store:silk");
+    play(&mut st, "store:silk");
+    // Four stored: the card is used up.
+    assert_eq!(seat(&st, 0).warehouse, [2, 0, 0, 2]);
+    assert_ne!(st.inner().phase, Phase::Store);
+}
+
+#[test]
+fn a_warehouse_holds_at_most_eight_goods() {
+    // 2.5, 4.3.1 B: "A warehouse may hold a maximum of 8 goods at one time!"
+    let mut st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"silk": 3}, "warehouse": {"cheese": 6}}]}));
+    play(&mut st, "pay-and-store:silk for 18 guilders");
+    // 7 stored: one more fits (at the limit) ...
+    play(&mut st, "store:silk");
+    // ... 8: none more (one past it).
+    assert_eq!(seat(&st, 0).stored(), 8);
+    assert_ne!(st.inner().phase, Phase::Store);
+    let st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"silk": 3}, "warehouse": {"cheese": 8}}]}));
+    assert!(!names(&st).iter().any(|n| n.contains("store")));
+}
+
+#[test]
+fn storing_needs_the_full_cost_in_guilders() {
+    // 4.3.1 B: "If you do not have enough guilders to pay the storage cost, you may not place
+    // the goods into your warehouse." At 18 guilders it is allowed; at 17 not.
+    let st = position(2, json!({"play": true, "players": [{"card": STORE4, "money": 18, "hand": {"silk": 1}}]}));
+    assert!(has(&st, "pay-and-store:silk for 18 guilders"));
+    let st = position(2, json!({"play": true, "players": [{"card": STORE4, "money": 17, "hand": {"silk": 1}}]}));
+    assert!(!has(&st, "pay-and-store:silk for 18 guilders"));
+    // "If you cannot (or do not wish to) use a Store Goods in Warehouse card you have obtained,
+    // you pay no costs at all."
+    let mut st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"silk": 1}}]}));
+    play(&mut st, &format!("leave-unused:{STORE4}"));
+    assert_eq!(seat(&st, 0).money, 22);
+}
+
+#[test]
+fn loading_needs_exactly_the_goods_of_the_ship_and_takes_its_points() {
+    // 4.3.1 C: "If you have in your warehouse the goods, in the quantities shown on a Ship card
+    // in the harbour, you may load those goods onto that ship. Discard the indicated goods ...
+    // Take the corresponding Ship card" (and 16 victory points).
+    let mut st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "warehouse": {"apples": 1, "cheese": 1, "spices": 1, "silk": 2}}]}));
+    assert_eq!(names(&st), [format!("leave-unused:{PROFIT8}"), "profit:8 guilders".into(), format!("load:{L16}"), format!("load:{S5}"), format!("load:{S3}")]);
+    play(&mut st, &format!("load:{L16}"));
+    assert_eq!(seat(&st, 0).vp, 16);
+    assert_eq!(seat(&st, 0).ships, 1);
+    assert_eq!(seat(&st, 0).warehouse, [0, 0, 0, 1]);
+    // "When playing a single Load Goods onto Ship/Profit card, you may load goods onto several
+    // ships": the remaining silk fits the small ship.
+    assert_eq!(names(&st), ["stop-loading".to_string(), format!("load:{S3}")]);
+    play(&mut st, &format!("load:{S3}"));
+    assert_eq!(seat(&st, 0).vp, 19);
+    // "You may choose only one of these actions": no profit after loading.
+    assert_eq!(seat(&st, 0).money, 22);
+    assert_eq!(st.inner().stacks, [15, 15, 15, 15]);
+    // One good short: not loadable.
+    let st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "warehouse": {"apples": 1, "cheese": 1, "spices": 1}}]}));
+    assert!(!has(&st, &format!("load:{L16}")));
+}
+
+#[test]
+fn the_profit_pays_the_amount_shown() {
+    // 4.3.1 C: "If you decide to take the profit, you receive guilders in the amount shown on the card."
+    let mut st = position(2, json!({"play": true, "players": [{"card": "Load Goods or Profit 11"}]}));
+    play(&mut st, "profit:11 guilders");
+    assert_eq!(seat(&st, 0).money, 33);
+}
+
+#[test]
+fn the_cards_are_played_in_turn_order_from_the_active_player() {
+    // 4.3: "Beginning with the active player (and continuing clockwise), each player performs an action"
+    let mut st = position(3, json!({"active": 1, "play": true,
+        "players": [{"card": PROFIT8}, {"card": PROFIT10}, {"card": "Load Goods or Profit 11"}]}));
+    let mut order = Vec::new();
+    for _ in 0..3 {
+        order.push(st.current_player());
+        let profit = names(&st).into_iter().find(|n| n.starts_with("profit:")).unwrap();
+        play(&mut st, &profit);
+    }
+    assert_eq!(order, [1, 2, 0]);
+    // The turn ends, the marker passes to the left.
+    assert_eq!(st.inner().active, 2);
+    assert_eq!(st.inner().phase, Phase::ChooseDeck);
+}
+
+// ----- 4.3.2 special actions ----------------------------------------------------------------
+
+#[test]
+fn receive_goods_of_choice() {
+    // 4.3.2 A: "Take into your hand any goods of your choice, in the quantity shown on the card."
+    let mut st = position(2, json!({"play": true, "players": [{"card": CHOICE}]}));
+    assert_eq!(names(&st), [format!("play:{CHOICE}"), format!("keep:{CHOICE}")]);
+    play(&mut st, &format!("play:{CHOICE}"));
+    play(&mut st, "take:silk");
+    play(&mut st, "take:silk");
+    assert_eq!(seat(&st, 0).hand, [0, 0, 0, 2]);
+}
+
+#[test]
+fn a_special_card_may_be_kept_and_played_on_a_later_turn_beside_the_normal_card() {
+    // 4.3.2: "special action cards may be played immediately or may be kept by you to be
+    // played on later turns. If you have kept special action cards, you may play one of those
+    // cards during the Action card playing phase in addition to your normal Action card."
+    let mut st = position(2, json!({"play": true, "players": [{"card": CHOICE}, {"card": PROFIT8}]}));
+    play(&mut st, &format!("keep:{CHOICE}"));
+    assert_eq!(seat(&st, 0).kept.iter().sum::<u8>(), 1);
+    let mut st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "kept": [CHOICE, SELL], "hand": {"apples": 1}}]}));
+    play(&mut st, "profit:8 guilders");
+    assert_eq!(names(&st), ["play-kept:Receive 2 goods of choice", "play-kept:Sell Goods", "no-kept-card"]);
+    play(&mut st, "play-kept:Sell Goods");
+    play(&mut st, "sell-from-hand:apples");
+    // Only one kept card per turn: P0 is done.
+    assert_eq!(st.current_player(), 1);
+    assert_eq!(seat(&st, 0).money, 22 + 8 + 3);
+}
+
+#[test]
+fn without_an_action_card_a_kept_special_may_still_be_played() {
+    // 4.3.2: "Exception: if you do not obtain an Action card during the Action card auction
+    // phase, you may still play a special action card from your hand."
+    let st = position(2, json!({"play": true, "players": [{"kept": [CHOICE]}, {"card": PROFIT8}]}));
+    assert_eq!(st.current_player(), 0);
+    assert_eq!(names(&st), ["play-kept:Receive 2 goods of choice", "no-kept-card"]);
+}
+
+#[test]
+fn preservation_is_placed_by_the_warehouse_and_saves_spoiling_goods() {
+    // 4.3.2 B: "Play this card by placing it next to your warehouse. When the ships leave the
+    // harbour, you will preserve goods in the quantity shown on the card. First determine
+    // which goods spoil. Then decide which of those goods you want to preserve."
+    let mut st = position(2, json!({"play": true, "harbour": [L16, S5],
+        "players": [{"card": PRESERVE2, "warehouse": {"apples": 3, "silk": 1}}]}));
+    play(&mut st, &format!("play:{PRESERVE2}"));
+    assert_eq!(seat(&st, 0).placed.iter().sum::<u8>(), 1);
+    // The turn ends with 2 ships: the fleet leaves. P1 (now active) has nothing to decide; P0 preserves.
+    assert_eq!(st.inner().phase, Phase::Preserve);
+    assert_eq!(st.current_player(), 0);
+    assert_eq!(st.inner().spoiling, [3, 0, 0, 0]);
+    assert_eq!(names(&st), ["let-spoil", "preserve-in-warehouse:apples"]);
+    play(&mut st, "preserve-in-warehouse:apples");
+    play(&mut st, "preserve-in-warehouse:apples");
+    // Two preserved, one apple spoils; silk never spoils; the card is discarded (ruling 11).
+    assert_eq!(seat(&st, 0).warehouse, [2, 0, 0, 1]);
+    assert_eq!(seat(&st, 0).placed.iter().sum::<u8>(), 0);
+    assert_eq!(st.inner().phase, Phase::Ships);
+}
+
+#[test]
+fn preservation_beyond_the_warehouse_saves_goods_in_the_hand() {
+    // 4.3.2 B: "If the Preservation of Goods card allows you to preserve more goods than you
+    // have in your warehouse, you may also preserve goods in your hand." (ruling 10)
+    let mut st = position(2, json!({"play": true, "harbour": [L16],
+        "players": [{"placed": [PRESERVE3], "warehouse": {"apples": 1}, "hand": {"cheese": 2, "silk": 1}}]}));
+    assert_eq!(st.inner().phase, Phase::Preserve);
+    // While a warehouse good spoils unpreserved, no hand good may be preserved.
+    assert_eq!(names(&st), ["let-spoil", "preserve-in-warehouse:apples"]);
+    play(&mut st, "preserve-in-warehouse:apples");
+    assert_eq!(names(&st), ["let-spoil", "preserve-in-hand:cheese", "preserve-in-hand:silk"]);
+    play(&mut st, "preserve-in-hand:cheese");
+    play(&mut st, "preserve-in-hand:cheese");
+    assert_eq!(seat(&st, 0).warehouse, [1, 0, 0, 0]);
+    assert_eq!(seat(&st, 0).hand, [0, 2, 0, 0]);
+}
+
+#[test]
+fn receive_and_store_takes_goods_of_choice_straight_into_the_warehouse_for_its_cost() {
+    // 4.3.2 C: "Take 2 Goods cards of your choice from the goods stacks and place them straight
+    // into your warehouse. This costs 14 guilders."
+    let mut st = position(2, json!({"play": true, "players": [{"card": RS2, "hand": {"apples": 2}}]}));
+    play(&mut st, &format!("play:{RS2}"));
+    assert_eq!(seat(&st, 0).money, 8);
+    play(&mut st, "take-into-warehouse:cheese");
+    play(&mut st, "take-into-warehouse:spices");
+    assert_eq!(seat(&st, 0).warehouse, [0, 1, 1, 0]);
+    assert_eq!(seat(&st, 0).hand, [2, 0, 0, 0], "not from the hand");
+    // At 14 guilders it may be played, at 13 not.
+    let st = position(2, json!({"play": true, "players": [{"card": RS2, "money": 14}]}));
+    assert!(has(&st, &format!("play:{RS2}")));
+    let st = position(2, json!({"play": true, "players": [{"card": RS2, "money": 13}]}));
+    assert!(!has(&st, &format!("play:{RS2}")));
+}
+
+#[test]
+fn exchange_one_or_two_goods_with_the_hand_or_other_warehouses() {
+    // 4.3.2 D: "You may exchange 1 or 2 goods from your warehouse for the same number of goods
+    // from your hand or from other players' warehouses." "If you exchange 2 goods, you may
+    // 'move' one good twice." The example: Oleg exchanges the cheese from his warehouse for
+    // apples from Larisa's warehouse, then the apples he has just acquired for silk from
+    // Alexander's warehouse. (Oleg P0, Larisa P1, Alexander P2.)
+    let mut st = position(3, json!({"play": true, "players": [
+        {"card": EXCHANGE, "warehouse": {"cheese": 1}, "hand": {"spices": 1}},
+        {"warehouse": {"apples": 1}},
+        {"warehouse": {"silk": 1}}]}));
+    play(&mut st, &format!("play:{EXCHANGE}"));
+    assert_eq!(
+        names(&st),
+        ["exchange:cheese for spices from the hand",
+         "exchange:cheese for apples from P1's warehouse",
+         "exchange:cheese for silk from P2's warehouse"]
+    );
+    play(&mut st, "exchange:cheese for apples from P1's warehouse");
+    assert!(has(&st, "stop-exchanging"));
+    play(&mut st, "exchange:apples for silk from P2's warehouse");
+    assert_eq!(seat(&st, 0).warehouse, [0, 0, 0, 1]);
+    assert_eq!(seat(&st, 1).warehouse, [0, 1, 0, 0]);
+    assert_eq!(seat(&st, 2).warehouse, [1, 0, 0, 0]);
+    // Two exchanges at most: the card is done.
+    assert_ne!(st.inner().phase, Phase::Exchange);
+}
+
+#[test]
+fn sell_goods_pays_3_guilders_each_from_hand_or_warehouse() {
+    // 4.3.2 E: "You may sell any number of goods from your hand or from your warehouse. For
+    // each Goods card you receive 3 guilders from the bank."
+    let mut st = position(2, json!({"play": true, "players": [{"card": SELL, "hand": {"apples": 1}, "warehouse": {"silk": 2}}]}));
+    play(&mut st, &format!("play:{SELL}"));
+    play(&mut st, "sell-from-hand:apples");
+    play(&mut st, "sell-from-warehouse:silk");
+    play(&mut st, "stop-selling");
+    assert_eq!(seat(&st, 0).money, 28);
+    assert_eq!(seat(&st, 0).warehouse, [0, 0, 0, 1]);
+    assert_eq!(st.inner().stacks, [15, 15, 15, 14]);
+}
+
+#[test]
+fn the_safe_cannot_be_played_in_the_playing_phase() {
+    // 4.3.2 F: "you may only play this card during the Action card auction phase".
+    let st = position(2, json!({"play": true, "players": [{"card": SAFE}, {"card": PROFIT8}]}));
+    assert_eq!(st.current_player(), 1, "P0 keeps the Safe without a decision");
+    assert_eq!(seat(&st, 0).kept.iter().sum::<u8>(), 1);
+}
+
+#[test]
+fn load_goods_comes_before_receive_and_store_or_exchange() {
+    // 4.3.3: "If you have decided to play the special action card 'Receive Goods and Store in
+    // Warehouse' or 'Exchange Goods in Warehouse' together with the Action card 'Load Goods
+    // onto Ship/Profit', you must play the Load Goods onto Ship/Profit card first!"
+    let mut st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "kept": [EXCHANGE, SELL],
+        "warehouse": {"cheese": 1}, "hand": {"apples": 1}}]}));
+    assert!(!has(&st, "play-kept:Exchange Goods in Warehouse"));
+    assert!(has(&st, "play-kept:Sell Goods"));
+    play(&mut st, "profit:8 guilders");
+    assert!(has(&st, "play-kept:Exchange Goods in Warehouse"));
+    // Leaving the Load card unused frees the order too.
+    let mut st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "kept": [EXCHANGE],
+        "warehouse": {"cheese": 1}, "hand": {"apples": 1}}]}));
+    play(&mut st, &format!("leave-unused:{PROFIT8}"));
+    assert!(has(&st, "play-kept:Exchange Goods in Warehouse"));
+}
+
+// ----- 4.4 the fleet leaves -----------------------------------------------------------------
+
+#[test]
+fn the_fleet_leaves_at_two_ships_and_not_at_three() {
+    // 4.4.1: "If at the end of a turn 2 or fewer ships remain in the harbour, the fleet leaves the harbour."
+    let st = position(2, json!({"play": true, "harbour": [L16, L18, S5], "players": [{"hand": {"apples": 1}}]}));
+    assert_eq!(st.inner().phase, Phase::ChooseDeck);
+    assert_eq!(seat(&st, 0).hand, [1, 0, 0, 0]);
+    let mut st = position(2, json!({"play": true, "harbour": [L16, S5], "players": [{"hand": {"apples": 1}}]}));
+    // "Discard the remaining Ship cards onto the matching discard piles."; "Each player
+    // discards all goods remaining in his hand."
+    assert_eq!(st.inner().phase, Phase::Ships);
+    assert_eq!(seat(&st, 0).hand, [0, 0, 0, 0]);
+    assert_eq!(st.inner().ship_discard.total(), 2);
+    // 4.4.2: new ships arrive by player count (2 players: 3 large, 2 small).
+    assert_eq!(st.inner().deal, [3, 2]);
+    while st.is_chance() {
+        let a = st.chance_outcomes()[0].0;
+        st.apply(a).unwrap();
+    }
+    let g = st.game();
+    let sizes: Vec<u8> = st.inner().harbour.iter().filter(|&&h| h != super::state::NONE).map(|&h| g.data.ships[h as usize].size).collect();
+    assert_eq!(sizes, [0, 0, 0, 1, 1]);
+}
+
+#[test]
+fn the_rulebooks_spoilage_example() {
+    // 4.4.1 example: "Garik has 3 apple cards. Garik must discard all of them. Larisa has 1
+    // spices card and 1 cheese card in her warehouse (2 cards in total). She must discard half
+    // of them and decides to discard the spices card. Alexander has 2 spices cards and 1 cheese
+    // card in his warehouse (3 cards in total). He must discard only 1 card and decides to
+    // discard the cheese card." (Garik P0, Larisa P1, Alexander P2; P2 is active, so P0 is
+    // first after the marker passes.)
+    let mut st = position(3, json!({"active": 2, "play": true, "harbour": [L16], "players": [
+        {"warehouse": {"apples": 3}},
+        {"warehouse": {"spices": 1, "cheese": 1}},
+        {"warehouse": {"spices": 2, "cheese": 1}}]}));
+    // Garik has no choice: his apples are gone.
+    assert_eq!(seat(&st, 0).warehouse, [0, 0, 0, 0]);
+    assert_eq!(st.current_player(), 1);
+    assert_eq!(names(&st), ["spoil:0 cheese, 1 spices", "spoil:1 cheese, 0 spices"]);
+    play(&mut st, "spoil:0 cheese, 1 spices");
+    assert_eq!(seat(&st, 1).warehouse, [0, 1, 0, 0]);
+    assert_eq!(st.current_player(), 2);
+    assert_eq!(names(&st), ["spoil:0 cheese, 1 spices", "spoil:1 cheese, 0 spices"]);
+    play(&mut st, "spoil:1 cheese, 0 spices");
+    assert_eq!(seat(&st, 2).warehouse, [0, 0, 2, 0]);
+    assert_eq!(st.inner().stacks, [15, 14, 13, 15]);
+}
+
+#[test]
+fn half_the_cheeses_and_spices_rounded_down_spoil_and_silk_never() {
+    // 4.4.1: "Half of the combined total of cheeses and spices"; "If you have an odd number of
+    // cheeses and spices in your warehouse, the number of spoiling goods is rounded down."
+    // One cheese: nothing spoils; silk never spoils.
+    let st = position(2, json!({"play": true, "harbour": [L16], "players": [{"warehouse": {"cheese": 1, "silk": 4}}, {"warehouse": {"cheese": 3, "spices": 2}}]}));
+    assert_eq!(seat(&st, 0).warehouse, [0, 1, 0, 4]);
+    // P1 (active after the turn) has 5: 2 spoil, of his choice.
+    assert_eq!(st.current_player(), 1);
+    assert_eq!(names(&st), ["spoil:0 cheese, 2 spices", "spoil:1 cheese, 1 spices", "spoil:2 cheese, 0 spices"]);
+    // Only cheeses: no choice, 2 of 4 spoil.
+    let st = position(2, json!({"play": true, "harbour": [L16], "players": [{"warehouse": {"cheese": 4}}]}));
+    assert_eq!(seat(&st, 0).warehouse, [0, 2, 0, 0]);
+}
+
+// ----- 5.0 winning --------------------------------------------------------------------------
+
+#[test]
+fn the_game_ends_at_the_end_of_a_turn_at_60_points_with_two_players() {
+    // 5.0: 2 players, 60 victory points. 59 is one short.
+    let st = position(2, json!({"play": true, "players": [{"vp": 59}]}));
+    assert!(!st.is_terminal());
+    let st = position(2, json!({"play": true, "players": [{"vp": 60}]}));
+    assert!(st.is_terminal());
+    assert_eq!(st.winners(), [0]);
+    assert_eq!(st.returns(), [1.0, -1.0]);
+}
+
+#[test]
+fn the_game_ends_at_50_points_with_three_or_four_players() {
+    for players in [3, 4] {
+        let st = position(players, json!({"play": true, "players": [{}, {"vp": 49}]}));
+        assert!(!st.is_terminal());
+        let st = position(players, json!({"play": true, "players": [{}, {"vp": 50}]}));
+        assert!(st.is_terminal());
+        assert_eq!(st.winners(), [1]);
+    }
+}
+
+#[test]
+fn the_game_only_ends_at_the_end_of_the_turn() {
+    // 5.0: "The game can only end at the end of a turn". P0 reaches 60 by loading; P1 still
+    // plays his card, and may overtake him.
+    let mut st = position(2, json!({"play": true, "players": [
+        {"vp": 44, "card": PROFIT8, "warehouse": {"apples": 1, "cheese": 1, "spices": 1, "silk": 1}},
+        {"vp": 46, "card": PROFIT10, "warehouse": {"apples": 2, "cheese": 2}}]}));
+    play(&mut st, &format!("load:{L16}"));
+    assert_eq!(seat(&st, 0).vp, 60);
+    assert!(!st.is_terminal());
+    assert_eq!(st.current_player(), 1);
+    play(&mut st, &format!("load:{L18}"));
+    assert!(st.is_terminal());
+    assert_eq!(st.winners(), [1]);
+    let report = st.score_report();
+    assert_eq!(report.totals, [60.0, 64.0]);
+    assert_eq!(report.categories, ["ships loaded (victory points)"]);
+}
+
+#[test]
+fn ties_are_broken_by_warehouse_goods_then_guilders() {
+    // 5.0: "If several players have the same number of victory points, the player with more
+    // goods in his warehouse wins. If this is still a tie, the player with more guilders in hand wins."
+    let st = position(2, json!({"play": true, "players": [{"vp": 60, "warehouse": {"silk": 2}}, {"vp": 60, "warehouse": {"silk": 3}, "money": 1}]}));
+    assert_eq!(st.winners(), [1]);
+    let st = position(2, json!({"play": true, "players": [{"vp": 60, "warehouse": {"silk": 3}, "money": 23}, {"vp": 60, "warehouse": {"silk": 3}}]}));
+    assert_eq!(st.winners(), [0]);
+    let report = st.score_report();
+    assert_eq!(report.tie_breakers, ["goods in the warehouse", "guilders"]);
+    assert_eq!(report.tie_breaker_values, [vec![3.0, 23.0], vec![3.0, 22.0]]);
+    // Ruling 12: still tied, the win is shared.
+    let st = position(2, json!({"play": true, "players": [{"vp": 61}, {"vp": 61}]}));
+    assert_eq!(st.winners(), [0, 1]);
+    assert_eq!(st.returns(), [0.0, 0.0]);
+}
+
+// ----- information --------------------------------------------------------------------------
+
+#[test]
+fn money_is_secret_at_the_table_but_every_payment_is_seen() {
+    // 3.0: "Keep the amount of money you own secret during the game." Ruling 2: the table
+    // (str(state)) shows no purse; a player's view shows every purse, reckoned from the
+    // announced payments.
+    let st = position(2, json!({"players": [{"money": 30}]}));
+    let public = st.game().public_string(st.inner());
+    assert!(public.contains("guilders secret") && !public.contains("30 guilders"), "{public}");
+    let mine = st.observation_string(1).unwrap();
+    assert!(mine.contains("You are P1.") && mine.contains("P0: 0 VP (0 ships), 30 guilders"), "{mine}");
+    // Resampling keeps the state: nothing is hidden but the decks' order, which the state
+    // does not hold.
+    let r = st.resample(1, 7).unwrap();
+    assert_eq!(r.inner(), st.inner());
+}
+
+#[test]
+fn the_observation_tensor_decodes_field_by_field() {
+    use super::view::FIXED;
+    let st = position(2, json!({"display": [RECEIVE, PROFIT8], "players": [
+        {"money": 25, "ships": ["large ship (2 apples, 2 silk) worth 16 VP"], "hand": {"apples": 2}, "warehouse": {"silk": 3}, "kept": [SAFE]}]}));
+    let t = st.observation_tensor(1).unwrap();
+    let g = st.game();
+    assert_eq!(t.len(), FIXED + 2 * g.data.designs.len() + 2 * g.data.ships.len());
+    assert_eq!((FIXED, t.len()), (491, 705), "the length docs/games/before-the-wind.md gives");
+    // Observer, actor, active, phase.
+    assert_eq!(&t[0..4], [0.0, 1.0, 0.0, 0.0]);
+    assert_eq!(&t[4..8], [1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(&t[8..12], [1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(t[12 + 4], 1.0, "phase Choose");
+    // Seat 0: money/10, vp/10, ships, hand, warehouse, kept Safe.
+    let s0 = 28;
+    assert_eq!(&t[s0..s0 + 3], [2.5, 1.6, 1.0]);
+    assert_eq!(&t[s0 + 3..s0 + 7], [2.0, 0.0, 0.0, 0.0]);
+    assert_eq!(&t[s0 + 7..s0 + 11], [0.0, 0.0, 0.0, 3.0]);
+    let safe = g.data.specials.iter().position(|&d| g.data.designs[d as usize].name == SAFE).unwrap();
+    assert_eq!(t[s0 + 11 + safe], 1.0);
+    // Standing: nothing.
+    assert_eq!(t[s0 + 11 + 32], 1.0);
+    // Display slot 0: the Receive card (present, deck 0, kind 0, goods 2 apples 1 spices).
+    let d0 = 28 + 4 * 69;
+    assert_eq!(&t[d0..d0 + 5], [1.0, 1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(&t[d0 + 13..d0 + 17], [2.0, 0.0, 1.0, 0.0]);
+    // Display slot 1: profit 8 (deck 2, kind 2, profit/10).
+    let d1 = d0 + 20;
+    assert_eq!((t[d1 + 3], t[d1 + 4 + 2], t[d1 + 19]), (1.0, 1.0, 0.8));
+    // Harbour slot 0: the 16-VP large ship.
+    let h0 = d0 + 4 * 20;
+    assert_eq!(&t[h0..h0 + 8], [1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.6]);
+    // Goods stacks after the hands and warehouses.
+    let k = h0 + 8 * 8;
+    assert_eq!(&t[k..k + 4], [13.0, 15.0, 15.0, 12.0]);
+    // Cards drawn this turn per deck.
+    assert_eq!(&t[k + 4..k + 7], [1.0, 0.0, 1.0]);
+    // The deck counts: the Receive card's design has its copies minus the laid-out one.
+    let i = g.data.designs.iter().position(|d| d.name == RECEIVE).unwrap();
+    assert_eq!(t[FIXED + i], g.data.designs[i].count as f32 - 1.0);
+}
+
+#[test]
+fn moves_read_as_phrases_and_bad_setups_name_the_field() {
+    let st = position(3, json!({"display": [RECEIVE, PROFIT8, STORE4]}));
+    assert_eq!(names(&st), [format!("take:{RECEIVE}"), format!("take:{PROFIT8}"), format!("take:{STORE4}")]);
+    let g = game(3);
+    let bad = |desc: Value| match g.setup(&desc) {
+        Err(EngineError::Setup { field, .. }) => field,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(bad(json!({"harbour": harbour(3), "active": 3})), "active");
+    assert_eq!(bad(json!({"harbour": ["a raft"]})), "harbour[0]");
+    assert_eq!(bad(json!({"harbour": harbour(3), "players": [{"warehouse": {"silk": 9}}]})), "players[0].warehouse");
+    assert_eq!(bad(json!({"harbour": harbour(3), "players": [{"kept": ["Store 4 goods for 18 guilders"]}]})), "players[0].kept[0]");
+    assert_eq!(bad(json!({"harbour": harbour(3), "display": [RECEIVE]})), "display");
+    assert_eq!(bad(json!({"harbour": harbour(3), "players": [{"card": RECEIVE}]})), "players[0].card");
+}
+
+#[test]
+fn bids_stop_at_the_action_spaces_largest_bid() {
+    // Ruling 7: a bid is at most 228 guilders, the sum of the box's guilder cards.
+    let mut st = position(2, json!({"display": [RECEIVE, PROFIT8], "players": [{}, {"money": 500}]}));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    let b = bids(&st);
+    assert_eq!(b.len(), 228);
+    assert_eq!(b.last().unwrap(), "bid:228");
+}
+
+#[test]
+fn a_description_without_a_harbour_lays_out_the_ships_by_chance() {
+    // Like a new game: the ships by chance, then (turn 1) the starting goods not described.
+    let g = Arc::new(game(2));
+    let inner = g.setup(&json!({"players": [{"hand": {"silk": 2}}]})).unwrap();
+    assert_eq!(inner.phase, Phase::Ships);
+    let st = GameState::from_parts(Arc::clone(&g), inner, crate::engine::rng::rng_from_seed(3), false);
+    assert_eq!(st.inner().phase, Phase::StartGoods);
+    assert_eq!(st.current_player(), 1, "P0 holds his two goods already");
+    assert_eq!(st.inner().harbour.iter().filter(|&&h| h != super::state::NONE).count(), 5);
+}
+
+// ----- the evaluation for the search agents -------------------------------------------------
+
+#[test]
+fn evaluation_credits_goods_a_harbour_ship_asks_for() {
+    let g = game(2);
+    let eval = |desc: Value| {
+        let mut desc = desc;
+        desc["harbour"] = harbour(2);
+        let s = g.setup(&desc).unwrap();
+        let mut out = [0.0; 2];
+        g.evaluate(&s, &mut out);
+        out[0]
+    };
+    let nothing = eval(json!({}));
+    let useful = eval(json!({"players": [{"warehouse": {"apples": 1, "cheese": 1, "spices": 1}}]}));
+    let useless_hand = eval(json!({"players": [{"hand": {"apples": 1, "cheese": 1, "spices": 1}}]}));
+    assert!(useful > useless_hand && useless_hand > nothing, "{useful} {useless_hand} {nothing}");
+    // Victory points count most.
+    let points = eval(json!({"players": [{"vp": 16}]}));
+    assert!(points > useful);
+}
+
+#[test]
+fn greedy_loads_a_ship_it_has_the_goods_for() {
+    use crate::engine::AgentSpec;
+    let st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "warehouse": {"apples": 1, "cheese": 1, "spices": 1, "silk": 1}}]}));
+    let greedy: AgentSpec = "greedy".parse().unwrap();
+    for seed in 0..5 {
+        let a = st.agent_action(&greedy, seed).unwrap();
+        assert_eq!(st.action_to_string(a), format!("load:{L16}"));
+    }
+}
+
+#[test]
+fn the_strategy_tips_half_profit_bid_earns_both_players_the_same() {
+    // 6.0: "if another player has chosen a Load Goods onto Ship/Profit card with a profit of 10
+    // guilders, offer 5 guilders for that card. Either way each of you earns 5 guilders".
+    for (resolve, profit_taker) in [("sell-to:P1 for 5 guilders", 1), ("keep-paying:P1 5 guilders", 0)] {
+        let mut st = position(2, json!({"display": [PROFIT10, RECEIVE]}));
+        play(&mut st, &format!("take:{PROFIT10}"));
+        play(&mut st, &format!("bid-for:P0's {PROFIT10}"));
+        play(&mut st, "bid:5");
+        play(&mut st, resolve);
+        assert_eq!(st.current_player(), profit_taker);
+        play(&mut st, "profit:10 guilders");
+        assert_eq!((seat(&st, 0).money, seat(&st, 1).money), (27, 27), "{resolve}");
+    }
+}

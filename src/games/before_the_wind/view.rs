@@ -1,0 +1,471 @@
+//! What players see: move names, the table as text, the observation tensor and the score
+//! report.
+
+use crate::engine::{Action, Actor, ScoreReport};
+
+use super::actions::*;
+use super::data::{goods_phrase, Data, Kind, DECKS, GOODS, MAX_HARBOUR, MAX_SPECIALS};
+use super::state::{Phase, Source, Standing, State, MAX_PLAYERS, NONE};
+use super::BeforeTheWind;
+
+/// Features of one action card in the tensor: present, deck (3), kind (9), goods (4), goods
+/// count, cost, profit.
+const CARD: usize = 20;
+/// Features of one seat: money, victory points, ships, hand (4), warehouse (4), kept specials,
+/// placed Preservation cards, standing (4), the card in front, bid, Safe played.
+const SEAT: usize = 3 + 4 + 4 + MAX_SPECIALS + MAX_SPECIALS + 4 + CARD + 2;
+/// Features of a harbour slot: present, large, small, goods (4), victory points.
+const SHIP: usize = 8;
+const PHASES: usize = 16;
+/// The fixed part of the tensor (before the per-design deck counts).
+pub(crate) const FIXED: usize = 4 + 4 + 4 + PHASES + MAX_PLAYERS * SEAT + MAX_PLAYERS * CARD + MAX_HARBOUR * SHIP
+    + 4 + 3 + 3 + CARD + 3 + 4 + 4 + 1 + 1;
+
+/// The tensor's length: the fixed part, then the cards of each action design in its deck and
+/// its discard pile, then the ships of each ship design in their deck and discard pile.
+pub(crate) fn tensor_len(data: &Data) -> usize {
+    FIXED + 2 * data.designs.len() + 2 * data.ships.len()
+}
+
+fn phase_index(p: Phase) -> usize {
+    match p {
+        Phase::Ships => 0,
+        Phase::StartGoods => 1,
+        Phase::ChooseDeck => 2,
+        Phase::Draw => 3,
+        Phase::Choose => 4,
+        Phase::Bid => 5,
+        Phase::Resolve => 6,
+        Phase::Play => 7,
+        Phase::Store => 8,
+        Phase::Load => 9,
+        Phase::TakeGoods => 10,
+        Phase::Exchange => 11,
+        Phase::Sell => 12,
+        Phase::Spoil => 13,
+        Phase::Preserve => 14,
+        Phase::GameOver => 15,
+    }
+}
+
+fn guilders(n: u32) -> String {
+    if n == 1 {
+        "1 guilder".into()
+    } else {
+        format!("{n} guilders")
+    }
+}
+
+impl BeforeTheWind {
+    /// Whether `viewer` (None: a spectator who sees everything) sees `owner`'s guilders: the
+    /// one rule the table, the tensor and the log consult. Ruling 2: every payment is
+    /// announced, so a player who remembers them knows every purse.
+    pub(crate) fn sees_purse(&self, _viewer: Option<usize>, _owner: usize) -> bool {
+        true
+    }
+
+    pub(crate) fn card_name(&self, d: u8) -> &str {
+        self.data.designs.get(d as usize).map_or("no card", |x| x.name.as_str())
+    }
+
+    fn ship_name(&self, d: u8) -> &str {
+        self.data.ships.get(d as usize).map_or("no ship", |x| x.name.as_str())
+    }
+
+    fn special_name(&self, k: usize) -> &str {
+        self.data.specials.get(k).map_or("no card", |&d| self.card_name(d))
+    }
+
+    fn good(g: usize) -> &'static str {
+        GOODS.get(g).copied().unwrap_or("goods")
+    }
+
+    /// An action's name: a stem (explained in the glossary, `text/notation.md`), then after
+    /// `:` what it applies to.
+    pub(crate) fn action_name(&self, s: &State, a: Action) -> String {
+        match self.actor_of(s) {
+            Actor::Chance => {
+                return match s.phase {
+                    Phase::Draw => format!("drawn:{}", self.card_name(a as u8)),
+                    _ => format!("arrives:{}", self.ship_name(a as u8)),
+                };
+            }
+            Actor::Terminal => return format!("action {a}"),
+            Actor::Player(_) => {}
+        }
+        let p = s.cursor as usize;
+        let slot_card = |slot: usize| s.display.get(slot).map_or(NONE, |&d| d);
+        match a {
+            _ if a < DRAW => {
+                let g = Self::good((a - TAKE_GOOD) as usize);
+                if s.phase == Phase::TakeGoods && s.to_warehouse {
+                    format!("take-into-warehouse:{g}")
+                } else {
+                    format!("take:{g}")
+                }
+            }
+            _ if a < TAKE_CARD => format!("draw:{}", DECKS[(a - DRAW) as usize]),
+            _ if a < SAFE_TAKE => format!("take:{}", self.card_name(slot_card((a - TAKE_CARD) as usize))),
+            _ if a < CHALLENGE => format!("safe-take:{}", self.card_name(slot_card((a - SAFE_TAKE) as usize))),
+            _ if a < PASS => {
+                let q = (a - CHALLENGE) as usize;
+                let card = s.seats.get(q).map_or(NONE, |x| x.card);
+                format!("bid-for:P{q}'s {}", self.card_name(card))
+            }
+            PASS => "pass".into(),
+            SAFE_BID => "safe-bid".into(),
+            _ if a < KEEP_PAYING => {
+                let q = (a - SELL_TO) as usize;
+                format!("sell-to:P{q} for {}", guilders(s.seats.get(q).map_or(0, |x| x.bid)))
+            }
+            _ if a < USE_CARD => {
+                let q = (a - KEEP_PAYING) as usize;
+                format!("keep-paying:P{q} {}", guilders(s.seats.get(q).map_or(0, |x| x.bid)))
+            }
+            USE_CARD => format!("play:{}", self.card_name(s.seats[p].card)),
+            SET_ASIDE => {
+                let d = s.seats[p].card;
+                match self.data.designs.get(d as usize).and_then(|x| x.special) {
+                    Some(_) => format!("keep:{}", self.card_name(d)),
+                    None => format!("leave-unused:{}", self.card_name(d)),
+                }
+            }
+            _ if a < FINISH => format!("play-kept:{}", self.special_name((a - PLAY_KEPT) as usize)),
+            FINISH => "no-kept-card".into(),
+            _ if a < DONE => {
+                let g = Self::good((a - STORE) as usize);
+                if s.phase == Phase::Play {
+                    match self.data.designs.get(s.seats[p].card as usize).map(|x| x.kind) {
+                        Some(Kind::Store { cost, .. }) => format!("pay-and-store:{g} for {}", guilders(cost)),
+                        _ => format!("store:{g}"),
+                    }
+                } else {
+                    format!("store:{g}")
+                }
+            }
+            DONE => match s.phase {
+                Phase::Store => "stop-storing".into(),
+                Phase::Load => "stop-loading".into(),
+                Phase::Exchange => "stop-exchanging".into(),
+                Phase::Sell => "stop-selling".into(),
+                Phase::Preserve => "let-spoil".into(),
+                _ => "done".into(),
+            },
+            PROFIT => match self.data.designs.get(s.seats[p].card as usize).map(|x| x.kind) {
+                Some(Kind::LoadOrProfit { profit }) => format!("profit:{}", guilders(profit)),
+                _ => "profit".into(),
+            },
+            _ if a < SELL_HAND => {
+                let slot = (a - LOAD) as usize;
+                format!("load:{}", self.ship_name(s.harbour.get(slot).map_or(NONE, |&x| x)))
+            }
+            _ if a < SELL_WAREHOUSE => format!("sell-from-hand:{}", Self::good((a - SELL_HAND) as usize)),
+            _ if a < EXCHANGE => format!("sell-from-warehouse:{}", Self::good((a - SELL_WAREHOUSE) as usize)),
+            _ if a < SPOIL_CHEESE => {
+                let (g, w, h) = exchange_parts(a);
+                let from = if w == 0 { "the hand".to_string() } else { format!("P{}'s warehouse", (p + w) % self.players) };
+                format!("exchange:{} for {} from {from}", Self::good(g), Self::good(h))
+            }
+            _ if a < PRESERVE_WAREHOUSE => {
+                let x = a - SPOIL_CHEESE;
+                let pl = &s.seats[p];
+                let k = (pl.warehouse[1] as u32 + pl.warehouse[2] as u32) / 2;
+                format!("spoil:{x} cheese, {} spices", k.saturating_sub(x))
+            }
+            _ if a < PRESERVE_HAND => format!("preserve-in-warehouse:{}", Self::good((a - PRESERVE_WAREHOUSE) as usize)),
+            _ if a < BID => format!("preserve-in-hand:{}", Self::good((a - PRESERVE_HAND) as usize)),
+            _ => format!("bid:{}", a - BID + 1),
+        }
+    }
+
+    /// What a player is doing now, in words.
+    fn doing(&self, s: &State) -> String {
+        let c = s.cursor as usize;
+        match s.phase {
+            Phase::Ships => "new ships arrive in the harbour".into(),
+            Phase::StartGoods => format!("P{c} takes his starting goods"),
+            Phase::ChooseDeck => format!("P{} chooses the deck of the next Action card", s.active),
+            Phase::Draw => format!("an Action card is drawn from the {} deck", DECKS[s.draw_deck as usize % 3]),
+            Phase::Choose => format!("P{c} chooses an Action card"),
+            Phase::Bid | Phase::Resolve => {
+                let o = s.owner as usize;
+                let bids: Vec<String> = (0..self.players)
+                    .filter(|&q| s.seats[q].bid > 0)
+                    .map(|q| format!("P{q} {}", s.seats[q].bid))
+                    .collect();
+                let bids = if bids.is_empty() { "none".into() } else { bids.join(", ") };
+                if s.phase == Phase::Bid {
+                    format!("auction for P{o}'s {} (bids: {bids}); P{c} bids", self.card_name(s.seats[o].card))
+                } else {
+                    format!("auction for P{o}'s {} (bids: {bids}); P{o} chooses a bid", self.card_name(s.seats[o].card))
+                }
+            }
+            Phase::Play => format!("P{c} plays his cards"),
+            Phase::Store => format!("P{c} stores goods ({} more at most)", s.left),
+            Phase::Load => format!("P{c} loads ships"),
+            Phase::TakeGoods => format!("P{c} takes {} more goods of his choice", s.left),
+            Phase::Exchange => format!("P{c} exchanges goods ({} more at most)", s.left),
+            Phase::Sell => format!("P{c} sells goods"),
+            Phase::Spoil => format!("the fleet leaves: P{c} chooses which cheeses and spices spoil"),
+            Phase::Preserve => format!(
+                "the fleet leaves: P{c} preserves goods ({} more; spoiling in the warehouse: {})",
+                s.preserve_left,
+                goods_phrase(&s.spoiling)
+            ),
+            Phase::GameOver if s.truncated => "the game was cut off at the turn bound".into(),
+            Phase::GameOver => "the game is over".into(),
+        }
+    }
+
+    fn kept_phrase(&self, counts: &[u8; MAX_SPECIALS]) -> String {
+        let parts: Vec<String> = (0..self.data.specials.len())
+            .filter(|&k| counts[k] > 0)
+            .map(|k| if counts[k] == 1 { self.special_name(k).to_string() } else { format!("{}x {}", counts[k], self.special_name(k)) })
+            .collect();
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    /// The table as text. `viewer` is the seat whose view it is (None: the table as a
+    /// spectator sees it); `money` shows each player's guilders (ruling 2: every payment is
+    /// announced, so a player who remembers them knows every purse; the table shows none).
+    pub(crate) fn table(&self, s: &State, viewer: Option<usize>, money: bool) -> String {
+        let mut out = String::new();
+        let target = self.data.to_win[&self.players];
+        out.push_str(&format!(
+            "Before the Wind, {} players, turn {}; P{} has the active player marker; {} VP win\n",
+            self.players, s.turn, s.active, target
+        ));
+        if let Some(v) = viewer {
+            out.push_str(&format!("You are P{v}.\n"));
+        }
+        out.push_str(&format!("Now: {}\n", self.doing(s)));
+        let ships: Vec<String> = (0..MAX_HARBOUR)
+            .filter(|&i| s.harbour[i] != NONE)
+            .map(|i| self.ship_name(s.harbour[i]).to_string())
+            .collect();
+        out.push_str(&format!("Harbour: {}\n", if ships.is_empty() { "empty".into() } else { ships.join("; ") }));
+        out.push_str(&format!(
+            "Goods stacks: {} apples, {} cheese, {} spices, {} silk\n",
+            s.stacks[0], s.stacks[1], s.stacks[2], s.stacks[3]
+        ));
+        let laid: Vec<&str> = s.display.iter().filter(|&&d| d != NONE).map(|&d| self.card_name(d)).collect();
+        if !laid.is_empty() {
+            out.push_str(&format!("Action cards laid out: {}\n", laid.join("; ")));
+        }
+        let mut decks = Vec::new();
+        for d in 0..3u8 {
+            let (mut deck, mut discard) = (0u32, 0u32);
+            for (i, x) in self.data.designs.iter().enumerate() {
+                if x.deck == d {
+                    deck += s.deck[i] as u32;
+                    discard += s.discard[i] as u32;
+                }
+            }
+            decks.push(format!("{} {deck} (discard {discard})", DECKS[d as usize]));
+        }
+        out.push_str(&format!("Action decks: {}\n", decks.join(", ")));
+        let mut ship_decks = Vec::new();
+        for size in 0..2u8 {
+            let (mut deck, mut discard) = (0u32, 0u32);
+            for (i, x) in self.data.ships.iter().enumerate() {
+                if x.size == size {
+                    deck += s.ship_deck[i] as u32;
+                    discard += s.ship_discard[i] as u32;
+                }
+            }
+            ship_decks.push(format!("{} {deck} (discard {discard})", if size == 0 { "large" } else { "small" }));
+        }
+        out.push_str(&format!("Ship decks: {}\n", ship_decks.join(", ")));
+        for p in 0..self.players {
+            let pl = &s.seats[p];
+            let purse = if money && self.sees_purse(viewer, p) { guilders(pl.money) } else { "guilders secret".into() };
+            out.push_str(&format!(
+                "P{p}: {} VP ({} ship{}), {purse}; hand: {}; warehouse ({}/{}): {}; kept: {}",
+                pl.vp,
+                pl.ships,
+                if pl.ships == 1 { "" } else { "s" },
+                goods_phrase(&pl.hand),
+                pl.stored(),
+                self.data.rules.warehouse_capacity,
+                goods_phrase(&pl.warehouse),
+                self.kept_phrase(&pl.kept)
+            ));
+            if pl.placed.iter().any(|&x| x > 0) {
+                out.push_str(&format!("; by the warehouse: {}", self.kept_phrase(&pl.placed)));
+            }
+            if pl.card != NONE && !matches!(s.phase, Phase::Spoil | Phase::Preserve | Phase::Ships | Phase::GameOver) {
+                let how = match pl.standing {
+                    Standing::FaceUp => "face up",
+                    _ => "face down",
+                };
+                out.push_str(&format!("; card: {} ({how})", self.card_name(pl.card)));
+            } else if pl.standing == Standing::Guilders {
+                out.push_str("; took guilders for his card this turn");
+            }
+            if pl.safe_used {
+                out.push_str("; played the Safe this turn");
+            }
+            out.push('\n');
+        }
+        if s.phase == Phase::GameOver && !s.truncated {
+            let w: Vec<String> = (0..self.players).filter(|&p| s.winners & (1 << p) != 0).map(|p| format!("P{p}")).collect();
+            out.push_str(&format!("Winner: {}\n", w.join(", ")));
+        }
+        out
+    }
+
+    fn card_features(&self, d: u8, out: &mut [f32]) {
+        out[..CARD].iter_mut().for_each(|x| *x = 0.0);
+        let Some(x) = self.data.designs.get(d as usize) else { return };
+        out[0] = 1.0;
+        out[1 + x.deck as usize] = 1.0;
+        let (kind, goods, n, cost, profit) = match x.kind {
+            Kind::Receive { goods } => (0, goods, 0, 0, 0),
+            Kind::Store { n, cost } => (1, [0; 4], n, cost, 0),
+            Kind::LoadOrProfit { profit } => (2, [0; 4], 0, 0, profit),
+            Kind::ReceiveChoice { n } => (3, [0; 4], n, 0, 0),
+            Kind::Preservation { n } => (4, [0; 4], n, 0, 0),
+            Kind::ReceiveAndStore { n, cost } => (5, [0; 4], n, cost, 0),
+            Kind::Exchange => (6, [0; 4], 0, 0, 0),
+            Kind::Sell => (7, [0; 4], 0, 0, 0),
+            Kind::Safe => (8, [0; 4], 0, 0, 0),
+        };
+        out[4 + kind] = 1.0;
+        for g in 0..4 {
+            out[13 + g] = goods[g] as f32;
+        }
+        out[17] = n as f32;
+        out[18] = cost as f32 / 10.0;
+        out[19] = profit as f32 / 10.0;
+    }
+
+    /// The observation tensor (docs/games/before-the-wind.md, "Observation tensor").
+    pub(crate) fn observe_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
+        out.iter_mut().for_each(|x| *x = 0.0);
+        let mut i = 0;
+        out[i + player] = 1.0;
+        i += 4;
+        if let Actor::Player(p) = self.actor_of(s) {
+            out[i + p] = 1.0;
+        }
+        i += 4;
+        out[i + s.active as usize] = 1.0;
+        i += 4;
+        out[i + phase_index(s.phase)] = 1.0;
+        i += PHASES;
+        for p in 0..MAX_PLAYERS {
+            if p < self.players {
+                let pl = &s.seats[p];
+                if self.sees_purse(Some(player), p) {
+                    out[i] = pl.money as f32 / 10.0;
+                }
+                out[i + 1] = pl.vp as f32 / 10.0;
+                out[i + 2] = pl.ships as f32;
+                for g in 0..4 {
+                    out[i + 3 + g] = pl.hand[g] as f32;
+                    out[i + 7 + g] = pl.warehouse[g] as f32;
+                }
+                for k in 0..MAX_SPECIALS {
+                    out[i + 11 + k] = pl.kept[k] as f32;
+                    out[i + 11 + MAX_SPECIALS + k] = pl.placed[k] as f32;
+                }
+                let st = i + 11 + 2 * MAX_SPECIALS;
+                out[st + pl.standing as usize] = 1.0;
+                let shown = !matches!(s.phase, Phase::Spoil | Phase::Preserve | Phase::Ships | Phase::GameOver);
+                if shown {
+                    self.card_features(pl.card, &mut out[st + 4..st + 4 + CARD]);
+                }
+                out[st + 4 + CARD] = pl.bid as f32 / 10.0;
+                out[st + 5 + CARD] = pl.safe_used as u8 as f32;
+            }
+            i += SEAT;
+        }
+        for slot in 0..MAX_PLAYERS {
+            self.card_features(s.display[slot], &mut out[i..i + CARD]);
+            i += CARD;
+        }
+        for slot in 0..MAX_HARBOUR {
+            if let Some(sh) = self.data.ships.get(s.harbour[slot] as usize) {
+                out[i] = 1.0;
+                out[i + 1 + sh.size as usize] = 1.0;
+                for g in 0..4 {
+                    out[i + 3 + g] = sh.goods[g] as f32;
+                }
+                out[i + 7] = sh.vp as f32 / 10.0;
+            }
+            i += SHIP;
+        }
+        for g in 0..4 {
+            out[i + g] = s.stacks[g] as f32;
+        }
+        i += 4;
+        for d in 0..3 {
+            out[i + d] = s.drawn[d] as f32;
+        }
+        i += 3;
+        if s.phase == Phase::Draw {
+            out[i + s.draw_deck as usize] = 1.0;
+        }
+        i += 3;
+        self.card_features(s.playing, &mut out[i..i + CARD]);
+        i += CARD;
+        out[i] = s.left as f32;
+        out[i + 1] = s.to_warehouse as u8 as f32;
+        out[i + 2] = (s.source == Source::Kept && s.playing != NONE) as u8 as f32;
+        i += 3;
+        for g in 0..4 {
+            out[i + g] = s.spoiling[g] as f32;
+            out[i + 4 + g] = s.preserved_hand[g] as f32;
+        }
+        i += 8;
+        out[i] = s.preserve_left as f32;
+        out[i + 1] = s.turn as f32 / 100.0;
+        i += 2;
+        debug_assert_eq!(i, FIXED);
+        for d in 0..self.data.designs.len() {
+            out[i + d] = s.deck[d] as f32;
+            out[i + self.data.designs.len() + d] = s.discard[d] as f32;
+        }
+        i += 2 * self.data.designs.len();
+        for d in 0..self.data.ships.len() {
+            out[i + d] = s.ship_deck[d] as f32;
+            out[i + self.data.ships.len() + d] = s.ship_discard[d] as f32;
+        }
+    }
+
+    /// 5.0: victory points of the loaded ships; tie-breakers: goods in the warehouse, then guilders.
+    pub(crate) fn report(&self, s: &State) -> ScoreReport {
+        let n = self.players;
+        let terminal = s.phase == Phase::GameOver;
+        let winners = if terminal && !s.truncated {
+            (0..n).filter(|&p| s.winners & (1 << p) != 0).collect()
+        } else {
+            Vec::new()
+        };
+        let mut notes = Vec::new();
+        if terminal && !s.truncated {
+            notes.push(format!(
+                "the game ended at the end of turn {} with a player at {} victory points or more",
+                s.turn, self.data.to_win[&n]
+            ));
+        }
+        ScoreReport {
+            categories: vec!["ships loaded (victory points)".into()],
+            points: (0..n).map(|p| vec![s.seats[p].vp as f64]).collect(),
+            totals: (0..n).map(|p| s.seats[p].vp as f64).collect(),
+            opponents: Vec::new(),
+            tie_breakers: vec!["goods in the warehouse".into(), "guilders".into()],
+            tie_breaker_values: (0..n).map(|p| vec![s.seats[p].stored() as f64, s.seats[p].money as f64]).collect(),
+            winners,
+            opponent_winners: Vec::new(),
+            tier: None,
+            terminal,
+            truncated: s.truncated,
+            notes,
+        }
+    }
+}

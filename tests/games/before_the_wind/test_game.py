@@ -1,0 +1,56 @@
+"""Before the Wind through the Python API: what is particular to it (the shared tests in
+`tests/` cover it with every other game; the rules are tested in
+`src/games/before_the_wind/tests.rs`)."""
+
+from __future__ import annotations
+
+import tradewinds as tw
+from conftest import CONFIGS
+
+NAME = "before-the-wind"
+GAME = [c for c in CONFIGS if c.game == NAME]
+
+L16 = "large ship (1 apples, 1 cheese, 1 spices, 1 silk) worth 16 VP"
+HARBOUR4 = [L16, "large ship (2 apples, 2 cheese) worth 18 VP", "large ship (2 cheese, 2 silk) worth 14 VP",
+            "large ship (2 spices, 2 silk) worth 14 VP", "small ship (1 apples) worth 5 VP",
+            "small ship (1 silk) worth 3 VP", "small ship (1 cheese, 1 spices) worth 8 VP"]
+
+
+def test_before_the_wind_is_registered_for_two_to_four_players() -> None:
+    # Registered (every shared check runs on it), listed only after an independent audit.
+    assert [c.players for c in GAME] == [2, 3, 4]
+    game = tw.load(NAME)
+    assert game.players == 3 and game.opponents == [] and game.tiers == []
+    assert game.state_format == 1
+    assert tw.data_path(NAME).is_file()
+
+
+def test_the_rulebooks_auction_example_through_the_api() -> None:
+    # 6.0: Garik (P0) takes the Receive Goods card; Larisa (P1) offers 4, Oleg (P2) 7, Sasha
+    # (P3) passes; Garik takes Oleg's 7. Larisa takes a Load Goods card; Sasha offers 5; Larisa
+    # pays him 5 and keeps it.
+    game = tw.load(NAME, players=4)
+    receive, load = "Receive 2 apples, 1 spices", "Load Goods or Profit 8"
+    state = game.setup({"harbour": HARBOUR4,
+                        "display": [receive, load, "Store 4 goods for 18 guilders", "Receive 2 goods of choice"]})
+    for move in [f"take:{receive}", f"bid-for:P0's {receive}", "bid:4", "bid:7", "pass",
+                 "sell-to:P2 for 7 guilders", f"take:{load}", f"bid-for:P1's {load}",
+                 "bid:5", "keep-paying:P3 5 guilders"]:
+        state.apply(move)
+    table = state.render()
+    assert "P0: 0 VP (0 ships), 29 guilders" in table
+    assert "P1: 0 VP (0 ships), 17 guilders" in table
+    assert "P2: 0 VP (0 ships), 15 guilders" in table
+    assert "P3: 0 VP (0 ships), 27 guilders" in table
+    # Money is secret at the table (ruling 2).
+    assert "guilders secret" in str(state) and "29 guilders" not in str(state)
+
+
+def test_the_score_report_has_the_tie_breakers() -> None:
+    game = tw.load(NAME, players=2)
+    state = game.setup({"harbour": HARBOUR4[:5], "play": True,
+                        "players": [{"vp": 60, "warehouse": {"silk": 2}}, {"vp": 60, "warehouse": {"silk": 3}}]})
+    assert state.is_terminal
+    report = state.score_report()
+    assert report.winners == [1]
+    assert report.tie_breakers == ["goods in the warehouse", "guilders"]
