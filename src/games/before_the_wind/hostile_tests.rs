@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 use super::BeforeTheWind;
 use crate::engine::{DynGame, DynState, EngineError, GameDefinition};
 use crate::games::load;
+use crate::harness::positions::midgame;
 use crate::harness::triage::{run_checked, Outcome};
 
 /// An edit of a saved state's JSON.
@@ -17,22 +18,6 @@ type Edit = Box<dyn Fn(&mut Value)>;
 fn game(players: usize) -> Arc<dyn DynGame> {
     let options: Map<String, Value> = json!({ "players": players }).as_object().unwrap().clone();
     load(BeforeTheWind::NAME, &options).unwrap()
-}
-
-/// A state `moves` moves into a seeded game (deterministic moves), never past the last state
-/// before the end.
-fn midgame(game: &dyn DynGame, seed: u64, moves: usize) -> Box<dyn DynState> {
-    let mut s = game.new_state(seed, false);
-    for i in 0..moves {
-        let legal = s.legal_actions();
-        let mut next = s.clone_box();
-        next.apply(legal[(i * 7 + seed as usize) % legal.len()]).unwrap();
-        if next.is_terminal() {
-            break;
-        }
-        s = next;
-    }
-    s
 }
 
 fn state_format(r: Result<Box<dyn DynState>, EngineError>) -> String {
@@ -48,7 +33,7 @@ fn state_format(r: Result<Box<dyn DynState>, EngineError>) -> String {
 #[test]
 fn inconsistent_before_the_wind_states_are_rejected_naming_the_problem() {
     let g = game(3);
-    let s = midgame(&*g, 12, 300);
+    let s = midgame(&*g, 12, false, 300);
     let v: Value = serde_json::from_str(&s.to_json()).unwrap();
     let cases: Vec<(&str, Edit, &str)> = vec![
         ("extra apple", Box::new(|v| v["state"]["stacks"][0] = json!(1 + v["state"]["stacks"][0].as_u64().unwrap())), "apples"),
@@ -76,7 +61,7 @@ fn inconsistent_before_the_wind_states_are_rejected_naming_the_problem() {
 fn flipped_bits_of_a_saved_state_never_panic() {
     let g = game(4);
     for (seed, moves) in [(3, 40), (5, 400)] {
-        let s = midgame(&*g, seed, moves);
+        let s = midgame(&*g, seed, false, moves);
         let bytes = s.to_bytes();
         for i in 0..bytes.len() {
             for bit in [0x01u8, 0x80] {
