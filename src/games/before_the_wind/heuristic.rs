@@ -2,6 +2,7 @@
 //! brings victory points later (warehouse goods that ships in the harbour ask for, goods in
 //! the hand, guilders, kept special cards, the card in front of the player).
 
+use crate::engine::prelude::*;
 use super::data::Kind;
 use super::state::{Phase, State, NONE};
 use super::BeforeTheWind;
@@ -40,7 +41,16 @@ impl BeforeTheWind {
         v
     }
 
-    pub(crate) fn heuristic(&self, s: &State, out: &mut [f64]) {
+}
+
+impl Evaluate for BeforeTheWind {
+    /// Before the Wind's evaluation for search agents: tanh of each seat's position value
+    /// over the best opponent's, twelve guilders wide.
+    fn evaluate(&self, s: &State, out: &mut [f64]) {
+        if s.phase == Phase::GameOver {
+            self.returns(s, out);
+            return;
+        }
         let mut h = [0.0f64; 4];
         for (p, hp) in h.iter_mut().enumerate().take(self.players) {
             *hp = self.position_value(s, p);
