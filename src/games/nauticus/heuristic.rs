@@ -1,5 +1,6 @@
 //! Nauticus's evaluation for the search agents.
 
+use crate::engine::outcome::tanh_margins;
 use crate::engine::prelude::*;
 
 use super::state::{self, State, Step};
@@ -17,9 +18,6 @@ impl Evaluate for Nauticus {
         for (p, t) in totals.iter_mut().enumerate().take(self.players) {
             *t = self.tally(state, p).total() as f64;
         }
-        for p in 0..self.players {
-            let best = (0..self.players).filter(|&q| q != p).map(|q| totals[q]).fold(f64::NEG_INFINITY, f64::max);
-            out[p] = ((totals[p] - best) / 4.0).tanh();
-        }
+        tanh_margins(&totals[..self.players], 4.0, out);
     }
 }

@@ -11,6 +11,7 @@
 //! no room for costs `ROOM`: a hold full of goods nobody asks for blocks the player's own
 //! contracts, and throwing one overboard to make room is then worth it.
 
+use crate::engine::outcome::tanh_margins;
 use crate::engine::prelude::*;
 use super::state::{Phase, Ship, State};
 use super::NorthWind;
@@ -137,9 +138,6 @@ impl Evaluate for NorthWind {
         for (p, hp) in h.iter_mut().enumerate().take(self.players) {
             *hp = self.position_value(state, p);
         }
-        for p in 0..self.players {
-            let best = (0..self.players).filter(|&q| q != p).map(|q| h[q]).fold(f64::NEG_INFINITY, f64::max);
-            out[p] = ((h[p] - best) / 3.0).tanh();
-        }
+        tanh_margins(&h[..self.players], 3.0, out);
     }
 }
