@@ -498,5 +498,4 @@ impl Data {
     pub fn num_cards(&self) -> usize {
         self.designs.iter().map(|d| d.count as usize).sum()
     }
-
 }

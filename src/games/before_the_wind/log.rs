@@ -5,8 +5,8 @@
 //! purses follow a visibility rule (`sees_purse`, the one the table and the tensor consult):
 //! a sentence tells a seat a player's guilders only where its observation shows them.
 
-use crate::engine::prelude::*;
 use crate::engine::Action;
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{goods_phrase, Kind, DECKS, GOODS, MAX_HARBOUR};
@@ -422,7 +422,6 @@ impl BeforeTheWind {
         }
         out
     }
-
 }
 
 impl Describe for BeforeTheWind {

@@ -3,9 +3,9 @@
 //! its code and test and records the rulings.
 
 use serde_json::{Map, Value};
-use crate::engine::GameSpec;
+
+use crate::engine::{Action, Actor, GameSpec};
 use crate::engine::prelude::*;
-use crate::engine::{Action, Actor};
 
 use super::actions::*;
 use super::data::{Kind, APPLES, CHEESE, LARGE, MAX_HARBOUR, SMALL, SPICES};

@@ -1,13 +1,13 @@
 //! Positions from readable descriptions (setup helpers), and the validation of states that
 //! come from outside.
 
-use crate::engine::prelude::*;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::engine::{field_errors, EngineError, Result};
+use crate::engine::prelude::*;
 
 use super::actions::{AnyOption, MAX_BID};
 use super::data::{Kind, GOODS, MAX_HARBOUR, MAX_SPECIALS};

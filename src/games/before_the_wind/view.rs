@@ -1,9 +1,9 @@
 //! What players see: move names, the table as text, the observation tensor and the score
 //! report.
 
+use crate::engine::{Action, Actor, ScoreReport};
 use crate::engine::prelude::*;
 use crate::engine::rng::Rng;
-use crate::engine::{Action, Actor, ScoreReport};
 
 use super::actions::*;
 use super::data::{goods_phrase, Data, Kind, DECKS, GOODS, MAX_HARBOUR, MAX_SPECIALS};
@@ -246,7 +246,6 @@ impl BeforeTheWind {
         out[18] = cost as f32 / 10.0;
         out[19] = profit as f32 / 10.0;
     }
-
 }
 
 impl View for BeforeTheWind {
