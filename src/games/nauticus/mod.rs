@@ -13,6 +13,7 @@ use crate::engine::{
 
 pub mod actions;
 pub mod data;
+mod heuristic;
 mod log;
 mod rules;
 mod setup;
@@ -207,20 +208,19 @@ impl Game for Nauticus {
         self.setup_from(description)
     }
 
-    /// The engine's default measure (tanh of the margin over the best other seat, 4 points
-    /// wide) on the final scoring as it would stand now, computed without allocating.
+    /// tanh of the margin over the best other seat, `SCALE` points wide, of each seat's value
+    /// in points: its score as it stands now and credit for what leads to points later
+    /// (`heuristic.rs`), computed without allocating.
     fn evaluate(&self, state: &State, out: &mut [f64]) {
         if state.step == Step::GameOver {
             self.returns(state, out);
             return;
         }
-        let mut totals = [0.0f64; state::MAX_PLAYERS];
-        for (p, t) in totals.iter_mut().enumerate().take(self.players) {
-            *t = self.tally(state, p).total() as f64;
-        }
+        let mut values = [0.0f64; state::MAX_PLAYERS];
+        self.position_values(state, &mut values);
         for p in 0..self.players {
-            let best = (0..self.players).filter(|&q| q != p).map(|q| totals[q]).fold(f64::NEG_INFINITY, f64::max);
-            out[p] = ((totals[p] - best) / 4.0).tanh();
+            let best = (0..self.players).filter(|&q| q != p).map(|q| values[q]).fold(f64::NEG_INFINITY, f64::max);
+            out[p] = ((values[p] - best) / heuristic::SCALE).tanh();
         }
     }
 }
