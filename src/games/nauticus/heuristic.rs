@@ -2,21 +2,26 @@
 //! position with it; `mcts` scores the positions where its playouts stop): a player's final
 //! score as it would stand now, plus credit for what leads to points later.
 //!
-//! Points already certain count in full: the victory point track (less the penalty of the
-//! pass tiles still unturned this round, which the end of the round will charge unless the
-//! player passes), delivered goods, completed ships. Remaining material counts its Taler (1
-//! point per 3). On top of that, scaled by how much of the game is left (`ahead`, from 1 down
-//! to 0 over the last `HORIZON` action phases, so that at the end only the true score is left):
+//! Points already certain count in full: the victory point track, delivered goods, completed
+//! ships. The penalty of the pass tiles still unturned this round counts in the share of the
+//! round's remaining action phases that turning them would take (in full once none is to
+//! spare). Remaining material counts its Taler (1 point per 3). The player who is carrying
+//! out an action earns `BLUE` for each blue worker still usable (they are lost when the
+//! action is finished), a tile waiting for its place is worth what its best place makes of
+//! it, and rewards still to choose `REWARD` each. On top of that, scaled by how much of the
+//! game is left (`ahead`, from 1 down to 0 over the last `HORIZON` action phases, so that at
+//! the end only the true score is left):
 //!
 //! - each tile on an unfinished ship earns a share of what the finished ship brings (its
 //!   points and a reward per mast), the ship's planned size being its hull tiles plus the ends
-//!   it still lacks; a longer ship is worth more per tile, and completing a ship jumps to its
-//!   full value, rewards included;
+//!   it still lacks, growing faster than its tiles (`PROGRESS_POWER`); a longer ship is worth
+//!   more per tile, and completing a ship jumps to its full value, rewards included;
 //! - a good under a hull tile earns a share of what delivering it adds to its set, a larger
 //!   share on a complete, fully loaded ship (less than delivering it);
 //! - a tile in the warehouse (or just bought, or owed as the gift) earns a little when one of
 //!   the player's ships or a new ship can take it, less when none can;
 //! - each crown is worth a share of a future crown scoring;
+//! - the unused extra-action tile is worth `EXTRA`;
 //! - Taler and workers earn a little beyond their conversion value, up to a cap (more of
 //!   them does not buy more actions in one round).
 //!

@@ -1401,3 +1401,110 @@ fn setup_positions_and_saved_states_round_trip() {
     assert_eq!(st.actor(), Actor::Player(0));
     assert_eq!(st.inner().turn.done, 2);
 }
+
+// ----- the evaluation of the search agents (heuristic.rs) ----------------------------------------
+
+fn value(st: &St, p: usize) -> f64 {
+    let mut out = [0.0; super::state::MAX_PLAYERS];
+    st.game().position_values(st.inner(), &mut out);
+    out[p]
+}
+
+/// A tile on a ship is worth more than the same tile in the warehouse, which is worth more
+/// than none; a complete ship more than one a tile short; a complete loaded ship's cargo less
+/// than the same goods delivered.
+#[test]
+fn evaluation_credits_tiles_on_ships_completion_and_delivery() {
+    let at = |ship: Value, warehouse: Value, delivered: Value| {
+        position(2, json!({"players": [{"ships": [ship], "warehouse": warehouse, "delivered": delivered}]}))
+    };
+    let short = json!({"hull": ["bow", "stern"], "coat": "anchor", "masts": 2, "sails": 1});
+    let complete = json!({"hull": ["bow", "stern"], "coat": "anchor", "masts": 2, "sails": 2});
+    let none = value(&at(short.clone(), json!({}), json!({})), 0);
+    let stored = value(&at(short.clone(), json!({"anchor sail": 1}), json!({})), 0);
+    assert!(none < stored, "{none} {stored}");
+    // The sail bought: into the warehouse, or onto the ship, which completes it and brings a
+    // reward for each of its 2 masts along with the ship's 8 points.
+    let bought = || {
+        let mut st = position(
+            2,
+            json!({"pointing": 2, "spaces": layout_with("buy sails", 4), "players": [{"extra": false, "ships": [short.clone()]}]}),
+        );
+        play(&mut st, "choose: buy sails");
+        play(&mut st, "buy: an anchor sail for 1 Taler");
+        st
+    };
+    let mut kept = bought();
+    play(&mut kept, "put in the warehouse: the anchor sail");
+    let mut placed = bought();
+    play_starting(&mut placed, "put on ship 1: the anchor sail");
+    assert_eq!(placed.inner().step, Step::Reward);
+    assert!(value(&placed, 0) > value(&kept, 0) + 1.0, "{} {}", value(&kept, 0), value(&placed, 0));
+    let placed = value(&at(complete.clone(), json!({}), json!({})), 0);
+
+    let mut loaded = complete.clone();
+    loaded["goods"] = json!({"coffee": 2});
+    let loaded = value(&at(loaded, json!({}), json!({})), 0);
+    let delivered = value(&at(complete.clone(), json!({}), json!({"coffee": 2})), 0);
+    assert!(placed < loaded && loaded < delivered, "{placed} {loaded} {delivered}");
+
+    // A longer ship is worth more per tile: a bow and a stern each begun as a ship of their
+    // own are worth less than a bow+stern ship.
+    let apart = position(2, json!({"players": [{"ships": [{"hull": ["bow"]}, {"hull": ["stern"]}]}]}));
+    let joined = position(2, json!({"players": [{"ships": [{"hull": ["bow", "stern"]}]}]}));
+    assert!(value(&apart, 0) < value(&joined, 0));
+}
+
+/// Unturned pass tiles cost their penalty in full once the round has no action phase to
+/// spare for them; the measure is the margin over the best other seat, and at the end the
+/// game's returns.
+#[test]
+fn evaluation_charges_unturned_pass_tiles_and_compares_with_the_best_opponent() {
+    let early = position(3, json!({"phases": 0, "spaces": LAYOUT}));
+    let late = position(3, json!({"phases": 6, "spaces": LAYOUT, "turned": LAYOUT[..6], "anchor": LAYOUT[0]}));
+    // -3, -2, -1 unturned: 6 points, 3/7 of it with 7 phases left, all of it with 1.
+    assert!((value(&early, 0) - value(&late, 0) - 6.0 * (1.0 - 3.0 / 7.0)).abs() < 1.0, "{} {}", value(&early, 0), value(&late, 0));
+    let ahead = position(3, json!({"players": [{"points": 30}, {}, {"points": 20}]}));
+    let mut out = [0.0; 3];
+    ahead.game().evaluate(ahead.inner(), &mut out);
+    assert!(out[0] > 0.5 && out[1] < -0.5 && out[2] < 0.0 && out[2] > out[1], "{out:?}");
+}
+
+/// `greedy` (one ply on the evaluation) puts a bought sail on the ship it completes rather
+/// than into the warehouse.
+#[test]
+fn greedy_puts_the_last_sail_on_the_ship_it_completes() {
+    use crate::engine::agents::{choose, AgentScratch, AgentSpec};
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("buy sails", 4),
+               "players": [{"extra": false, "ships": [{"hull": ["bow", "stern"], "coat": "anchor", "masts": 2, "sails": 1}]}]}),
+    );
+    play(&mut st, "choose: buy sails");
+    play(&mut st, "buy: an anchor sail for 1 Taler");
+    assert!(has(&st, "put in the warehouse: the anchor sail"));
+    let mut rng = crate::engine::rng::rng_from_seed(1);
+    let mut scratch = AgentScratch::default();
+    let a = choose(&AgentSpec::Greedy, st.game().as_ref(), st.inner(), 0, &mut rng, &mut scratch);
+    assert!(st.action_to_string(a).starts_with("put on ship 1: the anchor sail"), "{}", st.action_to_string(a));
+}
+
+/// The search agents beat random play and `greedy` builds and completes ships.
+#[test]
+fn search_agents_beat_random_play_and_greedy_completes_ships() {
+    use crate::engine::simulate::simulate_agents;
+    use crate::engine::AgentSpec;
+    let g = game(2);
+    let r = simulate_agents(&g, &[AgentSpec::Greedy, AgentSpec::Random], 0, 40, 3, 0, None).unwrap();
+    let wins = (0..40).filter(|&i| r.winners[i * 2]).count();
+    assert!(wins >= 36, "greedy won {wins} of 40 against random");
+    let mcts: AgentSpec = "mcts:iterations=40,rollout_depth=40".parse().unwrap();
+    let r = simulate_agents(&g, &[mcts, AgentSpec::Random], 0, 8, 3, 0, None).unwrap();
+    let wins = (0..8).filter(|&i| r.winners[i * 2]).count();
+    assert!(wins >= 6, "mcts won {wins} of 8 against random");
+    // Greedy self-play: the completed-ships category (the third) averages several points.
+    let r = simulate_agents(&g, &[AgentSpec::Greedy, AgentSpec::Greedy], 0, 20, 3, 0, None).unwrap();
+    let nc = r.categories.len();
+    let ships: f64 = (0..40).map(|i| r.category_points[i * nc + 2]).sum::<f64>() / 40.0;
+    assert!(ships >= 5.0, "greedy's completed ships average {ships} points");
+}
