@@ -35,11 +35,11 @@ fn conformance_random_games_all_player_counts() {
 
 // ----- helpers ---------------------------------------------------------------------------
 
-type St = GameState<Nauticus>;
+pub(super) type St = GameState<Nauticus>;
 
 /// The layout of the tests: "buy hull parts" on the space of the 2-point bonus (space 4,
 /// whose prices reproduce the rulebook's buying examples).
-const LAYOUT: [&str; 8] = [
+pub(super) const LAYOUT: [&str; 8] = [
     "withdraw money",
     "transport",
     "deliver goods",
@@ -51,14 +51,14 @@ const LAYOUT: [&str; 8] = [
 ];
 
 /// `LAYOUT` with `tile` moved to space `space` (1..=8), swapped with the tile there.
-fn layout_with(tile: &str, space: usize) -> Vec<&str> {
+pub(super) fn layout_with(tile: &str, space: usize) -> Vec<&str> {
     let mut l = LAYOUT.to_vec();
     let from = l.iter().position(|t| *t == tile).unwrap();
     l.swap(from, space - 1);
     l
 }
 
-fn position(players: usize, desc: Value) -> St {
+pub(super) fn position(players: usize, desc: Value) -> St {
     let g = Arc::new(game(players));
     let inner = g.setup(&desc).unwrap_or_else(|e| panic!("{e}"));
     GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true)
@@ -78,14 +78,14 @@ fn has(st: &St, action: &str) -> bool {
     legal_names(st).iter().any(|n| n == action)
 }
 
-fn play(st: &mut St, action: &str) {
+pub(super) fn play(st: &mut St, action: &str) {
     let a = st.string_to_action(action).unwrap_or_else(|e| panic!("{action}: {e}\n{}", st.render()));
     st.apply(a).unwrap();
 }
 
 /// Plays the one legal action whose name begins with `prefix` (ship targets carry the ship's
 /// description after its number).
-fn play_starting(st: &mut St, prefix: &str) {
+pub(super) fn play_starting(st: &mut St, prefix: &str) {
     let matches: Vec<String> = legal_names(st).into_iter().filter(|n| n.starts_with(prefix)).collect();
     assert_eq!(matches.len(), 1, "{prefix:?} matches {matches:?}; legal: {:?}", legal_names(st));
     play(st, &matches[0]);
@@ -1343,48 +1343,6 @@ fn the_table_shows_spaces_supply_players_and_ships() {
     assert!(t.contains("warehouse (1 of 8 spaces): 1 bow"), "{t}");
     assert!(t.contains("ship 1: bow+stern, 1 whale mast, cargo coffee"), "{t}");
     assert!(t.contains("Supply: 18 single hull, 16 bow, 17 stern"), "{t}");
-}
-
-#[test]
-fn observation_tensor_fields_decode() {
-    let st = position(
-        3,
-        json!({"pointing": 2, "spaces": LAYOUT, "chosen": "buy hull parts", "actor": 1,
-               "players": [{}, {"taler": 20, "workers": 7, "points": -3, "passes": 2, "warehouse": {"crown sail": 1}},
-                           {"ships": [{"hull": ["single hull"], "crown_masts": 1}]}]}),
-    );
-    let g = st.game();
-    let mut out = vec![0.0f32; super::view::tensor_len()];
-    g.observation_tensor(st.inner(), 1, &mut out);
-    // Global: round, phases, start player (relative: P0 is 2 seats after P1), step (turn).
-    assert_eq!(&out[..2], [0.0, 0.0]);
-    assert_eq!(&out[2..6], [0.0, 0.0, 1.0, 0.0]);
-    assert_eq!(out[6 + 3], 1.0);
-    // Space 4 holds buy hull parts (tile 0).
-    let spaces = 6 + 9;
-    assert_eq!(out[spaces + 3 * 8], 1.0);
-    // Blue workers of each space, after face-down bits, anchor, pointing and chosen space.
-    let blue = spaces + 64 + 8 + 8 + 8 + 8;
-    assert_eq!(&out[blue..blue + 8], [2.0, 0.0, 1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
-    let stock = blue + 8;
-    assert_eq!(out[stock + super::data::CROWN_SAIL as usize], 11.0);
-    // The turn: the observer (P1) acts, with 2 blue workers.
-    let turn = stock + KINDS;
-    assert_eq!(&out[turn..turn + 4], [1.0, 0.0, 0.0, 0.0]);
-    assert_eq!(out[turn + 4 + 3 + 8 + 1], 2.0);
-    // The observer's own row comes first.
-    // The turn block: actor 4, main 3, session 8, extra, blue, bought 4, gift, pending,
-    // paid, rewards left, rewards taken 6, reward goods left, reward goods taken 4, used.
-    let players = turn + (4 + 3 + 8 + 1 + 1 + 4 + 1 + KINDS + 1 + 1 + 6 + 1 + 4 + 1);
-    assert_eq!(&out[players..players + 8], [20.0, 7.0, -3.0, 2.0, 1.0, 0.0, 0.0, 3.0]);
-    // Then P2 (one seat later): its crown mast gives 1 crown.
-    let row = 8 + KINDS + 4;
-    assert_eq!(out[players + row + 7], 1.0);
-    // Ships: P2's ship, owned one seat after the observer.
-    let ships = players + 4 * row;
-    assert_eq!(out[ships], 1.0);
-    assert_eq!(&out[ships + 1..ships + 5], [0.0, 1.0, 0.0, 0.0]);
-    assert_eq!(out[ships + 5], 1.0); // single hull
 }
 
 #[test]
