@@ -52,7 +52,7 @@ registry! {
     north_wind::NorthWind => Listing::Listed,
     before_the_wind::BeforeTheWind => Listing::Unlisted,
     regatta::Regatta => Listing::Unlisted,
-    nauticus::Nauticus => Listing::Unlisted,
+    nauticus::Nauticus => Listing::Listed,
 }
 
 /// The games offered to users, by name (`tw.GAMES`).

@@ -20,6 +20,8 @@ mod view;
 #[cfg(test)]
 mod golden_tests;
 #[cfg(test)]
+mod tensor_tests;
+#[cfg(test)]
 mod tests;
 
 pub use data::Data;
