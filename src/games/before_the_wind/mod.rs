@@ -37,12 +37,19 @@ use actions::NUM_ACTIONS;
 /// Turns after which a game is cut off as truncated (no winner), unless set by the `max_turns` option.
 pub const DEFAULT_MAX_TURNS: u32 = 1000;
 
+/// The values of the `bank` option (ruling 17): the bank never runs out (the default), or it
+/// holds the box's guilders (the data file's `bank_guilders`) and pays only what it holds.
+pub const BANK_CHOICES: &[&str] = &["unlimited", "limited"];
+
 /// The game: player count, options and component data.
 #[derive(Debug, Clone)]
 pub struct BeforeTheWind {
     pub data: Data,
     pub players: usize,
     pub max_turns: u32,
+    /// `bank="limited"`: the bank holds the box's guilders, less those the players hold, and
+    /// pays only what it holds (ruling 17).
+    pub limited_bank: bool,
     /// The user's data (as JSON) when it is not the shipped file.
     custom_data: Option<Value>,
     spec: GameSpec,
@@ -57,6 +64,12 @@ impl GameDefinition for BeforeTheWind {
             kind: OptionKind::Int { min: 2, max: 4, default: 3 },
             configuration: true,
             doc: "Before the Wind is for 2, 3 or 4 players",
+        },
+        OptionDecl {
+            name: "bank",
+            kind: OptionKind::Choice { values: BANK_CHOICES, default: "unlimited" },
+            configuration: true,
+            doc: "the bank of guilders: \"unlimited\" (it always pays) or \"limited\" to the box's guilders, 228 (ruling 17)",
         },
         OptionDecl {
             name: "max_turns",
@@ -74,6 +87,7 @@ impl GameDefinition for BeforeTheWind {
     fn from_options(options: &Options) -> Result<Self> {
         let players = options.int("players") as usize;
         let max_turns = options.int("max_turns") as u32;
+        let limited_bank = options.choice("bank") == "limited";
         let data = Data::from_option(options.data("data"))?;
         let custom_data =
             (data.file != Data::shipped().file).then(|| serde_json::to_value(&data.file).expect("data serializes"));
@@ -81,6 +95,10 @@ impl GameDefinition for BeforeTheWind {
         if (players as u32) * (r.starting_goods as u32) > 4 * r.goods_per_kind as u32 {
             return Err(EngineError::data("rules.starting_goods.value", format!(
                 "the goods stacks cannot give {players} players {} goods each", r.starting_goods)));
+        }
+        if limited_bank && (r.bank_guilders as usize) < players * r.starting_guilders as usize {
+            return Err(EngineError::data("rules.bank_guilders.value", format!(
+                "{} guilders cannot give {players} players {} each", r.bank_guilders, r.starting_guilders)));
         }
         let gpk = r.goods_per_kind as usize;
         let n = players;
@@ -106,14 +124,15 @@ impl GameDefinition for BeforeTheWind {
             min_return: -1.0,
             max_return: 1.0,
         };
-        Ok(BeforeTheWind { data, players, max_turns, custom_data, spec })
+        Ok(BeforeTheWind { data, players, max_turns, limited_bank, custom_data, spec })
     }
 }
 
 impl Game for BeforeTheWind {
     type State = State;
 
-    const STATE_FORMAT: u32 = 1;
+    /// Format 2: `kept_now` (a special kept this turn waits for the next turn).
+    const STATE_FORMAT: u32 = 2;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
@@ -123,6 +142,7 @@ impl Game for BeforeTheWind {
         let mut m = Map::new();
         m.insert("game".into(), Value::from(Self::NAME));
         m.insert("players".into(), Value::from(self.players));
+        m.insert("bank".into(), Value::from(BANK_CHOICES[self.limited_bank as usize]));
         m.insert("max_turns".into(), Value::from(self.max_turns));
         if let Some(d) = &self.custom_data {
             m.insert("data".into(), d.clone());
@@ -199,11 +219,10 @@ impl Game for BeforeTheWind {
         self.observe_tensor(state, player, out)
     }
 
-    /// Nothing is hidden from a player who remembers what he saw but the order of the decks,
-    /// and the state keeps no order (each draw is a chance outcome over what a deck holds):
-    /// the state itself is the only one consistent with what any player saw (ruling 1).
-    fn resample(&self, state: &State, _player: usize, _rng: &mut Rng) -> State {
-        state.clone()
+    /// The other seats' purses are secret (ruling 2): they are drawn afresh, keeping what the
+    /// seat knows (`view.rs` `resample_purses`).
+    fn resample(&self, state: &State, player: usize, rng: &mut Rng) -> State {
+        self.resample_purses(state, player, rng)
     }
 
     fn render(&self, state: &State) -> String {

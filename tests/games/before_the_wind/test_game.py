@@ -10,10 +10,10 @@ from conftest import CONFIGS
 NAME = "before-the-wind"
 GAME = [c for c in CONFIGS if c.game == NAME]
 
-L16 = "large ship (1 apples, 1 cheese, 1 spices, 1 silk) worth 16 VP"
+L16 = "large ship (1 apple, 1 cheese, 1 spice, 1 silk) worth 16 VP"
 HARBOUR4 = [L16, "large ship (2 apples, 2 cheese) worth 18 VP", "large ship (2 cheese, 2 silk) worth 14 VP",
-            "large ship (2 spices, 2 silk) worth 14 VP", "small ship (1 apples) worth 5 VP",
-            "small ship (1 silk) worth 3 VP", "small ship (1 cheese, 1 spices) worth 8 VP"]
+            "large ship (2 spices, 2 silk) worth 14 VP", "small ship (1 apple) worth 5 VP",
+            "small ship (1 silk) worth 3 VP", "small ship (1 cheese, 1 spice) worth 8 VP"]
 
 
 def test_before_the_wind_is_registered_for_two_to_four_players() -> None:
@@ -30,7 +30,7 @@ def test_the_rulebooks_auction_example_through_the_api() -> None:
     # (P3) passes; Garik takes Oleg's 7. Larisa takes a Load Goods card; Sasha offers 5; Larisa
     # pays him 5 and keeps it.
     game = tw.load(NAME, players=4)
-    receive, load = "Receive 2 apples, 1 spices", "Load Goods or Profit 8"
+    receive, load = "Receive 2 apples, 1 spice", "Load Goods or Profit 8"
     state = game.setup({"harbour": HARBOUR4,
                         "display": [receive, load, "Store 4 goods for 18 guilders", "Receive 2 goods of choice"]})
     for move in [f"take:{receive}", f"bid-for:P0's {receive}", "bid:4", "bid:7", "pass",
