@@ -16,13 +16,27 @@ HARBOUR4 = [L16, "large ship (2 apples, 2 cheese) worth 18 VP", "large ship (2 c
             "small ship (1 silk) worth 3 VP", "small ship (1 cheese, 1 spice) worth 8 VP"]
 
 
-def test_before_the_wind_is_registered_for_two_to_four_players() -> None:
-    # Registered (every shared check runs on it), listed only after an independent audit.
-    assert [c.players for c in GAME] == [2, 3, 4]
+def test_before_the_wind_is_listed_for_two_to_four_players_and_both_banks() -> None:
+    # Listed after its independent audit; every player count with either bank (ruling 17).
+    assert NAME in tw.GAMES
+    assert [(c.players, c.options["bank"]) for c in GAME] == [
+        (n, bank) for n in (2, 3, 4) for bank in ("unlimited", "limited")]
     game = tw.load(NAME)
     assert game.players == 3 and game.opponents == [] and game.tiers == []
-    assert game.state_format == 1
+    assert game.state_format == 2
     assert tw.data_path(NAME).is_file()
+
+
+def test_money_is_secret_in_each_seats_view_and_redrawn_by_resampling() -> None:
+    # Ruling 2: a seat sees its own purse only; resampling draws the others' afresh.
+    game = tw.load(NAME, players=3)
+    state = game.setup({"harbour": HARBOUR4[:6], "players": [{"money": 30}, {"money": 9}, {"money": 40}]})
+    view = state.observation_string(1)
+    assert "P1: 0 VP (0 ships), 9 guilders" in view and "30 guilders" not in view and "40 guilders" not in view
+    purses = {tuple(line for line in state.resample(1, seed).render().splitlines() if line.startswith(("P0", "P2")))
+              for seed in range(10)}
+    assert len(purses) > 1
+    assert all(state.resample(1, seed).observation_string(1) == view for seed in range(10))
 
 
 def test_the_rulebooks_auction_example_through_the_api() -> None:
