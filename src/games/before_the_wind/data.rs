@@ -191,7 +191,7 @@ pub struct Design {
     pub count: u8,
     /// Index among the special designs (kept in hand), or `None` for a normal card.
     pub special: Option<u8>,
-    /// The card's name as players say it ("Receive 2 apples, 1 spices").
+    /// The card's name as players say it ("Receive 2 apples, 1 spice").
     pub name: String,
 }
 
@@ -250,12 +250,12 @@ fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
     EngineError::data(field, message)
 }
 
-/// "2 apples, 1 spices".
 /// `n` goods of kind `g`: "1 apple", "2 apples", "0 spices".
 pub fn count_of(n: u32, g: usize) -> String {
     format!("{n} {}", if n == 1 { GOOD[g] } else { GOODS[g] })
 }
 
+/// "2 apples, 1 spice".
 pub fn goods_phrase(goods: &[u8; 4]) -> String {
     let parts: Vec<String> =
         (0..4).filter(|&g| goods[g] > 0).map(|g| count_of(goods[g] as u32, g)).collect();

@@ -308,8 +308,8 @@ impl BeforeTheWind {
     }
 
     /// The table as text. `viewer` is the seat whose view it is (None: the table as a
-    /// spectator sees it); `money` shows each player's guilders (ruling 2: every payment is
-    /// announced, so a player who remembers them knows every purse; the table shows none).
+    /// spectator sees it); `money` shows the guilders `sees_purse` lets the viewer see
+    /// (ruling 2; the table, `money` false, shows none).
     pub(crate) fn table(&self, s: &State, viewer: Option<usize>, money: bool) -> String {
         let mut out = String::new();
         let target = self.data.to_win[&self.players];
