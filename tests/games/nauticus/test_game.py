@@ -24,8 +24,8 @@ LAYOUT = [
 ]
 
 
-def test_nauticus_is_registered_unlisted_for_two_to_four_players() -> None:
-    assert NAME in REGISTERED and NAME not in tw.GAMES
+def test_nauticus_is_listed_for_two_to_four_players() -> None:
+    assert NAME in REGISTERED and NAME in tw.GAMES
     assert [c.players for c in NAUTICUS] == [2, 3, 4]
     game = tw.load(NAME)
     assert game.players == 3
