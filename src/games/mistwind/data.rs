@@ -530,6 +530,26 @@ fn index_of(field: &str, name: &str, names: &[String], what: &str) -> Result<u8>
     names.iter().position(|n| n == name).map(|i| i as u8).ok_or_else(|| err(field, format!("{name:?} is not a {what}")))
 }
 
+/// A name shown in action names and logs: not empty, no spaces at either end, no colon.
+fn check_name(field: &str, name: &str) -> Result<()> {
+    if name.is_empty() || name.trim() != name || name.contains(':') || name.contains('\n') {
+        return Err(err(field, format!("{name:?}: a name is not empty, has no spaces at either end and no colon")));
+    }
+    Ok(())
+}
+
+fn check_names<'a>(field: &str, names: impl Iterator<Item = &'a String>) -> Result<()> {
+    let mut seen: Vec<&str> = Vec::new();
+    for (i, n) in names.enumerate() {
+        check_name(&format!("{field}[{i}]"), n)?;
+        if seen.contains(&n.as_str()) {
+            return Err(err(format!("{field}[{i}]"), format!("{n:?} is named twice")));
+        }
+        seen.push(n);
+    }
+    Ok(())
+}
+
 fn resource_index(field: &str, name: &str) -> Result<u8> {
     RESOURCES.iter().position(|r| *r == name).map(|i| i as u8).ok_or_else(|| err(field, format!("{name:?} is not a resource; resources are {RESOURCES:?}")))
 }
@@ -584,6 +604,13 @@ impl Data {
         if file.cargo.types.len() != CARGO_TYPES {
             return Err(err("cargo.types", format!("the game has {CARGO_TYPES} cargo types")));
         }
+        check_names("regions", file.regions.iter())?;
+        check_names("cargo.types", file.cargo.types.iter())?;
+        if file.cargo.types.iter().any(|c| c == "krill") {
+            return Err(err("cargo.types", "krill is a resource, not a cargo type"));
+        }
+        check_names("ports", file.ports.iter().map(|p| &p.name))?;
+        check_names("characters", file.characters.iter().map(|c| &c.name))?;
         let cargo_markers = get("cargo.markers_per_type", &file.cargo.markers_per_type, 1, 50)? as u8;
         count("components.cargo_markers", &file.components.cargo_markers, cargo_markers as usize * CARGO_TYPES)?;
         let cargo_of = |field: &str, name: &str| -> Result<u8> {

@@ -167,6 +167,9 @@ impl Mistwind {
             "game-over" => Phase::GameOver,
             p => return Err(err("phase", format!("{p:?} is not one of {:?}", &PHASES[1..]))),
         };
+        if s.phase == Phase::GameOver {
+            s.round = self.rounds;
+        }
         s.step = match dsc.step.as_deref().unwrap_or("chip") {
             "chip" => Step::Chip,
             "move" => Step::Move,
