@@ -7,7 +7,8 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::engine::data::{ComponentData, Source};
-use crate::engine::{EngineError, Game, GameDefinition, GameState};
+use crate::engine::prelude::*;
+use crate::engine::{EngineError, GameState};
 use crate::harness::conformance::check_random_games;
 
 use super::data::{Kind, LARGE, SMALL};

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::{Game, GameDefinition};
+use crate::engine::prelude::*;
 use crate::harness::golden::{check, position_file, seed, BOARD_EVERY};
 use crate::harness::playthrough::playthrough_from;
 

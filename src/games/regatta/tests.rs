@@ -7,7 +7,8 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::{Phase, Regatta, State};
-use crate::engine::{Actor, Game, GameDefinition, GameState, MAX_SEATS};
+use crate::engine::prelude::*;
+use crate::engine::{Actor, GameState, MAX_SEATS};
 use crate::harness::conformance::check_random_games;
 
 fn opts(v: Value) -> Map<String, Value> {
