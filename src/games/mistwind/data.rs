@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{parse_text, parse_value, ComponentData};
+use crate::engine::data::ComponentData;
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -291,7 +291,7 @@ pub struct DataFile {
 
 /// The numbers of the rules.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Rules {
+pub struct RuleNumbers {
     pub rounds_4: u8,
     pub rounds_5: u8,
     /// Wood, steel, krill (of the first seat), coins at the start.
@@ -461,7 +461,7 @@ pub struct WorkerField {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Data {
     pub file: DataFile,
-    pub rules: Rules,
+    pub rules: RuleNumbers,
     pub regions: Vec<String>,
     pub cargo: Vec<String>,
     pub cargo_markers: u8,
@@ -488,28 +488,8 @@ pub struct Data {
     pub network_tiles: Vec<NetworkTile>,
 }
 
-impl ComponentData for Data {
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/mistwind.json");
-
-    fn from_json_str(text: &str) -> Result<Data> {
-        Data::compile(parse_text(text)?)
-    }
-
-    fn from_value(value: &serde_json::Value) -> Result<Data> {
-        Data::compile(parse_value(value)?)
-    }
-}
-
 fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
     EngineError::data(field, message)
-}
-
-fn get(field: &str, s: &Sourced, lo: u32, hi: u32) -> Result<u32> {
-    if s.value < lo || s.value > hi {
-        Err(err(format!("{field}.value"), format!("{} is outside {lo}..={hi}", s.value)))
-    } else {
-        Ok(s.value)
-    }
 }
 
 fn count(field: &str, s: &Sourced, actual: usize) -> Result<()> {
@@ -554,7 +534,10 @@ fn resource_index(field: &str, name: &str) -> Result<u8> {
     RESOURCES.iter().position(|r| *r == name).map(|i| i as u8).ok_or_else(|| err(field, format!("{name:?} is not a resource; resources are {RESOURCES:?}")))
 }
 
-impl Data {
+impl ComponentData for Data {
+    type File = DataFile;
+    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/mistwind.json");
+
     fn compile(file: DataFile) -> Result<Data> {
         if file.format != 1 {
             return Err(err("format", format!("format {} is not supported (1 is)", file.format)));
@@ -563,38 +546,38 @@ impl Data {
             return Err(err("game", format!("{:?} is not mistwind", file.game)));
         }
         let r = &file.rules;
-        let rules = Rules {
-            rounds_4: get("rules.rounds_up_to_4_players", &r.rounds_up_to_4_players, 1, 10)? as u8,
-            rounds_5: get("rules.rounds_5_players", &r.rounds_5_players, 1, 10)? as u8,
+        let rules = RuleNumbers {
+            rounds_4: r.rounds_up_to_4_players.within("rules.rounds_up_to_4_players", 1, 10)? as u8,
+            rounds_5: r.rounds_5_players.within("rules.rounds_5_players", 1, 10)? as u8,
             start: [
-                get("rules.starting_wood", &r.starting_wood, 0, 20)? as u8,
-                get("rules.starting_steel", &r.starting_steel, 0, 20)? as u8,
-                get("rules.starting_krill_first_seat", &r.starting_krill_first_seat, 0, 20)? as u8,
-                get("rules.starting_coins", &r.starting_coins, 0, 20)? as u8,
+                r.starting_wood.within("rules.starting_wood", 0, 20)? as u8,
+                r.starting_steel.within("rules.starting_steel", 0, 20)? as u8,
+                r.starting_krill_first_seat.within("rules.starting_krill_first_seat", 0, 20)? as u8,
+                r.starting_coins.within("rules.starting_coins", 0, 20)? as u8,
             ],
-            discards: get("rules.discards_per_round", &r.discards_per_round, 1, 1)? as u8,
-            discards_5: get("rules.discards_per_round_5_players", &r.discards_per_round_5_players, 1, 2)? as u8,
+            discards: r.discards_per_round.within("rules.discards_per_round", 1, 1)? as u8,
+            discards_5: r.discards_per_round_5_players.within("rules.discards_per_round_5_players", 1, 2)? as u8,
             outpost_cost: [
-                get("rules.outpost_wood", &r.outpost_wood, 0, 9)? as u8,
-                get("rules.outpost_steel", &r.outpost_steel, 0, 9)? as u8,
+                r.outpost_wood.within("rules.outpost_wood", 0, 9)? as u8,
+                r.outpost_steel.within("rules.outpost_steel", 0, 9)? as u8,
                 0,
                 0,
             ],
-            whale_cost: [get("rules.whale_wood", &r.whale_wood, 0, 9)? as u8, get("rules.whale_steel", &r.whale_steel, 0, 9)? as u8, 0, 0],
-            krill_to_leave: get("rules.krill_to_leave", &r.krill_to_leave, 0, 9)? as u8,
-            discard_after_round: get("rules.network_card_discard_after_round", &r.network_card_discard_after_round, 1, 10)? as u8,
-            start_marker_points: get("rules.start_marker_points", &r.start_marker_points, 0, 50)?,
-            territory_points: get("rules.territory_tile_points", &r.territory_tile_points, 0, 50)?,
-            capital_points: get("rules.capital_tile_points", &r.capital_tile_points, 0, 50)?,
-            majority_points: get("rules.majority_points", &r.majority_points, 0, 50)?,
-            whales: get("components.whales_per_player", &file.components.whales_per_player, 1, 3)? as u8,
-            outposts: get("components.outposts_per_player", &file.components.outposts_per_player, 1, 32)? as u8,
-            markers: get("components.control_markers_per_player", &file.components.control_markers_per_player, 0, 8)? as u8,
+            whale_cost: [r.whale_wood.within("rules.whale_wood", 0, 9)? as u8, r.whale_steel.within("rules.whale_steel", 0, 9)? as u8, 0, 0],
+            krill_to_leave: r.krill_to_leave.within("rules.krill_to_leave", 0, 9)? as u8,
+            discard_after_round: r.network_card_discard_after_round.within("rules.network_card_discard_after_round", 1, 10)? as u8,
+            start_marker_points: r.start_marker_points.within("rules.start_marker_points", 0, 50)?,
+            territory_points: r.territory_tile_points.within("rules.territory_tile_points", 0, 50)?,
+            capital_points: r.capital_tile_points.within("rules.capital_tile_points", 0, 50)?,
+            majority_points: r.majority_points.within("rules.majority_points", 0, 50)?,
+            whales: file.components.whales_per_player.within("components.whales_per_player", 1, 3)? as u8,
+            outposts: file.components.outposts_per_player.within("components.outposts_per_player", 1, 32)? as u8,
+            markers: file.components.control_markers_per_player.within("components.control_markers_per_player", 0, 8)? as u8,
         };
-        get("rules.row_size", &r.row_size, 5, 5)?;
-        get("components.chips_per_player", &file.components.chips_per_player, 5, 5)?;
-        let territory_row = get("rules.territory_demand_per_region", &r.territory_demand_per_region, 2, 8)? as u8;
-        let capital_row = get("rules.capital_demand_per_region", &r.capital_demand_per_region, 1, 2)? as u8;
+        r.row_size.within("rules.row_size", 5, 5)?;
+        file.components.chips_per_player.within("components.chips_per_player", 5, 5)?;
+        let territory_row = r.territory_demand_per_region.within("rules.territory_demand_per_region", 2, 8)? as u8;
+        let capital_row = r.capital_demand_per_region.within("rules.capital_demand_per_region", 1, 2)? as u8;
         if rules.discard_after_round >= rules.rounds_4.min(rules.rounds_5) {
             return Err(err("rules.network_card_discard_after_round.value", "the discard must come before the last round"));
         }
@@ -611,7 +594,7 @@ impl Data {
         }
         check_names("ports", file.ports.iter().map(|p| &p.name))?;
         check_names("characters", file.characters.iter().map(|c| &c.name))?;
-        let cargo_markers = get("cargo.markers_per_type", &file.cargo.markers_per_type, 1, 50)? as u8;
+        let cargo_markers = file.cargo.markers_per_type.within("cargo.markers_per_type", 1, 50)? as u8;
         count("components.cargo_markers", &file.components.cargo_markers, cargo_markers as usize * CARGO_TYPES)?;
         let cargo_of = |field: &str, name: &str| -> Result<u8> {
             if name == "krill" {
@@ -866,7 +849,9 @@ impl Data {
             file,
         })
     }
+}
 
+impl Data {
     pub fn rounds(&self, players: usize) -> u8 {
         if players >= 5 {
             self.rules.rounds_5

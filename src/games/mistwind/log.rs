@@ -1,5 +1,6 @@
-//! The log's sentences (`describe_move`) and the moves as each seat sees them.
+//! The log's sentences (`describe_move`).
 
+use crate::engine::prelude::*;
 use crate::engine::Action;
 
 use super::actions::*;
@@ -22,72 +23,7 @@ fn delta(before: &[u16; 4], after: &[u16; 4]) -> (String, String) {
 }
 
 impl Mistwind {
-    /// The move as `observer` sees it: another seat's Phase A discard, the network cards
-    /// dealt to another seat and another seat's network card discard are face down.
-    pub(crate) fn shown_to(&self, s: &State, a: Action, observer: usize) -> String {
-        let d = &self.data;
-        match (s.draw, s.phase) {
-            (Draw::NetworkCard(p, diff), _) if p as usize != observer => {
-                format!("deal-network-card:P{p} {}", DIFFICULTIES[diff as usize])
-            }
-            (Draw::None, Phase::Discard) if s.current as usize != observer => "discard:a chip face down".into(),
-            (Draw::None, Phase::DiscardNetworkCard) if s.current as usize != observer => {
-                let c = (a - DISCARD_CARD) as usize;
-                format!("discard-card:{} face down", DIFFICULTIES[d.network_cards.get(c).map_or(0, |k| k.difficulty) as usize])
-            }
-            _ => self.action_name(s, a),
-        }
-    }
 
-    pub(crate) fn describe(&self, before: &State, a: Action, after: &State, observer: Option<usize>) -> String {
-        let d = &self.data;
-        let p = before.current as usize;
-        let sees = |q: usize| observer.is_none_or(|o| o == q);
-        let mut line = match (before.draw, before.phase) {
-            (Draw::Achievement(_), _) => format!("Setup: the achievement tile {} is laid out.", self.achievement_words(a as usize)),
-            (Draw::NetworkTile(_), _) => format!("Setup: the network tile {} is laid out.", self.tile_words(a as usize)),
-            (Draw::Capital(r, _), _) => format!("A {} capital demand tile for {} is revealed.", d.regions[r as usize], d.cargo[a as usize]),
-            (Draw::Territory(r, _), _) => format!("A {} territory demand tile for {} is revealed at the top of the row.", d.regions[r as usize], d.cargo[a as usize]),
-            (Draw::NetworkCard(q, diff), _) => {
-                if sees(q as usize) {
-                    format!("P{q} is dealt the {} network card {}.", DIFFICULTIES[diff as usize], self.card_words(a as usize))
-                } else {
-                    format!("P{q} is dealt a network card ({}), face down.", DIFFICULTIES[diff as usize])
-                }
-            }
-            (Draw::PortCard(i), _) => format!("Port card {} is revealed at field {}.", self.port_card_words(a as usize), i + 1),
-            (Draw::Character(i), _) => format!("Character {} is revealed at field {}.", self.character_words(a as usize), i + 1),
-            (Draw::None, Phase::PlaceWhales) => format!("P{p} places a transport whale in {}.", self.port_name((a - PLACE_WHALE) as u8)),
-            (Draw::None, Phase::Discard) => {
-                if sees(p) {
-                    format!("P{p} secretly discards chip {}.", a - DISCARD_CHIP + 1)
-                } else {
-                    format!("P{p} discards a chip face down.")
-                }
-            }
-            (Draw::None, Phase::DiscardNetworkCard) => {
-                let c = (a - DISCARD_CARD) as usize;
-                if sees(p) {
-                    format!("P{p} discards the network card {}.", self.card_words(c))
-                } else {
-                    format!("P{p} discards a network card ({}) face down.", DIFFICULTIES[d.network_cards[c].difficulty as usize])
-                }
-            }
-            _ => self.describe_turn(before, a, after),
-        };
-        // What follows at once without a decision: the end of a turn, a round, the game.
-        if after.phase == Phase::GameOver && before.phase != Phase::GameOver {
-            let w: Vec<String> = self.winners_of(after).iter().map(|p| format!("P{p}")).collect();
-            line.push_str(&format!(" The game ends; {} wins.", w.join(" and ")));
-        } else if after.round != before.round {
-            line.push_str(&format!(" Round {} ends.", before.round + 1));
-        } else if before.phase == Phase::Turns && after.phase == Phase::Turns && after.current != before.current {
-            line.push_str(&format!(" P{}'s turn.", after.current));
-        } else if before.phase == Phase::Turns && after.phase != Phase::Turns {
-            line.push_str(" All chips are played: the port bonuses are paid.");
-        }
-        line
-    }
 
     fn describe_turn(&self, b: &State, a: Action, after: &State) -> String {
         let d = &self.data;
@@ -155,8 +91,60 @@ impl Mistwind {
             }
             END_TURN if b.phase == Phase::EndRoundClaims => format!("P{p} claims nothing more"),
             END_TURN => format!("P{p} ends the turn"),
-            _ => format!("P{p}: {}", self.action_name(b, a)),
+            _ => format!("P{p}: {}", self.action_to_string(b, a)),
         };
         format!("{s}.")
+    }
+}
+
+impl Describe for Mistwind {
+    fn describe_move(&self, before: &State, a: Action, after: &State, observer: Option<usize>) -> String {
+        let d = &self.data;
+        let p = before.current as usize;
+        let sees = |q: usize| observer.is_none_or(|o| o == q);
+        let mut line = match (before.draw, before.phase) {
+            (Draw::Achievement(_), _) => format!("Setup: the achievement tile {} is laid out.", self.achievement_words(a as usize)),
+            (Draw::NetworkTile(_), _) => format!("Setup: the network tile {} is laid out.", self.tile_words(a as usize)),
+            (Draw::Capital(r, _), _) => format!("A {} capital demand tile for {} is revealed.", d.regions[r as usize], d.cargo[a as usize]),
+            (Draw::Territory(r, _), _) => format!("A {} territory demand tile for {} is revealed at the top of the row.", d.regions[r as usize], d.cargo[a as usize]),
+            (Draw::NetworkCard(q, diff), _) => {
+                if sees(q as usize) {
+                    format!("P{q} is dealt the {} network card {}.", DIFFICULTIES[diff as usize], self.card_words(a as usize))
+                } else {
+                    format!("P{q} is dealt a network card ({}), face down.", DIFFICULTIES[diff as usize])
+                }
+            }
+            (Draw::PortCard(i), _) => format!("Port card {} is revealed at field {}.", self.port_card_words(a as usize), i + 1),
+            (Draw::Character(i), _) => format!("Character {} is revealed at field {}.", self.character_words(a as usize), i + 1),
+            (Draw::None, Phase::PlaceWhales) => format!("P{p} places a transport whale in {}.", self.port_name((a - PLACE_WHALE) as u8)),
+            (Draw::None, Phase::Discard) => {
+                if sees(p) {
+                    format!("P{p} secretly discards chip {}.", a - DISCARD_CHIP + 1)
+                } else {
+                    format!("P{p} discards a chip face down.")
+                }
+            }
+            (Draw::None, Phase::DiscardNetworkCard) => {
+                let c = (a - DISCARD_CARD) as usize;
+                if sees(p) {
+                    format!("P{p} discards the network card {}.", self.card_words(c))
+                } else {
+                    format!("P{p} discards a network card ({}) face down.", DIFFICULTIES[d.network_cards[c].difficulty as usize])
+                }
+            }
+            _ => self.describe_turn(before, a, after),
+        };
+        // What follows at once without a decision: the end of a turn, a round, the game.
+        if after.phase == Phase::GameOver && before.phase != Phase::GameOver {
+            let w: Vec<String> = self.winners(after).iter().map(|p| format!("P{p}")).collect();
+            line.push_str(&format!(" The game ends; {} wins.", w.join(" and ")));
+        } else if after.round != before.round {
+            line.push_str(&format!(" Round {} ends.", before.round + 1));
+        } else if before.phase == Phase::Turns && after.phase == Phase::Turns && after.current != before.current {
+            line.push_str(&format!(" P{}'s turn.", after.current));
+        } else if before.phase == Phase::Turns && after.phase != Phase::Turns {
+            line.push_str(" All chips are played: the port bonuses are paid.");
+        }
+        line
     }
 }

@@ -3,17 +3,14 @@
 //! test, records the rulings and the reconstructed components, and says what is not built
 //! yet (the 2-player and solo games with automa players, and side B).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::engine::data::ComponentData;
-use crate::engine::rng::Rng;
-use crate::engine::{
-    Action, Actor, DataFileDecl, EngineError, Game, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result,
-    ScoreReport,
-};
+use crate::engine::{DataFileDecl, EngineError, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result};
 
 pub mod actions;
 pub mod data;
+mod heuristic;
 mod log;
 mod resample;
 mod rules;
@@ -21,8 +18,6 @@ mod setup;
 pub mod state;
 pub mod view;
 
-#[cfg(test)]
-mod golden_tests;
 #[cfg(test)]
 mod tests;
 
@@ -39,8 +34,8 @@ pub struct Mistwind {
     /// Rounds of this player count (4, or 5 with 5 players).
     pub rounds: u8,
     /// The user's data (as JSON) when it is not the shipped file.
-    custom_data: Option<Value>,
-    spec: GameSpec,
+    pub(crate) custom_data: Option<Value>,
+    pub(crate) spec: GameSpec,
 }
 
 impl GameDefinition for Mistwind {
@@ -103,136 +98,4 @@ fn max_game_length(data: &Data, players: usize, rounds: u8) -> usize {
     let per_round = n * 2 + n * 5 * per_turn + 10 + n;
     let claims = n * (3 + data.rules.markers as usize + 4) + data.characters.len();
     setup + rounds as usize * per_round + claims + n + 16
-}
-
-impl Game for Mistwind {
-    type State = State;
-
-    const STATE_FORMAT: u32 = 1;
-
-    fn spec(&self) -> &GameSpec {
-        &self.spec
-    }
-
-    fn config(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("game".into(), Value::from(Self::NAME));
-        m.insert("players".into(), Value::from(self.players));
-        if let Some(d) = &self.custom_data {
-            m.insert("data".into(), d.clone());
-        }
-        Value::Object(m)
-    }
-
-    fn initial_state(&self) -> State {
-        self.initial()
-    }
-
-    fn actor(&self, state: &State) -> Actor {
-        self.actor_of(state)
-    }
-
-    fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
-        out.clear();
-        match self.actor_of(state) {
-            Actor::Chance => self.chance_weights(state, |a, _| out.push(a)),
-            Actor::Player(_) => self.legal_list(state, out),
-            Actor::Terminal => {}
-        }
-    }
-
-    fn chance_outcomes(&self, state: &State, out: &mut Vec<(Action, f64)>) {
-        out.clear();
-        let mut total = 0u32;
-        self.chance_weights(state, |_, w| total += w);
-        self.chance_weights(state, |a, w| out.push((a, w as f64 / total as f64)));
-    }
-
-    fn sample_chance(&self, state: &State, rng: &mut Rng) -> Action {
-        self.sample(state, rng)
-    }
-
-    fn apply(&self, state: &mut State, action: Action) {
-        self.do_apply(state, action)
-    }
-
-    fn action_to_string(&self, state: &State, action: Action) -> String {
-        self.action_name(state, action)
-    }
-
-    /// Phase A's discards are secret simultaneous choices, made one seat after another.
-    fn decision_is_secret(&self, state: &State) -> bool {
-        state.draw == state::Draw::None && state.phase == Phase::Discard
-    }
-
-    fn action_string_for(&self, state: &State, action: Action, observer: usize) -> String {
-        self.shown_to(state, action, observer)
-    }
-
-    fn describe_move(&self, before: &State, action: Action, after: &State, observer: Option<usize>) -> String {
-        self.describe(before, action, after, observer)
-    }
-
-    fn winners(&self, state: &State) -> Vec<usize> {
-        self.winners_of(state)
-    }
-
-    fn scores(&self, state: &State, out: &mut [f64]) {
-        for (p, o) in out.iter_mut().enumerate() {
-            *o = self.tally(state, p).iter().sum::<u32>() as f64;
-        }
-    }
-
-    fn is_truncated(&self, _state: &State) -> bool {
-        false
-    }
-
-    fn score_report(&self, state: &State) -> ScoreReport {
-        self.report(state)
-    }
-
-    fn public_string(&self, state: &State) -> String {
-        self.table(state, None, false)
-    }
-
-    fn observation_string(&self, state: &State, player: usize) -> String {
-        self.table(state, Some(player), false)
-    }
-
-    fn observation_tensor(&self, state: &State, player: usize, out: &mut [f32]) {
-        self.observe_tensor(state, player, out)
-    }
-
-    fn resample(&self, state: &State, player: usize, rng: &mut Rng) -> State {
-        self.resample_for(state, player, rng)
-    }
-
-    fn render(&self, state: &State) -> String {
-        self.table(state, None, true)
-    }
-
-    fn validate_state(&self, state: &State) -> Result<()> {
-        self.validate(state).map_err(EngineError::StateFormat)
-    }
-
-    fn setup(&self, description: &Value) -> Result<State> {
-        self.setup_from(description)
-    }
-
-    /// The engine's measure (tanh of the margin over the best other seat, 4 points wide) on
-    /// the score as it would stand now, computed without allocating.
-    fn evaluate(&self, state: &State, out: &mut [f64]) {
-        if state.phase == Phase::GameOver {
-            self.returns(state, out);
-            return;
-        }
-        let mut totals = [0.0f64; state::MAX_PLAYERS];
-        for (p, t) in totals.iter_mut().enumerate().take(self.players) {
-            *t = self.tally(state, p).iter().sum::<u32>() as f64;
-        }
-        for p in 0..self.players {
-            let best = (0..self.players).filter(|&q| q != p).map(|q| totals[q]).fold(f64::NEG_INFINITY, f64::max);
-            out[p] = ((totals[p] - best) / 4.0).tanh();
-        }
-    }
 }

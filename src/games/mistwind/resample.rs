@@ -6,13 +6,14 @@
 //! of its difficulty, and each face-down chip any of its owner's unplayed chips: the
 //! resample deals them again uniformly, reading only what `player` knows.
 
+use crate::engine::prelude::*;
 use crate::engine::rng::{below, Rng};
 
 use super::state::{State, MAX_PLAYERS};
 use super::Mistwind;
 
-impl Mistwind {
-    pub(crate) fn resample_for(&self, s: &State, player: usize, rng: &mut Rng) -> State {
+impl Resample for Mistwind {
+    fn resample(&self, s: &State, player: usize, rng: &mut Rng) -> State {
         let mut out = s.clone();
         let d = &self.data;
         // Network cards: per difficulty, the cards `player` has not seen (undealt, or held or

@@ -1,7 +1,9 @@
 //! Mistwind's rules: who acts, the legal moves, chance, and what a move does.
 
-use crate::engine::rng::{below, Rng};
-use crate::engine::{Action, Actor};
+use serde_json::{Map, Value};
+
+use crate::engine::prelude::*;
+use crate::engine::{Action, Actor, GameDefinition, GameSpec};
 
 use super::actions::*;
 use super::data::*;
@@ -48,63 +50,7 @@ impl Mistwind {
         }
     }
 
-    pub(crate) fn initial(&self) -> State {
-        let r = &self.data.rules;
-        let mut players = [Player::new(); MAX_PLAYERS];
-        for (p, pl) in players.iter_mut().enumerate().take(self.players) {
-            // Setup K: steel 1, wood 1, coins 2; krill 1 for the starting player, 2 for the
-            // second, and so on (seat 0 holds the starting player marker).
-            pl.res = [r.start[WOOD] as u16, r.start[STEEL] as u16, r.start[KRILL] as u16 + p as u16, r.start[COINS] as u16];
-            pl.hand = ALL_CHIPS;
-        }
-        let d = &self.data;
-        let mut s = State {
-            phase: Phase::Setup,
-            step: Step::Chip,
-            draw: Draw::None,
-            round: 0,
-            start_player: 0,
-            round_lead: 0,
-            current: 0,
-            cursor: 0,
-            players,
-            resource_fields: [NONE; ROW],
-            worker_fields: [NONE; ROW],
-            character_row: [NONE; ROW],
-            character_chips: [NONE; ROW],
-            port_row: [NONE; ROW],
-            stack_height: [0; ROW],
-            stack_top: [NONE; ROW],
-            character_deck: if d.characters.len() == 64 { u64::MAX } else { (1u64 << d.characters.len()) - 1 },
-            port_deck: if d.port_cards.len() == 32 { u32::MAX } else { (1u32 << d.port_cards.len()) - 1 },
-            network_deck: if d.network_cards.len() == 16 { u16::MAX } else { (1u16 << d.network_cards.len()) - 1 },
-            achievements: [NONE; 4],
-            achievement_taken: [NONE; 4],
-            network_tiles: [NONE; REGIONS],
-            upper: [NONE; REGIONS],
-            capital_display: [[NONE; 2]; REGIONS],
-            capital_stack: d.capital_tiles,
-            territory_display: [[NONE; MAX_TERRITORY_ROW]; REGIONS],
-            territory_stack: d.territory_tiles,
-            cargo_supply: [d.cargo_markers; CARGO_TYPES],
-            moved: 0,
-            cargo_done: 0,
-            free_moves: false,
-            refilling: false,
-        };
-        self.settle(&mut s);
-        s
-    }
 
-    pub(crate) fn actor_of(&self, s: &State) -> Actor {
-        if s.draw != Draw::None {
-            Actor::Chance
-        } else if s.phase == Phase::GameOver {
-            Actor::Terminal
-        } else {
-            Actor::Player(s.current as usize)
-        }
-    }
 
     // ----- chance -----
 
@@ -159,69 +105,7 @@ impl Mistwind {
         Draw::None
     }
 
-    /// Calls `f(outcome, weight)` for each outcome of the pending draw, in increasing order.
-    pub(crate) fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
-        let d = &self.data;
-        match s.draw {
-            Draw::None => {}
-            Draw::Achievement(l) => {
-                for (i, a) in d.achievements.iter().enumerate() {
-                    if a.letter == l {
-                        f(i as Action, 1);
-                    }
-                }
-            }
-            Draw::NetworkTile(r) => {
-                for (i, t) in d.network_tiles.iter().enumerate() {
-                    if t.region == r {
-                        f(i as Action, 1);
-                    }
-                }
-            }
-            Draw::Capital(r, _) => {
-                for (c, &n) in s.capital_stack[r as usize].iter().enumerate() {
-                    if n > 0 {
-                        f(c as Action, n as u32);
-                    }
-                }
-            }
-            Draw::Territory(r, _) => {
-                for (c, &n) in s.territory_stack[r as usize].iter().enumerate() {
-                    if n > 0 {
-                        f(c as Action, n as u32);
-                    }
-                }
-            }
-            Draw::NetworkCard(_, diff) => {
-                for c in bits(s.network_deck as u64) {
-                    if d.network_cards[c].difficulty == diff {
-                        f(c as Action, 1);
-                    }
-                }
-            }
-            Draw::PortCard(_) => bits(s.port_deck as u64).for_each(|c| f(c as Action, 1)),
-            Draw::Character(_) => bits(s.character_deck).for_each(|c| f(c as Action, 1)),
-        }
-    }
 
-    pub(crate) fn sample(&self, s: &State, rng: &mut Rng) -> Action {
-        let mut total = 0u32;
-        self.chance_weights(s, |_, w| total += w);
-        let mut x = below(rng, total);
-        let mut chosen = 0;
-        let mut done = false;
-        self.chance_weights(s, |a, w| {
-            if !done {
-                if x < w {
-                    chosen = a;
-                    done = true;
-                } else {
-                    x -= w;
-                }
-            }
-        });
-        chosen
-    }
 
     fn apply_draw(&self, s: &mut State, a: Action) {
         let a8 = a as u8;
@@ -422,127 +306,6 @@ impl Mistwind {
 
     // ----- legal moves -----
 
-    pub(crate) fn legal_list(&self, s: &State, out: &mut Vec<Action>) {
-        let p = s.current as usize;
-        let pl = &s.players[p];
-        let d = &self.data;
-        match s.phase {
-            Phase::Setup | Phase::GameOver => {}
-            Phase::PlaceWhales => {
-                for (q, port) in d.ports.iter().enumerate() {
-                    if !port.capital {
-                        out.push(PLACE_WHALE + q as Action);
-                    }
-                }
-            }
-            Phase::Discard => {
-                for i in bits((pl.hand & !pl.discarded) as u64) {
-                    out.push(DISCARD_CHIP + i as Action);
-                }
-            }
-            Phase::DiscardNetworkCard => bits(pl.cards as u64).for_each(|c| out.push(DISCARD_CARD + c as Action)),
-            Phase::EndRoundClaims => self.claims(s, p, out),
-            Phase::Turns => match s.step {
-                Step::Chip => {
-                    let hand = pl.hand & !pl.discarded;
-                    for (l, base) in [RESOURCE_BOARD, CHARACTER_ROW, WORKER_BOARD, PORT_ROW].iter().enumerate() {
-                        for i in bits(hand as u64) {
-                            let ok = match *base {
-                                RESOURCE_BOARD => !pl.used_resource_board && s.resource_fields[i] == NONE,
-                                CHARACTER_ROW => {
-                                    let c = s.character_row[i];
-                                    c != NONE && s.character_chips[i] == NONE && can_pay(&pl.res, &d.characters[c as usize].cost)
-                                }
-                                WORKER_BOARD => !pl.used_worker_board && s.worker_fields[i] == NONE && self.worker_usable(pl, i),
-                                _ => s.port_row[i] != NONE,
-                            };
-                            if ok {
-                                out.push(PLAY + (5 * l + i) as Action);
-                            }
-                        }
-                    }
-                }
-                Step::PortChoice(i) => {
-                    let port = d.port_cards[s.port_row[i as usize] as usize].port;
-                    if self.can_build_outpost(pl) && pl.outposts & (1 << port) == 0 {
-                        out.push(BUILD_OUTPOST);
-                    }
-                    if self.can_build_whale(pl) {
-                        out.push(BUILD_WHALE);
-                    }
-                    out.extend((0..4).map(|r| TAKE + r));
-                }
-                Step::WorkerBuild(i) => {
-                    let outpost = d.worker_board[i as usize].ability == WorkerAbility::BuildOutpost;
-                    for q in 0..d.ports.len() {
-                        let has = pl.outposts & (1 << q) != 0;
-                        if has != outpost {
-                            out.push(BUILD_AT + q as Action);
-                        }
-                    }
-                }
-                Step::Move => {
-                    for w in 0..MAX_WHALES {
-                        if pl.whales[w] == NONE || s.moved & (1 << w) != 0 {
-                            continue;
-                        }
-                        let cost = self.move_costs(s, p, w);
-                        for q in 0..d.ports.len() {
-                            if q as u8 != pl.whales[w] && cost[q] as u16 <= pl.res[KRILL] {
-                                out.push(MOVE + (w * MAX_PORTS + q) as Action);
-                            }
-                        }
-                    }
-                    out.push(END_MOVES);
-                    self.uses(pl, out);
-                }
-                Step::Cargo => {
-                    for w in 0..MAX_WHALES {
-                        if self.can_load(s, p, w) {
-                            out.push(LOAD + w as Action);
-                        }
-                    }
-                    for w in 0..MAX_WHALES {
-                        let (q, c) = (pl.whales[w], pl.cargo[w]);
-                        if q == NONE || c == NONE || s.cargo_done & (1 << w) != 0 || d.ports[q as usize].capital {
-                            continue;
-                        }
-                        let r = d.ports[q as usize].region as usize;
-                        for i in 0..d.territory_row as usize {
-                            if s.territory_display[r][i] == c {
-                                out.push(DELIVER_TERRITORY + (w * MAX_TERRITORY_ROW + i) as Action);
-                            }
-                        }
-                    }
-                    for w in 0..MAX_WHALES {
-                        let (q, c) = (pl.whales[w], pl.cargo[w]);
-                        if q == NONE || c == NONE || s.cargo_done & (1 << w) != 0 || !d.ports[q as usize].capital {
-                            continue;
-                        }
-                        let r = d.ports[q as usize].region as usize;
-                        // Two tiles of the same cargo are the same choice: the first is offered.
-                        if let Some(k) = s.capital_display[r].iter().position(|&t| t == c) {
-                            out.push(DELIVER_CAPITAL + (2 * w + k) as Action);
-                        }
-                    }
-                    out.push(END_CARGO);
-                    self.uses(pl, out);
-                }
-                Step::BottomChoice(i) => {
-                    let mut ch = d.bottom_choices[i as usize];
-                    ch.sort();
-                    out.push(CHOOSE + ch[0] as Action);
-                    if ch[1] != ch[0] {
-                        out.push(CHOOSE + ch[1] as Action);
-                    }
-                }
-                Step::Claim => {
-                    self.uses(pl, out);
-                    self.claims(s, p, out);
-                }
-            },
-        }
-    }
 
     fn uses(&self, pl: &Player, out: &mut Vec<Action>) {
         for c in bits(self.one_time_cards(pl)) {
@@ -585,59 +348,6 @@ impl Mistwind {
 
     // ----- moves -----
 
-    pub(crate) fn do_apply(&self, s: &mut State, a: Action) {
-        if s.draw != Draw::None {
-            self.apply_draw(s, a);
-            s.draw = Draw::None;
-            self.settle(s);
-            return;
-        }
-        let p = s.current as usize;
-        let d = &self.data;
-        match s.phase {
-            Phase::Setup | Phase::GameOver => {}
-            Phase::PlaceWhales => {
-                s.players[p].whales[0] = (a - PLACE_WHALE) as u8;
-                s.cursor += 1;
-                if s.cursor as usize == self.players {
-                    self.begin_round(s);
-                } else {
-                    s.current = ((s.start_player as usize + s.cursor as usize) % self.players) as u8;
-                }
-            }
-            Phase::Discard => {
-                s.players[p].discarded |= 1 << (a - DISCARD_CHIP);
-                s.cursor += 1;
-                let k = self.discards();
-                if s.cursor as usize == self.players * k as usize {
-                    s.phase = Phase::Turns;
-                    s.round_lead = s.start_player;
-                    self.begin_turn(s, s.start_player);
-                } else {
-                    s.current = ((s.start_player as usize + (s.cursor / k) as usize) % self.players) as u8;
-                }
-            }
-            Phase::DiscardNetworkCard => {
-                let pl = &mut s.players[p];
-                let c = a - DISCARD_CARD;
-                pl.cards &= !(1 << c);
-                pl.card_discards |= 1 << c;
-                s.cursor += 1;
-                self.next_network_discard(s);
-            }
-            Phase::EndRoundClaims => {
-                if a == END_TURN {
-                    s.cursor += 1;
-                    self.next_end_round_claim(s);
-                } else {
-                    self.claim(s, p, a);
-                }
-            }
-            Phase::Turns => self.turn_move(s, p, a),
-        }
-        let _ = d;
-        self.settle(s);
-    }
 
     fn turn_move(&self, s: &mut State, p: usize, a: Action) {
         let d = &self.data;
@@ -959,5 +669,324 @@ impl Mistwind {
             self.end_turn(s);
             self.settle(s);
         }
+    }
+}
+
+impl Rules for Mistwind {
+    type State = State;
+
+    const STATE_FORMAT: u32 = 1;
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn config(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("game".into(), Value::from(Self::NAME));
+        m.insert("players".into(), Value::from(self.players));
+        if let Some(d) = &self.custom_data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+
+    fn initial_state(&self) -> State {
+        let r = &self.data.rules;
+        let mut players = [Player::new(); MAX_PLAYERS];
+        for (p, pl) in players.iter_mut().enumerate().take(self.players) {
+            // Setup K: steel 1, wood 1, coins 2; krill 1 for the starting player, 2 for the
+            // second, and so on (seat 0 holds the starting player marker).
+            pl.res = [r.start[WOOD] as u16, r.start[STEEL] as u16, r.start[KRILL] as u16 + p as u16, r.start[COINS] as u16];
+            pl.hand = ALL_CHIPS;
+        }
+        let d = &self.data;
+        let mut s = State {
+            phase: Phase::Setup,
+            step: Step::Chip,
+            draw: Draw::None,
+            round: 0,
+            start_player: 0,
+            round_lead: 0,
+            current: 0,
+            cursor: 0,
+            players,
+            resource_fields: [NONE; ROW],
+            worker_fields: [NONE; ROW],
+            character_row: [NONE; ROW],
+            character_chips: [NONE; ROW],
+            port_row: [NONE; ROW],
+            stack_height: [0; ROW],
+            stack_top: [NONE; ROW],
+            character_deck: if d.characters.len() == 64 { u64::MAX } else { (1u64 << d.characters.len()) - 1 },
+            port_deck: if d.port_cards.len() == 32 { u32::MAX } else { (1u32 << d.port_cards.len()) - 1 },
+            network_deck: if d.network_cards.len() == 16 { u16::MAX } else { (1u16 << d.network_cards.len()) - 1 },
+            achievements: [NONE; 4],
+            achievement_taken: [NONE; 4],
+            network_tiles: [NONE; REGIONS],
+            upper: [NONE; REGIONS],
+            capital_display: [[NONE; 2]; REGIONS],
+            capital_stack: d.capital_tiles,
+            territory_display: [[NONE; MAX_TERRITORY_ROW]; REGIONS],
+            territory_stack: d.territory_tiles,
+            cargo_supply: [d.cargo_markers; CARGO_TYPES],
+            moved: 0,
+            cargo_done: 0,
+            free_moves: false,
+            refilling: false,
+        };
+        self.settle(&mut s);
+        s
+    }
+
+    fn actor(&self, s: &State) -> Actor {
+        if s.draw != Draw::None {
+            Actor::Chance
+        } else if s.phase == Phase::GameOver {
+            Actor::Terminal
+        } else {
+            Actor::Player(s.current as usize)
+        }
+    }
+
+    fn player_actions(&self, s: &State, out: &mut Vec<Action>) {
+        let p = s.current as usize;
+        let pl = &s.players[p];
+        let d = &self.data;
+        match s.phase {
+            Phase::Setup | Phase::GameOver => {}
+            Phase::PlaceWhales => {
+                for (q, port) in d.ports.iter().enumerate() {
+                    if !port.capital {
+                        out.push(PLACE_WHALE + q as Action);
+                    }
+                }
+            }
+            Phase::Discard => {
+                for i in bits((pl.hand & !pl.discarded) as u64) {
+                    out.push(DISCARD_CHIP + i as Action);
+                }
+            }
+            Phase::DiscardNetworkCard => bits(pl.cards as u64).for_each(|c| out.push(DISCARD_CARD + c as Action)),
+            Phase::EndRoundClaims => self.claims(s, p, out),
+            Phase::Turns => match s.step {
+                Step::Chip => {
+                    let hand = pl.hand & !pl.discarded;
+                    for (l, base) in [RESOURCE_BOARD, CHARACTER_ROW, WORKER_BOARD, PORT_ROW].iter().enumerate() {
+                        for i in bits(hand as u64) {
+                            let ok = match *base {
+                                RESOURCE_BOARD => !pl.used_resource_board && s.resource_fields[i] == NONE,
+                                CHARACTER_ROW => {
+                                    let c = s.character_row[i];
+                                    c != NONE && s.character_chips[i] == NONE && can_pay(&pl.res, &d.characters[c as usize].cost)
+                                }
+                                WORKER_BOARD => !pl.used_worker_board && s.worker_fields[i] == NONE && self.worker_usable(pl, i),
+                                _ => s.port_row[i] != NONE,
+                            };
+                            if ok {
+                                out.push(PLAY + (5 * l + i) as Action);
+                            }
+                        }
+                    }
+                }
+                Step::PortChoice(i) => {
+                    let port = d.port_cards[s.port_row[i as usize] as usize].port;
+                    if self.can_build_outpost(pl) && pl.outposts & (1 << port) == 0 {
+                        out.push(BUILD_OUTPOST);
+                    }
+                    if self.can_build_whale(pl) {
+                        out.push(BUILD_WHALE);
+                    }
+                    out.extend((0..4).map(|r| TAKE + r));
+                }
+                Step::WorkerBuild(i) => {
+                    let outpost = d.worker_board[i as usize].ability == WorkerAbility::BuildOutpost;
+                    for q in 0..d.ports.len() {
+                        let has = pl.outposts & (1 << q) != 0;
+                        if has != outpost {
+                            out.push(BUILD_AT + q as Action);
+                        }
+                    }
+                }
+                Step::Move => {
+                    for w in 0..MAX_WHALES {
+                        if pl.whales[w] == NONE || s.moved & (1 << w) != 0 {
+                            continue;
+                        }
+                        let cost = self.move_costs(s, p, w);
+                        for q in 0..d.ports.len() {
+                            if q as u8 != pl.whales[w] && cost[q] as u16 <= pl.res[KRILL] {
+                                out.push(MOVE + (w * MAX_PORTS + q) as Action);
+                            }
+                        }
+                    }
+                    out.push(END_MOVES);
+                    self.uses(pl, out);
+                }
+                Step::Cargo => {
+                    for w in 0..MAX_WHALES {
+                        if self.can_load(s, p, w) {
+                            out.push(LOAD + w as Action);
+                        }
+                    }
+                    for w in 0..MAX_WHALES {
+                        let (q, c) = (pl.whales[w], pl.cargo[w]);
+                        if q == NONE || c == NONE || s.cargo_done & (1 << w) != 0 || d.ports[q as usize].capital {
+                            continue;
+                        }
+                        let r = d.ports[q as usize].region as usize;
+                        for i in 0..d.territory_row as usize {
+                            if s.territory_display[r][i] == c {
+                                out.push(DELIVER_TERRITORY + (w * MAX_TERRITORY_ROW + i) as Action);
+                            }
+                        }
+                    }
+                    for w in 0..MAX_WHALES {
+                        let (q, c) = (pl.whales[w], pl.cargo[w]);
+                        if q == NONE || c == NONE || s.cargo_done & (1 << w) != 0 || !d.ports[q as usize].capital {
+                            continue;
+                        }
+                        let r = d.ports[q as usize].region as usize;
+                        // Two tiles of the same cargo are the same choice: the first is offered.
+                        if let Some(k) = s.capital_display[r].iter().position(|&t| t == c) {
+                            out.push(DELIVER_CAPITAL + (2 * w + k) as Action);
+                        }
+                    }
+                    out.push(END_CARGO);
+                    self.uses(pl, out);
+                }
+                Step::BottomChoice(i) => {
+                    let mut ch = d.bottom_choices[i as usize];
+                    ch.sort();
+                    out.push(CHOOSE + ch[0] as Action);
+                    if ch[1] != ch[0] {
+                        out.push(CHOOSE + ch[1] as Action);
+                    }
+                }
+                Step::Claim => {
+                    self.uses(pl, out);
+                    self.claims(s, p, out);
+                }
+            },
+        }
+    }
+
+    /// Calls `f(outcome, weight)` for each outcome of the pending draw, in increasing order.
+    fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
+        let d = &self.data;
+        match s.draw {
+            Draw::None => {}
+            Draw::Achievement(l) => {
+                for (i, a) in d.achievements.iter().enumerate() {
+                    if a.letter == l {
+                        f(i as Action, 1);
+                    }
+                }
+            }
+            Draw::NetworkTile(r) => {
+                for (i, t) in d.network_tiles.iter().enumerate() {
+                    if t.region == r {
+                        f(i as Action, 1);
+                    }
+                }
+            }
+            Draw::Capital(r, _) => {
+                for (c, &n) in s.capital_stack[r as usize].iter().enumerate() {
+                    if n > 0 {
+                        f(c as Action, n as u32);
+                    }
+                }
+            }
+            Draw::Territory(r, _) => {
+                for (c, &n) in s.territory_stack[r as usize].iter().enumerate() {
+                    if n > 0 {
+                        f(c as Action, n as u32);
+                    }
+                }
+            }
+            Draw::NetworkCard(_, diff) => {
+                for c in bits(s.network_deck as u64) {
+                    if d.network_cards[c].difficulty == diff {
+                        f(c as Action, 1);
+                    }
+                }
+            }
+            Draw::PortCard(_) => bits(s.port_deck as u64).for_each(|c| f(c as Action, 1)),
+            Draw::Character(_) => bits(s.character_deck).for_each(|c| f(c as Action, 1)),
+        }
+    }
+
+    fn apply(&self, s: &mut State, a: Action) {
+        if s.draw != Draw::None {
+            self.apply_draw(s, a);
+            s.draw = Draw::None;
+            self.settle(s);
+            return;
+        }
+        let p = s.current as usize;
+        match s.phase {
+            Phase::Setup | Phase::GameOver => {}
+            Phase::PlaceWhales => {
+                s.players[p].whales[0] = (a - PLACE_WHALE) as u8;
+                s.cursor += 1;
+                if s.cursor as usize == self.players {
+                    self.begin_round(s);
+                } else {
+                    s.current = ((s.start_player as usize + s.cursor as usize) % self.players) as u8;
+                }
+            }
+            Phase::Discard => {
+                s.players[p].discarded |= 1 << (a - DISCARD_CHIP);
+                s.cursor += 1;
+                let k = self.discards();
+                if s.cursor as usize == self.players * k as usize {
+                    s.phase = Phase::Turns;
+                    s.round_lead = s.start_player;
+                    self.begin_turn(s, s.start_player);
+                } else {
+                    s.current = ((s.start_player as usize + (s.cursor / k) as usize) % self.players) as u8;
+                }
+            }
+            Phase::DiscardNetworkCard => {
+                let pl = &mut s.players[p];
+                let c = a - DISCARD_CARD;
+                pl.cards &= !(1 << c);
+                pl.card_discards |= 1 << c;
+                s.cursor += 1;
+                self.next_network_discard(s);
+            }
+            Phase::EndRoundClaims => {
+                if a == END_TURN {
+                    s.cursor += 1;
+                    self.next_end_round_claim(s);
+                } else {
+                    self.claim(s, p, a);
+                }
+            }
+            Phase::Turns => self.turn_move(s, p, a),
+        }
+        self.settle(s);
+    }
+
+    /// Phase A's discards are secret simultaneous choices, made one seat after another.
+    fn decision_is_secret(&self, state: &State) -> bool {
+        state.draw == Draw::None && state.phase == Phase::Discard
+    }
+
+    /// The winners: the most points, then the most wood and steel left; still tied, shared.
+    fn winners(&self, s: &State) -> Vec<usize> {
+        if s.phase != Phase::GameOver {
+            return Vec::new();
+        }
+        let key = |p: usize| {
+            let t: u32 = self.tally(s, p).iter().sum();
+            (t, s.players[p].res[WOOD] as u32 + s.players[p].res[STEEL] as u32)
+        };
+        let best = (0..self.players).map(key).max().unwrap();
+        (0..self.players).filter(|&p| key(p) == best).collect()
+    }
+
+    fn is_truncated(&self, _state: &State) -> bool {
+        false
     }
 }

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::engine::prelude::*;
 use crate::engine::{field_errors, EngineError, Result};
 
 use super::data::*;
@@ -105,6 +106,11 @@ fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
     EngineError::setup(field, message)
 }
 
+/// A saved state that breaks an invariant.
+fn bad(message: String) -> EngineError {
+    EngineError::StateFormat(message)
+}
+
 impl Mistwind {
     fn port_of(&self, field: &str, name: &str) -> Result<u8> {
         self.data.port_names.iter().position(|n| n == name).map(|i| i as u8).ok_or_else(|| err(field, format!("{name:?} is not a port")))
@@ -129,6 +135,10 @@ impl Mistwind {
         Ok(m)
     }
 
+
+}
+
+impl Positions for Mistwind {
     /// Builds a position from a description (every key optional):
     ///
     /// ```json
@@ -147,11 +157,11 @@ impl Mistwind {
     /// Unnamed displays take the first components in data-file order; the demand stacks
     /// hold what is neither shown nor collected (collected tiles leave the stacks in cargo
     /// order); the decks hold every card not placed.
-    pub(crate) fn setup_from(&self, description: &Value) -> Result<State> {
+    fn setup(&self, description: &Value) -> Result<State> {
         let dsc: Desc = field_errors::from_json_value(description).map_err(|e| err(e.field_or("."), e.message))?;
         let d = &self.data;
         let n = self.players;
-        let mut s = self.initial();
+        let mut s = self.initial_state();
         // Start from a clean table: no draws pending, everything back in the decks.
         s.draw = Draw::None;
         if dsc.round >= self.rounds {
@@ -480,20 +490,20 @@ impl Mistwind {
             }
         }
         s.draw = self.next_draw(&s);
-        self.validate(&s).map_err(|m| err(".", m))?;
+        self.validate_state(&s).map_err(|e| err(".", e.to_string()))?;
         Ok(s)
     }
 
     /// Checks the invariants of a state from outside.
-    pub(crate) fn validate(&self, s: &State) -> std::result::Result<(), String> {
+    fn validate_state(&self, s: &State) -> Result<()> {
         let d = &self.data;
         let n = self.players;
         let nports = d.ports.len();
         if s.round > self.rounds || (s.round == self.rounds) != (s.phase == Phase::GameOver) {
-            return Err(format!("round {} of a {}-round game in phase {:?}", s.round, self.rounds, s.phase));
+            return Err(bad(format!("round {} of a {}-round game in phase {:?}", s.round, self.rounds, s.phase)));
         }
         if s.current as usize >= n || s.start_player as usize >= n || s.round_lead as usize >= n {
-            return Err("a player index out of range".into());
+            return Err(bad("a player index out of range".into()));
         }
         let mut chars = s.character_deck;
         let mut cards = s.network_deck;
@@ -501,38 +511,38 @@ impl Mistwind {
         for p in 0..n {
             let pl = &s.players[p];
             if pl.hand & !0b1_1111 != 0 || pl.discarded & !pl.hand != 0 {
-                return Err(format!("P{p}'s chips"));
+                return Err(bad(format!("P{p}'s chips")));
             }
             if pl.outposts >> nports != 0 || pl.outposts.count_ones() > d.rules.outposts as u32 {
-                return Err(format!("P{p}'s outposts"));
+                return Err(bad(format!("P{p}'s outposts")));
             }
             for w in 0..MAX_WHALES {
                 let (q, c) = (pl.whales[w], pl.cargo[w]);
                 if (q != NONE && q as usize >= nports) || (w >= d.rules.whales as usize && q != NONE) || (q == NONE && c != NONE) {
-                    return Err(format!("P{p}'s whale {}", w + 1));
+                    return Err(bad(format!("P{p}'s whale {}", w + 1)));
                 }
                 if c != NONE {
                     if c as usize >= CARGO_TYPES {
-                        return Err(format!("P{p}'s whale {} carries cargo {c}", w + 1));
+                        return Err(bad(format!("P{p}'s whale {} carries cargo {c}", w + 1)));
                     }
                     cargo[c as usize] += 1;
                 }
             }
             if pl.characters & chars != 0 || pl.characters >> d.characters.len().min(63) > 1 || pl.used & !pl.characters != 0 {
-                return Err(format!("P{p}'s characters"));
+                return Err(bad(format!("P{p}'s characters")));
             }
             chars |= pl.characters;
             let all = pl.cards | pl.claimed | pl.card_discards;
             if all & cards != 0 || (pl.cards & pl.claimed) | (pl.cards & pl.card_discards) | (pl.claimed & pl.card_discards) != 0 || (all as u32) >> d.network_cards.len() != 0 {
-                return Err(format!("P{p}'s network cards"));
+                return Err(bad(format!("P{p}'s network cards")));
             }
             cards |= all;
             if pl.achievements & !0b1111 != 0 || pl.markers.iter().any(|&m| m > 2) || pl.markers.iter().filter(|&&m| m != 0).count() > d.rules.markers as usize {
-                return Err(format!("P{p}'s achievements or control markers"));
+                return Err(bad(format!("P{p}'s achievements or control markers")));
             }
         }
         if cargo.iter().any(|&c| c != d.cargo_markers) {
-            return Err(format!("the cargo markers do not add up to {} of each type", d.cargo_markers));
+            return Err(bad(format!("the cargo markers do not add up to {} of each type", d.cargo_markers)));
         }
         for r in 0..REGIONS {
             let shown_t = s.territory_display[r].iter().filter(|&&c| c != NONE).count() as u32;
@@ -541,11 +551,11 @@ impl Mistwind {
                 || s.territory_display[r][d.territory_row as usize..].iter().any(|&c| c != NONE)
                 || s.capital_display[r][d.capital_row as usize..].iter().any(|&c| c != NONE)
             {
-                return Err(format!("the {} demand displays", d.regions[r]));
+                return Err(bad(format!("the {} demand displays", d.regions[r])));
             }
             for c in 0..CARGO_TYPES {
                 if s.territory_stack[r][c] > d.territory_tiles[r][c] || s.capital_stack[r][c] > d.capital_tiles[r][c] {
-                    return Err(format!("the {} demand stacks", d.regions[r]));
+                    return Err(bad(format!("the {} demand stacks", d.regions[r])));
                 }
             }
             let collected_t: u32 = (0..n).map(|p| s.players[p].territory_tiles[r] as u32).sum();
@@ -555,14 +565,14 @@ impl Mistwind {
             let st: u32 = s.territory_stack[r].iter().map(|&c| c as u32).sum();
             let sc: u32 = s.capital_stack[r].iter().map(|&c| c as u32).sum();
             if shown_t + st + collected_t != total_t || shown_c + sc + collected_c != total_c {
-                return Err(format!("the {} demand tiles do not add up", d.regions[r]));
+                return Err(bad(format!("the {} demand tiles do not add up", d.regions[r])));
             }
             let t = s.network_tiles[r];
             if (t != NONE && (t as usize >= d.network_tiles.len() || d.network_tiles[t as usize].region as usize != r))
                 || (s.upper[r] != NONE && (s.upper[r] as usize >= n || s.players[s.upper[r] as usize].markers[r] != 1))
                 || (0..n).filter(|&p| s.players[p].markers[r] == 1).count() != (s.upper[r] != NONE) as usize
             {
-                return Err(format!("the {} network tile", d.regions[r]));
+                return Err(bad(format!("the {} network tile", d.regions[r])));
             }
         }
         for l in 0..4 {
@@ -572,55 +582,55 @@ impl Mistwind {
                 || (t != NONE && (t as usize >= n || s.players[t as usize].achievements & (1 << l) == 0))
                 || (0..n).filter(|&p| s.players[p].achievements & (1 << l) != 0).count() != (t != NONE) as usize
             {
-                return Err(format!("achievement {}", LETTERS[l]));
+                return Err(bad(format!("achievement {}", LETTERS[l])));
             }
         }
         for i in 0..ROW {
             let c = s.character_row[i];
             if c != NONE && (c as usize >= d.characters.len() || chars & (1 << c) != 0) {
-                return Err(format!("character field {}", i + 1));
+                return Err(bad(format!("character field {}", i + 1)));
             }
             if c != NONE {
                 chars |= 1 << c;
             }
             let pc = s.port_row[i];
             if pc != NONE && (pc as usize >= d.port_cards.len() || s.port_deck & (1 << pc) != 0) {
-                return Err(format!("port field {}", i + 1));
+                return Err(bad(format!("port field {}", i + 1)));
             }
             for (f, what) in [(s.resource_fields[i], "resource"), (s.worker_fields[i], "worker"), (s.character_chips[i], "character"), (s.stack_top[i], "port")] {
                 if f != NONE && f as usize >= n {
-                    return Err(format!("{what} field {} holds a chip of no player", i + 1));
+                    return Err(bad(format!("{what} field {} holds a chip of no player", i + 1)));
                 }
             }
             if (s.stack_height[i] == 0) != (s.stack_top[i] == NONE) {
-                return Err(format!("the stack on port field {}", i + 1));
+                return Err(bad(format!("the stack on port field {}", i + 1)));
             }
         }
         if (s.character_deck >> d.characters.len().min(63)) > 1 || (s.port_deck as u64) >> d.port_cards.len() != 0 || (s.network_deck as u64) >> d.network_cards.len() != 0 {
-            return Err("a deck holds cards the game does not have".into());
+            return Err(bad("a deck holds cards the game does not have".into()));
         }
         if s.moved >> MAX_WHALES != 0 || s.cargo_done >> MAX_WHALES != 0 {
-            return Err("whale flags".into());
+            return Err(bad("whale flags".into()));
         }
         match s.step {
-            Step::PortChoice(i) if i as usize >= ROW || s.port_row[i as usize] == NONE => return Err("port choice on an empty field".into()),
+            Step::PortChoice(i) if i as usize >= ROW || s.port_row[i as usize] == NONE => return Err(bad("port choice on an empty field".into())),
             Step::WorkerBuild(i) if !matches!(d.worker_board.get(i as usize).map(|f| f.ability), Some(WorkerAbility::BuildOutpost | WorkerAbility::BuildWhale)) => {
-                return Err("a build on a worker field that builds nothing".into())
+                return Err(bad("a build on a worker field that builds nothing".into()))
             }
-            Step::BottomChoice(i) if i >= 2 => return Err("a choice below the two bottom spaces".into()),
+            Step::BottomChoice(i) if i >= 2 => return Err(bad("a choice below the two bottom spaces".into())),
             _ => {}
         }
         if s.phase != Phase::Turns && s.step != Step::Chip && !(s.phase == Phase::EndRoundClaims && s.step == Step::Claim) {
-            return Err(format!("step {:?} outside the turns", s.step));
+            return Err(bad(format!("step {:?} outside the turns", s.step)));
         }
         if s.phase == Phase::Turns && s.step == Step::Chip && s.draw == Draw::None {
             let pl = &s.players[s.current as usize];
             if pl.hand & !pl.discarded == 0 {
-                return Err("the player to move has no chip".into());
+                return Err(bad("the player to move has no chip".into()));
             }
         }
         if s.draw != Draw::None && s.draw != self.next_draw(s) {
-            return Err("a pending draw that the table does not call for".into());
+            return Err(bad("a pending draw that the table does not call for".into()));
         }
         Ok(())
     }

@@ -5,10 +5,11 @@ use serde_json::json;
 
 use serde_json::{Map, Value};
 
-use crate::engine::{Actor, Game, GameDefinition};
+use crate::engine::data::ComponentData;
+use crate::engine::prelude::*;
+use crate::engine::{Actor, GameDefinition};
 use crate::harness::conformance::check_configuration;
 
-use super::actions::*;
 use super::data::*;
 use super::state::*;
 use super::Mistwind;
@@ -214,8 +215,16 @@ fn a_chip_goes_on_a_field_with_its_number_once_per_board_per_round() {
     let names = legal(&g, &s);
     for n in 1..=5 {
         assert!(names.contains(&format!("play-{n}:resources")));
+    }
+    for n in 1..=4 {
         assert!(names.contains(&format!("play-{n}:worker")));
     }
+    // Ruling 13: worker field 5 builds a whale where the player has an outpost; with none, it
+    // cannot be carried out and is not offered.
+    assert!(!names.contains(&"play-5:worker".to_string()));
+    let mut with_outpost = s.clone();
+    with_outpost.players[0].outposts = 1 << 3;
+    assert!(is_legal(&g, &with_outpost, "play-5:worker"));
     play(&g, &mut s, "play-1:resources");
     // I. "Take all the resources shown on the chosen field" (field 1: 2 wood, 1 steel).
     assert_eq!(s.players[0].res, [5, 4, 2, 5]);
@@ -317,7 +326,8 @@ fn loading_needs_the_ports_cargo_and_krill_is_loaded_in_addition() {
     assert_eq!(s.cargo_supply[oil], 5);
     play(&g, &mut s, "load-1");
     assert_eq!(s.players[0].cargo[0], 0, "coal at Fernwick");
-    assert_eq!((s.cargo_supply[0], s.cargo_supply[oil]), (5, 6));
+    // The coal comes from the supply (one of the six is aboard whale 2), the oil goes back.
+    assert_eq!((s.cargo_supply[0], s.cargo_supply[oil]), (4, 6));
     let krill = s.players[0].res[KRILL];
     play(&g, &mut s, "load-2");
     assert_eq!(s.players[0].res[KRILL], krill + 1);

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use crate::engine::prelude::*;
 use crate::engine::{Action, ScoreReport};
 
 use super::actions::*;
@@ -206,61 +207,6 @@ impl Mistwind {
         }
     }
 
-    pub(crate) fn action_name(&self, s: &State, a: Action) -> String {
-        if s.draw != Draw::None {
-            return self.chance_name(s, a);
-        }
-        let d = &self.data;
-        match a {
-            _ if a < PLACE_WHALE => format!("discard:chip {}", a + 1),
-            _ if a < PLAY => format!("place-whale:{}", self.port_name((a - PLACE_WHALE) as u8)),
-            _ if a < BUILD_OUTPOST => {
-                let l = ((a - PLAY) / 5) as usize;
-                let i = ((a - PLAY) % 5) as usize;
-                let what = match l as u8 {
-                    CHARACTER_ROW if s.character_row[i] != NONE && (s.character_row[i] as usize) < d.characters.len() => format!("character {}", d.characters[s.character_row[i] as usize].name),
-                    PORT_ROW if s.port_row[i] != NONE && (s.port_row[i] as usize) < d.port_cards.len() => format!("port {}", self.port_name(d.port_cards[s.port_row[i] as usize].port)),
-                    _ => LOCATIONS[l].to_string(),
-                };
-                format!("play-{}:{what}", i + 1)
-            }
-            BUILD_OUTPOST => "build-outpost".into(),
-            BUILD_WHALE => "build-whale".into(),
-            _ if a < BUILD_AT => format!("take:{}", RESOURCES[(a - TAKE) as usize]),
-            _ if a < MOVE => format!("build:{}", self.port_name((a - BUILD_AT) as u8)),
-            _ if a < END_MOVES => {
-                let w = (a - MOVE) as usize / MAX_PORTS;
-                format!("move-whale-{}:{}", w + 1, self.port_name(((a - MOVE) as usize % MAX_PORTS) as u8))
-            }
-            END_MOVES => "end-moves".into(),
-            _ if a < DELIVER_TERRITORY => format!("load-{}", a - LOAD + 1),
-            _ if a < DELIVER_CAPITAL => {
-                let w = (a - DELIVER_TERRITORY) as usize / MAX_TERRITORY_ROW;
-                let i = (a - DELIVER_TERRITORY) as usize % MAX_TERRITORY_ROW;
-                format!("deliver-{}:demand row space {}", w + 1, i + 1)
-            }
-            _ if a < END_CARGO => {
-                let w = (a - DELIVER_CAPITAL) as usize / 2;
-                format!("deliver-{}:capital tile {}", w + 1, (a - DELIVER_CAPITAL) % 2 + 1)
-            }
-            END_CARGO => "end-cargo".into(),
-            _ if a < USE => format!("choose:{}", RESOURCES[(a - CHOOSE) as usize]),
-            _ if a < REVEAL_CARD => {
-                let c = (a - USE) as usize;
-                format!("use:{}", d.characters.get(c).map_or("?", |c| c.name.as_str()))
-            }
-            _ if a < CONTROL => format!("reveal-card:{}", self.card_words_or((a - REVEAL_CARD) as usize)),
-            _ if a < ACHIEVE => {
-                let r = ((a - CONTROL) / 2) as usize;
-                let f = if (a - CONTROL) % 2 == 0 { "upper" } else { "lower" };
-                format!("control-{f}:{}", d.regions[r])
-            }
-            _ if a < END_TURN => format!("achievement:{}", LETTERS[(a - ACHIEVE) as usize]),
-            _ if a as usize >= NUM_ACTIONS => format!("action-{a}"),
-            END_TURN => if s.phase == Phase::EndRoundClaims { "pass".into() } else { "end-turn".into() },
-            _ => format!("discard-card:{}", self.card_words_or((a - DISCARD_CARD) as usize)),
-        }
-    }
 
     fn card_words_or(&self, c: usize) -> String {
         if c < self.data.network_cards.len() {
@@ -318,46 +264,7 @@ impl Mistwind {
         t
     }
 
-    /// The winners: the most points, then the most wood and steel left; still tied, shared.
-    pub fn winners_of(&self, s: &State) -> Vec<usize> {
-        if s.phase != Phase::GameOver {
-            return Vec::new();
-        }
-        let key = |p: usize| {
-            let t: u32 = self.tally(s, p).iter().sum();
-            (t, s.players[p].res[WOOD] as u32 + s.players[p].res[STEEL] as u32)
-        };
-        let best = (0..self.players).map(key).max().unwrap();
-        (0..self.players).filter(|&p| key(p) == best).collect()
-    }
 
-    pub(crate) fn report(&self, s: &State) -> ScoreReport {
-        let mut points = Vec::new();
-        let mut totals = Vec::new();
-        let mut ties = Vec::new();
-        for p in 0..self.players {
-            let t = self.tally(s, p);
-            points.push(t.iter().map(|&v| v as f64).collect::<Vec<f64>>());
-            totals.push(t.iter().sum::<u32>() as f64);
-            ties.push(vec![(s.players[p].res[WOOD] + s.players[p].res[STEEL]) as f64]);
-        }
-        let mut notes = vec!["network cards not revealed score at the end by the links then made (full or partial)".to_string()];
-        if s.phase != Phase::GameOver {
-            notes.push(format!("round {} of {}: the score as if the game ended now", s.round + 1, self.rounds));
-        }
-        ScoreReport {
-            categories: CATEGORIES.iter().map(|c| c.to_string()).collect(),
-            points,
-            totals,
-            tie_breakers: vec!["wood and steel left".into()],
-            tie_breaker_values: ties,
-            winners: self.winners_of(s),
-            terminal: s.phase == Phase::GameOver,
-            truncated: false,
-            notes,
-            ..ScoreReport::default()
-        }
-    }
 
     // ----- text -----
 
@@ -450,7 +357,87 @@ impl Mistwind {
         o
     }
 
-    pub(crate) fn observe_tensor(&self, s: &State, viewer: usize, out: &mut [f32]) {
+}
+
+impl View for Mistwind {
+    fn action_to_string(&self, s: &State, a: Action) -> String {
+        if s.draw != Draw::None {
+            return self.chance_name(s, a);
+        }
+        let d = &self.data;
+        match a {
+            _ if a < PLACE_WHALE => format!("discard:chip {}", a + 1),
+            _ if a < PLAY => format!("place-whale:{}", self.port_name((a - PLACE_WHALE) as u8)),
+            _ if a < BUILD_OUTPOST => {
+                let l = ((a - PLAY) / 5) as usize;
+                let i = ((a - PLAY) % 5) as usize;
+                let what = match l as u8 {
+                    CHARACTER_ROW if s.character_row[i] != NONE && (s.character_row[i] as usize) < d.characters.len() => format!("character {}", d.characters[s.character_row[i] as usize].name),
+                    PORT_ROW if s.port_row[i] != NONE && (s.port_row[i] as usize) < d.port_cards.len() => format!("port {}", self.port_name(d.port_cards[s.port_row[i] as usize].port)),
+                    _ => LOCATIONS[l].to_string(),
+                };
+                format!("play-{}:{what}", i + 1)
+            }
+            BUILD_OUTPOST => "build-outpost".into(),
+            BUILD_WHALE => "build-whale".into(),
+            _ if a < BUILD_AT => format!("take:{}", RESOURCES[(a - TAKE) as usize]),
+            _ if a < MOVE => format!("build:{}", self.port_name((a - BUILD_AT) as u8)),
+            _ if a < END_MOVES => {
+                let w = (a - MOVE) as usize / MAX_PORTS;
+                format!("move-whale-{}:{}", w + 1, self.port_name(((a - MOVE) as usize % MAX_PORTS) as u8))
+            }
+            END_MOVES => "end-moves".into(),
+            _ if a < DELIVER_TERRITORY => format!("load-{}", a - LOAD + 1),
+            _ if a < DELIVER_CAPITAL => {
+                let w = (a - DELIVER_TERRITORY) as usize / MAX_TERRITORY_ROW;
+                let i = (a - DELIVER_TERRITORY) as usize % MAX_TERRITORY_ROW;
+                format!("deliver-{}:demand row space {}", w + 1, i + 1)
+            }
+            _ if a < END_CARGO => {
+                let w = (a - DELIVER_CAPITAL) as usize / 2;
+                format!("deliver-{}:capital tile {}", w + 1, (a - DELIVER_CAPITAL) % 2 + 1)
+            }
+            END_CARGO => "end-cargo".into(),
+            _ if a < USE => format!("choose:{}", RESOURCES[(a - CHOOSE) as usize]),
+            _ if a < REVEAL_CARD => {
+                let c = (a - USE) as usize;
+                format!("use:{}", d.characters.get(c).map_or("?", |c| c.name.as_str()))
+            }
+            _ if a < CONTROL => format!("reveal-card:{}", self.card_words_or((a - REVEAL_CARD) as usize)),
+            _ if a < ACHIEVE => {
+                let r = ((a - CONTROL) / 2) as usize;
+                let f = if (a - CONTROL) % 2 == 0 { "upper" } else { "lower" };
+                format!("control-{f}:{}", d.regions[r])
+            }
+            _ if a < END_TURN => format!("achievement:{}", LETTERS[(a - ACHIEVE) as usize]),
+            _ if a as usize >= NUM_ACTIONS => format!("action-{a}"),
+            END_TURN => if s.phase == Phase::EndRoundClaims { "pass".into() } else { "end-turn".into() },
+            _ => format!("discard-card:{}", self.card_words_or((a - DISCARD_CARD) as usize)),
+        }
+    }
+
+    /// The move as `observer` sees it: another seat's Phase A discard, the network cards
+    /// dealt to another seat and another seat's network card discard are face down.
+    fn action_string_for(&self, s: &State, a: Action, observer: usize) -> String {
+        let d = &self.data;
+        match (s.draw, s.phase) {
+            (Draw::NetworkCard(p, diff), _) if p as usize != observer => {
+                format!("deal-network-card:P{p} {}", DIFFICULTIES[diff as usize])
+            }
+            (Draw::None, Phase::Discard) if s.current as usize != observer => "discard:a chip face down".into(),
+            (Draw::None, Phase::DiscardNetworkCard) if s.current as usize != observer => {
+                let c = (a - DISCARD_CARD) as usize;
+                format!("discard-card:{} face down", DIFFICULTIES[d.network_cards.get(c).map_or(0, |k| k.difficulty) as usize])
+            }
+            _ => self.action_to_string(s, a),
+        }
+    }
+
+    fn observation_string(&self, state: &State, player: usize) -> String {
+        self.table(state, Some(player), false)
+    }
+
+    fn observation_tensor(&self, s: &State, viewer: usize, out: &mut [f32]) {
         out.fill(0.0);
         let d = &self.data;
         let mut w = Writer { out, at: 0 };
@@ -569,6 +556,48 @@ impl Mistwind {
         w.mask(MAX_WHALES, s.moved as u64);
         w.mask(MAX_WHALES, s.cargo_done as u64);
         debug_assert_eq!(w.at, tensor_len());
+    }
+
+    fn render(&self, state: &State) -> String {
+        self.table(state, None, true)
+    }
+
+    fn public_string(&self, state: &State) -> String {
+        self.table(state, None, false)
+    }
+
+    fn score_report(&self, s: &State) -> ScoreReport {
+        let mut points = Vec::new();
+        let mut totals = Vec::new();
+        let mut ties = Vec::new();
+        for p in 0..self.players {
+            let t = self.tally(s, p);
+            points.push(t.iter().map(|&v| v as f64).collect::<Vec<f64>>());
+            totals.push(t.iter().sum::<u32>() as f64);
+            ties.push(vec![(s.players[p].res[WOOD] + s.players[p].res[STEEL]) as f64]);
+        }
+        let mut notes = vec!["network cards not revealed score at the end by the links then made (full or partial)".to_string()];
+        if s.phase != Phase::GameOver {
+            notes.push(format!("round {} of {}: the score as if the game ended now", s.round + 1, self.rounds));
+        }
+        ScoreReport {
+            categories: CATEGORIES.iter().map(|c| c.to_string()).collect(),
+            points,
+            totals,
+            tie_breakers: vec!["wood and steel left".into()],
+            tie_breaker_values: ties,
+            winners: self.winners(s),
+            terminal: s.phase == Phase::GameOver,
+            truncated: false,
+            notes,
+            ..ScoreReport::default()
+        }
+    }
+
+    fn scores(&self, state: &State, out: &mut [f64]) {
+        for (p, o) in out.iter_mut().enumerate() {
+            *o = self.tally(state, p).iter().sum::<u32>() as f64;
+        }
     }
 }
 
