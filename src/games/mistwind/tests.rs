@@ -732,3 +732,45 @@ fn the_observation_tensor_decodes_field_by_field() {
     assert_eq!(one(p1 + l::CARDS, 16), vec![0, 5, 10]);
     assert_eq!(one(p1 + l::DISCARDED, 5), vec![2]);
 }
+
+#[test]
+fn after_the_bonuses_players_claim_what_they_made_possible_clockwise() {
+    // Phase C: "In clockwise order (starting with the starting player) you may fulfill
+    // victory conditions that were made possible by a port bonus." P2's fourth outpost comes
+    // from the Rootmere card's bonus and fulfils achievement A (4 outposts).
+    let g = game(3);
+    let mut s = last_chips(&g, 0);
+    s.players[2].outposts = (1 << 1) | (1 << 0) | (1 << 4);
+    finish_turns(&g, &mut s);
+    assert_eq!(s.phase, Phase::EndRoundClaims);
+    assert_eq!(s.current, 2, "P0 and P1 have nothing to claim and are skipped");
+    assert_eq!(legal(&g, &s), vec!["achievement:A", "pass"]);
+    play(&g, &mut s, "achievement:A");
+    play(&g, &mut s, "pass");
+    assert_eq!(s.achievement_taken[0], 2);
+    assert_eq!(s.round, 1);
+}
+
+#[test]
+fn the_log_hides_the_secret_discard_and_the_dealt_cards_from_the_other_seats() {
+    let g = game(3);
+    let s = at(&g, json!({"phase": "discard"}));
+    let mut after = s.clone();
+    let mut v = Vec::new();
+    g.legal_actions(&s, &mut v);
+    g.apply(&mut after, v[2]);
+    assert_eq!(g.describe_move(&s, v[2], &after, Some(0)), "P0 secretly discards chip 3.");
+    assert_eq!(g.describe_move(&s, v[2], &after, Some(1)), "P0 discards a chip face down.");
+    assert_eq!(g.action_string_for(&s, v[2], 1), "discard:a chip face down");
+    // The network cards dealt at setup.
+    let mut t = g.initial_state();
+    while !matches!(t.draw, Draw::NetworkCard(..)) {
+        g.legal_actions(&t, &mut v);
+        g.apply(&mut t, v[0]);
+    }
+    g.legal_actions(&t, &mut v);
+    let mut u = t.clone();
+    g.apply(&mut u, v[0]);
+    assert_eq!(g.describe_move(&t, v[0], &u, Some(1)), "P0 is dealt a network card (easy), face down.");
+    assert!(g.describe_move(&t, v[0], &u, Some(0)).starts_with("P0 is dealt the easy network card "));
+}
