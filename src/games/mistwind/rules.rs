@@ -406,7 +406,7 @@ impl Mistwind {
                 let Step::PortChoice(i) = s.step else { return };
                 let pl = &mut s.players[p];
                 let n = s.stack_height[i as usize] as u16 + self.has_ability(pl, Ability::ExtraTake) as u16;
-                pl.res[(a - TAKE) as usize] += n;
+                pl.res[(a - TAKE) as usize] = pl.res[(a - TAKE) as usize].saturating_add(n);
                 s.step = Step::Move;
             }
             _ if (BUILD_AT..MOVE).contains(&a) => {
@@ -430,7 +430,7 @@ impl Mistwind {
                 let pl = &mut s.players[p];
                 let c = d.ports[pl.whales[w] as usize].cargo;
                 if c == KRILL_CARGO {
-                    pl.res[KRILL] += 1;
+                    pl.res[KRILL] = pl.res[KRILL].saturating_add(1);
                 } else {
                     if pl.cargo[w] != NONE {
                         s.cargo_supply[pl.cargo[w] as usize] += 1;
@@ -466,7 +466,8 @@ impl Mistwind {
                 s.step = Step::Claim;
             }
             _ if (CHOOSE..USE).contains(&a) => {
-                s.players[p].res[(a - CHOOSE) as usize] += 1;
+                let r = &mut s.players[p].res[(a - CHOOSE) as usize];
+                *r = r.saturating_add(1);
                 s.step = Step::Cargo;
             }
             _ if (USE..REVEAL_CARD).contains(&a) => {
@@ -490,7 +491,7 @@ impl Mistwind {
         let c = pl.cargo[w];
         s.cargo_supply[c as usize] += 1;
         pl.cargo[w] = NONE;
-        pl.res[COINS] += self.has_ability(pl, Ability::CoinPerDelivery) as u16;
+        pl.res[COINS] = pl.res[COINS].saturating_add(self.has_ability(pl, Ability::CoinPerDelivery) as u16);
         s.cargo_done |= 1 << w;
         self.data.ports[pl.whales[w] as usize].region as usize
     }

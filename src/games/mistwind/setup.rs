@@ -569,6 +569,7 @@ impl Positions for Mistwind {
             }
             let t = s.network_tiles[r];
             if (t != NONE && (t as usize >= d.network_tiles.len() || d.network_tiles[t as usize].region as usize != r))
+                || (t == NONE && (0..n).any(|p| s.players[p].markers[r] != 0))
                 || (s.upper[r] != NONE && (s.upper[r] as usize >= n || s.players[s.upper[r] as usize].markers[r] != 1))
                 || (0..n).filter(|&p| s.players[p].markers[r] == 1).count() != (s.upper[r] != NONE) as usize
             {
@@ -579,7 +580,7 @@ impl Positions for Mistwind {
             let a = s.achievements[l];
             let t = s.achievement_taken[l];
             if (a != NONE && (a as usize >= d.achievements.len() || d.achievements[a as usize].letter as usize != l))
-                || (t != NONE && (t as usize >= n || s.players[t as usize].achievements & (1 << l) == 0))
+                || (t != NONE && (a == NONE || t as usize >= n || s.players[t as usize].achievements & (1 << l) == 0))
                 || (0..n).filter(|&p| s.players[p].achievements & (1 << l) != 0).count() != (t != NONE) as usize
             {
                 return Err(bad(format!("achievement {}", LETTERS[l])));
@@ -627,6 +628,14 @@ impl Positions for Mistwind {
             let pl = &s.players[s.current as usize];
             if pl.hand & !pl.discarded == 0 {
                 return Err(bad("the player to move has no chip".into()));
+            }
+        }
+        if s.draw == Draw::None && s.phase != Phase::GameOver {
+            // The player to move has a move (a position that can go on).
+            let mut moves = Vec::new();
+            self.player_actions(s, &mut moves);
+            if moves.is_empty() {
+                return Err(bad(format!("P{} is to move in phase {:?}, step {:?} and has no move", s.current, s.phase, s.step)));
             }
         }
         if s.draw != Draw::None && s.draw != self.next_draw(s) {
