@@ -4,6 +4,7 @@ Run from the root of a checkout, with the package and ``open-spiel`` installed::
 
     python benches/compare.py                 # 5 rounds of ~0.5 s samples
     python benches/compare.py --rounds 7 --seconds 1 --json results.json
+    python benches/compare.py --games before-the-wind --players 3   # one game, one player count
 
 What is measured (each sample plays whole games from fixed seeds; every round must
 reproduce the checksum of the first, so the same work is timed each time):
@@ -345,7 +346,7 @@ def describe(name: str, options: dict[str, Any]) -> str:
     return " ".join([name, f"{options['players']}p" if "players" in options else "", *rest]).strip()
 
 
-def build_cases(only_players: set[int] | None) -> list[Case]:
+def build_cases(only_players: set[int] | None, only_games: set[str] | None = None) -> list[Case]:
     """The cases in measuring order: natives, then pure Python, then Python loops, then the
     batched loops, so that the two samples of a ratio are taken close together in time."""
     native: list[Case] = []
@@ -360,6 +361,8 @@ def build_cases(only_players: set[int] | None) -> list[Case]:
                            name, partial(openspiel_python, g)))
     for name, options in our_configurations():
         if only_players and options.get("players") not in only_players:
+            continue
+        if only_games and name not in only_games:
             continue
         game = tw.load(name, **options)
         cfg = describe(name, options)
@@ -542,10 +545,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     ap.add_argument("--seconds", type=float, default=0.5, help="target length of one sample (default 0.5)")
     ap.add_argument("--players", type=int, nargs="*", help="only these player counts of our games")
+    ap.add_argument("--games", nargs="*", help="only these games of tw.GAMES (e.g. before-the-wind)")
     ap.add_argument("--json", type=Path, help="also write the results to this file")
     args = ap.parse_args()
 
-    cases = build_cases(set(args.players) if args.players else None)
+    cases = build_cases(set(args.players) if args.players else None, set(args.games) if args.games else None)
     print(f"python {platform.python_version()}, tradewinds {tw.__version__}, open_spiel "
           f"{_version('open_spiel')}, {os.cpu_count()} cores, {platform.machine()}; load average {_load()}")
     print(f"calibrating {len(cases)} cases to ~{args.seconds:g} s per sample ...", flush=True)

@@ -4,9 +4,10 @@
 //! as in docs/simulation.md).
 //!
 //! ```text
-//! cargo run --release --example agent_truncation -- [--seed S] [--threads T] [SPEC@GAMES ...]
+//! cargo run --release --example agent_truncation -- [--seed S] [--threads T] [--game NAME] [SPEC@GAMES ...]
 //! ```
 //!
+//! `--game NAME` (repeatable) plays only the games named, instead of every listed game.
 //! Each `SPEC@GAMES` is an agent spec as `tw.simulate` takes it and the number of self-play
 //! games per configuration; the default is `random@400 greedy@400 mcts:iterations=10@400 mcts@40`
 //! with seed 3. Games are those of `tw.simulate(game, GAMES, seed=S, agents=[SPEC] * players)`.
@@ -19,12 +20,14 @@ use tradewinds::games::{all_configurations, load, GAMES};
 fn main() -> Result<()> {
     let mut seed = 3u64;
     let mut threads = 0usize;
+    let mut names: Vec<String> = Vec::new();
     let mut runs: Vec<(AgentSpec, String, usize)> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--seed" => seed = args.next().and_then(|s| s.parse().ok()).expect("--seed N"),
             "--threads" => threads = args.next().and_then(|s| s.parse().ok()).expect("--threads N"),
+            "--game" => names.push(args.next().expect("--game NAME")),
             run => {
                 let (spec, games) = run.rsplit_once('@').expect("SPEC@GAMES, e.g. greedy@400");
                 let games = games.parse().expect("GAMES: a number of games");
@@ -39,7 +42,10 @@ fn main() -> Result<()> {
     }
     println!("| game | configuration | agent (every seat) | games | truncated | seed | seconds |");
     println!("|------|---------------|--------------------|-------|-----------|------|---------|");
-    for name in GAMES {
+    if names.is_empty() {
+        names = GAMES.iter().map(|n| n.to_string()).collect();
+    }
+    for name in &names {
         for options in all_configurations(name) {
             let game = load(name, &options)?;
             let players = game.spec().players;

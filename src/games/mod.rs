@@ -50,9 +50,9 @@ macro_rules! registry {
 
 registry! {
     north_wind::NorthWind => Listing::Listed,
-    before_the_wind::BeforeTheWind => Listing::Unlisted,
+    before_the_wind::BeforeTheWind => Listing::Listed,
     regatta::Regatta => Listing::Unlisted,
-    nauticus::Nauticus => Listing::Unlisted,
+    nauticus::Nauticus => Listing::Listed,
     mistwind::Mistwind => Listing::Unlisted,
 }
 

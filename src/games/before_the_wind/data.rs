@@ -12,6 +12,8 @@ use crate::engine::{EngineError, Result};
 
 /// The four kinds of goods, in the order of the component list.
 pub const GOODS: [&str; 4] = ["apples", "cheese", "spices", "silk"];
+/// One good of each kind, in the singular ("1 apple", "take:apple").
+pub const GOOD: [&str; 4] = ["apple", "cheese", "spice", "silk"];
 pub const APPLES: usize = 0;
 pub const CHEESE: usize = 1;
 pub const SPICES: usize = 2;
@@ -35,6 +37,8 @@ pub const MAX_HARBOUR: usize = 8;
 #[serde(deny_unknown_fields)]
 pub struct RulesFile {
     pub starting_guilders: Sourced,
+    /// The guilders of the box (the bank of the `bank="limited"` option).
+    pub bank_guilders: Sourced,
     pub starting_goods: Sourced,
     pub warehouse_capacity: Sourced,
     pub goods_per_kind: Sourced,
@@ -183,7 +187,7 @@ pub struct Design {
     pub count: u8,
     /// Index among the special designs (kept in hand), or `None` for a normal card.
     pub special: Option<u8>,
-    /// The card's name as players say it ("Receive 2 apples, 1 spices").
+    /// The card's name as players say it ("Receive 2 apples, 1 spice").
     pub name: String,
 }
 
@@ -201,6 +205,7 @@ pub struct ShipDesign {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rules {
     pub starting_guilders: u32,
+    pub bank_guilders: u32,
     pub starting_goods: u8,
     pub warehouse_capacity: u8,
     pub goods_per_kind: u8,
@@ -246,6 +251,7 @@ impl ComponentData for Data {
         };
         let rules = Rules {
             starting_guilders: get("starting_guilders", &r.starting_guilders, 0, 1000)?,
+            bank_guilders: get("bank_guilders", &r.bank_guilders, 0, 100_000)?,
             starting_goods: get("starting_goods", &r.starting_goods, 0, 8)? as u8,
             warehouse_capacity: get("warehouse_capacity", &r.warehouse_capacity, 1, 20)? as u8,
             goods_per_kind: get("goods_per_kind", &r.goods_per_kind, 1, 60)? as u8,
@@ -477,10 +483,15 @@ impl ComponentData for Data {
     }
 }
 
-/// "2 apples, 1 spices".
+/// `n` goods of kind `g`: "1 apple", "2 apples", "0 spices".
+pub fn count_of(n: u32, g: usize) -> String {
+    format!("{n} {}", if n == 1 { GOOD[g] } else { GOODS[g] })
+}
+
+/// "2 apples, 1 spice".
 pub fn goods_phrase(goods: &[u8; 4]) -> String {
     let parts: Vec<String> =
-        (0..4).filter(|&g| goods[g] > 0).map(|g| format!("{} {}", goods[g], GOODS[g])).collect();
+        (0..4).filter(|&g| goods[g] > 0).map(|g| count_of(goods[g] as u32, g)).collect();
     if parts.is_empty() {
         "nothing".into()
     } else {
@@ -498,5 +509,4 @@ impl Data {
     pub fn num_cards(&self) -> usize {
         self.designs.iter().map(|d| d.count as usize).sum()
     }
-
 }

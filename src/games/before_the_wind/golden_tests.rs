@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::prelude::*;
 use crate::engine::GameState;
 use crate::harness::golden::{check, seed, BOARD_EVERY};
 use crate::harness::playthrough::playthrough_from;
+use crate::engine::prelude::*;
 
 use super::BeforeTheWind;
 
@@ -33,9 +33,9 @@ fn edges() -> Vec<Edge> {
             players: 3,
             description: json!({
                 "harbour": [
-                    "large ship (1 apples, 1 cheese, 1 spices, 1 silk) worth 16 VP",
-                    "small ship (1 apples) worth 5 VP",
-                    "small ship (1 cheese, 1 spices) worth 8 VP"
+                    "large ship (1 apple, 1 cheese, 1 spice, 1 silk) worth 16 VP",
+                    "small ship (1 apple) worth 5 VP",
+                    "small ship (1 cheese, 1 spice) worth 8 VP"
                 ],
                 "players": [
                     {"warehouse": {"apples": 2, "cheese": 3, "spices": 2}, "hand": {"silk": 2}, "placed": ["Preservation of 2 goods"]},
@@ -55,7 +55,7 @@ fn edges() -> Vec<Edge> {
                     "large ship (2 apples, 2 cheese) worth 18 VP",
                     "large ship (2 cheese, 2 silk) worth 14 VP",
                     "large ship (2 spices, 2 silk) worth 14 VP",
-                    "small ship (1 apples) worth 5 VP",
+                    "small ship (1 apple) worth 5 VP",
                     "small ship (1 silk) worth 3 VP"
                 ],
                 "players": [

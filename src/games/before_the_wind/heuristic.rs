@@ -4,6 +4,7 @@
 
 use crate::engine::outcome::tanh_margins;
 use crate::engine::prelude::*;
+
 use super::data::Kind;
 use super::state::{Phase, State, NONE};
 use super::BeforeTheWind;
@@ -41,7 +42,6 @@ impl BeforeTheWind {
         }
         v
     }
-
 }
 
 impl Evaluate for BeforeTheWind {

@@ -5,11 +5,11 @@
 //! purses follow a visibility rule (`sees_purse`, the one the table and the tensor consult):
 //! a sentence tells a seat a player's guilders only where its observation shows them.
 
-use crate::engine::prelude::*;
 use crate::engine::Action;
+use crate::engine::prelude::*;
 
 use super::actions::*;
-use super::data::{goods_phrase, Kind, DECKS, GOODS, MAX_HARBOUR};
+use super::data::{count_of, goods_phrase, Kind, DECKS, GOOD, MAX_HARBOUR};
 use super::state::{Phase, State, MAX_PLAYERS, NONE};
 use super::BeforeTheWind;
 
@@ -45,7 +45,7 @@ impl BeforeTheWind {
     fn purse(&self, after: &State, ps: &[usize], observer: Option<usize>) -> String {
         let shown: Vec<String> = ps
             .iter()
-            .filter(|&&p| self.sees_purse(observer, p))
+            .filter(|&&p| self.sees_purse(after, observer, p))
             .map(|&p| format!("P{p} now has {}", guilders(after.seats[p].money)))
             .collect();
         if shown.is_empty() {
@@ -159,7 +159,7 @@ impl BeforeTheWind {
     fn what_happened(&self, s: &State, a: Action, after: &State, observer: Option<usize>) -> String {
         let c = s.cursor as usize;
         let card = |q: usize| self.card_name(s.seats[q].card).to_string();
-        let good = |k: Action| GOODS[k as usize % 4];
+        let good = |k: Action| GOOD[k as usize % 4];
         match s.phase {
             Phase::Ships => format!("A {} arrives in the harbour.", self.data.ships[a as usize].name),
             Phase::StartGoods => format!("P{c} takes 1 {} as a starting good.", good(a - TAKE_GOOD)),
@@ -189,7 +189,7 @@ impl BeforeTheWind {
                     SAFE_BID => format!(
                         "P{c} plays the Safe and takes P{o}'s {} face down; P{o} receives {} from the bank{}.",
                         card(o),
-                        guilders(self.data.rules.safe_compensation),
+                        guilders(self.from_bank(s, self.data.rules.safe_compensation)),
                         self.purse(after, &[o], observer)
                     ),
                     _ => format!("P{c} bids {} for P{o}'s {}.", guilders(a - BID + 1), card(o)),
@@ -224,7 +224,7 @@ impl BeforeTheWind {
                         format!(
                             "P{c} plays {} for its profit of {}{}.",
                             card(c),
-                            guilders(profit),
+                            guilders(self.from_bank(s, profit)),
                             self.purse(after, &[c], observer)
                         )
                     }
@@ -268,21 +268,21 @@ impl BeforeTheWind {
             Phase::Exchange => {
                 let (g, w, h) = exchange_parts(a);
                 let from = if w == 0 { "his hand".to_string() } else { format!("P{}'s warehouse", (c + w) % self.players) };
-                format!("P{c} exchanges 1 {} of his warehouse for 1 {} from {from}.", GOODS[g], GOODS[h])
+                format!("P{c} exchanges 1 {} of his warehouse for 1 {} from {from}.", GOOD[g], GOOD[h])
             }
             Phase::Sell if a == DONE => format!("P{c} sells no more goods."),
             Phase::Sell => format!(
                 "P{c} sells 1 {} from his {} for {}{}.",
                 good(a - SELL_HAND),
                 if a < SELL_WAREHOUSE { "hand" } else { "warehouse" },
-                guilders(self.data.rules.sell_price),
+                guilders(self.from_bank(s, self.data.rules.sell_price)),
                 self.purse(after, &[c], observer)
             ),
             Phase::Spoil => {
                 let x = (a - SPOIL_CHEESE) as u8;
                 let pl = &s.seats[c];
                 let k = (pl.warehouse[1] + pl.warehouse[2]) / 2;
-                format!("P{c} chooses the half that spoils: {x} cheese and {} spices.", k - x)
+                format!("P{c} chooses the half that spoils: {} and {}.", count_of(x as u32, 1), count_of((k - x) as u32, 2))
             }
             Phase::Preserve if a == DONE => format!("P{c} lets the other goods spoil."),
             Phase::Preserve => format!(
@@ -422,7 +422,6 @@ impl BeforeTheWind {
         }
         out
     }
-
 }
 
 impl Describe for BeforeTheWind {

@@ -8,17 +8,17 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use crate::engine::rng::{below, rng_from_seed};
-use crate::engine::prelude::*;
 use crate::engine::GameState;
+use crate::engine::prelude::*;
 
 use super::state::Phase;
 use super::BeforeTheWind;
 
 type St = GameState<BeforeTheWind>;
 
-const L16: &str = "large ship (1 apples, 1 cheese, 1 spices, 1 silk) worth 16 VP";
-const S5: &str = "small ship (1 apples) worth 5 VP";
-const RECEIVE: &str = "Receive 2 apples, 1 spices";
+const L16: &str = "large ship (1 apple, 1 cheese, 1 spice, 1 silk) worth 16 VP";
+const S5: &str = "small ship (1 apple) worth 5 VP";
+const RECEIVE: &str = "Receive 2 apples, 1 spice";
 const PROFIT8: &str = "Load Goods or Profit 8";
 const STORE4: &str = "Store 4 goods for 18 guilders";
 const CHOICE: &str = "Receive 2 goods of choice";
@@ -43,15 +43,29 @@ fn the_log_tells_the_rulebooks_auction() {
     let mut st = position(4, json!({
         "harbour": [L16, "large ship (2 apples, 2 cheese) worth 18 VP", "large ship (2 cheese, 2 silk) worth 14 VP",
                     "large ship (2 spices, 2 silk) worth 14 VP", S5, "small ship (1 silk) worth 3 VP",
-                    "small ship (1 cheese, 1 spices) worth 8 VP"],
+                    "small ship (1 cheese, 1 spice) worth 8 VP"],
         "display": [RECEIVE, PROFIT8, STORE4, CHOICE]}));
     assert_eq!(said(&mut st, &format!("take:{RECEIVE}"), None), format!("P0 takes {RECEIVE} face up."));
     assert_eq!(said(&mut st, &format!("bid-for:P0's {RECEIVE}"), None), format!("P1 opens an auction for P0's {RECEIVE}."));
     assert_eq!(said(&mut st, "bid:4", Some(3)), format!("P1 bids 4 guilders for P0's {RECEIVE}."));
     assert_eq!(said(&mut st, "bid:7", Some(0)), format!("P2 bids 7 guilders for P0's {RECEIVE}."));
     assert_eq!(said(&mut st, "pass", Some(1)), format!("P3 passes in the auction for P0's {RECEIVE}."));
+    // Ruling 2: a seat is told only its own purse.
+    let before = st.inner().clone();
     assert_eq!(
         said(&mut st, "sell-to:P2 for 7 guilders", Some(1)),
+        format!("P0 sells {RECEIVE} to P2 for P2's bid of 7 guilders; P2 has it face down.")
+    );
+    let g = st.game();
+    let mut acts = Vec::new();
+    g.legal_actions(&before, &mut acts);
+    let a = acts.into_iter().find(|&a| g.action_to_string(&before, a) == "sell-to:P2 for 7 guilders").unwrap();
+    assert_eq!(
+        g.describe_move(&before, a, st.inner(), Some(2)),
+        format!("P0 sells {RECEIVE} to P2 for P2's bid of 7 guilders (P2 now has 15 guilders); P2 has it face down.")
+    );
+    assert_eq!(
+        g.describe_move(&before, a, st.inner(), None),
         format!("P0 sells {RECEIVE} to P2 for P2's bid of 7 guilders (P0 now has 29 guilders, P2 now has 15 guilders); P2 has it face down.")
     );
     said(&mut st, &format!("take:{PROFIT8}"), None);
@@ -74,12 +88,16 @@ fn a_purse_is_told_where_the_table_shows_it() {
     let mut st = position(2, json!({"play": true, "harbour": [L16, S5], "players": [{"card": "Load Goods or Profit 11"}]}));
     let before = st.inner().clone();
     let a = st.string_to_action("profit:11 guilders").unwrap();
-    let text = said(&mut st, "profit:11 guilders", Some(1));
+    let text = said(&mut st, "profit:11 guilders", Some(0));
     assert!(text.starts_with("P0 plays Load Goods or Profit 11 for its profit of 11 guilders (P0 now has 33 guilders)."), "{text}");
+    let g = st.game();
+    let other = g.describe_move(&before, a, st.inner(), Some(1));
+    assert!(other.starts_with("P0 plays Load Goods or Profit 11 for its profit of 11 guilders. Turn"), "{other}");
     let g = st.game();
     for seat in 0..2 {
         let shown = g.observation_string(st.inner(), seat).contains("P0: 0 VP (0 ships), 33 guilders");
-        assert_eq!(shown, g.sees_purse(Some(seat), 0));
+        assert_eq!(shown, g.sees_purse(st.inner(), Some(seat), 0));
+        assert_eq!(shown, seat == 0, "P0's purse is his own secret");
         assert_eq!(g.describe_move(&before, a, st.inner(), Some(seat)).contains("33 guilders"), shown);
     }
 }
@@ -97,11 +115,11 @@ fn the_log_tells_the_fleet_leaving_and_what_spoils() {
         format!(
             "P0 plays Preservation of 2 goods, placing it by his warehouse: it preserves 2 goods when the fleet leaves. \
              Turn {t} ends. P1 takes the active player marker. The fleet leaves: the {L16} and the {S5} are discarded. \
-             P1: 1 apples, 1 cheese spoil in the warehouse and 2 silk in the hand.",
+             P1: 1 apple, 1 cheese spoil in the warehouse and 2 silk in the hand.",
             t = st.inner().turn
         )
     );
-    assert_eq!(said(&mut st, "preserve-in-warehouse:apples", None), "P0 preserves 1 apples in his warehouse.");
+    assert_eq!(said(&mut st, "preserve-in-warehouse:apple", None), "P0 preserves 1 apple in his warehouse.");
     assert_eq!(
         said(&mut st, "let-spoil", Some(1)),
         "P0 lets the other goods spoil. P0: 2 apples spoil in the warehouse."

@@ -5,8 +5,8 @@
 use serde_json::Value;
 
 use crate::engine::data::ComponentData;
-use crate::engine::prelude::*;
 use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
+use crate::engine::prelude::*;
 
 pub mod actions;
 pub mod data;
@@ -34,12 +34,19 @@ use actions::NUM_ACTIONS;
 /// Turns after which a game is cut off as truncated (no winner), unless set by the `max_turns` option.
 pub const DEFAULT_MAX_TURNS: u32 = 1000;
 
+/// The values of the `bank` option (ruling 17): the bank never runs out (the default), or it
+/// holds the box's guilders (the data file's `bank_guilders`) and pays only what it holds.
+pub const BANK_CHOICES: &[&str] = &["unlimited", "limited"];
+
 /// The game: player count, options and component data.
 #[derive(Debug, Clone)]
 pub struct BeforeTheWind {
     pub data: Data,
     pub players: usize,
     pub max_turns: u32,
+    /// `bank="limited"`: the bank holds the box's guilders, less those the players hold, and
+    /// pays only what it holds (ruling 17).
+    pub limited_bank: bool,
     /// The user's data (as JSON) when it is not the shipped file.
     custom_data: Option<Value>,
     spec: GameSpec,
@@ -54,6 +61,12 @@ impl GameDefinition for BeforeTheWind {
             kind: OptionKind::Int { min: 2, max: 4, default: 3 },
             configuration: true,
             doc: "Before the Wind is for 2, 3 or 4 players",
+        },
+        OptionDecl {
+            name: "bank",
+            kind: OptionKind::Choice { values: BANK_CHOICES, default: "unlimited" },
+            configuration: true,
+            doc: "the bank of guilders: \"unlimited\" (it always pays) or \"limited\" to the box's guilders, 228 (ruling 17)",
         },
         OptionDecl {
             name: "max_turns",
@@ -71,6 +84,7 @@ impl GameDefinition for BeforeTheWind {
     fn from_options(options: &Options) -> Result<Self> {
         let players = options.int("players") as usize;
         let max_turns = options.int("max_turns") as u32;
+        let limited_bank = options.choice("bank") == "limited";
         let data = Data::from_option(options.data("data"))?;
         let custom_data =
             (data.file != Data::shipped().file).then(|| serde_json::to_value(&data.file).expect("data serializes"));
@@ -78,6 +92,10 @@ impl GameDefinition for BeforeTheWind {
         if (players as u32) * (r.starting_goods as u32) > 4 * r.goods_per_kind as u32 {
             return Err(EngineError::data("rules.starting_goods.value", format!(
                 "the goods stacks cannot give {players} players {} goods each", r.starting_goods)));
+        }
+        if limited_bank && (r.bank_guilders as usize) < players * r.starting_guilders as usize {
+            return Err(EngineError::data("rules.bank_guilders.value", format!(
+                "{} guilders cannot give {players} players {} each", r.bank_guilders, r.starting_guilders)));
         }
         let gpk = r.goods_per_kind as usize;
         let n = players;
@@ -103,7 +121,7 @@ impl GameDefinition for BeforeTheWind {
             min_return: -1.0,
             max_return: 1.0,
         };
-        Ok(BeforeTheWind { data, players, max_turns, custom_data, spec })
+        Ok(BeforeTheWind { data, players, max_turns, limited_bank, custom_data, spec })
     }
 }
 

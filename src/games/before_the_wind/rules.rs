@@ -3,14 +3,14 @@
 //! its code and test and records the rulings.
 
 use serde_json::{Map, Value};
-use crate::engine::GameSpec;
+
+use crate::engine::{Action, Actor, GameSpec};
 use crate::engine::prelude::*;
-use crate::engine::{Action, Actor};
 
 use super::actions::*;
 use super::data::{Kind, APPLES, CHEESE, LARGE, MAX_HARBOUR, SMALL, SPICES};
 use super::state::{Counts, Phase, Player, Source, Standing, State, MAX_PLAYERS, NONE};
-use super::BeforeTheWind;
+use super::{BeforeTheWind, BANK_CHOICES};
 
 /// Counts options up to two (whether a node has one option, or a choice).
 #[derive(Default)]
@@ -238,6 +238,7 @@ impl BeforeTheWind {
         s.phase = Phase::Play;
         s.card_done = s.seats[p as usize].card == NONE;
         s.kept_played = false;
+        s.kept_now = false;
         s.playing = NONE;
         self.settle_play(s);
     }
@@ -262,6 +263,7 @@ impl BeforeTheWind {
                 return;
             }
             // This player is done.
+            s.kept_now = false;
             let next = self.next(s.cursor);
             if next == s.active {
                 self.end_turn(s);
@@ -272,12 +274,34 @@ impl BeforeTheWind {
         }
     }
 
+    /// Whether the game waits for `cursor`'s choice here (in the playing phase: `settle_play`
+    /// would not move on): a purse drawn afresh (ruling 2) must leave him a choice, as the
+    /// true one does.
+    pub(crate) fn waits(&self, s: &State) -> bool {
+        if s.phase != Phase::Play {
+            let mut any = AnyOption::default();
+            self.options(s, &mut any);
+            return any.0;
+        }
+        if !s.card_done {
+            let mut c = Count::default();
+            self.play_options(s, &mut c);
+            return !(c.0 == 1 && c.1 == SET_ASIDE);
+        }
+        let mut any = AnyOption::default();
+        self.kept_options(s, &mut any);
+        any.0
+    }
+
     fn set_aside(&self, s: &mut State, p: usize) {
         let d = s.seats[p].card;
         s.card_done = true;
         match self.data.designs[d as usize].special {
             // 4.3.2: "special action cards may be played immediately or may be kept".
-            Some(k) => s.seats[p].kept[k as usize] += 1,
+            Some(k) => {
+                s.seats[p].kept[k as usize] += 1;
+                s.kept_now = true;
+            }
             None => self.discard_card(s, d),
         }
     }
@@ -376,8 +400,10 @@ impl BeforeTheWind {
         // Exchange must wait for it.
         let load_pending = !s.card_done && matches!(self.data.kind(pl.card), Kind::LoadOrProfit { .. });
         let mut any = false;
+        // 4.3.2: a card kept "to be played on later turns" waits for the next turn.
+        let kept_now = if s.kept_now { self.data.designs[pl.card as usize].special } else { None };
         for (k, &d) in self.data.specials.iter().enumerate() {
-            if pl.kept[k] == 0 {
+            if pl.kept[k] <= (kept_now == Some(k as u8)) as u8 {
                 continue;
             }
             let kind = self.data.kind(d);
@@ -529,6 +555,22 @@ impl BeforeTheWind {
         (0..self.n()).filter(|&p| key(p) == best).fold(0u8, |m, p| m | 1 << p)
     }
 
+    // ----- the bank ----------------------------------------------------------------------
+
+    /// The guilders in the bank with `bank="limited"` (the box's, less what the players
+    /// hold); None when the bank is unlimited (ruling 17).
+    pub(crate) fn bank(&self, s: &State) -> Option<u32> {
+        self.limited_bank.then(|| {
+            let held: u32 = s.seats.iter().take(self.n()).map(|p| p.money).sum();
+            self.data.rules.bank_guilders.saturating_sub(held)
+        })
+    }
+
+    /// What the bank pays of `amount`: all of it, or with a limited bank what it holds.
+    pub(crate) fn from_bank(&self, s: &State, amount: u32) -> u32 {
+        self.bank(s).map_or(amount, |b| b.min(amount))
+    }
+
     // ----- the fleet leaves (4.4.1) --------------------------------------------------------
 
     fn preservation_of(&self, pl: &Player) -> u8 {
@@ -585,9 +627,9 @@ impl BeforeTheWind {
                 return;
             }
         }
-        // Ruling 10: hand goods only with preservation to spare after every spoiling good of
-        // the warehouse.
-        if warehouse_spoiling == 0 {
+        // Ruling 10: hand goods only when the card preserves more goods than the warehouse
+        // holds, with what is left after every spoiling good of the warehouse.
+        if warehouse_spoiling == 0 && self.preservation_of(pl) > pl.stored() {
             for g in 0..4 {
                 if pl.hand[g] > s.preserved_hand[g] && out.offer(PRESERVE_HAND + g as Action) {
                     return;
@@ -774,7 +816,7 @@ impl BeforeTheWind {
                 s.card_done = true;
                 self.discard_card(s, card);
                 if let Kind::LoadOrProfit { profit } = self.data.kind(card) {
-                    s.seats[p].money += profit;
+                    s.seats[p].money += self.from_bank(s, profit);
                 }
                 self.settle_play(s);
             }
@@ -837,7 +879,8 @@ impl BeforeTheWind {
 impl Rules for BeforeTheWind {
     type State = State;
 
-    const STATE_FORMAT: u32 = 1;
+    /// Format 2: `kept_now` (a special kept this turn waits for the next turn).
+    const STATE_FORMAT: u32 = 2;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
@@ -847,6 +890,7 @@ impl Rules for BeforeTheWind {
         let mut m = Map::new();
         m.insert("game".into(), Value::from(Self::NAME));
         m.insert("players".into(), Value::from(self.players));
+        m.insert("bank".into(), Value::from(BANK_CHOICES[self.limited_bank as usize]));
         m.insert("max_turns".into(), Value::from(self.max_turns));
         if let Some(d) = &self.custom_data {
             m.insert("data".into(), d.clone());
@@ -901,6 +945,7 @@ impl Rules for BeforeTheWind {
             challenger: NONE,
             card_done: false,
             kept_played: false,
+            kept_now: false,
             playing: NONE,
             source: Source::Obtained,
             left: 0,
@@ -1029,7 +1074,7 @@ impl Rules for BeforeTheWind {
                     s.seats[p].standing = Standing::FaceDown;
                     s.seats[o].card = NONE;
                     s.seats[o].standing = Standing::Guilders;
-                    s.seats[o].money += self.data.rules.safe_compensation;
+                    s.seats[o].money += self.from_bank(s, self.data.rules.safe_compensation);
                     self.clear_bids(s);
                     let c = s.challenger;
                     s.owner = NONE;
@@ -1129,7 +1174,7 @@ impl Rules for BeforeTheWind {
                         s.seats[p].warehouse[g] -= 1;
                     }
                     s.stacks[g] += 1;
-                    s.seats[p].money += self.data.rules.sell_price;
+                    s.seats[p].money += self.from_bank(s, self.data.rules.sell_price);
                     self.settle_step(s);
                 }
             }

@@ -1,13 +1,13 @@
 //! Positions from readable descriptions (setup helpers), and the validation of states that
 //! come from outside.
 
-use crate::engine::prelude::*;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::engine::{field_errors, EngineError, Result};
+use crate::engine::prelude::*;
 
 use super::actions::{AnyOption, MAX_BID};
 use super::data::{Kind, GOODS, MAX_HARBOUR, MAX_SPECIALS};
@@ -298,6 +298,20 @@ impl BeforeTheWind {
         if s.drawn.iter().map(|&x| x as usize).sum::<usize>() > n || s.drawn.iter().any(|&x| x > r.max_from_deck) {
             return Err("more cards drawn this turn than the rules allow".into());
         }
+        if self.limited_bank {
+            let held: u64 = s.seats.iter().take(n).map(|p| p.money as u64).sum();
+            if held > r.bank_guilders as u64 {
+                return Err(format!("the players hold {held} guilders, more than the bank's {}", r.bank_guilders));
+            }
+        }
+        if s.kept_now {
+            let pl = &s.seats[s.cursor as usize];
+            let kept = self.data.designs.get(pl.card as usize).and_then(|d| d.special).map_or(0, |k| pl.kept[k as usize]);
+            let playing = matches!(s.phase, Phase::Play | Phase::Store | Phase::Load | Phase::TakeGoods | Phase::Exchange | Phase::Sell);
+            if !playing || !s.card_done || kept == 0 {
+                return Err("a card kept this turn that the player to play does not keep".into());
+            }
+        }
         if s.spoil_done as usize > n {
             return Err("more players spoiled than there are".into());
         }
@@ -340,10 +354,10 @@ impl Positions for BeforeTheWind {
     /// ```json
     /// {"active": 0, "turn": 1,
     ///  "players": [{"money": 22, "hand": {"apples": 1}, "warehouse": {"cheese": 2}, "vp": 16,
-    ///               "ships": ["small ship (1 apples) worth 5 VP"], "kept": ["Safe"], "placed": ["Preservation of 2 goods"],
+    ///               "ships": ["small ship (1 apple) worth 5 VP"], "kept": ["Safe"], "placed": ["Preservation of 2 goods"],
     ///               "card": "Load Goods or Profit 8"}],
-    ///  "harbour": ["large ship (1 apples, 1 cheese, 1 spices, 1 silk) worth 16 VP"],
-    ///  "display": ["Receive 2 apples, 1 spices", "Load Goods or Profit 8"],
+    ///  "harbour": ["large ship (1 apple, 1 cheese, 1 spice, 1 silk) worth 16 VP"],
+    ///  "display": ["Receive 2 apples, 1 spice", "Load Goods or Profit 8"],
     ///  "play": false}
     /// ```
     fn setup(&self, description: &Value) -> Result<State> {
@@ -421,6 +435,15 @@ impl Positions for BeforeTheWind {
                 self.take_card(&mut s, c, &field)?;
                 s.display[i] = c;
                 s.drawn[self.data.designs[c as usize].deck as usize] += 1;
+            }
+            // 4.1: "You may take a maximum of two cards from each Action deck. You must also
+            // take cards from at least two different Action decks."
+            let r = &self.data.rules;
+            if s.drawn.iter().any(|&x| x > r.max_from_deck) {
+                return Err(err("display", format!("at most {} cards are drawn from one Action deck", r.max_from_deck)));
+            }
+            if (s.drawn.iter().filter(|&&x| x > 0).count() as u8) < r.min_decks {
+                return Err(err("display", format!("the cards are drawn from at least {} Action decks", r.min_decks)));
             }
         }
         match &desc.harbour {

@@ -205,6 +205,9 @@ pub struct State {
     /// The playing phase: the obtained card is used or set aside; a kept special was played.
     pub card_done: bool,
     pub kept_played: bool,
+    /// The playing phase: `cursor` kept the special card he obtained this turn, which he may
+    /// play as a kept card only from his next turn on.
+    pub kept_now: bool,
     /// The card being played (design id) and where it came from.
     pub playing: u8,
     pub source: Source,

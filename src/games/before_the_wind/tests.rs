@@ -7,9 +7,9 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::engine::data::{ComponentData, Source};
-use crate::engine::prelude::*;
 use crate::engine::{EngineError, GameState};
 use crate::harness::conformance::check_random_games;
+use crate::engine::prelude::*;
 
 use super::data::{Kind, LARGE, SMALL};
 use super::state::{Phase, Standing};
@@ -39,15 +39,15 @@ fn conformance_random_games_all_player_counts() {
 
 type St = GameState<BeforeTheWind>;
 
-const L16: &str = "large ship (1 apples, 1 cheese, 1 spices, 1 silk) worth 16 VP";
+const L16: &str = "large ship (1 apple, 1 cheese, 1 spice, 1 silk) worth 16 VP";
 const L18: &str = "large ship (2 apples, 2 cheese) worth 18 VP";
 const L14A: &str = "large ship (2 cheese, 2 silk) worth 14 VP";
 const L14B: &str = "large ship (2 spices, 2 silk) worth 14 VP";
-const S5: &str = "small ship (1 apples) worth 5 VP";
+const S5: &str = "small ship (1 apple) worth 5 VP";
 const S3: &str = "small ship (1 silk) worth 3 VP";
-const S8: &str = "small ship (1 cheese, 1 spices) worth 8 VP";
+const S8: &str = "small ship (1 cheese, 1 spice) worth 8 VP";
 
-const RECEIVE: &str = "Receive 2 apples, 1 spices";
+const RECEIVE: &str = "Receive 2 apples, 1 spice";
 const PROFIT8: &str = "Load Goods or Profit 8";
 const PROFIT10: &str = "Load Goods or Profit 10";
 const STORE4: &str = "Store 4 goods for 18 guilders";
@@ -213,11 +213,11 @@ fn each_player_takes_two_goods_of_his_choice_in_turn_order() {
     let g = Arc::new(game(3));
     let mut st = GameState::new(Arc::clone(&g), 9, false);
     assert_eq!(st.inner().phase, Phase::StartGoods);
-    assert_eq!(names(&st), ["take:apples", "take:cheese", "take:spices", "take:silk"]);
+    assert_eq!(names(&st), ["take:apple", "take:cheese", "take:spice", "take:silk"]);
     let order: Vec<i32> = (0..6)
         .map(|i| {
             let p = st.current_player();
-            play(&mut st, ["take:apples", "take:silk"][i % 2]);
+            play(&mut st, ["take:apple", "take:silk"][i % 2]);
             p
         })
         .collect();
@@ -228,7 +228,7 @@ fn each_player_takes_two_goods_of_his_choice_in_turn_order() {
     assert_eq!(st.inner().stacks, [12, 15, 15, 12]);
     assert_eq!(st.inner().phase, Phase::ChooseDeck);
     // The goods were taken openly: everyone's view shows them.
-    assert!(st.game().public_string(st.inner()).contains("P2: 0 VP (0 ships), guilders secret; hand: 1 apples, 1 silk"));
+    assert!(st.game().public_string(st.inner()).contains("P2: 0 VP (0 ships), guilders secret; hand: 1 apple, 1 silk"));
 }
 
 // ----- 4.1 choosing Action cards ------------------------------------------------------------
@@ -539,8 +539,8 @@ fn storing_pays_the_full_cost_even_for_fewer_goods() {
     // 4.3.1 B: "You may place fewer goods into the warehouse, but you must still pay the full
     // cost"; the example: "You may pay 18 guilders and place 4 goods into your warehouse."
     let mut st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"apples": 1, "silk": 2}}]}));
-    assert_eq!(names(&st), [format!("leave-unused:{STORE4}").as_str(), "pay-and-store:apples for 18 guilders", "pay-and-store:silk for 18 guilders"]);
-    play(&mut st, "pay-and-store:apples for 18 guilders");
+    assert_eq!(names(&st), [format!("leave-unused:{STORE4}").as_str(), "pay-and-store:apple for 18 guilders", "pay-and-store:silk for 18 guilders"]);
+    play(&mut st, "pay-and-store:apple for 18 guilders");
     assert_eq!(seat(&st, 0).money, 4);
     play(&mut st, "store:silk");
     play(&mut st, "stop-storing");
@@ -552,8 +552,8 @@ fn storing_pays_the_full_cost_even_for_fewer_goods() {
 #[test]
 fn storing_up_to_four_goods_and_the_hand_runs_out() {
     let mut st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"apples": 2, "silk": 3}}]}));
-    play(&mut st, "pay-and-store:apples for 18 guilders");
-    play(&mut st, "store:apples");
+    play(&mut st, "pay-and-store:apple for 18 guilders");
+    play(&mut st, "store:apple");
     play(&mut st, "store:silk");
     play(&mut st, "store:silk");
     // Four stored: the card is used up.
@@ -664,10 +664,30 @@ fn a_special_card_may_be_kept_and_played_on_a_later_turn_beside_the_normal_card(
     play(&mut st, "profit:8 guilders");
     assert_eq!(names(&st), ["play-kept:Receive 2 goods of choice", "play-kept:Sell Goods", "no-kept-card"]);
     play(&mut st, "play-kept:Sell Goods");
-    play(&mut st, "sell-from-hand:apples");
+    play(&mut st, "sell-from-hand:apple");
     // Only one kept card per turn: P0 is done.
     assert_eq!(st.current_player(), 1);
     assert_eq!(seat(&st, 0).money, 22 + 8 + 3);
+}
+
+#[test]
+fn a_special_kept_this_turn_waits_for_a_later_turn() {
+    // 4.3.2: special cards "may be kept by you to be played on later turns. If you have kept
+    // special action cards, you may play one of those cards ... in addition to your normal
+    // Action card." The card kept this turn is not one of those until the next turn.
+    let mut st = position(2, json!({"play": true, "players": [{"card": SELL, "hand": {"apples": 2}}, {"card": PROFIT8}]}));
+    play(&mut st, &format!("keep:{SELL}"));
+    assert_eq!(seat(&st, 0).kept.iter().sum::<u8>(), 1);
+    assert_eq!(st.current_player(), 1, "P0 has nothing more to play this turn");
+    // A copy kept on an earlier turn may be played beside it.
+    let mut st = position(2, json!({"play": true, "players": [{"card": SELL, "kept": [SELL], "hand": {"apples": 2}}, {"card": PROFIT8}]}));
+    play(&mut st, &format!("keep:{SELL}"));
+    assert_eq!(names(&st), ["play-kept:Sell Goods", "no-kept-card"]);
+    play(&mut st, "play-kept:Sell Goods");
+    play(&mut st, "sell-from-hand:apple");
+    play(&mut st, "stop-selling");
+    assert_eq!(seat(&st, 0).kept.iter().sum::<u8>(), 1, "the card kept this turn stays in the hand");
+    assert_eq!(st.current_player(), 1);
 }
 
 #[test]
@@ -692,9 +712,9 @@ fn preservation_is_placed_by_the_warehouse_and_saves_spoiling_goods() {
     assert_eq!(st.inner().phase, Phase::Preserve);
     assert_eq!(st.current_player(), 0);
     assert_eq!(st.inner().spoiling, [3, 0, 0, 0]);
-    assert_eq!(names(&st), ["let-spoil", "preserve-in-warehouse:apples"]);
-    play(&mut st, "preserve-in-warehouse:apples");
-    play(&mut st, "preserve-in-warehouse:apples");
+    assert_eq!(names(&st), ["let-spoil", "preserve-in-warehouse:apple"]);
+    play(&mut st, "preserve-in-warehouse:apple");
+    play(&mut st, "preserve-in-warehouse:apple");
     // Two preserved, one apple spoils; silk never spoils; the card is discarded (ruling 11).
     assert_eq!(seat(&st, 0).warehouse, [2, 0, 0, 1]);
     assert_eq!(seat(&st, 0).placed.iter().sum::<u8>(), 0);
@@ -709,12 +729,40 @@ fn preservation_beyond_the_warehouse_saves_goods_in_the_hand() {
         "players": [{"placed": [PRESERVE3], "warehouse": {"apples": 1}, "hand": {"cheese": 2, "silk": 1}}]}));
     assert_eq!(st.inner().phase, Phase::Preserve);
     // While a warehouse good spoils unpreserved, no hand good may be preserved.
-    assert_eq!(names(&st), ["let-spoil", "preserve-in-warehouse:apples"]);
-    play(&mut st, "preserve-in-warehouse:apples");
+    assert_eq!(names(&st), ["let-spoil", "preserve-in-warehouse:apple"]);
+    play(&mut st, "preserve-in-warehouse:apple");
     assert_eq!(names(&st), ["let-spoil", "preserve-in-hand:cheese", "preserve-in-hand:silk"]);
     play(&mut st, "preserve-in-hand:cheese");
     play(&mut st, "preserve-in-hand:cheese");
     assert_eq!(seat(&st, 0).warehouse, [1, 0, 0, 0]);
+    assert_eq!(seat(&st, 0).hand, [0, 2, 0, 0]);
+}
+
+#[test]
+fn preservation_saves_hand_goods_only_beyond_every_good_in_the_warehouse() {
+    // Ruling 10, the literal reading of 4.3.2 B: "more goods than you have in your warehouse"
+    // counts every good stored, silk too, not only those that spoil. With 1 apple and 4 silk
+    // stored (5 goods) a card that saves 3 saves the apple and no hand good; so it does with
+    // 1 apple and 2 silk (3 goods: the card saves as many, not more); with 1 apple and 1 silk
+    // (2 goods) it saves the apple and 2 goods of the hand.
+    let departure = |silk: u8| {
+        position(2, json!({"play": true, "harbour": [L16],
+            "players": [{"placed": [PRESERVE3], "warehouse": {"apples": 1, "silk": silk}, "hand": {"cheese": 2}}]}))
+    };
+    for silk in [4, 2] {
+        let mut st = departure(silk);
+        assert_eq!(names(&st), ["let-spoil", "preserve-in-warehouse:apple"]);
+        play(&mut st, "preserve-in-warehouse:apple");
+        assert_ne!(st.inner().phase, Phase::Preserve, "{silk} silk: no hand good may be saved");
+        assert_eq!(seat(&st, 0).warehouse, [1, 0, 0, silk]);
+        assert_eq!(seat(&st, 0).hand, [0; 4], "{silk} silk: the hand is discarded");
+    }
+    let mut st = departure(1);
+    play(&mut st, "preserve-in-warehouse:apple");
+    assert_eq!(names(&st), ["let-spoil", "preserve-in-hand:cheese"]);
+    play(&mut st, "preserve-in-hand:cheese");
+    play(&mut st, "preserve-in-hand:cheese");
+    assert_eq!(seat(&st, 0).warehouse, [1, 0, 0, 1]);
     assert_eq!(seat(&st, 0).hand, [0, 2, 0, 0]);
 }
 
@@ -726,7 +774,7 @@ fn receive_and_store_takes_goods_of_choice_straight_into_the_warehouse_for_its_c
     play(&mut st, &format!("play:{RS2}"));
     assert_eq!(seat(&st, 0).money, 8);
     play(&mut st, "take-into-warehouse:cheese");
-    play(&mut st, "take-into-warehouse:spices");
+    play(&mut st, "take-into-warehouse:spice");
     assert_eq!(seat(&st, 0).warehouse, [0, 1, 1, 0]);
     assert_eq!(seat(&st, 0).hand, [2, 0, 0, 0], "not from the hand");
     // At 14 guilders it may be played, at 13 not.
@@ -750,13 +798,13 @@ fn exchange_one_or_two_goods_with_the_hand_or_other_warehouses() {
     play(&mut st, &format!("play:{EXCHANGE}"));
     assert_eq!(
         names(&st),
-        ["exchange:cheese for spices from the hand",
-         "exchange:cheese for apples from P1's warehouse",
+        ["exchange:cheese for spice from the hand",
+         "exchange:cheese for apple from P1's warehouse",
          "exchange:cheese for silk from P2's warehouse"]
     );
-    play(&mut st, "exchange:cheese for apples from P1's warehouse");
+    play(&mut st, "exchange:cheese for apple from P1's warehouse");
     assert!(has(&st, "stop-exchanging"));
-    play(&mut st, "exchange:apples for silk from P2's warehouse");
+    play(&mut st, "exchange:apple for silk from P2's warehouse");
     assert_eq!(seat(&st, 0).warehouse, [0, 0, 0, 1]);
     assert_eq!(seat(&st, 1).warehouse, [0, 1, 0, 0]);
     assert_eq!(seat(&st, 2).warehouse, [1, 0, 0, 0]);
@@ -770,7 +818,7 @@ fn sell_goods_pays_3_guilders_each_from_hand_or_warehouse() {
     // each Goods card you receive 3 guilders from the bank."
     let mut st = position(2, json!({"play": true, "players": [{"card": SELL, "hand": {"apples": 1}, "warehouse": {"silk": 2}}]}));
     play(&mut st, &format!("play:{SELL}"));
-    play(&mut st, "sell-from-hand:apples");
+    play(&mut st, "sell-from-hand:apple");
     play(&mut st, "sell-from-warehouse:silk");
     play(&mut st, "stop-selling");
     assert_eq!(seat(&st, 0).money, 28);
@@ -829,6 +877,95 @@ fn the_fleet_leaves_at_two_ships_and_not_at_three() {
     assert_eq!(sizes, [0, 0, 0, 1, 1]);
 }
 
+/// The names of the large ships of the game, each copy once, but for `except`.
+fn large_ships(except: &[&str]) -> Vec<String> {
+    let g = game(2);
+    let mut out = Vec::new();
+    for x in g.data.ships.iter().filter(|x| x.size == LARGE as u8) {
+        let skip = except.iter().filter(|&&e| e == x.name).count();
+        for _ in skip..x.count as usize {
+            out.push(x.name.clone());
+        }
+    }
+    out
+}
+
+fn arriving(st: &St) -> Vec<String> {
+    st.legal_actions().iter().map(|&a| st.action_to_string(a)).collect()
+}
+
+#[test]
+fn an_empty_ship_deck_is_formed_again_from_its_discard_pile() {
+    // Ruling 4: the last large ship is drawn, then the departed large ships are shuffled into
+    // a new deck. P1 has loaded 23 of the 26 large ships, L16 and L18 leave with the fleet.
+    let mut loaded = large_ships(&[L16, L18]);
+    assert_eq!(loaded.len(), 24);
+    let last = loaded.pop().unwrap();
+    let mut st = position(2, json!({"play": true, "harbour": [L16, L18], "players": [{}, {"ships": loaded, "vp": 0}]}));
+    assert_eq!(st.inner().deal, [3, 2]);
+    assert_eq!(arriving(&st), [format!("arrives:{last}")]);
+    play(&mut st, &format!("arrives:{last}"));
+    assert_eq!(arriving(&st), [format!("arrives:{L18}"), format!("arrives:{L16}")]);
+    assert_eq!(st.inner().ship_discard.total(), 0, "the discard pile is the new deck");
+    play(&mut st, &format!("arrives:{L18}"));
+    assert_eq!(arriving(&st), [format!("arrives:{L16}")]);
+    play(&mut st, &format!("arrives:{L16}"));
+    // Then the 2 small ships.
+    assert_eq!(st.inner().deal, [0, 2]);
+}
+
+#[test]
+fn a_size_with_no_ship_left_lays_out_fewer_ships() {
+    // Ruling 4: every large ship is loaded, and none leaves with the fleet: the deck and the
+    // discard pile of large ships are empty, so only the 2 small ships arrive.
+    let loaded = large_ships(&[]);
+    assert_eq!(loaded.len(), 26);
+    let mut st = position(2, json!({"play": true, "harbour": [S5, S3], "players": [{}, {"ships": loaded, "vp": 0}]}));
+    while st.is_chance() {
+        let a = st.legal_actions()[0];
+        st.apply(a).unwrap();
+    }
+    let g = st.game();
+    let sizes: Vec<u8> = st.inner().harbour.iter().filter(|&&h| h != super::state::NONE).map(|&h| g.data.ships[h as usize].size).collect();
+    assert_eq!(sizes, [1, 1]);
+    assert_eq!(st.inner().phase, Phase::ChooseDeck);
+}
+
+#[test]
+fn the_limited_bank_pays_only_what_it_holds() {
+    // Ruling 17 (checklist line 4): by default the bank always pays; with bank="limited" it
+    // holds the box's 228 guilders less what the players hold. Here the players hold 223: the
+    // bank holds 5, so a profit of 8 pays 5, and then a sale pays nothing.
+    let load = |bank: &str| {
+        let g = Arc::new(BeforeTheWind::load(&opts(json!({"players": 2, "bank": bank}))).unwrap());
+        let inner = g.setup(&json!({"play": true, "harbour": harbour(2), "players": [
+            {"money": 150, "card": PROFIT8, "kept": [SELL], "hand": {"silk": 1}}, {"money": 73}]})).unwrap();
+        GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true)
+    };
+    let mut st = load("limited");
+    assert!(st.game().public_string(st.inner()).contains("Bank: 5 guilders"));
+    play(&mut st, "profit:8 guilders");
+    assert_eq!(seat(&st, 0).money, 155);
+    play(&mut st, "play-kept:Sell Goods");
+    play(&mut st, "sell-from-hand:silk");
+    assert_eq!(seat(&st, 0).money, 155, "an empty bank pays nothing");
+    assert_eq!(seat(&st, 0).hand, [0; 4]);
+    let mut st = load("unlimited");
+    assert!(!st.game().public_string(st.inner()).contains("Bank:"));
+    play(&mut st, "profit:8 guilders");
+    play(&mut st, "play-kept:Sell Goods");
+    play(&mut st, "sell-from-hand:silk");
+    assert_eq!(seat(&st, 0).money, 150 + 8 + 3);
+    // The limited bank cannot start with less than the players' guilders: a described
+    // position holding more than the box is refused.
+    let g = BeforeTheWind::load(&opts(json!({"players": 2, "bank": "limited"}))).unwrap();
+    assert!(g.setup(&json!({"harbour": harbour(2), "players": [{"money": 200}, {"money": 29}]})).is_err());
+    // Both readings are configurations of the game.
+    let configs = BeforeTheWind::configurations();
+    assert_eq!(configs.len(), 6);
+    assert!(configs.iter().any(|c| c["bank"] == "limited" && c["players"] == 4));
+}
+
 #[test]
 fn the_rulebooks_spoilage_example() {
     // 4.4.1 example: "Garik has 3 apple cards. Garik must discard all of them. Larisa has 1
@@ -844,11 +981,11 @@ fn the_rulebooks_spoilage_example() {
     // Garik has no choice: his apples are gone.
     assert_eq!(seat(&st, 0).warehouse, [0, 0, 0, 0]);
     assert_eq!(st.current_player(), 1);
-    assert_eq!(names(&st), ["spoil:0 cheese, 1 spices", "spoil:1 cheese, 0 spices"]);
-    play(&mut st, "spoil:0 cheese, 1 spices");
+    assert_eq!(names(&st), ["spoil:0 cheese, 1 spice", "spoil:1 cheese, 0 spices"]);
+    play(&mut st, "spoil:0 cheese, 1 spice");
     assert_eq!(seat(&st, 1).warehouse, [0, 1, 0, 0]);
     assert_eq!(st.current_player(), 2);
-    assert_eq!(names(&st), ["spoil:0 cheese, 1 spices", "spoil:1 cheese, 0 spices"]);
+    assert_eq!(names(&st), ["spoil:0 cheese, 1 spice", "spoil:1 cheese, 0 spices"]);
     play(&mut st, "spoil:1 cheese, 0 spices");
     assert_eq!(seat(&st, 2).warehouse, [0, 0, 2, 0]);
     assert_eq!(st.inner().stacks, [15, 14, 13, 15]);
@@ -863,7 +1000,7 @@ fn half_the_cheeses_and_spices_rounded_down_spoil_and_silk_never() {
     assert_eq!(seat(&st, 0).warehouse, [0, 1, 0, 4]);
     // P1 (active after the turn) has 5: 2 spoil, of his choice.
     assert_eq!(st.current_player(), 1);
-    assert_eq!(names(&st), ["spoil:0 cheese, 2 spices", "spoil:1 cheese, 1 spices", "spoil:2 cheese, 0 spices"]);
+    assert_eq!(names(&st), ["spoil:0 cheese, 2 spices", "spoil:1 cheese, 1 spice", "spoil:2 cheese, 0 spices"]);
     // Only cheeses: no choice, 2 of 4 spoil.
     let st = position(2, json!({"play": true, "harbour": [L16], "players": [{"warehouse": {"cheese": 4}}]}));
     assert_eq!(seat(&st, 0).warehouse, [0, 2, 0, 0]);
@@ -932,19 +1069,68 @@ fn ties_are_broken_by_warehouse_goods_then_guilders() {
 // ----- information --------------------------------------------------------------------------
 
 #[test]
-fn money_is_secret_at_the_table_but_every_payment_is_seen() {
+fn money_is_secret_and_resampled_from_what_the_seat_knows() {
     // 3.0: "Keep the amount of money you own secret during the game." Ruling 2: the table
-    // (str(state)) shows no purse; a player's view shows every purse, reckoned from the
-    // announced payments.
-    let st = position(2, json!({"players": [{"money": 30}]}));
+    // shows no purse; a seat sees its own; resampling draws the others' afresh, keeping every
+    // standing bid, from nothing they hold.
+    let st = position(3, json!({"players": [{"money": 30}, {"money": 9}, {"money": 40}]}));
     let public = st.game().public_string(st.inner());
     assert!(public.contains("guilders secret") && !public.contains("30 guilders"), "{public}");
     let mine = st.observation_string(1).unwrap();
-    assert!(mine.contains("You are P1.") && mine.contains("P0: 0 VP (0 ships), 30 guilders"), "{mine}");
-    // Resampling keeps the state: nothing is hidden but the decks' order, which the state
-    // does not hold.
-    let r = st.resample(1, 7).unwrap();
-    assert_eq!(r.inner(), st.inner());
+    assert!(mine.contains("You are P1.") && mine.contains("P1: 0 VP (0 ships), 9 guilders"), "{mine}");
+    assert!(mine.contains("P0: 0 VP (0 ships), guilders secret") && !mine.contains("30 guilders"), "{mine}");
+    let mut purses = std::collections::BTreeSet::new();
+    for seed in 0..20 {
+        let r = st.resample(1, seed).unwrap();
+        assert_eq!(r.inner().seats[1], st.inner().seats[1], "P1's own purse is kept");
+        assert_eq!(r.observation_string(1).unwrap(), mine);
+        // Unlimited bank: each other purse from 0 to twice the starting 22 guilders (P1 holds less).
+        assert!(r.inner().seats[0].money <= 44 && r.inner().seats[2].money <= 44);
+        purses.insert((r.inner().seats[0].money, r.inner().seats[2].money));
+        // Drawn from what P1 knows: the same seed from a resample gives the same state.
+        assert_eq!(r.resample(1, seed + 100).unwrap().inner(), st.resample(1, seed + 100).unwrap().inner());
+    }
+    assert!(purses.len() > 10, "{purses:?}");
+    // A bid still standing is a floor: P2 bid 12, so he holds at least 12.
+    let mut st = position(3, json!({"display": [RECEIVE, PROFIT8, STORE4], "players": [{}, {"money": 3}, {"money": 40}]}));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    play(&mut st, "bid:2");
+    play(&mut st, "bid:12");
+    for seed in 0..20 {
+        let r = st.resample(1, seed).unwrap();
+        assert!((12..=12 + 44).contains(&r.inner().seats[2].money), "{}", r.inner().seats[2].money);
+        assert!(r.inner().seats[0].money <= 44);
+    }
+    // Once the game is over every purse is shown: the tie-breaker counts them.
+    let g = st.game();
+    let mut over = st.inner().clone();
+    over.phase = Phase::GameOver;
+    assert!(g.observation_string(&over, 1).contains("40 guilders"));
+}
+
+#[test]
+fn with_the_limited_bank_the_other_purses_add_up_to_what_the_bank_lacks() {
+    // Ruling 17 with ruling 2: the bank lies face up, so the guilders the players hold
+    // together are known; resampling splits what the other seats hold among them.
+    let g = Arc::new(BeforeTheWind::load(&opts(json!({"players": 3, "bank": "limited"}))).unwrap());
+    let inner = g.setup(&json!({"harbour": harbour(3), "players": [{"money": 30}, {"money": 9}, {"money": 40}]})).unwrap();
+    let st = GameState::from_parts(Arc::clone(&g), inner, crate::engine::rng::rng_from_seed(1), true);
+    let mine = st.observation_string(1).unwrap();
+    assert!(mine.contains("Bank: 149 guilders") && mine.contains("P0: 0 VP (0 ships), guilders secret"), "{mine}");
+    let mut splits = std::collections::BTreeSet::new();
+    for seed in 0..20 {
+        let r = st.resample(1, seed).unwrap();
+        assert_eq!(r.inner().seats[0].money + r.inner().seats[2].money, 70);
+        assert_eq!(r.observation_string(1).unwrap(), mine);
+        splits.insert(r.inner().seats[0].money);
+    }
+    assert!(splits.len() > 10, "{splits:?}");
+    // With two players the other purse is the box's guilders less the bank and one's own: shown.
+    let g = Arc::new(BeforeTheWind::load(&opts(json!({"players": 2, "bank": "limited"}))).unwrap());
+    let inner = g.setup(&json!({"harbour": harbour(2), "players": [{"money": 30}, {"money": 9}]})).unwrap();
+    assert!(g.observation_string(&inner, 1).contains("P0: 0 VP (0 ships), 30 guilders"));
+    assert!(g.public_string(&inner).contains("Bank: 189 guilders"));
 }
 
 #[test]
@@ -955,22 +1141,25 @@ fn the_observation_tensor_decodes_field_by_field() {
     let t = st.observation_tensor(1).unwrap();
     let g = st.game();
     assert_eq!(t.len(), FIXED + 2 * g.data.designs.len() + 2 * g.data.ships.len());
-    assert_eq!((FIXED, t.len()), (491, 705), "the length docs/games/before-the-wind.md gives");
+    assert_eq!((FIXED, t.len()), (492, 706), "the length docs/games/before-the-wind.md gives");
     // Observer, actor, active, phase.
     assert_eq!(&t[0..4], [0.0, 1.0, 0.0, 0.0]);
     assert_eq!(&t[4..8], [1.0, 0.0, 0.0, 0.0]);
     assert_eq!(&t[8..12], [1.0, 0.0, 0.0, 0.0]);
     assert_eq!(t[12 + 4], 1.0, "phase Choose");
-    // Seat 0: money/10, vp/10, ships, hand, warehouse, kept Safe.
+    // Seat 0: money/10 (secret from P1: 0; P0 sees his own), vp/10, ships, hand, warehouse,
+    // kept Safe.
     let s0 = 28;
-    assert_eq!(&t[s0..s0 + 3], [2.5, 1.6, 1.0]);
+    assert_eq!(&t[s0..s0 + 3], [0.0, 1.6, 1.0]);
+    assert_eq!(st.observation_tensor(0).unwrap()[s0], 2.5);
+    assert_eq!(t[s0 + 69], 2.2, "P1's own purse");
     assert_eq!(&t[s0 + 3..s0 + 7], [2.0, 0.0, 0.0, 0.0]);
     assert_eq!(&t[s0 + 7..s0 + 11], [0.0, 0.0, 0.0, 3.0]);
     let safe = g.data.specials.iter().position(|&d| g.data.designs[d as usize].name == SAFE).unwrap();
     assert_eq!(t[s0 + 11 + safe], 1.0);
     // Standing: nothing.
     assert_eq!(t[s0 + 11 + 32], 1.0);
-    // Display slot 0: the Receive card (present, deck 0, kind 0, goods 2 apples 1 spices).
+    // Display slot 0: the Receive card (present, deck 0, kind 0, goods 2 apples 1 spice).
     let d0 = 28 + 4 * 69;
     assert_eq!(&t[d0..d0 + 5], [1.0, 1.0, 0.0, 0.0, 1.0]);
     assert_eq!(&t[d0 + 13..d0 + 17], [2.0, 0.0, 1.0, 0.0]);
@@ -985,6 +1174,8 @@ fn the_observation_tensor_decodes_field_by_field() {
     assert_eq!(&t[k..k + 4], [13.0, 15.0, 15.0, 12.0]);
     // Cards drawn this turn per deck.
     assert_eq!(&t[k + 4..k + 7], [1.0, 0.0, 1.0]);
+    // The bank / 10: 0 with the unlimited bank (the last field before the deck counts).
+    assert_eq!(t[FIXED - 1], 0.0);
     // The deck counts: the Receive card's design has its copies minus the laid-out one.
     let i = g.data.designs.iter().position(|d| d.name == RECEIVE).unwrap();
     assert_eq!(t[FIXED + i], g.data.designs[i].count as f32 - 1.0);
@@ -1004,6 +1195,15 @@ fn moves_read_as_phrases_and_bad_setups_name_the_field() {
     assert_eq!(bad(json!({"harbour": harbour(3), "players": [{"warehouse": {"silk": 9}}]})), "players[0].warehouse");
     assert_eq!(bad(json!({"harbour": harbour(3), "players": [{"kept": ["Store 4 goods for 18 guilders"]}]})), "players[0].kept[0]");
     assert_eq!(bad(json!({"harbour": harbour(3), "display": [RECEIVE]})), "display");
+    // 4.1: at most two cards from a deck, and from at least two decks.
+    assert_eq!(bad(json!({"harbour": harbour(3), "display": [PROFIT8, PROFIT10, "Load Goods or Profit 9"]})), "display");
+    let g2 = game(2);
+    let field = |desc: Value| match g2.setup(&desc) {
+        Err(EngineError::Setup { field, .. }) => field,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(field(json!({"harbour": harbour(2), "display": [PROFIT8, PROFIT10]})), "display");
+    assert!(g2.setup(&json!({"harbour": harbour(2), "display": [RECEIVE, PROFIT10]})).is_ok());
     assert_eq!(bad(json!({"harbour": harbour(3), "players": [{"card": RECEIVE}]})), "players[0].card");
 }
 

@@ -1,12 +1,12 @@
 //! What players see: move names, the table as text, the observation tensor and the score
 //! report.
 
-use crate::engine::prelude::*;
-use crate::engine::rng::Rng;
+use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, ScoreReport};
+use crate::engine::prelude::*;
 
 use super::actions::*;
-use super::data::{goods_phrase, Data, Kind, DECKS, GOODS, MAX_HARBOUR, MAX_SPECIALS};
+use super::data::{count_of, goods_phrase, Data, Kind, DECKS, GOOD, MAX_HARBOUR, MAX_SPECIALS};
 use super::state::{Phase, Source, Standing, State, MAX_PLAYERS, NONE};
 use super::BeforeTheWind;
 
@@ -21,7 +21,7 @@ const SHIP: usize = 8;
 const PHASES: usize = 16;
 /// The fixed part of the tensor (before the per-design deck counts).
 pub(crate) const FIXED: usize = 4 + 4 + 4 + PHASES + MAX_PLAYERS * SEAT + MAX_PLAYERS * CARD + MAX_HARBOUR * SHIP
-    + 4 + 3 + 3 + CARD + 3 + 4 + 4 + 1 + 1;
+    + 4 + 3 + 3 + CARD + 3 + 4 + 4 + 1 + 1 + 1;
 
 /// The tensor's length: the fixed part, then the cards of each action design in its deck and
 /// its discard pile, then the ships of each ship design in their deck and discard pile.
@@ -50,6 +50,10 @@ fn phase_index(p: Phase) -> usize {
     }
 }
 
+/// Draws of the other purses tried before the last, which gives the player to move the most
+/// (`resample_purses`).
+const TRIES: u32 = 64;
+
 fn guilders(n: u32) -> String {
     if n == 1 {
         "1 guilder".into()
@@ -60,10 +64,56 @@ fn guilders(n: u32) -> String {
 
 impl BeforeTheWind {
     /// Whether `viewer` (None: a spectator who sees everything) sees `owner`'s guilders: the
-    /// one rule the table, the tensor and the log consult. Ruling 2: every payment is
-    /// announced, so a player who remembers them knows every purse.
-    pub(crate) fn sees_purse(&self, _viewer: Option<usize>, _owner: usize) -> bool {
-        true
+    /// one rule the table, the tensor and the log consult. Ruling 2: a player's money is
+    /// secret ("Keep the amount of money you own secret during the game"): a seat sees its own
+    /// purse, every purse once the game is over (the tie-breaker counts them), and with two
+    /// players and the limited bank the other's (the box's guilders less the open bank and
+    /// its own).
+    pub(crate) fn sees_purse(&self, s: &State, viewer: Option<usize>, owner: usize) -> bool {
+        viewer.is_none_or(|v| v == owner) || s.phase == Phase::GameOver || (self.limited_bank && self.players == 2)
+    }
+
+    /// One draw of the other seats' purses into `out` (see `resample_purses`); `most` gives
+    /// the player to move the most a draw can.
+    fn draw_purses(&self, s: &State, player: usize, rng: &mut Rng, out: &mut State, most: bool) {
+        let cursor = s.cursor as usize;
+        let mut others = [0usize; MAX_PLAYERS];
+        let mut k = 0;
+        for q in (0..self.players).filter(|&q| q != player) {
+            others[k] = q;
+            k += 1;
+        }
+        let others = &others[..k];
+        let Some(bank) = self.bank(s) else {
+            let span = 2 * s.seats[player].money.max(self.data.rules.starting_guilders);
+            for &q in others {
+                let drawn = if most && q == cursor { span } else { below(rng, span + 1) };
+                out.seats[q].money = s.seats[q].bid + drawn;
+            }
+            return;
+        };
+        let bids: u32 = others.iter().map(|&q| s.seats[q].bid).sum();
+        let rest = (self.data.rules.bank_guilders - bank).saturating_sub(s.seats[player].money + bids);
+        // A uniform composition of `rest` into `k` parts: k - 1 distinct cuts among
+        // rest + k - 1 places (stars and bars).
+        let places = rest + k as u32 - 1;
+        let mut cuts = [0u32; MAX_PLAYERS];
+        let mut m = 0;
+        while m + 1 < k {
+            let c = below(rng, places);
+            if !cuts[..m].contains(&c) {
+                cuts[m] = c;
+                m += 1;
+            }
+        }
+        cuts[..m].sort_unstable();
+        let mut prev = 0u32;
+        for (i, &q) in others.iter().enumerate() {
+            let end = if i < m { cuts[i] } else { places };
+            let share = if most { if q == cursor { rest } else { 0 } } else { end - prev };
+            out.seats[q].money = s.seats[q].bid + share;
+            prev = end + 1;
+        }
     }
 
     pub(crate) fn card_name(&self, d: u8) -> &str {
@@ -79,7 +129,7 @@ impl BeforeTheWind {
     }
 
     fn good(g: usize) -> &'static str {
-        GOODS.get(g).copied().unwrap_or("goods")
+        GOOD.get(g).copied().unwrap_or("good")
     }
 
     /// What a player is doing now, in words.
@@ -134,8 +184,8 @@ impl BeforeTheWind {
     }
 
     /// The table as text. `viewer` is the seat whose view it is (None: the table as a
-    /// spectator sees it); `money` shows each player's guilders (ruling 2: every payment is
-    /// announced, so a player who remembers them knows every purse; the table shows none).
+    /// spectator sees it); `money` shows the guilders `sees_purse` lets the viewer see
+    /// (ruling 2; the table, `money` false, shows none).
     pub(crate) fn table(&self, s: &State, viewer: Option<usize>, money: bool) -> String {
         let mut out = String::new();
         let target = self.data.to_win[&self.players];
@@ -152,10 +202,8 @@ impl BeforeTheWind {
             .map(|i| self.ship_name(s.harbour[i]).to_string())
             .collect();
         out.push_str(&format!("Harbour: {}\n", if ships.is_empty() { "empty".into() } else { ships.join("; ") }));
-        out.push_str(&format!(
-            "Goods stacks: {} apples, {} cheese, {} spices, {} silk\n",
-            s.stacks[0], s.stacks[1], s.stacks[2], s.stacks[3]
-        ));
+        let stacks: Vec<String> = (0..4).map(|g| count_of(s.stacks[g] as u32, g)).collect();
+        out.push_str(&format!("Goods stacks: {}\n", stacks.join(", ")));
         let laid: Vec<&str> = s.display.iter().filter(|&&d| d != NONE).map(|&d| self.card_name(d)).collect();
         if !laid.is_empty() {
             out.push_str(&format!("Action cards laid out: {}\n", laid.join("; ")));
@@ -184,9 +232,12 @@ impl BeforeTheWind {
             ship_decks.push(format!("{} {deck} (discard {discard})", if size == 0 { "large" } else { "small" }));
         }
         out.push_str(&format!("Ship decks: {}\n", ship_decks.join(", ")));
+        if let Some(b) = self.bank(s) {
+            out.push_str(&format!("Bank: {}\n", guilders(b)));
+        }
         for p in 0..self.players {
             let pl = &s.seats[p];
-            let purse = if money && self.sees_purse(viewer, p) { guilders(pl.money) } else { "guilders secret".into() };
+            let purse = if money && self.sees_purse(s, viewer, p) { guilders(pl.money) } else { "guilders secret".into() };
             out.push_str(&format!(
                 "P{p}: {} VP ({} ship{}), {purse}; hand: {}; warehouse ({}/{}): {}; kept: {}",
                 pl.vp,
@@ -246,7 +297,6 @@ impl BeforeTheWind {
         out[18] = cost as f32 / 10.0;
         out[19] = profit as f32 / 10.0;
     }
-
 }
 
 impl View for BeforeTheWind {
@@ -352,7 +402,7 @@ impl View for BeforeTheWind {
                 let x = a - SPOIL_CHEESE;
                 let pl = &s.seats[p];
                 let k = (pl.warehouse[1] as u32 + pl.warehouse[2] as u32) / 2;
-                format!("spoil:{x} cheese, {} spices", k.saturating_sub(x))
+                format!("spoil:{}, {}", count_of(x, 1), count_of(k.saturating_sub(x), 2))
             }
             _ if a < PRESERVE_HAND => format!("preserve-in-warehouse:{}", Self::good((a - PRESERVE_WAREHOUSE) as usize)),
             _ if a < BID => format!("preserve-in-hand:{}", Self::good((a - PRESERVE_HAND) as usize)),
@@ -377,7 +427,7 @@ impl View for BeforeTheWind {
         for p in 0..MAX_PLAYERS {
             if p < self.players {
                 let pl = &s.seats[p];
-                if self.sees_purse(Some(player), p) {
+                if self.sees_purse(s, Some(player), p) {
                     out[i] = pl.money as f32 / 10.0;
                 }
                 out[i + 1] = pl.vp as f32 / 10.0;
@@ -441,7 +491,8 @@ impl View for BeforeTheWind {
         i += 8;
         out[i] = s.preserve_left as f32;
         out[i + 1] = s.turn as f32 / 100.0;
-        i += 2;
+        out[i + 2] = self.bank(s).map_or(0.0, |b| b as f32 / 10.0);
+        i += 3;
         debug_assert_eq!(i, FIXED);
         for d in 0..self.data.designs.len() {
             out[i + d] = s.deck[d] as f32;
@@ -488,10 +539,30 @@ impl View for BeforeTheWind {
 }
 
 impl Resample for BeforeTheWind {
-    /// Nothing is hidden from a player who remembers what he saw but the order of the decks,
-    /// and the state keeps no order (each draw is a chance outcome over what a deck holds):
-    /// the state itself is the only one consistent with what any player saw (ruling 1).
-    fn resample(&self, state: &State, _player: usize, _rng: &mut Rng) -> State {
-        state.clone()
+    /// A state `player` cannot tell from `s` (ruling 2): the purses of the other seats are
+    /// drawn afresh from what the seat knows, never from what they hold. Every bid still
+    /// standing is kept (a bidder holds at least his bid). With `bank="limited"` the guilders
+    /// the other seats hold together lie open (the box's, less the bank and the seat's own):
+    /// each split of them beyond their bids is equally likely. With the unlimited bank nothing
+    /// on the table bounds a purse: each is drawn uniformly from its bid up to its bid plus
+    /// twice what a player starts with or the seat holds, whichever is more (about as much as
+    /// the seat itself). Everything else a seat sees (ruling 1: the decks keep no order).
+    fn resample(&self, s: &State, player: usize, rng: &mut Rng) -> State {
+        let mut out = s.clone();
+        if s.phase == Phase::GameOver {
+            return out;
+        }
+        // The player to move holds what the choice the game waits for needs (a first bid of
+        // at least 1 guilder for the auction he opened, a kept Receive and Store card he can
+        // pay for): a draw that leaves him none is drawn again; the last try gives him the
+        // most a draw can.
+        let check = matches!(self.actor(s), Actor::Player(p) if p != player);
+        for attempt in 0..TRIES {
+            self.draw_purses(s, player, rng, &mut out, attempt + 1 == TRIES);
+            if !check || self.waits(&out) {
+                break;
+            }
+        }
+        out
     }
 }

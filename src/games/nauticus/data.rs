@@ -577,5 +577,4 @@ impl Data {
             _ => self.set_points[4] + (n - 5) * self.rules.further_good_points,
         }
     }
-
 }

@@ -1,8 +1,8 @@
 //! Nauticus's log: a sentence for every move, the deal of the action tiles included. Nothing
 //! in Nauticus is hidden, so every seat and a spectator read the same sentence.
 
-use crate::engine::prelude::*;
 use crate::engine::Action;
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{GOOD, TILES};

@@ -5,8 +5,8 @@
 use serde_json::Value;
 
 use crate::engine::data::ComponentData;
-use crate::engine::prelude::*;
 use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
+use crate::engine::prelude::*;
 
 pub mod actions;
 pub mod data;
@@ -19,6 +19,8 @@ mod view;
 
 #[cfg(test)]
 mod golden_tests;
+#[cfg(test)]
+mod tensor_tests;
 #[cfg(test)]
 mod tests;
 

@@ -2,9 +2,9 @@
 //! placement of tiles, rewards for completed ships, the extra action and the end of rounds.
 
 use serde_json::{Map, Value};
-use crate::engine::GameSpec;
+
+use crate::engine::{Action, Actor, GameSpec};
 use crate::engine::prelude::*;
-use crate::engine::{Action, Actor};
 
 use super::actions::*;
 use super::data::{tile_category, Category, CROWN_MAST, CROWN_SAIL, DELIVER, GOOD, KINDS, MAX_SHIPS, SCORE_CROWNS, TRANSPORT, WITHDRAW};

@@ -1,13 +1,13 @@
 //! Positions from readable descriptions (the setup helper), and the validation of states
 //! that come from outside.
 
-use crate::engine::prelude::*;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::engine::{field_errors, EngineError, Result};
+use crate::engine::prelude::*;
 
 use super::data::{tile_category, Category, BOW, CENTRE, COATS, CROWN_MAST, CROWN_SAIL, GOOD, GOODS, KINDS, MAST, MAX_SHIPS, SAIL, SINGLE, STERN, TILES};
 use super::state::{Ship, State, Step, Turn, MAIN_ACTING, MAIN_DONE, MAIN_OPEN, NONE};

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::engine::data::{ComponentData, Source};
-use crate::engine::prelude::*;
 use crate::engine::{Actor, EngineError, GameState};
 use crate::harness::conformance::check_random_games;
+use crate::engine::prelude::*;
 
 use super::data::{Data, KINDS};
 use super::state::Step;
@@ -36,11 +36,11 @@ fn conformance_random_games_all_player_counts() {
 
 // ----- helpers ---------------------------------------------------------------------------
 
-type St = GameState<Nauticus>;
+pub(super) type St = GameState<Nauticus>;
 
 /// The layout of the tests: "buy hull parts" on the space of the 2-point bonus (space 4,
 /// whose prices reproduce the rulebook's buying examples).
-const LAYOUT: [&str; 8] = [
+pub(super) const LAYOUT: [&str; 8] = [
     "withdraw money",
     "transport",
     "deliver goods",
@@ -52,14 +52,14 @@ const LAYOUT: [&str; 8] = [
 ];
 
 /// `LAYOUT` with `tile` moved to space `space` (1..=8), swapped with the tile there.
-fn layout_with(tile: &str, space: usize) -> Vec<&str> {
+pub(super) fn layout_with(tile: &str, space: usize) -> Vec<&str> {
     let mut l = LAYOUT.to_vec();
     let from = l.iter().position(|t| *t == tile).unwrap();
     l.swap(from, space - 1);
     l
 }
 
-fn position(players: usize, desc: Value) -> St {
+pub(super) fn position(players: usize, desc: Value) -> St {
     let g = Arc::new(game(players));
     let inner = g.setup(&desc).unwrap_or_else(|e| panic!("{e}"));
     GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true)
@@ -79,14 +79,14 @@ fn has(st: &St, action: &str) -> bool {
     legal_names(st).iter().any(|n| n == action)
 }
 
-fn play(st: &mut St, action: &str) {
+pub(super) fn play(st: &mut St, action: &str) {
     let a = st.string_to_action(action).unwrap_or_else(|e| panic!("{action}: {e}\n{}", st.render()));
     st.apply(a).unwrap();
 }
 
 /// Plays the one legal action whose name begins with `prefix` (ship targets carry the ship's
 /// description after its number).
-fn play_starting(st: &mut St, prefix: &str) {
+pub(super) fn play_starting(st: &mut St, prefix: &str) {
     let matches: Vec<String> = legal_names(st).into_iter().filter(|n| n.starts_with(prefix)).collect();
     assert_eq!(matches.len(), 1, "{prefix:?} matches {matches:?}; legal: {:?}", legal_names(st));
     play(st, &matches[0]);
@@ -1347,48 +1347,6 @@ fn the_table_shows_spaces_supply_players_and_ships() {
 }
 
 #[test]
-fn observation_tensor_fields_decode() {
-    let st = position(
-        3,
-        json!({"pointing": 2, "spaces": LAYOUT, "chosen": "buy hull parts", "actor": 1,
-               "players": [{}, {"taler": 20, "workers": 7, "points": -3, "passes": 2, "warehouse": {"crown sail": 1}},
-                           {"ships": [{"hull": ["single hull"], "crown_masts": 1}]}]}),
-    );
-    let g = st.game();
-    let mut out = vec![0.0f32; super::view::tensor_len()];
-    g.observation_tensor(st.inner(), 1, &mut out);
-    // Global: round, phases, start player (relative: P0 is 2 seats after P1), step (turn).
-    assert_eq!(&out[..2], [0.0, 0.0]);
-    assert_eq!(&out[2..6], [0.0, 0.0, 1.0, 0.0]);
-    assert_eq!(out[6 + 3], 1.0);
-    // Space 4 holds buy hull parts (tile 0).
-    let spaces = 6 + 9;
-    assert_eq!(out[spaces + 3 * 8], 1.0);
-    // Blue workers of each space, after face-down bits, anchor, pointing and chosen space.
-    let blue = spaces + 64 + 8 + 8 + 8 + 8;
-    assert_eq!(&out[blue..blue + 8], [2.0, 0.0, 1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
-    let stock = blue + 8;
-    assert_eq!(out[stock + super::data::CROWN_SAIL as usize], 11.0);
-    // The turn: the observer (P1) acts, with 2 blue workers.
-    let turn = stock + KINDS;
-    assert_eq!(&out[turn..turn + 4], [1.0, 0.0, 0.0, 0.0]);
-    assert_eq!(out[turn + 4 + 3 + 8 + 1], 2.0);
-    // The observer's own row comes first.
-    // The turn block: actor 4, main 3, session 8, extra, blue, bought 4, gift, pending,
-    // paid, rewards left, rewards taken 6, reward goods left, reward goods taken 4, used.
-    let players = turn + (4 + 3 + 8 + 1 + 1 + 4 + 1 + KINDS + 1 + 1 + 6 + 1 + 4 + 1);
-    assert_eq!(&out[players..players + 8], [20.0, 7.0, -3.0, 2.0, 1.0, 0.0, 0.0, 3.0]);
-    // Then P2 (one seat later): its crown mast gives 1 crown.
-    let row = 8 + KINDS + 4;
-    assert_eq!(out[players + row + 7], 1.0);
-    // Ships: P2's ship, owned one seat after the observer.
-    let ships = players + 4 * row;
-    assert_eq!(out[ships], 1.0);
-    assert_eq!(&out[ships + 1..ships + 5], [0.0, 1.0, 0.0, 0.0]);
-    assert_eq!(out[ships + 5], 1.0); // single hull
-}
-
-#[test]
 fn setup_positions_and_saved_states_round_trip() {
     let st = position(
         4,
@@ -1401,4 +1359,111 @@ fn setup_positions_and_saved_states_round_trip() {
     assert_eq!(back.inner(), st.inner());
     assert_eq!(st.actor(), Actor::Player(0));
     assert_eq!(st.inner().turn.done, 2);
+}
+
+// ----- the evaluation of the search agents (heuristic.rs) ----------------------------------------
+
+fn value(st: &St, p: usize) -> f64 {
+    let mut out = [0.0; super::state::MAX_PLAYERS];
+    st.game().position_values(st.inner(), &mut out);
+    out[p]
+}
+
+/// A tile on a ship is worth more than the same tile in the warehouse, which is worth more
+/// than none; a complete ship more than one a tile short; a complete loaded ship's cargo less
+/// than the same goods delivered.
+#[test]
+fn evaluation_credits_tiles_on_ships_completion_and_delivery() {
+    let at = |ship: Value, warehouse: Value, delivered: Value| {
+        position(2, json!({"players": [{"ships": [ship], "warehouse": warehouse, "delivered": delivered}]}))
+    };
+    let short = json!({"hull": ["bow", "stern"], "coat": "anchor", "masts": 2, "sails": 1});
+    let complete = json!({"hull": ["bow", "stern"], "coat": "anchor", "masts": 2, "sails": 2});
+    let none = value(&at(short.clone(), json!({}), json!({})), 0);
+    let stored = value(&at(short.clone(), json!({"anchor sail": 1}), json!({})), 0);
+    assert!(none < stored, "{none} {stored}");
+    // The sail bought: into the warehouse, or onto the ship, which completes it and brings a
+    // reward for each of its 2 masts along with the ship's 8 points.
+    let bought = || {
+        let mut st = position(
+            2,
+            json!({"pointing": 2, "spaces": layout_with("buy sails", 4), "players": [{"extra": false, "ships": [short.clone()]}]}),
+        );
+        play(&mut st, "choose: buy sails");
+        play(&mut st, "buy: an anchor sail for 1 Taler");
+        st
+    };
+    let mut kept = bought();
+    play(&mut kept, "put in the warehouse: the anchor sail");
+    let mut placed = bought();
+    play_starting(&mut placed, "put on ship 1: the anchor sail");
+    assert_eq!(placed.inner().step, Step::Reward);
+    assert!(value(&placed, 0) > value(&kept, 0) + 1.0, "{} {}", value(&kept, 0), value(&placed, 0));
+    let placed = value(&at(complete.clone(), json!({}), json!({})), 0);
+
+    let mut loaded = complete.clone();
+    loaded["goods"] = json!({"coffee": 2});
+    let loaded = value(&at(loaded, json!({}), json!({})), 0);
+    let delivered = value(&at(complete.clone(), json!({}), json!({"coffee": 2})), 0);
+    assert!(placed < loaded && loaded < delivered, "{placed} {loaded} {delivered}");
+
+    // A longer ship is worth more per tile: a bow and a stern each begun as a ship of their
+    // own are worth less than a bow+stern ship.
+    let apart = position(2, json!({"players": [{"ships": [{"hull": ["bow"]}, {"hull": ["stern"]}]}]}));
+    let joined = position(2, json!({"players": [{"ships": [{"hull": ["bow", "stern"]}]}]}));
+    assert!(value(&apart, 0) < value(&joined, 0));
+}
+
+/// Unturned pass tiles cost their penalty in full once the round has no action phase to
+/// spare for them; the measure is the margin over the best other seat, and at the end the
+/// game's returns.
+#[test]
+fn evaluation_charges_unturned_pass_tiles_and_compares_with_the_best_opponent() {
+    let early = position(3, json!({"phases": 0, "spaces": LAYOUT}));
+    let late = position(3, json!({"phases": 6, "spaces": LAYOUT, "turned": LAYOUT[..6], "anchor": LAYOUT[0]}));
+    // -3, -2, -1 unturned: 6 points, 3/7 of it with 7 phases left, all of it with 1.
+    assert!((value(&early, 0) - value(&late, 0) - 6.0 * (1.0 - 3.0 / 7.0)).abs() < 1.0, "{} {}", value(&early, 0), value(&late, 0));
+    let ahead = position(3, json!({"players": [{"points": 30}, {}, {"points": 20}]}));
+    let mut out = [0.0; 3];
+    ahead.game().evaluate(ahead.inner(), &mut out);
+    assert!(out[0] > 0.5 && out[1] < -0.5 && out[2] < 0.0 && out[2] > out[1], "{out:?}");
+}
+
+/// `greedy` (one ply on the evaluation) puts a bought sail on the ship it completes rather
+/// than into the warehouse.
+#[test]
+fn greedy_puts_the_last_sail_on_the_ship_it_completes() {
+    use crate::engine::agents::{choose, AgentScratch, AgentSpec};
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("buy sails", 4),
+               "players": [{"extra": false, "ships": [{"hull": ["bow", "stern"], "coat": "anchor", "masts": 2, "sails": 1}]}]}),
+    );
+    play(&mut st, "choose: buy sails");
+    play(&mut st, "buy: an anchor sail for 1 Taler");
+    assert!(has(&st, "put in the warehouse: the anchor sail"));
+    let mut rng = crate::engine::rng::rng_from_seed(1);
+    let mut scratch = AgentScratch::default();
+    let a = choose(&AgentSpec::Greedy, st.game().as_ref(), st.inner(), 0, &mut rng, &mut scratch);
+    assert!(st.action_to_string(a).starts_with("put on ship 1: the anchor sail"), "{}", st.action_to_string(a));
+}
+
+/// The search agents beat random play and `greedy` builds and completes ships.
+#[test]
+fn search_agents_beat_random_play_and_greedy_completes_ships() {
+    use crate::engine::simulate::simulate_agents;
+    use crate::engine::AgentSpec;
+    let g = game(2);
+    let r = simulate_agents(&g, &[AgentSpec::Greedy, AgentSpec::Random], 0, 40, 3, 0, None).unwrap();
+    let wins = (0..40).filter(|&i| r.winners[i * 2]).count();
+    assert!(wins >= 36, "greedy won {wins} of 40 against random");
+    let mcts: AgentSpec = "mcts:iterations=40,rollout_depth=40".parse().unwrap();
+    let r = simulate_agents(&g, &[mcts, AgentSpec::Random], 0, 8, 3, 0, None).unwrap();
+    let wins = (0..8).filter(|&i| r.winners[i * 2]).count();
+    assert!(wins >= 6, "mcts won {wins} of 8 against random");
+    // Greedy self-play: the completed-ships category (the third) averages several points.
+    let r = simulate_agents(&g, &[AgentSpec::Greedy, AgentSpec::Greedy], 0, 20, 3, 0, None).unwrap();
+    let nc = r.categories.len();
+    let ships: f64 = (0..40).map(|i| r.category_points[i * nc + 2]).sum::<f64>() / 40.0;
+    assert!(ships >= 5.0, "greedy's completed ships average {ships} points");
 }

@@ -2,11 +2,11 @@
 //! score report. Everything in Nauticus is open information, so every seat sees the whole
 //! table; observations differ only in whose seat comes first.
 
-use crate::engine::prelude::*;
-use crate::engine::rng::Rng;
 use std::fmt::Write;
 
 use crate::engine::{Action, ScoreReport};
+use crate::engine::prelude::*;
+use crate::engine::rng::Rng;
 
 use super::actions::*;
 use super::data::{Category, CROWN_MAST, CROWN_SAIL, GOODS, KINDS, MAX_SHIPS, TILES};
@@ -303,7 +303,6 @@ impl Nauticus {
             taler,
         }
     }
-
 }
 
 /// One seat's final scoring, category by category, and its tie-breakers.

@@ -13,6 +13,7 @@
 
 use crate::engine::outcome::tanh_margins;
 use crate::engine::prelude::*;
+
 use super::state::{Phase, Ship, State};
 use super::NorthWind;
 

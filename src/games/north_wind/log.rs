@@ -2,8 +2,8 @@
 //! spectator who sees everything) may see it. Hidden from the other seats: the cards dealt at
 //! setup (face down) and the card a lookout looks at and slides under the stack.
 
-use crate::engine::prelude::*;
 use crate::engine::Action;
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{CombatOutcome, EventOutcome, Kind, CREW_SLOTS, GOODS, GUNNER, PORTS};

@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use crate::engine::data::ComponentData;
-use crate::engine::prelude::*;
 use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
+use crate::engine::prelude::*;
 
 pub mod actions;
 pub mod data;

@@ -9,8 +9,8 @@
 //! types and the free slots of the three stacks samples a split exactly from that
 //! posterior; it reads only the player's own knowledge, never the true stacks.
 
-use crate::engine::prelude::*;
 use crate::engine::rng::{below, unit_f64, Rng};
+use crate::engine::prelude::*;
 
 use super::data::{Kind, RUN_LEN};
 use super::state::{Phase, State, NONE, PUBLIC, VIEWS};

@@ -2,10 +2,10 @@
 //! Section names in comments are the rulebook's.
 
 use serde_json::{Map, Value};
-use crate::engine::GameSpec;
-use crate::engine::prelude::*;
+
 use crate::engine::rng::{below, Rng};
-use crate::engine::{Action, Actor};
+use crate::engine::{Action, Actor, GameSpec};
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{CombatOutcome, EventOutcome, Kind, BOATSWAIN, BOOKKEEPER, GUNNER, LOOKOUT, TREASURER};

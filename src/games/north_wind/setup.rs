@@ -1,12 +1,12 @@
 //! Positions from readable descriptions (setup helpers), and the validation of states that
 //! come from outside.
 
-use crate::engine::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
 use crate::engine::{field_errors, EngineError, Result};
+use crate::engine::prelude::*;
 
 use super::data::{Kind, CREW_SLOTS, GOODS, PORTS};
 use super::state::{Phase, State, NONE, PUBLIC, VIEWS};

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::harness::conformance::check_random_games;
-use crate::engine::prelude::*;
 use crate::engine::{Action, GameState};
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::state::{Phase, NONE};

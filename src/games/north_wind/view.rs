@@ -1,10 +1,10 @@
 //! What players see: action names, observations (string and tensor), the table rendering
 //! and the score report.
 
-use crate::engine::prelude::*;
 use std::fmt::Write;
 
 use crate::engine::{Action, Actor, ScoreReport};
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{CombatOutcome, EventOutcome, Kind, CREW_SLOTS, GOODS, MAX_MULTI_TYPES, PORTS, RUN_LEN};
@@ -208,7 +208,6 @@ impl NorthWind {
             let _ = writeln!(out, "  {} stack: {}", PORTS[st], if parts.is_empty() { "-".into() } else { parts.join(", ") });
         }
     }
-
 }
 
 impl View for NorthWind {
