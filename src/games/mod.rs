@@ -53,6 +53,7 @@ registry! {
     before_the_wind::BeforeTheWind => Listing::Listed,
     regatta::Regatta => Listing::Unlisted,
     nauticus::Nauticus => Listing::Listed,
+    mistwind::Mistwind => Listing::Unlisted,
 }
 
 /// The games offered to users, by name (`tw.GAMES`).

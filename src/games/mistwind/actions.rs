@@ -1,0 +1,53 @@
+//! Mistwind's action ids. Player actions form one fixed space; chance outcomes are a separate
+//! space (a card or tile id, or a cargo type for a demand tile).
+
+use crate::engine::Action;
+
+use super::data::MAX_PORTS;
+use super::state::{ROW, MAX_TERRITORY_ROW, MAX_WHALES};
+
+/// Phase A: discard chip `n` (`DISCARD_CHIP + n - 1`).
+pub const DISCARD_CHIP: Action = 0;
+/// Setup K: place the first whale in port `p`.
+pub const PLACE_WHALE: Action = DISCARD_CHIP + ROW as Action;
+/// Play the chip of field `i` on location `l` (0 resource board, 1 character row, 2 worker
+/// board, 3 port row): `PLAY + 5 * l + i`.
+pub const PLAY: Action = PLACE_WHALE + MAX_PORTS as Action;
+pub const LOCATIONS: [&str; 4] = ["resources", "character", "worker", "port"];
+pub const RESOURCE_BOARD: u8 = 0;
+pub const CHARACTER_ROW: u8 = 1;
+pub const WORKER_BOARD: u8 = 2;
+pub const PORT_ROW: u8 = 3;
+/// On a port card: build an outpost, or a whale, in its port.
+pub const BUILD_OUTPOST: Action = PLAY + 4 * ROW as Action;
+pub const BUILD_WHALE: Action = BUILD_OUTPOST + 1;
+/// On a port card: take resource `r` as many times as chips lie on the field.
+pub const TAKE: Action = BUILD_WHALE + 1;
+/// On the worker board's building fields: build in port `p`.
+pub const BUILD_AT: Action = TAKE + 4;
+/// Move whale `w` to port `p`: `MOVE + w * MAX_PORTS + p`.
+pub const MOVE: Action = BUILD_AT + MAX_PORTS as Action;
+pub const END_MOVES: Action = MOVE + (MAX_WHALES * MAX_PORTS) as Action;
+/// Load whale `w` at its port.
+pub const LOAD: Action = END_MOVES + 1;
+/// Deliver whale `w`'s cargo for the territory demand tile at position `i`:
+/// `DELIVER_TERRITORY + w * MAX_TERRITORY_ROW + i`.
+pub const DELIVER_TERRITORY: Action = LOAD + MAX_WHALES as Action;
+/// Deliver whale `w`'s cargo for capital demand tile `k`: `DELIVER_CAPITAL + 2 * w + k`.
+pub const DELIVER_CAPITAL: Action = DELIVER_TERRITORY + (MAX_WHALES * MAX_TERRITORY_ROW) as Action;
+pub const END_CARGO: Action = DELIVER_CAPITAL + 2 * MAX_WHALES as Action;
+/// The resource of a bottom territory demand space.
+pub const CHOOSE: Action = END_CARGO + 1;
+/// Use one-time character `c`.
+pub const USE: Action = CHOOSE + 4;
+/// Reveal network card `c` (its whole network).
+pub const REVEAL_CARD: Action = USE + super::data::MAX_CHARACTERS as Action;
+/// A control marker on region `r`'s network tile: `CONTROL + 2 * r + (0 upper, 1 lower)`.
+pub const CONTROL: Action = REVEAL_CARD + super::data::MAX_NETWORK_CARDS as Action;
+/// Take the achievement tile of letter `l`.
+pub const ACHIEVE: Action = CONTROL + 8;
+/// End the turn (Phase B) or the claims (Phase C).
+pub const END_TURN: Action = ACHIEVE + 4;
+/// After round 2: discard network card `c`.
+pub const DISCARD_CARD: Action = END_TURN + 1;
+pub const NUM_ACTIONS: usize = DISCARD_CARD as usize + super::data::MAX_NETWORK_CARDS;

@@ -1,0 +1,875 @@
+//! Mistwind's component data: the file format (every value marked printed or reconstructed),
+//! its validation (errors name the offending field) and the compiled tables the rules read.
+//!
+//! The boards' sides are keyed by their letter (`"A"`), the network tiles' sides by their
+//! player counts (`"1-3"`, `"4-5"`), so that side B and the automa games add entries, not a
+//! new format.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::data::ComponentData;
+pub use crate::engine::data::{Source, Sourced};
+use crate::engine::{EngineError, Result};
+
+/// The four resources, in the order of the player board.
+pub const RESOURCES: [&str; 4] = ["wood", "steel", "krill", "coins"];
+pub const WOOD: usize = 0;
+pub const STEEL: usize = 1;
+pub const KRILL: usize = 2;
+pub const COINS: usize = 3;
+pub const REGIONS: usize = 4;
+pub const CARGO_TYPES: usize = 6;
+/// The most ports a map may have (ports are kept as bit sets).
+pub const MAX_PORTS: usize = 32;
+pub const MAX_CHARACTERS: usize = 64;
+pub const MAX_PORT_CARDS: usize = 32;
+pub const MAX_NETWORK_CARDS: usize = 16;
+pub const DIFFICULTIES: [&str; 3] = ["easy", "medium", "hard"];
+pub const LETTERS: [&str; 4] = ["A", "B", "C", "D"];
+/// A port's cargo: one of the cargo types, or krill.
+pub const KRILL_CARGO: u8 = 6;
+pub const NO_CARGO: u8 = u8::MAX;
+
+/// Resources as the data file writes them (`{"wood": 2, "coins": 1}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResFile {
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wood: u8,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub steel: u8,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub krill: u8,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub coins: u8,
+}
+
+impl ResFile {
+    pub fn array(&self) -> [u8; 4] {
+        [self.wood, self.steel, self.krill, self.coins]
+    }
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesFile {
+    pub rounds_up_to_4_players: Sourced,
+    pub rounds_5_players: Sourced,
+    pub starting_steel: Sourced,
+    pub starting_wood: Sourced,
+    pub starting_coins: Sourced,
+    pub starting_krill_first_seat: Sourced,
+    pub discards_per_round: Sourced,
+    pub discards_per_round_5_players: Sourced,
+    pub outpost_wood: Sourced,
+    pub outpost_steel: Sourced,
+    pub whale_wood: Sourced,
+    pub whale_steel: Sourced,
+    pub krill_to_leave: Sourced,
+    pub row_size: Sourced,
+    pub territory_demand_per_region: Sourced,
+    pub capital_demand_per_region: Sourced,
+    pub network_card_discard_after_round: Sourced,
+    pub start_marker_points: Sourced,
+    pub territory_tile_points: Sourced,
+    pub capital_tile_points: Sourced,
+    pub majority_points: Sourced,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComponentsFile {
+    pub cargo_markers: Sourced,
+    pub territory_demand_tiles: Sourced,
+    pub capital_demand_tiles: Sourced,
+    pub achievement_tiles: Sourced,
+    pub network_tiles: Sourced,
+    pub character_cards: Sourced,
+    pub port_cards: Sourced,
+    pub network_cards: Sourced,
+    pub whales_per_player: Sourced,
+    pub outposts_per_player: Sourced,
+    pub chips_per_player: Sourced,
+    pub control_markers_per_player: Sourced,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CargoFile {
+    pub types: Vec<String>,
+    pub markers_per_type: Sourced,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChoicesFile {
+    pub choices: Vec<Vec<String>>,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortFile {
+    pub name: String,
+    pub region: String,
+    /// "capital" or "territory".
+    pub kind: String,
+    /// A territory port's cargo: a cargo type or "krill".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cargo: Option<String>,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectionsFile {
+    pub pairs: Vec<[String; 2]>,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DemandFile {
+    pub region: String,
+    /// "territory" or "capital".
+    pub kind: String,
+    pub cargo: String,
+    pub count: u8,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResourceFieldFile {
+    pub gain: ResFile,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkerFieldFile {
+    /// "build an outpost anywhere", "gain", "free whale moves", "start player",
+    /// "build a whale anywhere".
+    pub ability: String,
+    #[serde(default)]
+    pub gain: ResFile,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterFile {
+    pub name: String,
+    /// "immediate", "one-time", "permanent" or "end-game" (the rulebook's four kinds).
+    pub kind: String,
+    pub cost: ResFile,
+    /// The victory points printed on the card (scoring category 7).
+    pub vp: u8,
+    #[serde(default)]
+    pub gain: ResFile,
+    /// "free whale moves", "cheap outposts", "extra take", "coin per delivery".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ability: Option<String>,
+    /// An end-game card's count: "outpost region", "capital tile", "territory tile", "whale",
+    /// "achievement", "network tile".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per: Option<String>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub per_vp: u8,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BonusFile {
+    #[serde(default)]
+    pub gain: ResFile,
+    /// A free outpost in the card's port.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub outpost: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortCardFile {
+    pub port: String,
+    pub bonus: BonusFile,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkCardFile {
+    pub difficulty: String,
+    pub port: String,
+    pub destinations: [String; 2],
+    pub full: u8,
+    pub partial: u8,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AchievementFile {
+    pub letter: String,
+    /// "outposts", "outpost regions", "whales", "capital tiles", "territory tiles",
+    /// "demand tiles", "demand regions", "characters", "network tiles", "each resource".
+    pub requirement: String,
+    pub count: u8,
+    pub vp: u8,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TileSideFile {
+    pub upper: u8,
+    pub lower: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkTileFile {
+    pub region: String,
+    pub destination: String,
+    /// By player counts: "1-3" and "4-5".
+    pub sides: BTreeMap<String, TileSideFile>,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataFile {
+    pub format: u32,
+    pub game: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<String>,
+    pub rules: RulesFile,
+    pub components: ComponentsFile,
+    pub regions: Vec<String>,
+    pub cargo: CargoFile,
+    pub territory_bottom_choices: ChoicesFile,
+    pub ports: Vec<PortFile>,
+    pub connections: ConnectionsFile,
+    pub demand_tiles: Vec<DemandFile>,
+    pub resource_board: BTreeMap<String, Vec<ResourceFieldFile>>,
+    pub worker_board: BTreeMap<String, Vec<WorkerFieldFile>>,
+    pub characters: Vec<CharacterFile>,
+    pub port_cards: Vec<PortCardFile>,
+    pub network_cards: Vec<NetworkCardFile>,
+    pub achievements: Vec<AchievementFile>,
+    pub network_tiles: Vec<NetworkTileFile>,
+}
+
+/// The numbers of the rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleNumbers {
+    pub rounds_4: u8,
+    pub rounds_5: u8,
+    /// Wood, steel, krill (of the first seat), coins at the start.
+    pub start: [u8; 4],
+    pub discards: u8,
+    pub discards_5: u8,
+    pub outpost_cost: [u8; 4],
+    pub whale_cost: [u8; 4],
+    pub krill_to_leave: u8,
+    pub discard_after_round: u8,
+    pub start_marker_points: u32,
+    pub territory_points: u32,
+    pub capital_points: u32,
+    pub majority_points: u32,
+    pub whales: u8,
+    pub outposts: u8,
+    pub markers: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Port {
+    pub region: u8,
+    pub capital: bool,
+    /// A cargo type, [`KRILL_CARGO`], or [`NO_CARGO`] (capitals).
+    pub cargo: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ability {
+    None,
+    FreeMoves,
+    CheapOutposts,
+    ExtraTake,
+    CoinPerDelivery,
+}
+
+pub const ABILITIES: [(&str, Ability); 4] = [
+    ("free whale moves", Ability::FreeMoves),
+    ("cheap outposts", Ability::CheapOutposts),
+    ("extra take", Ability::ExtraTake),
+    ("coin per delivery", Ability::CoinPerDelivery),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CharKind {
+    Immediate,
+    OneTime,
+    Permanent,
+    EndGame,
+}
+
+pub const CHAR_KINDS: [(&str, CharKind); 4] = [
+    ("immediate", CharKind::Immediate),
+    ("one-time", CharKind::OneTime),
+    ("permanent", CharKind::Permanent),
+    ("end-game", CharKind::EndGame),
+];
+
+/// What an end-game character counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Count {
+    None,
+    OutpostRegions,
+    CapitalTiles,
+    TerritoryTiles,
+    DemandTiles,
+    DemandRegions,
+    Whales,
+    Outposts,
+    Achievements,
+    NetworkTiles,
+    Characters,
+    EachResource,
+}
+
+pub const PER: [(&str, Count); 6] = [
+    ("outpost region", Count::OutpostRegions),
+    ("capital tile", Count::CapitalTiles),
+    ("territory tile", Count::TerritoryTiles),
+    ("whale", Count::Whales),
+    ("achievement", Count::Achievements),
+    ("network tile", Count::NetworkTiles),
+];
+
+pub const REQUIREMENTS: [(&str, Count); 10] = [
+    ("outposts", Count::Outposts),
+    ("outpost regions", Count::OutpostRegions),
+    ("whales", Count::Whales),
+    ("capital tiles", Count::CapitalTiles),
+    ("territory tiles", Count::TerritoryTiles),
+    ("demand tiles", Count::DemandTiles),
+    ("demand regions", Count::DemandRegions),
+    ("characters", Count::Characters),
+    ("network tiles", Count::NetworkTiles),
+    ("each resource", Count::EachResource),
+];
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Character {
+    pub name: String,
+    pub kind: CharKind,
+    pub cost: [u8; 4],
+    pub vp: u8,
+    pub gain: [u8; 4],
+    pub ability: Ability,
+    pub per: Count,
+    pub per_vp: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PortCard {
+    pub port: u8,
+    pub gain: [u8; 4],
+    pub outpost: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NetworkCard {
+    pub difficulty: u8,
+    pub port: u8,
+    pub destinations: [u8; 2],
+    pub full: u8,
+    pub partial: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Achievement {
+    pub letter: u8,
+    pub requirement: Count,
+    pub count: u8,
+    pub vp: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NetworkTile {
+    pub region: u8,
+    pub destination: u8,
+    /// Upper and lower field, for 1–3 and for 4–5 players.
+    pub sides: [[u8; 2]; 2],
+}
+
+/// A worker board field's ability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkerAbility {
+    BuildOutpost,
+    Gain,
+    FreeMoves,
+    StartPlayer,
+    BuildWhale,
+}
+
+pub const WORKER_ABILITIES: [(&str, WorkerAbility); 5] = [
+    ("build an outpost anywhere", WorkerAbility::BuildOutpost),
+    ("gain", WorkerAbility::Gain),
+    ("free whale moves", WorkerAbility::FreeMoves),
+    ("start player", WorkerAbility::StartPlayer),
+    ("build a whale anywhere", WorkerAbility::BuildWhale),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkerField {
+    pub ability: WorkerAbility,
+    pub gain: [u8; 4],
+}
+
+/// The compiled component data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Data {
+    pub file: DataFile,
+    pub rules: RuleNumbers,
+    pub regions: Vec<String>,
+    pub cargo: Vec<String>,
+    pub cargo_markers: u8,
+    /// The resources each of the two bottom territory demand spaces offers (bottom first).
+    pub bottom_choices: [[u8; 2]; 2],
+    pub port_names: Vec<String>,
+    pub ports: Vec<Port>,
+    /// Neighbours of each port, as a bit set.
+    pub adjacent: Vec<u32>,
+    /// The capital of each region.
+    pub capital: [u8; REGIONS],
+    /// Demand tiles of each region by cargo type: territory and capital.
+    pub territory_tiles: [[u8; CARGO_TYPES]; REGIONS],
+    pub capital_tiles: [[u8; CARGO_TYPES]; REGIONS],
+    pub territory_row: u8,
+    pub capital_row: u8,
+    /// Side A of the two boards (side B will be chosen by an option).
+    pub resource_board: [[u8; 4]; 5],
+    pub worker_board: [WorkerField; 5],
+    pub characters: Vec<Character>,
+    pub port_cards: Vec<PortCard>,
+    pub network_cards: Vec<NetworkCard>,
+    pub achievements: Vec<Achievement>,
+    pub network_tiles: Vec<NetworkTile>,
+}
+
+fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
+    EngineError::data(field, message)
+}
+
+fn count(field: &str, s: &Sourced, actual: usize) -> Result<()> {
+    if s.value as usize != actual {
+        return Err(err(format!("{field}.value"), format!("the file has {actual}, the component list says {}", s.value)));
+    }
+    Ok(())
+}
+
+fn lookup<T: Copy>(field: &str, name: &str, table: &[(&str, T)]) -> Result<T> {
+    table.iter().find(|(n, _)| *n == name).map(|&(_, t)| t).ok_or_else(|| {
+        let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+        err(field, format!("{name:?} is not one of {names:?}"))
+    })
+}
+
+fn index_of(field: &str, name: &str, names: &[String], what: &str) -> Result<u8> {
+    names.iter().position(|n| n == name).map(|i| i as u8).ok_or_else(|| err(field, format!("{name:?} is not a {what}")))
+}
+
+/// A name shown in action names and logs: not empty, no spaces at either end, no colon.
+fn check_name(field: &str, name: &str) -> Result<()> {
+    if name.is_empty() || name.trim() != name || name.contains(':') || name.contains('\n') {
+        return Err(err(field, format!("{name:?}: a name is not empty, has no spaces at either end and no colon")));
+    }
+    Ok(())
+}
+
+fn check_names<'a>(field: &str, names: impl Iterator<Item = &'a String>) -> Result<()> {
+    let mut seen: Vec<&str> = Vec::new();
+    for (i, n) in names.enumerate() {
+        check_name(&format!("{field}[{i}]"), n)?;
+        if seen.contains(&n.as_str()) {
+            return Err(err(format!("{field}[{i}]"), format!("{n:?} is named twice")));
+        }
+        seen.push(n);
+    }
+    Ok(())
+}
+
+fn resource_index(field: &str, name: &str) -> Result<u8> {
+    RESOURCES.iter().position(|r| *r == name).map(|i| i as u8).ok_or_else(|| err(field, format!("{name:?} is not a resource; resources are {RESOURCES:?}")))
+}
+
+impl ComponentData for Data {
+    type File = DataFile;
+    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/mistwind.json");
+
+    fn compile(file: DataFile) -> Result<Data> {
+        if file.format != 1 {
+            return Err(err("format", format!("format {} is not supported (1 is)", file.format)));
+        }
+        if file.game != "mistwind" {
+            return Err(err("game", format!("{:?} is not mistwind", file.game)));
+        }
+        let r = &file.rules;
+        let rules = RuleNumbers {
+            rounds_4: r.rounds_up_to_4_players.within("rules.rounds_up_to_4_players", 1, 10)? as u8,
+            rounds_5: r.rounds_5_players.within("rules.rounds_5_players", 1, 10)? as u8,
+            start: [
+                r.starting_wood.within("rules.starting_wood", 0, 20)? as u8,
+                r.starting_steel.within("rules.starting_steel", 0, 20)? as u8,
+                r.starting_krill_first_seat.within("rules.starting_krill_first_seat", 0, 20)? as u8,
+                r.starting_coins.within("rules.starting_coins", 0, 20)? as u8,
+            ],
+            discards: r.discards_per_round.within("rules.discards_per_round", 1, 1)? as u8,
+            discards_5: r.discards_per_round_5_players.within("rules.discards_per_round_5_players", 1, 2)? as u8,
+            outpost_cost: [
+                r.outpost_wood.within("rules.outpost_wood", 0, 9)? as u8,
+                r.outpost_steel.within("rules.outpost_steel", 0, 9)? as u8,
+                0,
+                0,
+            ],
+            whale_cost: [r.whale_wood.within("rules.whale_wood", 0, 9)? as u8, r.whale_steel.within("rules.whale_steel", 0, 9)? as u8, 0, 0],
+            krill_to_leave: r.krill_to_leave.within("rules.krill_to_leave", 0, 9)? as u8,
+            discard_after_round: r.network_card_discard_after_round.within("rules.network_card_discard_after_round", 1, 10)? as u8,
+            start_marker_points: r.start_marker_points.within("rules.start_marker_points", 0, 50)?,
+            territory_points: r.territory_tile_points.within("rules.territory_tile_points", 0, 50)?,
+            capital_points: r.capital_tile_points.within("rules.capital_tile_points", 0, 50)?,
+            majority_points: r.majority_points.within("rules.majority_points", 0, 50)?,
+            whales: file.components.whales_per_player.within("components.whales_per_player", 1, 3)? as u8,
+            outposts: file.components.outposts_per_player.within("components.outposts_per_player", 1, 32)? as u8,
+            markers: file.components.control_markers_per_player.within("components.control_markers_per_player", 0, 8)? as u8,
+        };
+        r.row_size.within("rules.row_size", 5, 5)?;
+        file.components.chips_per_player.within("components.chips_per_player", 5, 5)?;
+        let territory_row = r.territory_demand_per_region.within("rules.territory_demand_per_region", 2, 8)? as u8;
+        let capital_row = r.capital_demand_per_region.within("rules.capital_demand_per_region", 1, 2)? as u8;
+        if rules.discard_after_round >= rules.rounds_4.min(rules.rounds_5) {
+            return Err(err("rules.network_card_discard_after_round.value", "the discard must come before the last round"));
+        }
+        if file.regions.len() != REGIONS {
+            return Err(err("regions", format!("the board has {REGIONS} regions")));
+        }
+        if file.cargo.types.len() != CARGO_TYPES {
+            return Err(err("cargo.types", format!("the game has {CARGO_TYPES} cargo types")));
+        }
+        check_names("regions", file.regions.iter())?;
+        check_names("cargo.types", file.cargo.types.iter())?;
+        if file.cargo.types.iter().any(|c| c == "krill") {
+            return Err(err("cargo.types", "krill is a resource, not a cargo type"));
+        }
+        check_names("ports", file.ports.iter().map(|p| &p.name))?;
+        check_names("characters", file.characters.iter().map(|c| &c.name))?;
+        let cargo_markers = file.cargo.markers_per_type.within("cargo.markers_per_type", 1, 50)? as u8;
+        count("components.cargo_markers", &file.components.cargo_markers, cargo_markers as usize * CARGO_TYPES)?;
+        let cargo_of = |field: &str, name: &str| -> Result<u8> {
+            if name == "krill" {
+                return Ok(KRILL_CARGO);
+            }
+            index_of(field, name, &file.cargo.types, "cargo type")
+        };
+        let region_of = |field: &str, name: &str| index_of(field, name, &file.regions, "region");
+
+        // Ports and the map.
+        if file.ports.is_empty() || file.ports.len() > MAX_PORTS {
+            return Err(err("ports", format!("from 1 to {MAX_PORTS} ports")));
+        }
+        let mut ports = Vec::new();
+        let mut port_names: Vec<String> = Vec::new();
+        let mut capital = [u8::MAX; REGIONS];
+        for (i, p) in file.ports.iter().enumerate() {
+            let f = |x: &str| format!("ports[{i}].{x}");
+            if port_names.contains(&p.name) {
+                return Err(err(f("name"), format!("{:?} is named twice", p.name)));
+            }
+            let region = region_of(&f("region"), &p.region)?;
+            let cap = match p.kind.as_str() {
+                "capital" => true,
+                "territory" => false,
+                k => return Err(err(f("kind"), format!("{k:?} is not \"capital\" or \"territory\""))),
+            };
+            let cargo = match (&p.cargo, cap) {
+                (None, true) => NO_CARGO,
+                (Some(_), true) => return Err(err(f("cargo"), "a capital offers no cargo")),
+                (None, false) => return Err(err(f("cargo"), "a territory port offers a cargo type or krill")),
+                (Some(c), false) => cargo_of(&f("cargo"), c)?,
+            };
+            if cap {
+                if capital[region as usize] != u8::MAX {
+                    return Err(err(f("kind"), format!("region {:?} has two capitals", p.region)));
+                }
+                capital[region as usize] = i as u8;
+            }
+            port_names.push(p.name.clone());
+            ports.push(Port { region, capital: cap, cargo });
+        }
+        if let Some(r) = capital.iter().position(|&c| c == u8::MAX) {
+            return Err(err("ports", format!("region {:?} has no capital", file.regions[r])));
+        }
+        let mut adjacent = vec![0u32; ports.len()];
+        for (i, [a, b]) in file.connections.pairs.iter().enumerate() {
+            let pa = index_of(&format!("connections.pairs[{i}][0]"), a, &port_names, "port")?;
+            let pb = index_of(&format!("connections.pairs[{i}][1]"), b, &port_names, "port")?;
+            if pa == pb {
+                return Err(err(format!("connections.pairs[{i}]"), "a port is not connected to itself"));
+            }
+            adjacent[pa as usize] |= 1 << pb;
+            adjacent[pb as usize] |= 1 << pa;
+        }
+
+        // Demand tiles.
+        let mut territory_tiles = [[0u8; CARGO_TYPES]; REGIONS];
+        let mut capital_tiles = [[0u8; CARGO_TYPES]; REGIONS];
+        for (i, d) in file.demand_tiles.iter().enumerate() {
+            let f = |x: &str| format!("demand_tiles[{i}].{x}");
+            let region = region_of(&f("region"), &d.region)? as usize;
+            let c = cargo_of(&f("cargo"), &d.cargo)?;
+            if c == KRILL_CARGO {
+                return Err(err(f("cargo"), "no demand tile asks for krill"));
+            }
+            let t = match d.kind.as_str() {
+                "territory" => &mut territory_tiles,
+                "capital" => &mut capital_tiles,
+                k => return Err(err(f("kind"), format!("{k:?} is not \"territory\" or \"capital\""))),
+            };
+            t[region][c as usize] = t[region][c as usize].saturating_add(d.count);
+        }
+        let sum = |t: &[[u8; CARGO_TYPES]; REGIONS]| t.iter().flatten().map(|&c| c as usize).sum::<usize>();
+        count("components.territory_demand_tiles", &file.components.territory_demand_tiles, sum(&territory_tiles))?;
+        count("components.capital_demand_tiles", &file.components.capital_demand_tiles, sum(&capital_tiles))?;
+        for r in 0..REGIONS {
+            let t: usize = territory_tiles[r].iter().map(|&c| c as usize).sum();
+            let c: usize = capital_tiles[r].iter().map(|&c| c as usize).sum();
+            if t < territory_row as usize || c < capital_row as usize {
+                return Err(err("demand_tiles", format!("region {:?} has too few tiles for its display", file.regions[r])));
+            }
+        }
+        let ch = &file.territory_bottom_choices;
+        if ch.choices.len() != 2 {
+            return Err(err("territory_bottom_choices.choices", "two spaces (the bottom one first)"));
+        }
+        let mut bottom_choices = [[0u8; 2]; 2];
+        for (i, c) in ch.choices.iter().enumerate() {
+            if c.len() != 2 {
+                return Err(err(format!("territory_bottom_choices.choices[{i}]"), "two resources to choose between"));
+            }
+            for (j, name) in c.iter().enumerate() {
+                bottom_choices[i][j] = resource_index(&format!("territory_bottom_choices.choices[{i}][{j}]"), name)?;
+            }
+        }
+
+        // The boards (side A; side B comes with its own option).
+        let side = |field: &str, len: usize| -> Result<()> {
+            if len != 5 {
+                return Err(err(field, "a board side has 5 fields"));
+            }
+            Ok(())
+        };
+        let rb = file.resource_board.get("A").ok_or_else(|| err("resource_board", "side \"A\" is missing"))?;
+        side("resource_board.A", rb.len())?;
+        let mut resource_board = [[0u8; 4]; 5];
+        for (i, f) in rb.iter().enumerate() {
+            resource_board[i] = f.gain.array();
+        }
+        let wb = file.worker_board.get("A").ok_or_else(|| err("worker_board", "side \"A\" is missing"))?;
+        side("worker_board.A", wb.len())?;
+        let mut worker_board = [WorkerField { ability: WorkerAbility::Gain, gain: [0; 4] }; 5];
+        for (i, f) in wb.iter().enumerate() {
+            worker_board[i] = WorkerField {
+                ability: lookup(&format!("worker_board.A[{i}].ability"), &f.ability, &WORKER_ABILITIES)?,
+                gain: f.gain.array(),
+            };
+        }
+
+        // Cards and tiles.
+        count("components.character_cards", &file.components.character_cards, file.characters.len())?;
+        if file.characters.len() > MAX_CHARACTERS {
+            return Err(err("characters", format!("at most {MAX_CHARACTERS} characters")));
+        }
+        let mut characters = Vec::new();
+        for (i, c) in file.characters.iter().enumerate() {
+            let f = |x: &str| format!("characters[{i}].{x}");
+            let kind = lookup(&f("kind"), &c.kind, &CHAR_KINDS)?;
+            let ability = match &c.ability {
+                None => Ability::None,
+                Some(a) => lookup(&f("ability"), a, &ABILITIES)?,
+            };
+            let per = match &c.per {
+                None => Count::None,
+                Some(p) => lookup(&f("per"), p, &PER)?,
+            };
+            let gain = c.gain.array();
+            let ok = match kind {
+                CharKind::Immediate => ability == Ability::None && per == Count::None && gain != [0; 4],
+                CharKind::OneTime => per == Count::None && ((ability == Ability::None) != (gain == [0; 4])) && ability != Ability::CheapOutposts && ability != Ability::ExtraTake && ability != Ability::CoinPerDelivery,
+                CharKind::Permanent => ability != Ability::None && per == Count::None && gain == [0; 4],
+                CharKind::EndGame => ability == Ability::None && gain == [0; 4] && ((per == Count::None) == (c.per_vp == 0)),
+            };
+            if !ok {
+                return Err(err(f("kind"), format!(
+                    "a {} card has {}", c.kind,
+                    match kind {
+                        CharKind::Immediate => "a gain and nothing else",
+                        CharKind::OneTime => "either a gain or the ability \"free whale moves\"",
+                        CharKind::Permanent => "an ability and nothing else",
+                        CharKind::EndGame => "victory points, and optionally `per` with `per_vp`",
+                    })));
+            }
+            characters.push(Character { name: c.name.clone(), kind, cost: c.cost.array(), vp: c.vp, gain, ability, per, per_vp: c.per_vp });
+        }
+        count("components.port_cards", &file.components.port_cards, file.port_cards.len())?;
+        if file.port_cards.len() > MAX_PORT_CARDS {
+            return Err(err("port_cards", format!("at most {MAX_PORT_CARDS} port cards")));
+        }
+        let mut port_cards = Vec::new();
+        for (i, c) in file.port_cards.iter().enumerate() {
+            let port = index_of(&format!("port_cards[{i}].port"), &c.port, &port_names, "port")?;
+            port_cards.push(PortCard { port, gain: c.bonus.gain.array(), outpost: c.bonus.outpost });
+        }
+        let max_rounds = rules.rounds_4.max(rules.rounds_5) as usize;
+        if port_cards.len() < 5 * max_rounds || characters.len() < 5 * max_rounds {
+            return Err(err("port_cards", format!("the rows need 5 port cards and 5 characters in each of {max_rounds} rounds")));
+        }
+        count("components.network_cards", &file.components.network_cards, file.network_cards.len())?;
+        if file.network_cards.len() > MAX_NETWORK_CARDS {
+            return Err(err("network_cards", format!("at most {MAX_NETWORK_CARDS} network cards")));
+        }
+        let mut network_cards = Vec::new();
+        for (i, c) in file.network_cards.iter().enumerate() {
+            let f = |x: &str| format!("network_cards[{i}].{x}");
+            let difficulty = DIFFICULTIES.iter().position(|d| *d == c.difficulty).ok_or_else(|| err(f("difficulty"), format!("{:?} is not one of {DIFFICULTIES:?}", c.difficulty)))? as u8;
+            let port = index_of(&f("port"), &c.port, &port_names, "port")?;
+            if ports[port as usize].capital {
+                return Err(err(f("port"), "a network card starts at a territory port"));
+            }
+            let d0 = index_of(&f("destinations[0]"), &c.destinations[0], &port_names, "port")?;
+            let d1 = index_of(&f("destinations[1]"), &c.destinations[1], &port_names, "port")?;
+            if c.partial > c.full {
+                return Err(err(f("partial"), "the partial reward is the smaller one"));
+            }
+            network_cards.push(NetworkCard { difficulty, port, destinations: [d0, d1], full: c.full, partial: c.partial });
+        }
+        for d in 0..3u8 {
+            if network_cards.iter().filter(|c| c.difficulty == d).count() < 5 {
+                return Err(err("network_cards", format!("5 players need 5 {} cards", DIFFICULTIES[d as usize])));
+            }
+        }
+        count("components.achievement_tiles", &file.components.achievement_tiles, file.achievements.len())?;
+        let mut achievements = Vec::new();
+        for (i, a) in file.achievements.iter().enumerate() {
+            let f = |x: &str| format!("achievements[{i}].{x}");
+            let letter = LETTERS.iter().position(|l| *l == a.letter).ok_or_else(|| err(f("letter"), format!("{:?} is not one of {LETTERS:?}", a.letter)))? as u8;
+            let requirement = lookup(&f("requirement"), &a.requirement, &REQUIREMENTS)?;
+            if a.count == 0 {
+                return Err(err(f("count"), "a requirement of at least 1"));
+            }
+            achievements.push(Achievement { letter, requirement, count: a.count, vp: a.vp });
+        }
+        for l in 0..4u8 {
+            if !achievements.iter().any(|a| a.letter == l) {
+                return Err(err("achievements", format!("no tile of letter {}", LETTERS[l as usize])));
+            }
+        }
+        count("components.network_tiles", &file.components.network_tiles, file.network_tiles.len())?;
+        let mut network_tiles = Vec::new();
+        for (i, t) in file.network_tiles.iter().enumerate() {
+            let f = |x: &str| format!("network_tiles[{i}].{x}");
+            let region = region_of(&f("region"), &t.region)?;
+            let destination = index_of(&f("destination"), &t.destination, &port_names, "port")?;
+            let mut sides = [[0u8; 2]; 2];
+            for (k, key) in ["1-3", "4-5"].iter().enumerate() {
+                let s = t.sides.get(*key).ok_or_else(|| err(f("sides"), format!("side {key:?} is missing")))?;
+                sides[k] = [s.upper, s.lower];
+            }
+            if let Some(k) = t.sides.keys().find(|k| *k != "1-3" && *k != "4-5") {
+                return Err(err(f("sides"), format!("{k:?} is not a side (\"1-3\" or \"4-5\")")));
+            }
+            network_tiles.push(NetworkTile { region, destination, sides });
+        }
+        for r in 0..REGIONS as u8 {
+            if !network_tiles.iter().any(|t| t.region == r) {
+                return Err(err("network_tiles", format!("no tile for region {:?}", file.regions[r as usize])));
+            }
+        }
+        Ok(Data {
+            rules,
+            regions: file.regions.clone(),
+            cargo: file.cargo.types.clone(),
+            cargo_markers,
+            bottom_choices,
+            port_names,
+            ports,
+            adjacent,
+            capital,
+            territory_tiles,
+            capital_tiles,
+            territory_row,
+            capital_row,
+            resource_board,
+            worker_board,
+            characters,
+            port_cards,
+            network_cards,
+            achievements,
+            network_tiles,
+            file,
+        })
+    }
+}
+
+impl Data {
+    pub fn rounds(&self, players: usize) -> u8 {
+        if players >= 5 {
+            self.rules.rounds_5
+        } else {
+            self.rules.rounds_4
+        }
+    }
+
+    /// The network tiles' side for this many players (0: 1–3, 1: 4–5).
+    pub fn tile_side(players: usize) -> usize {
+        usize::from(players >= 4)
+    }
+
+    pub fn cargo_name(&self, c: u8) -> &str {
+        if c == KRILL_CARGO {
+            "krill"
+        } else {
+            &self.cargo[c as usize]
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! The log's sentences (`describe_move`).
+
+use crate::engine::prelude::*;
+use crate::engine::Action;
+
+use super::actions::*;
+use super::data::*;
+use super::state::*;
+use super::view::res_words;
+use super::Mistwind;
+
+fn delta(before: &[u16; 4], after: &[u16; 4]) -> (String, String) {
+    let mut got = [0u8; 4];
+    let mut paid = [0u8; 4];
+    for r in 0..4 {
+        if after[r] > before[r] {
+            got[r] = (after[r] - before[r]).min(255) as u8;
+        } else {
+            paid[r] = (before[r] - after[r]).min(255) as u8;
+        }
+    }
+    (res_words(&got), res_words(&paid))
+}
+
+impl Mistwind {
+
+
+    fn describe_turn(&self, b: &State, a: Action, after: &State) -> String {
+        let d = &self.data;
+        let p = b.current as usize;
+        let (got, paid) = delta(&b.players[p].res, &after.players[p].res);
+        let with = |s: String| if got != "nothing" { format!("{s}, gaining {got}") } else { s };
+        let paying = |s: String| if paid != "nothing" { format!("{s}, paying {paid}") } else { s };
+        let s = match a {
+            _ if (PLAY..BUILD_OUTPOST).contains(&a) => {
+                let l = ((a - PLAY) / 5) as u8;
+                let i = ((a - PLAY) % 5) as usize;
+                match l {
+                    RESOURCE_BOARD => with(format!("P{p} plays chip {} on the resource board", i + 1)),
+                    CHARACTER_ROW => paying(format!("P{p} plays chip {} and hires {}", i + 1, d.characters[b.character_row[i] as usize].name)),
+                    WORKER_BOARD => with(format!("P{p} plays chip {} on the worker board ({})", i + 1,
+                        WORKER_ABILITIES.iter().find(|(_, x)| *x == d.worker_board[i].ability).map_or("", |(n, _)| *n))),
+                    _ => format!("P{p} plays chip {} on the port card of {} (stack of {})", i + 1,
+                        self.port_name(d.port_cards[b.port_row[i] as usize].port), after.stack_height[i]),
+                }
+            }
+            BUILD_OUTPOST | BUILD_WHALE => {
+                let Step::PortChoice(i) = b.step else { return String::new() };
+                let port = self.port_name(d.port_cards[b.port_row[i as usize] as usize].port);
+                paying(format!("P{p} builds {} in {port}", if a == BUILD_OUTPOST { "an outpost" } else { "a transport whale" }))
+            }
+            _ if (TAKE..BUILD_AT).contains(&a) => with(format!("P{p} takes resources at the port card")),
+            _ if (BUILD_AT..MOVE).contains(&a) => {
+                let what = if after.players[p].outposts != b.players[p].outposts { "an outpost" } else { "a transport whale" };
+                paying(format!("P{p} builds {what} in {}", self.port_name((a - BUILD_AT) as u8)))
+            }
+            _ if (MOVE..END_MOVES).contains(&a) => {
+                let w = (a - MOVE) as usize / MAX_PORTS;
+                paying(format!("P{p} moves whale {} from {} to {}", w + 1, self.port_name(b.players[p].whales[w]), self.port_name(after.players[p].whales[w])))
+            }
+            END_MOVES => format!("P{p} ends the whale movement"),
+            _ if (LOAD..DELIVER_TERRITORY).contains(&a) => {
+                let w = (a - LOAD) as usize;
+                let c = d.ports[b.players[p].whales[w] as usize].cargo;
+                if c == KRILL_CARGO {
+                    format!("P{p} loads krill with whale {} (krill +1)", w + 1)
+                } else {
+                    let old = b.players[p].cargo[w];
+                    let back = if old != NONE { format!(", putting {} back", d.cargo[old as usize]) } else { String::new() };
+                    format!("P{p} loads {} onto whale {}{back}", d.cargo[c as usize], w + 1)
+                }
+            }
+            _ if (DELIVER_TERRITORY..END_CARGO).contains(&a) => {
+                let w = if a < DELIVER_CAPITAL { (a - DELIVER_TERRITORY) as usize / MAX_TERRITORY_ROW } else { (a - DELIVER_CAPITAL) as usize / 2 };
+                let c = b.players[p].cargo[w];
+                let r = d.ports[b.players[p].whales[w] as usize].region as usize;
+                let kind = if a < DELIVER_CAPITAL { "territory" } else { "capital" };
+                with(format!("P{p} delivers {} with whale {} and takes a {} {kind} demand tile", d.cargo[c as usize], w + 1, d.regions[r]))
+            }
+            END_CARGO => format!("P{p} ends loading and unloading"),
+            _ if (CHOOSE..USE).contains(&a) => format!("P{p} chooses {} from the demand row", RESOURCES[(a - CHOOSE) as usize]),
+            _ if (USE..REVEAL_CARD).contains(&a) => with(format!("P{p} uses {}", d.characters[(a - USE) as usize].name)),
+            _ if (REVEAL_CARD..CONTROL).contains(&a) => format!("P{p} reveals the network card {} and claims the whole network", self.card_words((a - REVEAL_CARD) as usize)),
+            _ if (CONTROL..ACHIEVE).contains(&a) => {
+                let r = ((a - CONTROL) / 2) as usize;
+                format!("P{p} places a control marker on the {} field of the {} network tile", if (a - CONTROL) % 2 == 0 { "upper" } else { "lower" }, d.regions[r])
+            }
+            _ if (ACHIEVE..END_TURN).contains(&a) => {
+                let l = (a - ACHIEVE) as usize;
+                format!("P{p} takes the achievement tile {}", self.achievement_words(b.achievements[l] as usize))
+            }
+            END_TURN if b.phase == Phase::EndRoundClaims => format!("P{p} claims nothing more"),
+            END_TURN => format!("P{p} ends the turn"),
+            _ => format!("P{p}: {}", self.action_to_string(b, a)),
+        };
+        format!("{s}.")
+    }
+}
+
+impl Describe for Mistwind {
+    fn describe_move(&self, before: &State, a: Action, after: &State, observer: Option<usize>) -> String {
+        let d = &self.data;
+        let p = before.current as usize;
+        let sees = |q: usize| observer.is_none_or(|o| o == q);
+        let mut line = match (before.draw, before.phase) {
+            (Draw::Achievement(_), _) => format!("Setup: the achievement tile {} is laid out.", self.achievement_words(a as usize)),
+            (Draw::NetworkTile(_), _) => format!("Setup: the network tile {} is laid out.", self.tile_words(a as usize)),
+            (Draw::Capital(r, _), _) => format!("A {} capital demand tile for {} is revealed.", d.regions[r as usize], d.cargo[a as usize]),
+            (Draw::Territory(r, _), _) => format!("A {} territory demand tile for {} is revealed at the top of the row.", d.regions[r as usize], d.cargo[a as usize]),
+            (Draw::NetworkCard(q, diff), _) => {
+                if sees(q as usize) {
+                    format!("P{q} is dealt the {} network card {}.", DIFFICULTIES[diff as usize], self.card_words(a as usize))
+                } else {
+                    format!("P{q} is dealt a network card ({}), face down.", DIFFICULTIES[diff as usize])
+                }
+            }
+            (Draw::PortCard(i), _) => format!("Port card {} is revealed at field {}.", self.port_card_words(a as usize), i + 1),
+            (Draw::Character(i), _) => format!("Character {} is revealed at field {}.", self.character_words(a as usize), i + 1),
+            (Draw::None, Phase::PlaceWhales) => format!("P{p} places a transport whale in {}.", self.port_name((a - PLACE_WHALE) as u8)),
+            (Draw::None, Phase::Discard) => {
+                if sees(p) {
+                    format!("P{p} secretly discards chip {}.", a - DISCARD_CHIP + 1)
+                } else {
+                    format!("P{p} discards a chip face down.")
+                }
+            }
+            (Draw::None, Phase::DiscardNetworkCard) => {
+                let c = (a - DISCARD_CARD) as usize;
+                if sees(p) {
+                    format!("P{p} discards the network card {}.", self.card_words(c))
+                } else {
+                    format!("P{p} discards a network card ({}) face down.", DIFFICULTIES[d.network_cards[c].difficulty as usize])
+                }
+            }
+            _ => self.describe_turn(before, a, after),
+        };
+        // What follows at once without a decision: the end of a turn, a round, the game.
+        if after.phase == Phase::GameOver && before.phase != Phase::GameOver {
+            let w: Vec<String> = self.winners(after).iter().map(|p| format!("P{p}")).collect();
+            line.push_str(&format!(" The game ends; {} wins.", w.join(" and ")));
+        } else if after.round != before.round {
+            line.push_str(&format!(" Round {} ends.", before.round + 1));
+        } else if before.phase == Phase::Turns && after.phase == Phase::Turns && after.current != before.current {
+            line.push_str(&format!(" P{}'s turn.", after.current));
+        } else if before.phase == Phase::Turns && after.phase != Phase::Turns {
+            line.push_str(" All chips are played: the port bonuses are paid.");
+        }
+        line
+    }
+}

@@ -1,0 +1,101 @@
+//! Mistwind (Adrian Adamescu & Daryl Andrews, SPIEL DAS! / First Fish Games 2024) for 3 to 5
+//! players on side A of both boards. `docs/games/mistwind.md` maps every rule to its code and
+//! test, records the rulings and the reconstructed components, and says what is not built
+//! yet (the 2-player and solo games with automa players, and side B).
+
+use serde_json::Value;
+
+use crate::engine::data::ComponentData;
+use crate::engine::{DataFileDecl, EngineError, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result};
+
+pub mod actions;
+pub mod data;
+mod heuristic;
+mod log;
+mod resample;
+mod rules;
+mod setup;
+pub mod state;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use data::Data;
+pub use state::{Phase, State, Step};
+
+use actions::NUM_ACTIONS;
+
+/// The game: player count and component data.
+#[derive(Debug, Clone)]
+pub struct Mistwind {
+    pub data: Data,
+    pub players: usize,
+    /// Rounds of this player count (4, or 5 with 5 players).
+    pub rounds: u8,
+    /// The user's data (as JSON) when it is not the shipped file.
+    pub(crate) custom_data: Option<Value>,
+    pub(crate) spec: GameSpec,
+}
+
+impl GameDefinition for Mistwind {
+    const NAME: &'static str = "mistwind";
+    const TITLE: &'static str = "Mistwind";
+    const OPTIONS: &'static [OptionDecl] = &[
+        OptionDecl {
+            name: "players",
+            kind: OptionKind::Int { min: 3, max: 5, default: 3 },
+            configuration: true,
+            doc: "Mistwind with 3, 4 or 5 players (4 rounds, 5 with 5 players); the 2-player and solo games are not built yet",
+        },
+        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
+    ];
+    const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
+    const NOTATION: &'static str = include_str!("text/notation.md");
+    const DATA_FILE: Option<DataFileDecl> =
+        Some(DataFileDecl { shipped: Data::SHIPPED, parse_text: |text| Data::from_json_str(text).map(|_| ()) });
+
+    fn from_options(options: &Options) -> Result<Self> {
+        let players = options.int("players") as usize;
+        let data = Data::from_option(options.data("data"))?;
+        let custom_data = if data.file != Data::shipped().file {
+            Some(serde_json::to_value(&data.file).map_err(|e| EngineError::data("(file)", e.to_string()))?)
+        } else {
+            None
+        };
+        let rounds = data.rounds(players);
+        let max_chance = [data.characters.len(), data.port_cards.len(), data.achievements.len(), data.network_tiles.len(), data.network_cards.len(), data::CARGO_TYPES]
+            .into_iter()
+            .max()
+            .unwrap();
+        let spec = GameSpec {
+            name: Self::NAME,
+            players,
+            opponents: Vec::new(),
+            tiers: Vec::new(),
+            num_distinct_actions: NUM_ACTIONS,
+            max_chance_outcomes: max_chance,
+            max_game_length: max_game_length(&data, players, rounds),
+            observation_tensor_shape: vec![view::tensor_len()],
+            // Winners share +1, losers share -1; a draw of all is 0 for all.
+            zero_sum: true,
+            min_return: -1.0,
+            max_return: 1.0,
+        };
+        Ok(Mistwind { data, players, rounds, custom_data, spec })
+    }
+}
+
+/// No game is longer. Setup: the tiles, demand displays, network cards, rows and whales.
+/// A round: the discards, and per turn at most a chip, its follow-up, a move and a load or
+/// delivery per whale (each delivery with a resource choice and a refill), the ends of the
+/// steps, and the row refill. Over the game: each one-time character used once, each
+/// victory condition claimed once, the claims after the bonuses and the card discards.
+fn max_game_length(data: &Data, players: usize, rounds: u8) -> usize {
+    let n = players;
+    let setup = 4 + 4 + 4 * (data.capital_row as usize + data.territory_row as usize) + 3 * n + 10 + n;
+    let per_turn = 2 + (3 + 1) + 3 * 3 + 1 + 1;
+    let per_round = n * 2 + n * 5 * per_turn + 10 + n;
+    let claims = n * (3 + data.rules.markers as usize + 4) + data.characters.len();
+    setup + rounds as usize * per_round + claims + n + 16
+}

@@ -1,0 +1,993 @@
+//! Mistwind's rules: who acts, the legal moves, chance, and what a move does.
+
+use serde_json::{Map, Value};
+
+use crate::engine::prelude::*;
+use crate::engine::{Action, Actor, GameDefinition, GameSpec};
+
+use super::actions::*;
+use super::data::*;
+use super::state::*;
+use super::Mistwind;
+
+const ALL_CHIPS: u8 = 0b1_1111;
+
+fn bits(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(i)
+        }
+    })
+}
+
+fn can_pay(res: &[u16; 4], cost: &[u8; 4]) -> bool {
+    (0..4).all(|r| res[r] >= cost[r] as u16)
+}
+
+fn pay(res: &mut [u16; 4], cost: &[u8; 4]) {
+    for r in 0..4 {
+        res[r] -= cost[r] as u16;
+    }
+}
+
+fn gain(res: &mut [u16; 4], g: &[u8; 4]) {
+    for r in 0..4 {
+        res[r] = res[r].saturating_add(g[r] as u16);
+    }
+}
+
+impl Mistwind {
+    /// Chips each player discards in Phase A (two with 5 players).
+    pub fn discards(&self) -> u8 {
+        if self.players >= 5 {
+            self.data.rules.discards_5
+        } else {
+            self.data.rules.discards
+        }
+    }
+
+
+
+    // ----- chance -----
+
+    /// The next thing to draw, in setup order (B–G, I), then the demand tiles refilled at once
+    /// and the rows refilled at the end of a round.
+    pub(crate) fn next_draw(&self, s: &State) -> Draw {
+        let setup = s.phase == Phase::Setup;
+        if setup {
+            if let Some(l) = s.achievements.iter().position(|&a| a == NONE) {
+                return Draw::Achievement(l as u8);
+            }
+            if let Some(r) = s.network_tiles.iter().position(|&t| t == NONE) {
+                return Draw::NetworkTile(r as u8);
+            }
+        }
+        for r in 0..REGIONS {
+            for k in 0..self.data.capital_row as usize {
+                if s.capital_display[r][k] == NONE && s.capital_stack[r].iter().any(|&c| c > 0) {
+                    return Draw::Capital(r as u8, k as u8);
+                }
+            }
+        }
+        for r in 0..REGIONS {
+            for i in 0..self.data.territory_row as usize {
+                if s.territory_display[r][i] == NONE && s.territory_stack[r].iter().any(|&c| c > 0) {
+                    return Draw::Territory(r as u8, i as u8);
+                }
+            }
+        }
+        if setup {
+            for p in 0..self.players {
+                let cards = s.players[p].cards;
+                for d in 0..3u8 {
+                    if !bits(cards as u64).any(|c| self.data.network_cards[c].difficulty == d) {
+                        return Draw::NetworkCard(p as u8, d);
+                    }
+                }
+            }
+        }
+        if setup || s.refilling {
+            if let Some(i) = s.port_row.iter().position(|&c| c == NONE) {
+                if s.port_deck != 0 {
+                    return Draw::PortCard(i as u8);
+                }
+            }
+            if let Some(i) = s.character_row.iter().position(|&c| c == NONE) {
+                if s.character_deck != 0 {
+                    return Draw::Character(i as u8);
+                }
+            }
+        }
+        Draw::None
+    }
+
+
+
+    fn apply_draw(&self, s: &mut State, a: Action) {
+        let a8 = a as u8;
+        match s.draw {
+            Draw::None => {}
+            Draw::Achievement(l) => s.achievements[l as usize] = a8,
+            Draw::NetworkTile(r) => s.network_tiles[r as usize] = a8,
+            Draw::Capital(r, k) => {
+                s.capital_stack[r as usize][a as usize] -= 1;
+                s.capital_display[r as usize][k as usize] = a8;
+            }
+            Draw::Territory(r, i) => {
+                s.territory_stack[r as usize][a as usize] -= 1;
+                s.territory_display[r as usize][i as usize] = a8;
+            }
+            Draw::NetworkCard(p, _) => {
+                s.network_deck &= !(1 << a);
+                s.players[p as usize].cards |= 1 << a;
+            }
+            Draw::PortCard(i) => {
+                s.port_deck &= !(1 << a);
+                s.port_row[i as usize] = a8;
+            }
+            Draw::Character(i) => {
+                s.character_deck &= !(1u64 << a);
+                s.character_row[i as usize] = a8;
+            }
+        }
+    }
+
+    // ----- measures -----
+
+    /// Ports connected to `from` by an unbroken chain of ports in `presence` (empty when
+    /// `from` itself is not in it).
+    pub fn connected(&self, presence: u32, from: u8) -> u32 {
+        if presence & (1 << from) == 0 {
+            return 0;
+        }
+        let mut reach = 1u32 << from;
+        loop {
+            let mut next = reach;
+            for i in bits(reach as u64) {
+                next |= self.data.adjacent[i] & presence;
+            }
+            if next == reach {
+                return reach;
+            }
+            reach = next;
+        }
+    }
+
+    /// How many destinations of network card `c` the player's network joins to its port.
+    pub fn card_links(&self, pl: &Player, c: usize) -> u32 {
+        let card = &self.data.network_cards[c];
+        let reach = self.connected(pl.presence(), card.port);
+        card.destinations.iter().filter(|&&d| reach & (1 << d) != 0).count() as u32
+    }
+
+    /// Whether the player's network joins region `r`'s capital to its network tile's destination.
+    pub fn tile_linked(&self, s: &State, p: usize, r: usize) -> bool {
+        let t = s.network_tiles[r];
+        t != NONE && self.connected(s.players[p].presence(), self.data.capital[r]) & (1 << self.data.network_tiles[t as usize].destination) != 0
+    }
+
+    pub fn has_ability(&self, pl: &Player, ability: Ability) -> u32 {
+        bits(pl.characters)
+            .filter(|&c| self.data.characters[c].kind == CharKind::Permanent && self.data.characters[c].ability == ability)
+            .count() as u32
+    }
+
+    pub fn measure(&self, pl: &Player, what: Count) -> u32 {
+        let regions_with = |f: &dyn Fn(usize) -> bool| (0..REGIONS).filter(|&r| f(r)).count() as u32;
+        match what {
+            Count::None => 0,
+            Count::Outposts => pl.outposts.count_ones(),
+            Count::OutpostRegions => {
+                regions_with(&|r| bits(pl.outposts as u64).any(|q| self.data.ports[q].region as usize == r))
+            }
+            Count::Whales => pl.whales.iter().filter(|&&w| w != NONE).count() as u32,
+            Count::CapitalTiles => pl.capital_tiles.iter().map(|&n| n as u32).sum(),
+            Count::TerritoryTiles => pl.territory_tiles.iter().map(|&n| n as u32).sum(),
+            Count::DemandTiles => self.measure(pl, Count::CapitalTiles) + self.measure(pl, Count::TerritoryTiles),
+            Count::DemandRegions => regions_with(&|r| pl.territory_tiles[r] + pl.capital_tiles[r] > 0),
+            Count::Achievements => pl.achievements.count_ones(),
+            Count::NetworkTiles => pl.markers.iter().filter(|&&m| m != 0).count() as u32,
+            Count::Characters => pl.characters.count_ones(),
+            Count::EachResource => *pl.res.iter().min().unwrap() as u32,
+        }
+    }
+
+    pub fn outpost_cost(&self, pl: &Player) -> [u8; 4] {
+        let mut c = self.data.rules.outpost_cost;
+        if self.has_ability(pl, Ability::CheapOutposts) > 0 {
+            c[STEEL] = 0;
+        }
+        c
+    }
+
+    fn can_build_outpost(&self, pl: &Player) -> bool {
+        can_pay(&pl.res, &self.outpost_cost(pl)) && pl.outposts.count_ones() < self.data.rules.outposts as u32
+    }
+
+    fn free_whale(&self, pl: &Player) -> Option<usize> {
+        (0..self.data.rules.whales as usize).find(|&w| pl.whales[w] == NONE)
+    }
+
+    fn can_build_whale(&self, pl: &Player) -> bool {
+        can_pay(&pl.res, &self.data.rules.whale_cost) && self.free_whale(pl).is_some()
+    }
+
+    fn markers_left(&self, pl: &Player) -> bool {
+        (pl.markers.iter().filter(|&&m| m != 0).count() as u8) < self.data.rules.markers
+    }
+
+    /// The cheapest krill to bring whale `w` to each port (`u8::MAX` where it cannot go):
+    /// leaving a port costs krill unless the player has an outpost or another whale there.
+    pub fn move_costs(&self, s: &State, p: usize, w: usize) -> [u8; MAX_PORTS] {
+        let pl = &s.players[p];
+        let n = self.data.ports.len();
+        let mut cost = [u8::MAX; MAX_PORTS];
+        let start = pl.whales[w];
+        if start == NONE {
+            return cost;
+        }
+        let free = s.free_moves || self.has_ability(pl, Ability::FreeMoves) > 0;
+        let mut home = pl.outposts;
+        for (v, &q) in pl.whales.iter().enumerate() {
+            if v != w && q != NONE {
+                home |= 1 << q;
+            }
+        }
+        let toll = |q: usize| if free || home & (1 << q) != 0 { 0 } else { self.data.rules.krill_to_leave };
+        cost[start as usize] = 0;
+        let mut done = 0u32;
+        loop {
+            let mut best = None;
+            for q in 0..n {
+                if done & (1 << q) == 0 && cost[q] != u8::MAX && best.is_none_or(|b: usize| cost[q] < cost[b]) {
+                    best = Some(q);
+                }
+            }
+            let Some(q) = best else { break };
+            done |= 1 << q;
+            let c = cost[q].saturating_add(toll(q));
+            for v in bits(self.data.adjacent[q] as u64) {
+                if c < cost[v] {
+                    cost[v] = c;
+                }
+            }
+        }
+        cost
+    }
+
+    fn card_claimable(&self, pl: &Player, c: usize) -> bool {
+        pl.cards & (1 << c) != 0 && self.card_links(pl, c) == 2
+    }
+
+    fn tile_claimable(&self, s: &State, p: usize, r: usize, lower: bool) -> bool {
+        let pl = &s.players[p];
+        pl.markers[r] == 0 && self.markers_left(pl) && (lower || s.upper[r] == NONE) && self.tile_linked(s, p, r)
+    }
+
+    fn achievement_claimable(&self, s: &State, p: usize, l: usize) -> bool {
+        let a = s.achievements[l];
+        a != NONE && s.achievement_taken[l] == NONE && {
+            let t = &self.data.achievements[a as usize];
+            self.measure(&s.players[p], t.requirement) >= t.count as u32
+        }
+    }
+
+    fn any_claim(&self, s: &State, p: usize) -> bool {
+        let pl = &s.players[p];
+        bits(pl.cards as u64).any(|c| self.card_claimable(pl, c))
+            || (0..REGIONS).any(|r| self.tile_claimable(s, p, r, true))
+            || (0..4).any(|l| self.achievement_claimable(s, p, l))
+    }
+
+    fn worker_usable(&self, pl: &Player, i: usize) -> bool {
+        match self.data.worker_board[i].ability {
+            WorkerAbility::BuildOutpost => {
+                let all = (1u64 << self.data.ports.len()) - 1;
+                self.can_build_outpost(pl) && (pl.outposts as u64) != all
+            }
+            WorkerAbility::BuildWhale => self.can_build_whale(pl) && pl.outposts != 0,
+            _ => true,
+        }
+    }
+
+    fn one_time_cards(&self, pl: &Player) -> u64 {
+        let mut m = 0u64;
+        for c in bits(pl.characters & !pl.used) {
+            if self.data.characters[c].kind == CharKind::OneTime {
+                m |= 1 << c;
+            }
+        }
+        m
+    }
+
+    // ----- legal moves -----
+
+
+    fn uses(&self, pl: &Player, out: &mut Vec<Action>) {
+        for c in bits(self.one_time_cards(pl)) {
+            out.push(USE + c as Action);
+        }
+    }
+
+    fn can_load(&self, s: &State, p: usize, w: usize) -> bool {
+        let pl = &s.players[p];
+        let q = pl.whales[w];
+        if q == NONE || s.cargo_done & (1 << w) != 0 {
+            return false;
+        }
+        let c = self.data.ports[q as usize].cargo;
+        c == KRILL_CARGO || (c != NO_CARGO && s.cargo_supply[c as usize] > 0 && pl.cargo[w] != c)
+    }
+
+    /// Victory conditions open to `p`, then ending the turn (or the claims).
+    fn claims(&self, s: &State, p: usize, out: &mut Vec<Action>) {
+        let pl = &s.players[p];
+        for c in bits(pl.cards as u64) {
+            if self.card_claimable(pl, c) {
+                out.push(REVEAL_CARD + c as Action);
+            }
+        }
+        for r in 0..REGIONS {
+            for lower in [false, true] {
+                if self.tile_claimable(s, p, r, lower) {
+                    out.push(CONTROL + (2 * r + lower as usize) as Action);
+                }
+            }
+        }
+        for l in 0..4 {
+            if self.achievement_claimable(s, p, l) {
+                out.push(ACHIEVE + l as Action);
+            }
+        }
+        out.push(END_TURN);
+    }
+
+    // ----- moves -----
+
+
+    fn turn_move(&self, s: &mut State, p: usize, a: Action) {
+        let d = &self.data;
+        match a {
+            _ if (PLAY..BUILD_OUTPOST).contains(&a) => {
+                let l = ((a - PLAY) / 5) as u8;
+                let i = ((a - PLAY) % 5) as usize;
+                s.players[p].hand &= !(1 << i);
+                s.step = Step::Move;
+                match l {
+                    RESOURCE_BOARD => {
+                        s.resource_fields[i] = p as u8;
+                        let pl = &mut s.players[p];
+                        pl.used_resource_board = true;
+                        gain(&mut pl.res, &d.resource_board[i]);
+                    }
+                    CHARACTER_ROW => {
+                        let c = s.character_row[i] as usize;
+                        s.character_row[i] = NONE;
+                        s.character_chips[i] = p as u8;
+                        let ch = &d.characters[c];
+                        let pl = &mut s.players[p];
+                        pay(&mut pl.res, &ch.cost);
+                        pl.characters |= 1 << c;
+                        if ch.kind == CharKind::Immediate {
+                            gain(&mut pl.res, &ch.gain);
+                            pl.used |= 1 << c;
+                        }
+                    }
+                    WORKER_BOARD => {
+                        s.worker_fields[i] = p as u8;
+                        s.players[p].used_worker_board = true;
+                        let f = d.worker_board[i];
+                        gain(&mut s.players[p].res, &f.gain);
+                        match f.ability {
+                            WorkerAbility::BuildOutpost | WorkerAbility::BuildWhale => s.step = Step::WorkerBuild(i as u8),
+                            WorkerAbility::FreeMoves => s.free_moves = true,
+                            WorkerAbility::StartPlayer => s.start_player = p as u8,
+                            WorkerAbility::Gain => {}
+                        }
+                    }
+                    _ => {
+                        s.stack_height[i] += 1;
+                        s.stack_top[i] = p as u8;
+                        s.step = Step::PortChoice(i as u8);
+                    }
+                }
+            }
+            BUILD_OUTPOST | BUILD_WHALE => {
+                let Step::PortChoice(i) = s.step else { return };
+                let port = d.port_cards[s.port_row[i as usize] as usize].port;
+                self.build(s, p, port, a == BUILD_OUTPOST);
+                s.step = Step::Move;
+            }
+            _ if (TAKE..BUILD_AT).contains(&a) => {
+                let Step::PortChoice(i) = s.step else { return };
+                let pl = &mut s.players[p];
+                let n = s.stack_height[i as usize] as u16 + self.has_ability(pl, Ability::ExtraTake) as u16;
+                pl.res[(a - TAKE) as usize] = pl.res[(a - TAKE) as usize].saturating_add(n);
+                s.step = Step::Move;
+            }
+            _ if (BUILD_AT..MOVE).contains(&a) => {
+                let Step::WorkerBuild(i) = s.step else { return };
+                let outpost = d.worker_board[i as usize].ability == WorkerAbility::BuildOutpost;
+                self.build(s, p, (a - BUILD_AT) as u8, outpost);
+                s.step = Step::Move;
+            }
+            _ if (MOVE..END_MOVES).contains(&a) => {
+                let w = ((a - MOVE) as usize) / MAX_PORTS;
+                let q = ((a - MOVE) as usize % MAX_PORTS) as u8;
+                let cost = self.move_costs(s, p, w)[q as usize];
+                let pl = &mut s.players[p];
+                pl.res[KRILL] -= cost as u16;
+                pl.whales[w] = q;
+                s.moved |= 1 << w;
+            }
+            END_MOVES => s.step = Step::Cargo,
+            _ if (LOAD..DELIVER_TERRITORY).contains(&a) => {
+                let w = (a - LOAD) as usize;
+                let pl = &mut s.players[p];
+                let c = d.ports[pl.whales[w] as usize].cargo;
+                if c == KRILL_CARGO {
+                    pl.res[KRILL] = pl.res[KRILL].saturating_add(1);
+                } else {
+                    if pl.cargo[w] != NONE {
+                        s.cargo_supply[pl.cargo[w] as usize] += 1;
+                    }
+                    s.cargo_supply[c as usize] -= 1;
+                    pl.cargo[w] = c;
+                }
+                s.cargo_done |= 1 << w;
+            }
+            _ if (DELIVER_TERRITORY..DELIVER_CAPITAL).contains(&a) => {
+                let w = (a - DELIVER_TERRITORY) as usize / MAX_TERRITORY_ROW;
+                let i = (a - DELIVER_TERRITORY) as usize % MAX_TERRITORY_ROW;
+                let r = self.deliver(s, p, w);
+                let row = &mut s.territory_display[r];
+                let n = d.territory_row as usize;
+                for k in i..n - 1 {
+                    row[k] = row[k + 1];
+                }
+                row[n - 1] = NONE;
+                s.players[p].territory_tiles[r] += 1;
+                if i < 2 {
+                    s.step = Step::BottomChoice(i as u8);
+                }
+            }
+            _ if (DELIVER_CAPITAL..END_CARGO).contains(&a) => {
+                let w = (a - DELIVER_CAPITAL) as usize / 2;
+                let k = (a - DELIVER_CAPITAL) as usize % 2;
+                let r = self.deliver(s, p, w);
+                s.capital_display[r][k] = NONE;
+                s.players[p].capital_tiles[r] += 1;
+            }
+            END_CARGO => {
+                s.step = Step::Claim;
+            }
+            _ if (CHOOSE..USE).contains(&a) => {
+                let r = &mut s.players[p].res[(a - CHOOSE) as usize];
+                *r = r.saturating_add(1);
+                s.step = Step::Cargo;
+            }
+            _ if (USE..REVEAL_CARD).contains(&a) => {
+                let c = (a - USE) as usize;
+                let ch = &d.characters[c];
+                let pl = &mut s.players[p];
+                pl.used |= 1 << c;
+                gain(&mut pl.res, &ch.gain);
+                if ch.ability == Ability::FreeMoves {
+                    s.free_moves = true;
+                }
+            }
+            END_TURN => self.end_turn(s),
+            _ => self.claim(s, p, a),
+        }
+    }
+
+    /// Unloads whale `w`'s cargo to the supply; returns the region of its port.
+    fn deliver(&self, s: &mut State, p: usize, w: usize) -> usize {
+        let pl = &mut s.players[p];
+        let c = pl.cargo[w];
+        s.cargo_supply[c as usize] += 1;
+        pl.cargo[w] = NONE;
+        pl.res[COINS] = pl.res[COINS].saturating_add(self.has_ability(pl, Ability::CoinPerDelivery) as u16);
+        s.cargo_done |= 1 << w;
+        self.data.ports[pl.whales[w] as usize].region as usize
+    }
+
+    fn build(&self, s: &mut State, p: usize, port: u8, outpost: bool) {
+        let pl = &mut s.players[p];
+        if outpost {
+            let cost = self.outpost_cost(pl);
+            pay(&mut pl.res, &cost);
+            pl.outposts |= 1 << port;
+        } else {
+            pay(&mut pl.res, &self.data.rules.whale_cost);
+            let w = self.free_whale(pl).expect("a whale in the supply");
+            pl.whales[w] = port;
+        }
+    }
+
+    fn claim(&self, s: &mut State, p: usize, a: Action) {
+        match a {
+            _ if (REVEAL_CARD..CONTROL).contains(&a) => {
+                let c = a - REVEAL_CARD;
+                let pl = &mut s.players[p];
+                pl.cards &= !(1 << c);
+                pl.claimed |= 1 << c;
+            }
+            _ if (CONTROL..ACHIEVE).contains(&a) => {
+                let r = ((a - CONTROL) / 2) as usize;
+                let lower = (a - CONTROL) % 2 == 1;
+                s.players[p].markers[r] = 1 + lower as u8;
+                if !lower {
+                    s.upper[r] = p as u8;
+                }
+            }
+            _ if (ACHIEVE..END_TURN).contains(&a) => {
+                let l = (a - ACHIEVE) as usize;
+                s.achievement_taken[l] = p as u8;
+                s.players[p].achievements |= 1 << l;
+            }
+            _ => {}
+        }
+    }
+
+    fn begin_turn(&self, s: &mut State, p: u8) {
+        s.current = p;
+        s.step = Step::Chip;
+        s.moved = 0;
+        s.cargo_done = 0;
+        s.free_moves = false;
+    }
+
+    fn end_turn(&self, s: &mut State) {
+        let n = self.players;
+        for k in 1..=n {
+            let q = (s.current as usize + k) % n;
+            if s.players[q].hand & !s.players[q].discarded != 0 {
+                self.begin_turn(s, q as u8);
+                return;
+            }
+        }
+        self.end_round(s);
+    }
+
+    /// Phase C: the port bonuses (1 to 5), then the claims they allow.
+    fn end_round(&self, s: &mut State) {
+        s.moved = 0;
+        s.cargo_done = 0;
+        s.free_moves = false;
+        for i in 0..ROW {
+            let top = s.stack_top[i];
+            if top == NONE || s.port_row[i] == NONE {
+                continue;
+            }
+            let card = self.data.port_cards[s.port_row[i] as usize];
+            let pl = &mut s.players[top as usize];
+            gain(&mut pl.res, &card.gain);
+            // A free outpost is built where the player has none and has one left.
+            if card.outpost && pl.outposts & (1 << card.port) == 0 && pl.outposts.count_ones() < self.data.rules.outposts as u32 {
+                pl.outposts |= 1 << card.port;
+            }
+        }
+        s.phase = Phase::EndRoundClaims;
+        s.step = Step::Claim;
+        s.cursor = 0;
+        self.next_end_round_claim(s);
+    }
+
+    fn next_end_round_claim(&self, s: &mut State) {
+        let n = self.players;
+        while (s.cursor as usize) < n {
+            let p = (s.start_player as usize + s.cursor as usize) % n;
+            if self.any_claim(s, p) {
+                s.current = p as u8;
+                return;
+            }
+            s.cursor += 1;
+        }
+        self.clear_round(s);
+    }
+
+    /// Phase C steps 3–5: chips back, rows discarded, the round marker moved.
+    fn clear_round(&self, s: &mut State) {
+        for pl in s.players.iter_mut().take(self.players) {
+            pl.hand = ALL_CHIPS;
+            pl.discarded = 0;
+            pl.used_resource_board = false;
+            pl.used_worker_board = false;
+        }
+        s.resource_fields = [NONE; ROW];
+        s.worker_fields = [NONE; ROW];
+        s.character_row = [NONE; ROW];
+        s.character_chips = [NONE; ROW];
+        s.port_row = [NONE; ROW];
+        s.stack_height = [0; ROW];
+        s.stack_top = [NONE; ROW];
+        s.round += 1;
+        s.step = Step::Chip;
+        if s.round == self.data.rules.discard_after_round {
+            s.phase = Phase::DiscardNetworkCard;
+            s.cursor = 0;
+            self.next_network_discard(s);
+        } else {
+            self.next_round(s);
+        }
+    }
+
+    fn next_network_discard(&self, s: &mut State) {
+        let n = self.players;
+        while (s.cursor as usize) < n {
+            let p = (s.start_player as usize + s.cursor as usize) % n;
+            if s.players[p].cards != 0 {
+                s.current = p as u8;
+                return;
+            }
+            s.cursor += 1;
+        }
+        self.next_round(s);
+    }
+
+    fn next_round(&self, s: &mut State) {
+        if s.round >= self.rounds {
+            s.phase = Phase::GameOver;
+            s.current = 0;
+        } else {
+            s.refilling = true;
+            s.phase = Phase::Discard;
+            s.cursor = 0;
+            s.current = s.start_player;
+        }
+    }
+
+    fn begin_round(&self, s: &mut State) {
+        s.phase = Phase::Discard;
+        s.cursor = 0;
+        s.current = s.start_player;
+    }
+
+    /// Finds the next chance draw, and moves past what needs no decision: the end of the
+    /// setup draws and of the row refill, and a turn's step 4 when nothing can be claimed.
+    pub(crate) fn settle(&self, s: &mut State) {
+        s.draw = self.next_draw(s);
+        if s.draw != Draw::None {
+            return;
+        }
+        if s.phase == Phase::Setup {
+            s.phase = Phase::PlaceWhales;
+            s.cursor = 0;
+            s.current = s.start_player;
+        }
+        if s.refilling {
+            s.refilling = false;
+            self.begin_round(s);
+        }
+        if s.phase == Phase::Turns && s.step == Step::Claim && !self.any_claim(s, s.current as usize)
+            && self.one_time_cards(&s.players[s.current as usize]) == 0
+        {
+            self.end_turn(s);
+            self.settle(s);
+        }
+    }
+}
+
+impl Rules for Mistwind {
+    type State = State;
+
+    const STATE_FORMAT: u32 = 1;
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn config(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("game".into(), Value::from(Self::NAME));
+        m.insert("players".into(), Value::from(self.players));
+        if let Some(d) = &self.custom_data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+
+    fn initial_state(&self) -> State {
+        let r = &self.data.rules;
+        let mut players = [Player::new(); MAX_PLAYERS];
+        for (p, pl) in players.iter_mut().enumerate().take(self.players) {
+            // Setup K: steel 1, wood 1, coins 2; krill 1 for the starting player, 2 for the
+            // second, and so on (seat 0 holds the starting player marker).
+            pl.res = [r.start[WOOD] as u16, r.start[STEEL] as u16, r.start[KRILL] as u16 + p as u16, r.start[COINS] as u16];
+            pl.hand = ALL_CHIPS;
+        }
+        let d = &self.data;
+        let mut s = State {
+            phase: Phase::Setup,
+            step: Step::Chip,
+            draw: Draw::None,
+            round: 0,
+            start_player: 0,
+            round_lead: 0,
+            current: 0,
+            cursor: 0,
+            players,
+            resource_fields: [NONE; ROW],
+            worker_fields: [NONE; ROW],
+            character_row: [NONE; ROW],
+            character_chips: [NONE; ROW],
+            port_row: [NONE; ROW],
+            stack_height: [0; ROW],
+            stack_top: [NONE; ROW],
+            character_deck: if d.characters.len() == 64 { u64::MAX } else { (1u64 << d.characters.len()) - 1 },
+            port_deck: if d.port_cards.len() == 32 { u32::MAX } else { (1u32 << d.port_cards.len()) - 1 },
+            network_deck: if d.network_cards.len() == 16 { u16::MAX } else { (1u16 << d.network_cards.len()) - 1 },
+            achievements: [NONE; 4],
+            achievement_taken: [NONE; 4],
+            network_tiles: [NONE; REGIONS],
+            upper: [NONE; REGIONS],
+            capital_display: [[NONE; 2]; REGIONS],
+            capital_stack: d.capital_tiles,
+            territory_display: [[NONE; MAX_TERRITORY_ROW]; REGIONS],
+            territory_stack: d.territory_tiles,
+            cargo_supply: [d.cargo_markers; CARGO_TYPES],
+            moved: 0,
+            cargo_done: 0,
+            free_moves: false,
+            refilling: false,
+        };
+        self.settle(&mut s);
+        s
+    }
+
+    fn actor(&self, s: &State) -> Actor {
+        if s.draw != Draw::None {
+            Actor::Chance
+        } else if s.phase == Phase::GameOver {
+            Actor::Terminal
+        } else {
+            Actor::Player(s.current as usize)
+        }
+    }
+
+    fn player_actions(&self, s: &State, out: &mut Vec<Action>) {
+        let p = s.current as usize;
+        let pl = &s.players[p];
+        let d = &self.data;
+        match s.phase {
+            Phase::Setup | Phase::GameOver => {}
+            Phase::PlaceWhales => {
+                for (q, port) in d.ports.iter().enumerate() {
+                    if !port.capital {
+                        out.push(PLACE_WHALE + q as Action);
+                    }
+                }
+            }
+            Phase::Discard => {
+                for i in bits((pl.hand & !pl.discarded) as u64) {
+                    out.push(DISCARD_CHIP + i as Action);
+                }
+            }
+            Phase::DiscardNetworkCard => bits(pl.cards as u64).for_each(|c| out.push(DISCARD_CARD + c as Action)),
+            Phase::EndRoundClaims => self.claims(s, p, out),
+            Phase::Turns => match s.step {
+                Step::Chip => {
+                    let hand = pl.hand & !pl.discarded;
+                    for (l, base) in [RESOURCE_BOARD, CHARACTER_ROW, WORKER_BOARD, PORT_ROW].iter().enumerate() {
+                        for i in bits(hand as u64) {
+                            let ok = match *base {
+                                RESOURCE_BOARD => !pl.used_resource_board && s.resource_fields[i] == NONE,
+                                CHARACTER_ROW => {
+                                    let c = s.character_row[i];
+                                    c != NONE && s.character_chips[i] == NONE && can_pay(&pl.res, &d.characters[c as usize].cost)
+                                }
+                                WORKER_BOARD => !pl.used_worker_board && s.worker_fields[i] == NONE && self.worker_usable(pl, i),
+                                _ => s.port_row[i] != NONE,
+                            };
+                            if ok {
+                                out.push(PLAY + (5 * l + i) as Action);
+                            }
+                        }
+                    }
+                }
+                Step::PortChoice(i) => {
+                    let port = d.port_cards[s.port_row[i as usize] as usize].port;
+                    if self.can_build_outpost(pl) && pl.outposts & (1 << port) == 0 {
+                        out.push(BUILD_OUTPOST);
+                    }
+                    if self.can_build_whale(pl) {
+                        out.push(BUILD_WHALE);
+                    }
+                    out.extend((0..4).map(|r| TAKE + r));
+                }
+                Step::WorkerBuild(i) => {
+                    let outpost = d.worker_board[i as usize].ability == WorkerAbility::BuildOutpost;
+                    for q in 0..d.ports.len() {
+                        let has = pl.outposts & (1 << q) != 0;
+                        if has != outpost {
+                            out.push(BUILD_AT + q as Action);
+                        }
+                    }
+                }
+                Step::Move => {
+                    for w in 0..MAX_WHALES {
+                        if pl.whales[w] == NONE || s.moved & (1 << w) != 0 {
+                            continue;
+                        }
+                        let cost = self.move_costs(s, p, w);
+                        for q in 0..d.ports.len() {
+                            if q as u8 != pl.whales[w] && cost[q] as u16 <= pl.res[KRILL] {
+                                out.push(MOVE + (w * MAX_PORTS + q) as Action);
+                            }
+                        }
+                    }
+                    out.push(END_MOVES);
+                    self.uses(pl, out);
+                }
+                Step::Cargo => {
+                    for w in 0..MAX_WHALES {
+                        if self.can_load(s, p, w) {
+                            out.push(LOAD + w as Action);
+                        }
+                    }
+                    for w in 0..MAX_WHALES {
+                        let (q, c) = (pl.whales[w], pl.cargo[w]);
+                        if q == NONE || c == NONE || s.cargo_done & (1 << w) != 0 || d.ports[q as usize].capital {
+                            continue;
+                        }
+                        let r = d.ports[q as usize].region as usize;
+                        for i in 0..d.territory_row as usize {
+                            if s.territory_display[r][i] == c {
+                                out.push(DELIVER_TERRITORY + (w * MAX_TERRITORY_ROW + i) as Action);
+                            }
+                        }
+                    }
+                    for w in 0..MAX_WHALES {
+                        let (q, c) = (pl.whales[w], pl.cargo[w]);
+                        if q == NONE || c == NONE || s.cargo_done & (1 << w) != 0 || !d.ports[q as usize].capital {
+                            continue;
+                        }
+                        let r = d.ports[q as usize].region as usize;
+                        // Two tiles of the same cargo are the same choice: the first is offered.
+                        if let Some(k) = s.capital_display[r].iter().position(|&t| t == c) {
+                            out.push(DELIVER_CAPITAL + (2 * w + k) as Action);
+                        }
+                    }
+                    out.push(END_CARGO);
+                    self.uses(pl, out);
+                }
+                Step::BottomChoice(i) => {
+                    let mut ch = d.bottom_choices[i as usize];
+                    ch.sort();
+                    out.push(CHOOSE + ch[0] as Action);
+                    if ch[1] != ch[0] {
+                        out.push(CHOOSE + ch[1] as Action);
+                    }
+                }
+                Step::Claim => {
+                    self.uses(pl, out);
+                    self.claims(s, p, out);
+                }
+            },
+        }
+    }
+
+    /// Calls `f(outcome, weight)` for each outcome of the pending draw, in increasing order.
+    fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
+        let d = &self.data;
+        match s.draw {
+            Draw::None => {}
+            Draw::Achievement(l) => {
+                for (i, a) in d.achievements.iter().enumerate() {
+                    if a.letter == l {
+                        f(i as Action, 1);
+                    }
+                }
+            }
+            Draw::NetworkTile(r) => {
+                for (i, t) in d.network_tiles.iter().enumerate() {
+                    if t.region == r {
+                        f(i as Action, 1);
+                    }
+                }
+            }
+            Draw::Capital(r, _) => {
+                for (c, &n) in s.capital_stack[r as usize].iter().enumerate() {
+                    if n > 0 {
+                        f(c as Action, n as u32);
+                    }
+                }
+            }
+            Draw::Territory(r, _) => {
+                for (c, &n) in s.territory_stack[r as usize].iter().enumerate() {
+                    if n > 0 {
+                        f(c as Action, n as u32);
+                    }
+                }
+            }
+            Draw::NetworkCard(_, diff) => {
+                for c in bits(s.network_deck as u64) {
+                    if d.network_cards[c].difficulty == diff {
+                        f(c as Action, 1);
+                    }
+                }
+            }
+            Draw::PortCard(_) => bits(s.port_deck as u64).for_each(|c| f(c as Action, 1)),
+            Draw::Character(_) => bits(s.character_deck).for_each(|c| f(c as Action, 1)),
+        }
+    }
+
+    fn apply(&self, s: &mut State, a: Action) {
+        if s.draw != Draw::None {
+            self.apply_draw(s, a);
+            s.draw = Draw::None;
+            self.settle(s);
+            return;
+        }
+        let p = s.current as usize;
+        match s.phase {
+            Phase::Setup | Phase::GameOver => {}
+            Phase::PlaceWhales => {
+                s.players[p].whales[0] = (a - PLACE_WHALE) as u8;
+                s.cursor += 1;
+                if s.cursor as usize == self.players {
+                    self.begin_round(s);
+                } else {
+                    s.current = ((s.start_player as usize + s.cursor as usize) % self.players) as u8;
+                }
+            }
+            Phase::Discard => {
+                s.players[p].discarded |= 1 << (a - DISCARD_CHIP);
+                s.cursor += 1;
+                let k = self.discards();
+                if s.cursor as usize == self.players * k as usize {
+                    s.phase = Phase::Turns;
+                    s.round_lead = s.start_player;
+                    self.begin_turn(s, s.start_player);
+                } else {
+                    s.current = ((s.start_player as usize + (s.cursor / k) as usize) % self.players) as u8;
+                }
+            }
+            Phase::DiscardNetworkCard => {
+                let pl = &mut s.players[p];
+                let c = a - DISCARD_CARD;
+                pl.cards &= !(1 << c);
+                pl.card_discards |= 1 << c;
+                s.cursor += 1;
+                self.next_network_discard(s);
+            }
+            Phase::EndRoundClaims => {
+                if a == END_TURN {
+                    s.cursor += 1;
+                    self.next_end_round_claim(s);
+                } else {
+                    self.claim(s, p, a);
+                }
+            }
+            Phase::Turns => self.turn_move(s, p, a),
+        }
+        self.settle(s);
+    }
+
+    /// Phase A's discards are secret simultaneous choices, made one seat after another.
+    fn decision_is_secret(&self, state: &State) -> bool {
+        state.draw == Draw::None && state.phase == Phase::Discard
+    }
+
+    /// The winners: the most points, then the most wood and steel left; still tied, shared.
+    fn winners(&self, s: &State) -> Vec<usize> {
+        if s.phase != Phase::GameOver {
+            return Vec::new();
+        }
+        let key = |p: usize| {
+            let t: u32 = self.tally(s, p).iter().sum();
+            (t, s.players[p].res[WOOD] as u32 + s.players[p].res[STEEL] as u32)
+        };
+        let best = (0..self.players).map(key).max().unwrap();
+        (0..self.players).filter(|&p| key(p) == best).collect()
+    }
+
+    fn is_truncated(&self, _state: &State) -> bool {
+        false
+    }
+}

@@ -1,0 +1,776 @@
+//! Mistwind's rule tests: the conformance suite first, then each rule with the rulebook
+//! sentence it checks, positions built with the setup helper.
+
+use serde_json::json;
+
+use serde_json::{Map, Value};
+
+use crate::engine::data::ComponentData;
+use crate::engine::prelude::*;
+use crate::engine::{Actor, GameDefinition};
+use crate::harness::conformance::check_configuration;
+
+use super::data::*;
+use super::state::*;
+use super::Mistwind;
+
+fn opts(v: Value) -> Map<String, Value> {
+    v.as_object().unwrap().clone()
+}
+
+pub(super) fn game(players: usize) -> Mistwind {
+    Mistwind::load(&opts(json!({ "players": players }))).unwrap()
+}
+
+#[test]
+fn conformance_in_every_player_count() {
+    for n in 3..=5 {
+        let stats = check_configuration("mistwind", json!({"players": n}).as_object().unwrap(), 8, 7, 2).unwrap_or_else(|e| panic!("{n} players: {e}"));
+        assert_eq!(stats.terminals, 8);
+    }
+}
+
+fn at(g: &Mistwind, desc: Value) -> State {
+    g.setup(&desc).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn legal(g: &Mistwind, s: &State) -> Vec<String> {
+    let mut v = Vec::new();
+    g.legal_actions(s, &mut v);
+    v.iter().map(|&a| g.action_to_string(s, a)).collect()
+}
+
+/// Plays the legal move named `name`.
+fn play(g: &Mistwind, s: &mut State, name: &str) {
+    let mut v = Vec::new();
+    g.legal_actions(s, &mut v);
+    let a = v.iter().copied().find(|&a| g.action_to_string(s, a) == name)
+        .unwrap_or_else(|| panic!("{name:?} is not legal; legal: {:?}", legal(g, s)));
+    g.apply(s, a);
+}
+
+fn is_legal(g: &Mistwind, s: &State, name: &str) -> bool {
+    legal(g, s).iter().any(|n| n == name)
+}
+
+/// Resolves chance nodes with the first outcome until a player decides.
+fn settle_chance(g: &Mistwind, s: &mut State) {
+    let mut v = Vec::new();
+    while g.actor(s) == Actor::Chance {
+        g.legal_actions(s, &mut v);
+        g.apply(s, v[0]);
+    }
+}
+
+#[test]
+fn the_component_counts_match_the_box_contents() {
+    // "36 Cargo Markers ... 48 Demand Tiles "Territory" (12 per region), 12 Demand Tiles
+    // "Capital" (3 per region), 24 Achievement Tiles (6 per letter A, B, C, D), 12 Network
+    // Tiles (3 per region), 36 Character Cards, 26 Port Cards, 15 Network Cards"
+    let d = Data::shipped();
+    assert_eq!(d.cargo_markers as usize * CARGO_TYPES, 36);
+    for r in 0..REGIONS {
+        assert_eq!(d.territory_tiles[r].iter().map(|&c| c as u32).sum::<u32>(), 12);
+        assert_eq!(d.capital_tiles[r].iter().map(|&c| c as u32).sum::<u32>(), 3);
+        assert_eq!(d.network_tiles.iter().filter(|t| t.region as usize == r).count(), 3);
+    }
+    for l in 0..4 {
+        assert_eq!(d.achievements.iter().filter(|a| a.letter == l).count(), 6);
+    }
+    for diff in 0..3 {
+        assert_eq!(d.network_cards.iter().filter(|c| c.difficulty == diff).count(), 5);
+    }
+    assert_eq!((d.characters.len(), d.port_cards.len(), d.network_cards.len(), d.achievements.len()), (36, 26, 15, 24));
+    // "15 Transport Whales (3 per color), 60 Outposts (12 per color), 25 Action Chips (5 per
+    // color), 20 Control Markers (4 per color)"
+    assert_eq!((d.rules.whales, d.rules.outposts, d.rules.markers), (3, 12, 4));
+    // The four kinds of character cards are all there.
+    for k in [CharKind::Immediate, CharKind::OneTime, CharKind::Permanent, CharKind::EndGame] {
+        assert!(d.characters.iter().any(|c| c.kind == k));
+    }
+}
+
+#[test]
+fn every_value_of_the_data_file_is_marked_and_errors_name_the_field() {
+    let text = Data::SHIPPED;
+    let v: Value = serde_json::from_str(text).unwrap();
+    assert!(v["ports"].as_array().unwrap().iter().all(|p| p["source"] == "reconstructed"));
+    assert_eq!(v["rules"]["majority_points"]["source"], "printed");
+    let mut bad = v.clone();
+    bad["port_cards"][3]["port"] = json!("Atlantis");
+    match Data::from_value(&bad) {
+        Err(crate::engine::EngineError::DataFile { field, .. }) => assert_eq!(field, "port_cards[3].port"),
+        other => panic!("{other:?}"),
+    }
+    let mut short = v.clone();
+    short["characters"].as_array_mut().unwrap().pop();
+    match Data::from_value(&short) {
+        Err(crate::engine::EngineError::DataFile { field, .. }) => assert_eq!(field, "components.character_cards.value"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn setup_lays_out_rows_tiles_demand_and_starting_resources() {
+    for n in 3..=5 {
+        let g = game(n);
+        let mut s = g.initial_state();
+        settle_chance(&g, &mut s);
+        assert_eq!(s.phase, Phase::PlaceWhales);
+        // B, C: "Reveal the top 5 cards and place them at the numbers 1 to 5."
+        assert!(s.port_row.iter().all(|&c| c != NONE) && s.character_row.iter().all(|&c| c != NONE));
+        assert_eq!(s.port_deck.count_ones(), 21);
+        assert_eq!(s.character_deck.count_ones(), 31);
+        // D: one achievement tile of each letter; E: one network tile per region.
+        for l in 0..4 {
+            assert_eq!(g.data.achievements[s.achievements[l] as usize].letter as usize, l);
+        }
+        for r in 0..REGIONS {
+            assert_eq!(g.data.network_tiles[s.network_tiles[r] as usize].region as usize, r);
+            // F: "the top 2 "Capital" demand tiles of each color"; G: "4 "Territory" demand tiles of each color".
+            assert!(s.capital_display[r].iter().all(|&c| c != NONE));
+            assert_eq!(s.territory_display[r].iter().filter(|&&c| c != NONE).count(), 4);
+        }
+        // I: "give one of each difficulty level to every player".
+        for p in 0..n {
+            let pl = &s.players[p];
+            let mut diffs: Vec<u8> = (0..15).filter(|&c| pl.cards & (1 << c) != 0).map(|c| g.data.network_cards[c].difficulty).collect();
+            diffs.sort();
+            assert_eq!(diffs, vec![0, 1, 2]);
+            // K: "steel (green) to 1, wood (brown) to 1, and coins (white) to 2 ... the starting
+            // player begins with 1 krill ..., the second player with 2 krill, the third player with 3 krill".
+            assert_eq!(pl.res, [1, 1, 1 + p as u16, 2]);
+            assert_eq!(pl.hand, 0b1_1111);
+        }
+    }
+}
+
+#[test]
+fn each_player_places_a_whale_on_a_territory_port_in_clockwise_order() {
+    // "each player, in clockwise order, must place a transport whale on any territory port.
+    // Transport whales may share port spaces"
+    let g = game(3);
+    let mut s = g.initial_state();
+    settle_chance(&g, &mut s);
+    assert!(!is_legal(&g, &s, "place-whale:Mossgate"), "a capital is not a territory port");
+    for p in 0..3 {
+        assert_eq!(s.current as usize, p);
+        play(&g, &mut s, "place-whale:Fernwick");
+    }
+    assert!((0..3).all(|p| s.players[p].whales[0] == 1));
+    assert_eq!(s.phase, Phase::Discard);
+}
+
+#[test]
+fn phase_a_discards_one_chip_in_secret_and_two_with_five_players() {
+    // "your fifth action chip is secretly discarded"; 5 players: "Each player secretly
+    // chooses two action chips".
+    for (n, k) in [(3, 1), (4, 1), (5, 2)] {
+        let g = game(n);
+        let mut s = at(&g, json!({"phase": "discard"}));
+        for p in 0..n {
+            for _ in 0..k {
+                assert_eq!(s.current as usize, p);
+                assert!(g.decision_is_secret(&s));
+                // Whatever the chip, the other seats see the same move and the same table.
+                let mut a = s.clone();
+                let mut b = s.clone();
+                let first = legal(&g, &s)[0].clone();
+                let last = legal(&g, &s).last().unwrap().clone();
+                play(&g, &mut a, &first);
+                play(&g, &mut b, &last);
+                let other = (p + 1) % n;
+                assert_eq!(g.observation_string(&a, other), g.observation_string(&b, other));
+                assert_ne!(g.observation_string(&a, p), g.observation_string(&b, p));
+                let mut v = Vec::new();
+                g.legal_actions(&s, &mut v);
+                assert_eq!(g.action_string_for(&s, v[0], other), g.action_string_for(&s, *v.last().unwrap(), other));
+                play(&g, &mut s, &last);
+            }
+        }
+        assert_eq!(s.phase, Phase::Turns);
+        assert!((0..n).all(|p| (s.players[p].hand & !s.players[p].discarded).count_ones() == 5 - k as u32));
+    }
+}
+
+fn turn_position(g: &Mistwind) -> State {
+    at(g, json!({
+        "players": [
+            {"wood": 3, "steel": 3, "krill": 2, "coins": 5, "whales": [{"port": "Fernwick"}]},
+            {"whales": [{"port": "Sporeholm"}]},
+            {"whales": [{"port": "Glowcap"}]}
+        ],
+        "character_row": ["Lumber Merchant", "Forester", "Whale Tamer", "Surveyor", "Cartographer"],
+        "port_row": [1, 2, 3, 4, 6]
+    }))
+}
+
+#[test]
+fn a_chip_goes_on_a_field_with_its_number_once_per_board_per_round() {
+    // "the number of the played action chip must match the number of the chosen field";
+    // "On the resource board ... and the worker board ... you may only place an action chip
+    // on one of the action fields 1 to 5"; "On each numbered field, generally only one action chip may ever lie"
+    let g = game(3);
+    let mut s = turn_position(&g);
+    let names = legal(&g, &s);
+    for n in 1..=5 {
+        assert!(names.contains(&format!("play-{n}:resources")));
+    }
+    for n in 1..=4 {
+        assert!(names.contains(&format!("play-{n}:worker")));
+    }
+    // Ruling 13: worker field 5 builds a whale where the player has an outpost; with none, it
+    // cannot be carried out and is not offered.
+    assert!(!names.contains(&"play-5:worker".to_string()));
+    let mut with_outpost = s.clone();
+    with_outpost.players[0].outposts = 1 << 3;
+    assert!(is_legal(&g, &with_outpost, "play-5:worker"));
+    play(&g, &mut s, "play-1:resources");
+    // I. "Take all the resources shown on the chosen field" (field 1: 2 wood, 1 steel).
+    assert_eq!(s.players[0].res, [5, 4, 2, 5]);
+    play(&g, &mut s, "end-moves");
+    play(&g, &mut s, "end-cargo");
+    assert_eq!(s.current, 1, "nothing to claim: the turn passes clockwise");
+    // The field is taken for everyone; player 0 may not use the resource board again.
+    assert!(!is_legal(&g, &s, "play-1:resources"));
+    assert!(is_legal(&g, &s, "play-2:resources"));
+    for _ in 0..2 {
+        play(&g, &mut s, "play-5:port Rootmere");
+        play(&g, &mut s, "take:coins");
+        play(&g, &mut s, "end-moves");
+        play(&g, &mut s, "end-cargo");
+    }
+    assert_eq!(s.current, 0);
+    assert!(legal(&g, &s).iter().all(|n| !n.contains("resources")), "{:?}", legal(&g, &s));
+}
+
+#[test]
+fn port_cards_stack_chips_and_pay_resources_by_the_stack_height() {
+    // "if an action chip is already on the field you chose, place your chip on top of it";
+    // "receive as much of that resource as there are action chips on that field (including
+    // the one you just played)"
+    let g = game(3);
+    let mut s = turn_position(&g);
+    let coins: Vec<u16> = (0..3).map(|p| s.players[p].res[COINS]).collect();
+    for p in 0..3 {
+        play(&g, &mut s, "play-3:port Lichen Bay");
+        play(&g, &mut s, "take:coins");
+        assert_eq!(s.players[p].res[COINS], coins[p] + p as u16 + 1);
+        assert_eq!((s.stack_height[2], s.stack_top[2]), (p as u8 + 1, p as u8));
+        play(&g, &mut s, "end-moves");
+        play(&g, &mut s, "end-cargo");
+    }
+}
+
+#[test]
+fn building_costs_and_one_outpost_per_player_per_port() {
+    // "an outpost costs 1 wood and 1 steel, a transport whale costs 2 wood and 2 steel";
+    // "only one outpost per player is allowed there"
+    let g = game(3);
+    let mut s = turn_position(&g);
+    play(&g, &mut s, "play-1:port Mossgate");
+    play(&g, &mut s, "build-outpost");
+    assert_eq!(s.players[0].res, [2, 2, 2, 5]);
+    assert_eq!(s.players[0].outposts, 1 << 0);
+    let mut t = turn_position(&g);
+    t.players[0].outposts = 1;
+    play(&g, &mut t, "play-1:port Mossgate");
+    assert!(!is_legal(&g, &t, "build-outpost"), "a second outpost in the same port");
+    play(&g, &mut t, "build-whale");
+    assert_eq!(t.players[0].res, [1, 1, 2, 5]);
+    assert_eq!(t.players[0].whales[1], 0);
+    // At the boundary: 1 wood and 1 steel build an outpost; 1 wood and 2 steel no whale.
+    let mut u = at(&g, json!({"players": [{"wood": 1, "steel": 2, "whales": [{"port": "Fernwick"}]}]}));
+    play(&g, &mut u, "play-1:port Mossgate");
+    assert!(is_legal(&g, &u, "build-outpost"));
+    assert!(!is_legal(&g, &u, "build-whale"));
+    let mut z = at(&g, json!({"players": [{"wood": 0, "steel": 1, "whales": [{"port": "Fernwick"}]}]}));
+    play(&g, &mut z, "play-1:port Mossgate");
+    assert!(!is_legal(&g, &z, "build-outpost"));
+}
+
+#[test]
+fn leaving_a_port_without_an_outpost_or_whale_costs_one_krill() {
+    // "If a transport whale leaves a port where you have no outpost or transport whale, you
+    // must pay 1 krill." / "If ... where you have an outpost or transport whale, you pay no krill."
+    let g = game(3);
+    let mut s = at(&g, json!({"players": [{"krill": 1, "whales": [{"port": "Fernwick"}]}], "step": "move"}));
+    // Fernwick -> Lichen Bay -> Sporeholm: two ports left without presence = 2 krill.
+    assert!(is_legal(&g, &s, "move-whale-1:Lichen Bay"));
+    assert!(!is_legal(&g, &s, "move-whale-1:Sporeholm"), "two krill needed, one held");
+    play(&g, &mut s, "move-whale-1:Lichen Bay");
+    assert_eq!(s.players[0].res[KRILL], 0);
+    assert!(!legal(&g, &s).iter().any(|n| n.starts_with("move-whale-1")), "each whale moves once a turn");
+    // With an outpost at the start port, leaving it is free.
+    let s2 = at(&g, json!({"players": [{"krill": 0, "outposts": ["Fernwick"], "whales": [{"port": "Fernwick"}]}], "step": "move"}));
+    assert!(is_legal(&g, &s2, "move-whale-1:Lichen Bay"));
+    assert!(!is_legal(&g, &s2, "move-whale-1:Sporeholm"));
+    // Another own whale at the port also makes leaving free.
+    let s3 = at(&g, json!({"players": [{"krill": 0, "whales": [{"port": "Fernwick"}, {"port": "Fernwick"}]}], "step": "move"}));
+    assert!(is_legal(&g, &s3, "move-whale-1:Mossgate"));
+    // A chain of outposts carries the whale for free.
+    let s4 = at(&g, json!({"players": [{"krill": 0, "outposts": ["Fernwick", "Lichen Bay"], "whales": [{"port": "Fernwick"}]}], "step": "move"}));
+    assert!(is_legal(&g, &s4, "move-whale-1:Sporeholm"));
+    assert!(!is_legal(&g, &s4, "move-whale-1:Glowcap"));
+}
+
+#[test]
+fn loading_needs_the_ports_cargo_and_krill_is_loaded_in_addition() {
+    // "it must exactly match the cargo type available at the port"; "If you already have
+    // cargo loaded ..., you may put it back into the supply in order to load the new cargo";
+    // "if you load cargo at a krill port, move the krill marker ... forward one space. You
+    // may load krill in addition to other cargo"
+    let g = game(3);
+    let mut s = at(&g, json!({"players": [{"whales": [{"port": "Fernwick", "cargo": "oil"}, {"port": "Lichen Bay", "cargo": "coal"}]}], "step": "cargo"}));
+    let oil = 4;
+    assert_eq!(s.cargo_supply[oil], 5);
+    play(&g, &mut s, "load-1");
+    assert_eq!(s.players[0].cargo[0], 0, "coal at Fernwick");
+    // The coal comes from the supply (one of the six is aboard whale 2), the oil goes back.
+    assert_eq!((s.cargo_supply[0], s.cargo_supply[oil]), (4, 6));
+    let krill = s.players[0].res[KRILL];
+    play(&g, &mut s, "load-2");
+    assert_eq!(s.players[0].res[KRILL], krill + 1);
+    assert_eq!(s.players[0].cargo[1], 0, "the coal stays aboard");
+    assert!(!is_legal(&g, &s, "load-1") && !is_legal(&g, &s, "load-2"), "one load or unload per whale");
+}
+
+#[test]
+fn a_limited_cargo_supply_runs_out() {
+    // "36 Cargo Markers": 6 of each type; a whale loads only from the general supply.
+    let g = game(3);
+    let coal = |p: &str| json!({"port": p, "cargo": "coal"});
+    let desc = |third: Value| json!({"players": [
+        {"whales": [{"port": "Fernwick"}, coal("Mossgate"), coal("Mossgate")]},
+        {"whales": [coal("Glowcap"), coal("Glowcap"), coal("Glowcap")]},
+        {"whales": [third]}], "step": "cargo"});
+    let s = at(&g, desc(coal("Glowcap")));
+    assert_eq!(s.cargo_supply[0], 0);
+    assert!(!is_legal(&g, &s, "load-1"), "all six coal markers are aboard whales");
+    let s = at(&g, desc(json!({"port": "Glowcap"})));
+    assert_eq!(s.cargo_supply[0], 1);
+    assert!(is_legal(&g, &s, "load-1"));
+}
+
+#[test]
+fn delivering_slides_the_territory_row_refills_it_and_the_bottom_spaces_pay_a_resource() {
+    // "Unloading cargo is only possible at a territory port or a capital port — and only when
+    // a demand tile lies there that matches the goods"; "Whoever takes one of the two demand
+    // tiles at the bottom end of the territory demand row may additionally choose between the
+    // shown resources. When a space ... becomes empty, immediately slide the tile above it
+    // down one space ... Then refill the topmost space from the supply."
+    let g = game(3);
+    let mut s = at(&g, json!({
+        "players": [{"whales": [{"port": "Fernwick", "cargo": "oil"}, {"port": "Fernwick", "cargo": "coal"}]}],
+        "territory_display": {"green": ["oil", "coffee", "coal", "oil"]},
+        "step": "cargo"}));
+    assert!(is_legal(&g, &s, "deliver-1:demand row space 1") && is_legal(&g, &s, "deliver-1:demand row space 4"));
+    assert!(!is_legal(&g, &s, "deliver-1:demand row space 2"));
+    assert!(is_legal(&g, &s, "deliver-2:demand row space 3"));
+    let wood = s.players[0].res[WOOD];
+    play(&g, &mut s, "deliver-1:demand row space 1");
+    assert_eq!(g.actor(&s), Actor::Chance, "the topmost space is refilled at once");
+    assert_eq!(&s.territory_display[0][..4], &[2, 0, 4, NONE]);
+    settle_chance(&g, &mut s);
+    assert_eq!(legal(&g, &s), vec!["choose:wood", "choose:steel"]);
+    play(&g, &mut s, "choose:wood");
+    assert_eq!(s.players[0].res[WOOD], wood + 1);
+    assert_eq!(s.players[0].territory_tiles[0], 1);
+    assert_eq!(s.players[0].cargo[0], NONE);
+    // The coal slid down to the second space, the other bottom one: krill or coins.
+    play(&g, &mut s, "deliver-2:demand row space 2");
+    settle_chance(&g, &mut s);
+    assert_eq!(legal(&g, &s), vec!["choose:krill", "choose:coins"]);
+    // A tile from the third space or above gives no resource.
+    let mut t = at(&g, json!({
+        "players": [{"whales": [{"port": "Fernwick", "cargo": "oil"}]}],
+        "territory_display": {"green": ["coffee", "coal", "oil", "coal"]},
+        "step": "cargo"}));
+    let before = t.players[0].res;
+    play(&g, &mut t, "deliver-1:demand row space 3");
+    settle_chance(&g, &mut t);
+    assert_eq!((t.step, t.players[0].res), (Step::Cargo, before));
+}
+
+#[test]
+fn capital_tiles_are_delivered_at_the_capital_and_refilled_from_their_stack() {
+    // "Whoever takes a capital demand tile immediately places a tile of the same color from
+    // the supply onto the empty space."
+    let g = game(3);
+    let mut s = at(&g, json!({
+        "players": [{"whales": [{"port": "Mossgate", "cargo": "oil"}, {"port": "Fernwick", "cargo": "coffee"}]}],
+        "capital_display": {"green": ["coffee", "oil"]},
+        "step": "cargo"}));
+    assert!(is_legal(&g, &s, "deliver-1:capital tile 2"));
+    assert!(!legal(&g, &s).iter().any(|n| n.starts_with("deliver-2")), "coffee at a territory port with no coffee tile, or not at the capital");
+    play(&g, &mut s, "deliver-1:capital tile 2");
+    assert_eq!(s.players[0].capital_tiles[0], 1);
+    assert_eq!(g.actor(&s), Actor::Chance);
+    settle_chance(&g, &mut s);
+    assert_eq!(s.capital_display[0][1], 5, "the last green capital tile, medicine");
+    assert_eq!(s.capital_stack[0].iter().sum::<u8>(), 0);
+}
+
+#[test]
+fn a_network_card_is_revealed_when_its_port_joins_both_destinations() {
+    // "Reveal your secret network card if you have fulfilled all the conditions"; "the
+    // territory port on the card must be connected to the shown destination ports";
+    // "an unbroken chain of outposts and/or transport whales".
+    let g = game(3);
+    let card = "reveal-card:easy Fernwick to Mossgate and Sporeholm";
+    let s = at(&g, json!({"step": "claim", "players": [{"outposts": ["Fernwick", "Mossgate"], "whales": [{"port": "Sporeholm"}], "network_cards": [1, 6, 11]}]}));
+    assert!(is_legal(&g, &s, card));
+    let mut t = s.clone();
+    play(&g, &mut t, card);
+    assert_eq!(t.players[0].claimed, 1);
+    // "The reward is never lost!": the whale leaves, the claim stays (full 6).
+    t.players[0].whales[0] = 20;
+    assert_eq!(g.tally(&t, 0)[5], 6);
+    // A broken chain: Sporeholm is joined only through Lichen Bay, where there is nothing.
+    let u = at(&g, json!({"step": "claim", "players": [{"outposts": ["Fernwick", "Mossgate"], "whales": [{"port": "Glowcap"}], "network_cards": [1, 6, 11]}]}));
+    assert!(!is_legal(&g, &u, card));
+    // "connecting to only one port by the end of the game earns the smaller reward" (2).
+    assert_eq!(g.tally(&u, 0)[5], 2);
+}
+
+#[test]
+fn network_tiles_have_one_upper_field_and_a_shared_lower_field() {
+    // "Only one control marker may be placed on the upper field; several may be placed on the
+    // lower field. Each player may place only one control marker per network tile."
+    let g = game(3);
+    let chain = json!(["Mossgate", "Sporeholm", "Glowcap"]);
+    let mut s = at(&g, json!({"step": "claim", "players": [{"outposts": chain, "whales": [{"port": "Fernwick"}]}, {"outposts": chain, "whales": [{"port": "Fernwick"}]}]}));
+    assert!(is_legal(&g, &s, "control-upper:green") && is_legal(&g, &s, "control-lower:green"));
+    play(&g, &mut s, "control-upper:green");
+    assert!(!legal(&g, &s).iter().any(|n| n.starts_with("control-")), "one marker per player per tile");
+    play(&g, &mut s, "end-turn");
+    // P1's turn at step 1: go to the claims.
+    s.step = Step::Claim;
+    assert!(!is_legal(&g, &s, "control-upper:green") && is_legal(&g, &s, "control-lower:green"));
+    play(&g, &mut s, "control-lower:green");
+    // Side "1-3" of the green tile to Glowcap: 5 upper, 2 lower.
+    assert_eq!((g.tally(&s, 0)[4], g.tally(&s, 1)[4]), (5, 2));
+    // With 4 players the "4-5" side counts: 6 and 3.
+    let g4 = game(4);
+    let s4 = at(&g4, json!({"players": [{"markers": {"green": "upper"}}, {"markers": {"green": "lower"}}]}));
+    assert_eq!((g4.tally(&s4, 0)[4], g4.tally(&s4, 1)[4]), (6, 3));
+}
+
+#[test]
+fn control_markers_run_out_after_four() {
+    // "20 Control Markers (4 per color)"
+    let g = game(3);
+    let s = at(&g, json!({"step": "claim", "players": [{"outposts": ["Mossgate", "Sporeholm", "Glowcap"], "whales": [{"port": "Fernwick"}],
+        "markers": {"purple": "lower", "silver": "lower", "brown": "lower"}}]}));
+    assert!(is_legal(&g, &s, "control-lower:green"), "the fourth marker");
+    let mut d = g.data.clone();
+    d.rules.markers = 3;
+    let g3 = Mistwind { data: d, ..g.clone() };
+    assert!(!is_legal(&g3, &s, "control-lower:green"), "no marker left");
+}
+
+#[test]
+fn an_achievement_tile_goes_to_the_first_player_who_fulfils_it() {
+    // "Take the achievement tile whose requirements you have fulfilled." (A: 4 outposts, 3 VP)
+    let g = game(3);
+    let four = json!(["Fernwick", "Mossgate", "Glowcap", "Rootmere"]);
+    let mut s = at(&g, json!({"step": "claim", "players": [{"outposts": four, "whales": [{"port": "Fernwick"}]}, {"outposts": four}]}));
+    assert!(is_legal(&g, &s, "achievement:A"));
+    play(&g, &mut s, "achievement:A");
+    assert_eq!(g.tally(&s, 0)[3], 3);
+    s.step = Step::Claim;
+    s.current = 1;
+    assert!(!is_legal(&g, &s, "achievement:A"), "the tile is gone");
+    // One outpost short: not fulfilled.
+    let t = at(&g, json!({"step": "claim", "players": [{"outposts": ["Fernwick", "Mossgate", "Glowcap"], "whales": [{"port": "Fernwick"}]}]}));
+    assert!(!is_legal(&g, &t, "achievement:A"));
+}
+
+fn last_chips(g: &Mistwind, round: u8) -> State {
+    let p = |whale: &str| json!({"chips": [5], "whales": [{"port": whale}]});
+    let players: Vec<Value> = (0..g.players).map(|_| p("Fernwick")).collect();
+    at(g, json!({"round": round, "players": players, "port_row": [1, 2, 3, 4, 6], "stacks": [[2, 1]]}))
+}
+
+fn finish_turns(g: &Mistwind, s: &mut State) {
+    for _ in 0..g.players {
+        play(g, s, "play-5:port Rootmere");
+        play(g, s, "take:coins");
+        play(g, s, "end-moves");
+        play(g, s, "end-cargo");
+    }
+}
+
+#[test]
+fn phase_c_pays_the_top_chip_of_each_stack_and_refills_the_rows() {
+    // "the player whose action chip lies on top of a stack receives the port bonus — even if
+    // they are the only one there"; "Take all action chips ... back"; "Discard all remaining
+    // character cards and all port cards ... and draw five new cards each".
+    let g = game(3);
+    let mut s = last_chips(&g, 0);
+    let wood1 = s.players[1].res[WOOD];
+    finish_turns(&g, &mut s);
+    // Field 1 (Mossgate, 2 wood): P1 on top. Field 5 (Rootmere, a free outpost): P2 played last.
+    assert_eq!(s.players[1].res[WOOD], wood1 + 2);
+    assert_eq!(s.players[2].outposts, 1 << 5);
+    assert_eq!(s.players[0].outposts, 0);
+    assert_eq!(s.round, 1);
+    assert!(s.players.iter().take(3).all(|p| p.hand == 0b1_1111 && p.discarded == 0));
+    assert_eq!(g.actor(&s), Actor::Chance, "the rows are refilled");
+    settle_chance(&g, &mut s);
+    assert!(s.port_row.iter().all(|&c| c != NONE) && s.character_row.iter().all(|&c| c != NONE));
+    assert_eq!(s.phase, Phase::Discard);
+}
+
+#[test]
+fn after_round_two_each_player_discards_a_network_card() {
+    // "At the end of round 2, each player must discard a network card."
+    let g = game(3);
+    let mut s = last_chips(&g, 1);
+    finish_turns(&g, &mut s);
+    assert_eq!(s.phase, Phase::DiscardNetworkCard);
+    for p in 0..3 {
+        assert_eq!(s.current as usize, p);
+        assert_eq!(legal(&g, &s).len(), 3);
+        let first = legal(&g, &s)[0].clone();
+        play(&g, &mut s, &first);
+        assert_eq!(s.players[p].cards.count_ones(), 2);
+        assert_eq!(s.players[p].card_discards.count_ones(), 1);
+    }
+    assert_eq!(s.round, 2);
+}
+
+#[test]
+fn the_game_ends_after_four_rounds_and_five_with_five_players() {
+    // "the 4th field with 1 to 4 players, and the 5th field with 5 players"
+    for (n, rounds) in [(3, 4), (4, 4), (5, 5)] {
+        let g = game(n);
+        assert_eq!(g.rounds, rounds);
+        let mut s = last_chips(&g, rounds - 2);
+        finish_turns(&g, &mut s);
+        assert_ne!(s.phase, Phase::GameOver);
+        let mut s = last_chips(&g, rounds - 1);
+        finish_turns(&g, &mut s);
+        assert_eq!(s.phase, Phase::GameOver);
+        assert_eq!(g.actor(&s), Actor::Terminal);
+    }
+}
+
+#[test]
+fn cargo_majority_pays_five_and_ties_split_rounded_down() {
+    // "Receive 5 VP if you delivered the most cargo to a region ... 1-VP tiles count as 1
+    // point ..., 2-VP tiles count as 2 points ... In case of a tie, the points are split evenly (rounded down)."
+    let g = game(3);
+    let s = at(&g, json!({"players": [
+        {"territory_tiles": {"green": 2, "purple": 1}},
+        {"capital_tiles": {"green": 1}, "territory_tiles": {"purple": 1}},
+        {"territory_tiles": {"green": 1, "purple": 1, "silver": 3}}]}));
+    // Green: 2 vs 2 (one capital tile) vs 1: 5/2 = 2 each. Purple: a three-way tie, 5/3 = 1.
+    // Silver: P2 alone, 5.
+    assert_eq!(g.tally(&s, 0)[2], 2 + 1);
+    assert_eq!(g.tally(&s, 1)[2], 2 + 1);
+    assert_eq!(g.tally(&s, 2)[2], 1 + 5);
+    // "Receive 1 VP for each territory demand tile ... and 2 VP for each capital demand tile"
+    assert_eq!((g.tally(&s, 0)[1], g.tally(&s, 1)[1], g.tally(&s, 2)[1]), (3, 3, 5));
+    // "The player with the starting player marker receives 2 VP."
+    assert_eq!((g.tally(&s, 0)[0], g.tally(&s, 1)[0]), (2, 0));
+}
+
+#[test]
+fn ties_go_to_the_most_wood_and_steel_then_the_victory_is_shared() {
+    // "In case of a tie, the player with the most remaining wood and steel resources wins.
+    // If still tied, you share the victory."
+    let g = game(3);
+    let base = |w1: u16, w2: u16| at(&g, json!({"phase": "game-over", "start_player": 0, "players": [
+        {"wood": 0, "steel": 0, "territory_tiles": {"silver": 0}},
+        {"wood": w1, "steel": 1, "territory_tiles": {"green": 1}, "capital_tiles": {}, "achievements": []},
+        {"wood": w2, "steel": 1, "territory_tiles": {"purple": 1}}]}));
+    let s = base(3, 2);
+    // P0: 2 (marker). P1: 1 + 5 = 6. P2: 1 + 5 = 6.
+    assert_eq!(g.winners(&s), vec![1]);
+    let t = base(2, 2);
+    assert_eq!(g.winners(&t), vec![1, 2]);
+    let r = g.score_report(&t);
+    assert_eq!(r.tie_breakers, vec!["wood and steel left"]);
+    assert_eq!(r.tie_breaker_values[1], vec![3.0]);
+}
+
+#[test]
+fn the_four_kinds_of_characters() {
+    // "Pay the cost shown at the top right of the card to hire a character. When a card is
+    // taken from the display, it is not replaced until the end of the round."
+    let g = game(3);
+    let mut s = turn_position(&g);
+    play(&g, &mut s, "play-1:character Lumber Merchant");
+    // Immediate: cost 2 coins, gain 3 wood at once, then turned face down.
+    assert_eq!(s.players[0].res, [6, 3, 2, 3]);
+    assert_eq!(s.character_row[0], NONE);
+    assert!(s.players[0].used & 1 != 0);
+    play(&g, &mut s, "end-moves");
+    play(&g, &mut s, "end-cargo");
+    assert!(!legal(&g, &s).iter().any(|n| n.starts_with("play-1:character")), "the field stays empty this round");
+    // One-time: usable during a later turn, once.
+    let mut t = turn_position(&g);
+    play(&g, &mut t, "play-2:character Forester");
+    assert!(is_legal(&g, &t, "use:Forester"));
+    play(&g, &mut t, "use:Forester");
+    assert_eq!(t.players[0].res[WOOD], 6);
+    assert!(!is_legal(&g, &t, "use:Forester"));
+    // Permanent: the Whale Tamer's whales move without krill.
+    let u = at(&g, json!({"step": "move", "players": [{"krill": 0, "characters": ["Whale Tamer"], "whales": [{"port": "Fernwick"}]}]}));
+    assert!(is_legal(&g, &u, "move-whale-1:Rootmere"));
+    // End-game: the Cartographer scores 1 per region with an outpost, plus its printed 0.
+    let v = at(&g, json!({"players": [{"characters": ["Cartographer", "Patron"], "outposts": ["Fernwick", "Glowcap", "Pearl Strand"]}]}));
+    assert_eq!(g.tally(&v, 0)[6], 2 + 5);
+    // A card that cannot be paid for cannot be taken.
+    let w = at(&g, json!({"players": [{"coins": 1, "whales": [{"port": "Fernwick"}]}], "character_row": ["Lumber Merchant", "Forester", null, null, null]}));
+    assert!(!is_legal(&g, &w, "play-1:character Lumber Merchant") && is_legal(&g, &w, "play-2:character Forester"));
+}
+
+#[test]
+fn the_worker_boards_start_player_field_sets_the_next_rounds_order() {
+    let g = game(3);
+    let mut s = at(&g, json!({"current": 1, "players": [{"chips": [5]}, {"chips": [4]}, {"chips": [5]}], "port_row": [1, 2, 3, 4, 6]}));
+    play(&g, &mut s, "play-4:worker");
+    assert_eq!(s.start_player, 1);
+    play(&g, &mut s, "end-moves");
+    play(&g, &mut s, "end-cargo");
+    // This round's order goes on clockwise: P2, then P0.
+    assert_eq!(s.current, 2);
+    for _ in 0..2 {
+        play(&g, &mut s, "play-5:port Rootmere");
+        play(&g, &mut s, "take:coins");
+        play(&g, &mut s, "end-moves");
+        play(&g, &mut s, "end-cargo");
+    }
+    settle_chance(&g, &mut s);
+    assert_eq!((s.phase, s.current), (Phase::Discard, 1), "the new starting player discards first and leads");
+}
+
+#[test]
+fn resampling_redraws_only_what_a_seat_has_not_seen() {
+    use crate::engine::rng::rng_from_seed;
+    let g = game(4);
+    let mut s = at(&g, json!({"phase": "discard"}));
+    play(&g, &mut s, "discard:chip 3");
+    play(&g, &mut s, "discard:chip 5");
+    let mut rng = rng_from_seed(5);
+    let mut seen_cards = std::collections::BTreeSet::new();
+    let mut seen_chips = std::collections::BTreeSet::new();
+    for _ in 0..60 {
+        let r = g.resample(&s, 2, &mut rng);
+        assert_eq!(g.observation_string(&r, 2), g.observation_string(&s, 2));
+        let mut a = vec![0.0; super::view::tensor_len()];
+        let mut b = a.clone();
+        g.observation_tensor(&r, 2, &mut a);
+        g.observation_tensor(&s, 2, &mut b);
+        assert_eq!(a, b);
+        g.validate_state(&r).unwrap();
+        assert_eq!(r.players[2].cards, s.players[2].cards);
+        seen_cards.insert(r.players[0].cards);
+        seen_chips.insert(r.players[1].discarded);
+    }
+    assert!(seen_cards.len() > 1 && seen_chips.len() > 1);
+}
+
+#[test]
+fn the_observation_tensor_decodes_field_by_field() {
+    use super::view::{layout as l, tensor_len};
+    let g = game(3);
+    let s = at(&g, json!({"phase": "turns", "current": 1, "start_player": 2, "players": [
+        {"wood": 4, "steel": 0, "krill": 7, "coins": 3, "chips": [1, 2, 5], "discarded": [5], "outposts": ["Fernwick", "Rootmere"],
+         "whales": [{"port": "Fernwick", "cargo": "oil"}], "characters": ["Forester"], "territory_tiles": {"purple": 2},
+         "capital_tiles": {"brown": 1}, "achievements": ["C"], "markers": {"green": "upper"}, "network_cards": [2, 7, 12]},
+        {"chips": [1, 2, 3, 5], "discarded": [3], "whales": [{"port": "Mossgate"}, {"port": "Mossgate"}], "network_cards": [1, 6, 11]}],
+        "port_row": [3, 1, 2, 4, 5], "stacks": [[0, 255], [2, 0]],
+        "resource_fields": {"4": 0}, "worker_fields": {"2": 2},
+        "capital_display": {"green": ["medicine", "oil"]}, "territory_display": {"silver": ["coal", "coal", "oil", "textiles"]}}));
+    let mut t = vec![0.0f32; tensor_len()];
+    g.observation_tensor(&s, 0, &mut t);
+    let one = |at: usize, len: usize| -> Vec<usize> { (0..len).filter(|&i| t[at + i] == 1.0).collect() };
+    assert_eq!(one(l::OBSERVER, 5), vec![0]);
+    assert_eq!(one(l::ACTOR, 7), vec![1]);
+    assert_eq!(one(l::PHASE, 7), vec![3]);
+    assert_eq!(one(l::STEP, 7), vec![0]);
+    assert_eq!(one(l::ROUND, 5), vec![0]);
+    assert_eq!(one(l::START_PLAYER, 5), vec![2]);
+    let p0 = l::PLAYERS;
+    let p1 = l::PLAYERS + l::PLAYER_SIZE;
+    assert_eq!(&t[p0 + l::RES..p0 + l::RES + 4], &[4.0, 0.0, 7.0, 3.0]);
+    assert_eq!(one(p0 + l::HAND, 5), vec![0, 1, 4]);
+    assert_eq!(one(p0 + l::DISCARDED, 5), vec![4], "the observer's own discard");
+    assert_eq!(one(p1 + l::DISCARDED, 5), Vec::<usize>::new(), "another's discard is hidden");
+    assert_eq!(one(p1 + l::HAND, 5), vec![0, 1, 2, 4]);
+    assert_eq!(one(p0 + l::OUTPOSTS, 32), vec![1, 5]);
+    assert_eq!(t[p0 + l::WHALES + 1], 1.0);
+    assert_eq!(t[p1 + l::WHALES], 2.0);
+    assert_eq!(one(p0 + l::CARGO, 6), vec![4], "whale 1 carries oil");
+    assert_eq!(one(p0 + l::CHARACTERS, 64), vec![13]);
+    assert_eq!(t[p0 + l::TERRITORY_TILES + 1], 2.0);
+    assert_eq!(t[p0 + l::CAPITAL_TILES + 3], 1.0);
+    assert_eq!(one(p0 + l::ACHIEVEMENTS, 4), vec![2]);
+    assert_eq!(one(p0 + l::MARKERS, 8), vec![0], "green, upper field");
+    assert_eq!(one(p0 + l::CARDS, 16), vec![1, 6, 11]);
+    assert_eq!(one(p1 + l::CARDS, 16), Vec::<usize>::new(), "another's cards are hidden");
+    assert_eq!(&t[p1 + l::CARDS_BY_DIFFICULTY..p1 + l::CARDS_BY_DIFFICULTY + 3], &[1.0, 1.0, 1.0]);
+    assert_eq!(one(l::RESOURCE_FIELDS + 3 * 5, 5), vec![0]);
+    assert_eq!(one(l::WORKER_FIELDS + 5, 5), vec![2]);
+    assert_eq!(one(l::PORT_ROW, 32), vec![2]);
+    assert_eq!(t[l::STACK_HEIGHT + 1], 2.0);
+    assert_eq!(one(l::STACK_TOP + 5, 5), vec![0]);
+    assert_eq!(one(l::CAPITAL_DISPLAY, 6), vec![5]);
+    assert_eq!(one(l::CAPITAL_DISPLAY + 6, 6), vec![4]);
+    let silver = l::TERRITORY_DISPLAY + 2 * 8 * 6;
+    assert_eq!(one(silver + 2 * 6, 6), vec![4], "the third space of the silver row: oil");
+    assert_eq!(t[l::CARGO_SUPPLY + 4], 5.0);
+    assert_eq!(t[l::TERRITORY_STACKS + 2 * 6], 0.0, "both silver coal tiles are shown");
+    assert_eq!(t[l::DECKS + 2], 6.0, "15 network cards, 9 dealt");
+    // The same position seen by P1 shows P1's secrets and not P0's.
+    g.observation_tensor(&s, 1, &mut t);
+    let one = |at: usize, len: usize| -> Vec<usize> { (0..len).filter(|&i| t[at + i] == 1.0).collect() };
+    assert_eq!(one(p0 + l::CARDS, 16), Vec::<usize>::new());
+    assert_eq!(one(p1 + l::CARDS, 16), vec![0, 5, 10]);
+    assert_eq!(one(p1 + l::DISCARDED, 5), vec![2]);
+}
+
+#[test]
+fn after_the_bonuses_players_claim_what_they_made_possible_clockwise() {
+    // Phase C: "In clockwise order (starting with the starting player) you may fulfill
+    // victory conditions that were made possible by a port bonus." P2's fourth outpost comes
+    // from the Rootmere card's bonus and fulfils achievement A (4 outposts).
+    let g = game(3);
+    let mut s = last_chips(&g, 0);
+    s.players[2].outposts = (1 << 1) | (1 << 0) | (1 << 4);
+    finish_turns(&g, &mut s);
+    assert_eq!(s.phase, Phase::EndRoundClaims);
+    assert_eq!(s.current, 2, "P0 and P1 have nothing to claim and are skipped");
+    assert_eq!(legal(&g, &s), vec!["achievement:A", "pass"]);
+    play(&g, &mut s, "achievement:A");
+    play(&g, &mut s, "pass");
+    assert_eq!(s.achievement_taken[0], 2);
+    assert_eq!(s.round, 1);
+}
+
+#[test]
+fn the_log_hides_the_secret_discard_and_the_dealt_cards_from_the_other_seats() {
+    let g = game(3);
+    let s = at(&g, json!({"phase": "discard"}));
+    let mut after = s.clone();
+    let mut v = Vec::new();
+    g.legal_actions(&s, &mut v);
+    g.apply(&mut after, v[2]);
+    assert_eq!(g.describe_move(&s, v[2], &after, Some(0)), "P0 secretly discards chip 3.");
+    assert_eq!(g.describe_move(&s, v[2], &after, Some(1)), "P0 discards a chip face down.");
+    assert_eq!(g.action_string_for(&s, v[2], 1), "discard:a chip face down");
+    // The network cards dealt at setup.
+    let mut t = g.initial_state();
+    while !matches!(t.draw, Draw::NetworkCard(..)) {
+        g.legal_actions(&t, &mut v);
+        g.apply(&mut t, v[0]);
+    }
+    g.legal_actions(&t, &mut v);
+    let mut u = t.clone();
+    g.apply(&mut u, v[0]);
+    assert_eq!(g.describe_move(&t, v[0], &u, Some(1)), "P0 is dealt a network card (easy), face down.");
+    assert!(g.describe_move(&t, v[0], &u, Some(0)).starts_with("P0 is dealt the easy network card "));
+}

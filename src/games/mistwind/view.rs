@@ -1,0 +1,653 @@
+//! What the players see: action names, the table as text, the observation tensor and the
+//! score report.
+
+use std::fmt::Write;
+
+use crate::engine::prelude::*;
+use crate::engine::{Action, ScoreReport};
+
+use super::actions::*;
+use super::data::*;
+use super::state::*;
+use super::Mistwind;
+
+/// The scoring categories, in rulebook order.
+pub const CATEGORIES: [&str; 7] = [
+    "starting player marker",
+    "demand tiles",
+    "cargo majority",
+    "achievements",
+    "network tiles",
+    "network cards",
+    "characters",
+];
+
+pub const PHASES: [&str; 7] = ["setup", "place-whales", "discard", "turns", "end-round-claims", "discard-network-card", "game-over"];
+pub const STEPS: [&str; 7] = ["chip", "port-choice", "worker-build", "move", "cargo", "bottom-choice", "claim"];
+
+pub fn phase_index(p: Phase) -> usize {
+    match p {
+        Phase::Setup => 0,
+        Phase::PlaceWhales => 1,
+        Phase::Discard => 2,
+        Phase::Turns => 3,
+        Phase::EndRoundClaims => 4,
+        Phase::DiscardNetworkCard => 5,
+        Phase::GameOver => 6,
+    }
+}
+
+pub fn step_index(s: Step) -> usize {
+    match s {
+        Step::Chip => 0,
+        Step::PortChoice(_) => 1,
+        Step::WorkerBuild(_) => 2,
+        Step::Move => 3,
+        Step::Cargo => 4,
+        Step::BottomChoice(_) => 5,
+        Step::Claim => 6,
+    }
+}
+
+fn bits(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(i)
+        }
+    })
+}
+
+/// "2 wood, 1 steel" (or "nothing").
+pub fn res_words(r: &[u8; 4]) -> String {
+    let parts: Vec<String> = (0..4).filter(|&i| r[i] > 0).map(|i| format!("{} {}", r[i], RESOURCES[i])).collect();
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+// Sizes of the observation tensor's parts (the doc's "Observation tensor" section).
+const HEADER: usize = 5 + 7 + 7 + 7 + 5 + 5 + 5;
+const PER_PLAYER: usize =
+    4 + 5 + 5 + 2 + MAX_PORTS + MAX_PORTS + MAX_WHALES * CARGO_TYPES + 2 * MAX_CHARACTERS + 2 * REGIONS + 4 + 2 * REGIONS + MAX_NETWORK_CARDS + 3 + MAX_NETWORK_CARDS + 3;
+pub const MAX_ACHIEVEMENTS: usize = 32;
+pub const MAX_TILES: usize = 16;
+const BOARD: usize = 2 * ROW * MAX_PLAYERS
+    + ROW * MAX_CHARACTERS
+    + ROW * MAX_PLAYERS
+    + ROW * MAX_PORT_CARDS
+    + ROW
+    + ROW * MAX_PLAYERS
+    + 4 * MAX_ACHIEVEMENTS
+    + 4 * MAX_PLAYERS
+    + REGIONS * MAX_TILES
+    + REGIONS * MAX_PLAYERS
+    + REGIONS * 2 * CARGO_TYPES
+    + REGIONS * MAX_TERRITORY_ROW * CARGO_TYPES
+    + CARGO_TYPES
+    + 2 * REGIONS * CARGO_TYPES
+    + 3
+    + 1
+    + 2 * MAX_WHALES;
+
+pub fn tensor_len() -> usize {
+    HEADER + MAX_PLAYERS * PER_PLAYER + BOARD
+}
+
+/// Writes the tensor field by field.
+struct Writer<'a> {
+    out: &'a mut [f32],
+    at: usize,
+}
+
+impl Writer<'_> {
+    fn one_hot(&mut self, len: usize, i: usize) {
+        if i < len {
+            self.out[self.at + i] = 1.0;
+        }
+        self.at += len;
+    }
+    fn mask(&mut self, len: usize, m: u64) {
+        for i in bits(m) {
+            if i < len {
+                self.out[self.at + i] = 1.0;
+            }
+        }
+        self.at += len;
+    }
+    fn value(&mut self, v: f32) {
+        self.out[self.at] = v;
+        self.at += 1;
+    }
+}
+
+impl Mistwind {
+    pub fn port_name(&self, q: u8) -> &str {
+        self.data.port_names.get(q as usize).map_or("(no port)", |n| n.as_str())
+    }
+
+    pub fn region_name(&self, r: usize) -> &str {
+        &self.data.regions[r]
+    }
+
+    pub fn card_words(&self, c: usize) -> String {
+        let k = &self.data.network_cards[c];
+        format!(
+            "{} {} to {} and {}",
+            DIFFICULTIES[k.difficulty as usize],
+            self.port_name(k.port),
+            self.port_name(k.destinations[0]),
+            self.port_name(k.destinations[1])
+        )
+    }
+
+    pub fn achievement_words(&self, a: usize) -> String {
+        let t = &self.data.achievements[a];
+        let what = REQUIREMENTS.iter().find(|(_, c)| *c == t.requirement).map(|(n, _)| *n).unwrap_or("");
+        format!("{} {} {}, {} VP", LETTERS[t.letter as usize], t.count, what, t.vp)
+    }
+
+    pub fn tile_words(&self, t: usize) -> String {
+        let k = &self.data.network_tiles[t];
+        let side = k.sides[Data::tile_side(self.players)];
+        format!("{} capital to {}, {}/{} VP", self.region_name(k.region as usize), self.port_name(k.destination), side[0], side[1])
+    }
+
+    pub fn port_card_words(&self, c: usize) -> String {
+        let k = &self.data.port_cards[c];
+        let bonus = if k.outpost { "a free outpost".to_string() } else { res_words(&k.gain) };
+        format!("{} (bonus: {bonus})", self.port_name(k.port))
+    }
+
+    pub fn character_words(&self, c: usize) -> String {
+        let k = &self.data.characters[c];
+        let kind = CHAR_KINDS.iter().find(|(_, x)| *x == k.kind).map(|(n, _)| *n).unwrap_or("");
+        let what = match k.kind {
+            CharKind::Immediate | CharKind::OneTime if k.gain != [0; 4] => format!("gain {}", res_words(&k.gain)),
+            CharKind::EndGame if k.per != Count::None => {
+                let per = PER.iter().find(|(_, c)| *c == k.per).map(|(n, _)| *n).unwrap_or("");
+                format!("{} VP per {per}", k.per_vp)
+            }
+            CharKind::EndGame => "points".into(),
+            _ => ABILITIES.iter().find(|(_, a)| *a == k.ability).map(|(n, _)| *n).unwrap_or("").to_string(),
+        };
+        format!("{} (cost {}, {kind}: {what}, {} VP)", k.name, res_words(&k.cost), k.vp)
+    }
+
+    /// The name of a chance outcome.
+    pub(crate) fn chance_name(&self, s: &State, a: Action) -> String {
+        let d = &self.data;
+        let i = a as usize;
+        let known = match s.draw {
+            Draw::Achievement(_) => i < d.achievements.len(),
+            Draw::NetworkTile(_) => i < d.network_tiles.len(),
+            Draw::Capital(..) | Draw::Territory(..) => i < CARGO_TYPES,
+            Draw::NetworkCard(..) => i < d.network_cards.len(),
+            Draw::PortCard(_) => i < d.port_cards.len(),
+            Draw::Character(_) => i < d.characters.len(),
+            Draw::None => false,
+        };
+        if !known {
+            return format!("chance-{a}");
+        }
+        match s.draw {
+            Draw::Achievement(_) => format!("reveal-achievement:#{} {}", a + 1, self.achievement_words(a as usize)),
+            Draw::NetworkTile(_) => format!("reveal-network-tile:#{} {}", a + 1, self.tile_words(a as usize)),
+            Draw::Capital(r, _) => format!("reveal-capital-demand:{} {}", d.regions[r as usize], d.cargo[a as usize]),
+            Draw::Territory(r, _) => format!("reveal-demand:{} {}", d.regions[r as usize], d.cargo[a as usize]),
+            Draw::NetworkCard(p, _) => format!("deal-network-card:P{p} #{} {}", a + 1, self.card_words(a as usize)),
+            Draw::PortCard(_) => format!("reveal-port-card:#{} {}", a + 1, self.port_card_words(a as usize)),
+            Draw::Character(_) => format!("reveal-character:{}", d.characters[a as usize].name),
+            Draw::None => format!("chance-{a}"),
+        }
+    }
+
+
+    fn card_words_or(&self, c: usize) -> String {
+        if c < self.data.network_cards.len() {
+            self.card_words(c)
+        } else {
+            format!("#{}", c + 1)
+        }
+    }
+
+    /// The score of each category for player `p`, as the game would end now.
+    pub fn tally(&self, s: &State, p: usize) -> [u32; 7] {
+        let r = &self.data.rules;
+        let pl = &s.players[p];
+        let mut t = [0u32; 7];
+        if s.start_player as usize == p {
+            t[0] = r.start_marker_points;
+        }
+        t[1] = self.measure(pl, Count::TerritoryTiles) * r.territory_points + self.measure(pl, Count::CapitalTiles) * r.capital_points;
+        for reg in 0..REGIONS {
+            let v = |q: &Player| q.territory_tiles[reg] as u32 * r.territory_points + q.capital_tiles[reg] as u32 * r.capital_points;
+            let mine = v(pl);
+            if mine == 0 {
+                continue;
+            }
+            let best = (0..self.players).map(|q| v(&s.players[q])).max().unwrap_or(0);
+            if mine == best {
+                let tied = (0..self.players).filter(|&q| v(&s.players[q]) == best).count() as u32;
+                t[2] += r.majority_points / tied;
+            }
+        }
+        for l in bits(pl.achievements as u64) {
+            t[3] += self.data.achievements[s.achievements[l] as usize].vp as u32;
+        }
+        let side = Data::tile_side(self.players);
+        for reg in 0..REGIONS {
+            if pl.markers[reg] != 0 {
+                t[4] += self.data.network_tiles[s.network_tiles[reg] as usize].sides[side][pl.markers[reg] as usize - 1] as u32;
+            }
+        }
+        for c in bits(pl.claimed as u64) {
+            t[5] += self.data.network_cards[c].full as u32;
+        }
+        for c in bits(pl.cards as u64) {
+            let k = &self.data.network_cards[c];
+            t[5] += match self.card_links(pl, c) {
+                2 => k.full as u32,
+                1 => k.partial as u32,
+                _ => 0,
+            };
+        }
+        for c in bits(pl.characters) {
+            let k = &self.data.characters[c];
+            t[6] += k.vp as u32 + k.per_vp as u32 * self.measure(pl, k.per);
+        }
+        t
+    }
+
+
+
+    // ----- text -----
+
+    fn whose(&self, s: &State) -> String {
+        match s.draw {
+            Draw::None => {}
+            _ => return "chance".into(),
+        }
+        let p = s.current;
+        match s.phase {
+            Phase::Setup => "setup".into(),
+            Phase::PlaceWhales => format!("P{p} places a whale"),
+            Phase::Discard => format!("P{p} discards a chip in secret"),
+            Phase::Turns => format!("P{p}'s turn, step {}", STEPS[step_index(s.step)]),
+            Phase::EndRoundClaims => format!("P{p} may claim after the port bonuses"),
+            Phase::DiscardNetworkCard => format!("P{p} discards a network card"),
+            Phase::GameOver => "game over".into(),
+        }
+    }
+
+    /// The table; `viewer` `Some(p)` adds p's secrets, `None` with `all` shows everything.
+    pub(crate) fn table(&self, s: &State, viewer: Option<usize>, all: bool) -> String {
+        let d = &self.data;
+        let mut o = String::new();
+        let _ = writeln!(o, "Mistwind, round {}/{} - {}", (s.round + 1).min(self.rounds), self.rounds, self.whose(s));
+        let owner = |x: u8| if x == NONE { "-".to_string() } else { format!("P{x}") };
+        let _ = writeln!(o, "Resource board: {}", (0..ROW).map(|i| format!("{}:{}", i + 1, owner(s.resource_fields[i]))).collect::<Vec<_>>().join(" "));
+        let _ = writeln!(o, "Worker board: {}", (0..ROW).map(|i| format!("{}:{}", i + 1, owner(s.worker_fields[i]))).collect::<Vec<_>>().join(" "));
+        let _ = writeln!(o, "Characters:");
+        for i in 0..ROW {
+            let c = s.character_row[i];
+            let card = if c == NONE { "(empty)".to_string() } else { self.character_words(c as usize) };
+            let _ = writeln!(o, "  {}: {card} chip {}", i + 1, owner(s.character_chips[i]));
+        }
+        let _ = writeln!(o, "Ports:");
+        for i in 0..ROW {
+            let c = s.port_row[i];
+            let card = if c == NONE { "(empty)".to_string() } else { self.port_card_words(c as usize) };
+            let _ = writeln!(o, "  {}: {card} chips {} top {}", i + 1, s.stack_height[i], owner(s.stack_top[i]));
+        }
+        let _ = writeln!(o, "Achievements: {}", (0..4).map(|l| {
+            let a = s.achievements[l];
+            if a == NONE { "-".to_string() } else { format!("[{}{}]", self.achievement_words(a as usize), if s.achievement_taken[l] == NONE { String::new() } else { format!(" taken by P{}", s.achievement_taken[l]) }) }
+        }).collect::<Vec<_>>().join(" "));
+        for r in 0..REGIONS {
+            let t = s.network_tiles[r];
+            let tile = if t == NONE { "-".to_string() } else { self.tile_words(t as usize) };
+            let lower: Vec<String> = (0..self.players).filter(|&p| s.players[p].markers[r] == 2).map(|p| format!("P{p}")).collect();
+            let cap: Vec<&str> = s.capital_display[r].iter().take(d.capital_row as usize).map(|&c| if c == NONE { "-" } else { d.cargo[c as usize].as_str() }).collect();
+            let row: Vec<&str> = s.territory_display[r].iter().take(d.territory_row as usize).map(|&c| if c == NONE { "-" } else { d.cargo[c as usize].as_str() }).collect();
+            let _ = writeln!(o, "{}: tile [{tile}] upper {} lower [{}]; capital demand [{}]; demand row (bottom first) [{}]; stacks {} + {}",
+                d.regions[r], owner(s.upper[r]), lower.join(" "), cap.join(" "), row.join(" "),
+                s.territory_stack[r].iter().map(|&n| n as u32).sum::<u32>(), s.capital_stack[r].iter().map(|&n| n as u32).sum::<u32>());
+        }
+        let _ = writeln!(o, "Cargo supply: {}", (0..CARGO_TYPES).map(|c| format!("{} {}", s.cargo_supply[c], d.cargo[c])).collect::<Vec<_>>().join(", "));
+        let _ = writeln!(o, "Decks: {} characters, {} port cards", s.character_deck.count_ones(), s.port_deck.count_ones());
+        for p in 0..self.players {
+            let pl = &s.players[p];
+            let mark = if s.draw == Draw::None && s.current as usize == p && s.phase != Phase::GameOver { ">" } else { " " };
+            let sp = if s.start_player as usize == p { " (starting player)" } else { "" };
+            let _ = writeln!(o, "{mark} P{p}{sp}: wood {} steel {} krill {} coins {}", pl.res[0], pl.res[1], pl.res[2], pl.res[3]);
+            let chips: Vec<String> = bits(pl.hand as u64).map(|i| (i + 1).to_string()).collect();
+            let mine = all || viewer == Some(p);
+            let disc = if mine && pl.discarded != 0 {
+                format!(" discarded [{}]", bits(pl.discarded as u64).map(|i| (i + 1).to_string()).collect::<Vec<_>>().join(" "))
+            } else {
+                String::new()
+            };
+            let _ = writeln!(o, "    chips not played [{}], {} in hand{disc}", chips.join(" "), (pl.hand & !pl.discarded).count_ones());
+            let outs: Vec<&str> = bits(pl.outposts as u64).map(|q| self.port_name(q as u8)).collect();
+            let _ = writeln!(o, "    outposts ({}): {}", outs.len(), outs.join(", "));
+            let whales: Vec<String> = (0..MAX_WHALES).filter(|&w| pl.whales[w] != NONE).map(|w| {
+                let c = pl.cargo[w];
+                format!("{}@{}{}", w + 1, self.port_name(pl.whales[w]), if c == NONE { String::new() } else { format!(" carrying {}", d.cargo[c as usize]) })
+            }).collect();
+            let _ = writeln!(o, "    whales: {}", whales.join("; "));
+            let chars: Vec<String> = bits(pl.characters).map(|c| format!("{}{}", d.characters[c].name, if pl.used & (1 << c) != 0 { " (used)" } else { "" })).collect();
+            let _ = writeln!(o, "    characters: {}", chars.join(", "));
+            let _ = writeln!(o, "    demand tiles: {}", (0..REGIONS).map(|r| format!("{} {}+{}", d.regions[r], pl.territory_tiles[r], pl.capital_tiles[r])).collect::<Vec<_>>().join(", "));
+            let achs: Vec<&str> = bits(pl.achievements as u64).map(|l| LETTERS[l]).collect();
+            let _ = writeln!(o, "    achievements [{}], control markers {}", achs.join(" "), (0..REGIONS).filter(|&r| pl.markers[r] != 0).map(|r| format!("{} {}", d.regions[r], if pl.markers[r] == 1 { "upper" } else { "lower" })).collect::<Vec<_>>().join(", "));
+            let claimed: Vec<String> = bits(pl.claimed as u64).map(|c| self.card_words(c)).collect();
+            let held: Vec<String> = if mine {
+                bits(pl.cards as u64).map(|c| self.card_words(c)).collect()
+            } else {
+                bits(pl.cards as u64).map(|c| format!("{} (face down)", DIFFICULTIES[d.network_cards[c].difficulty as usize])).collect()
+            };
+            let _ = writeln!(o, "    network cards: [{}] claimed [{}] discarded {}", held.join("; "), claimed.join("; "), pl.card_discards.count_ones());
+        }
+        o
+    }
+
+}
+
+impl View for Mistwind {
+    fn action_to_string(&self, s: &State, a: Action) -> String {
+        if s.draw != Draw::None {
+            return self.chance_name(s, a);
+        }
+        let d = &self.data;
+        match a {
+            _ if a < PLACE_WHALE => format!("discard:chip {}", a + 1),
+            _ if a < PLAY => format!("place-whale:{}", self.port_name((a - PLACE_WHALE) as u8)),
+            _ if a < BUILD_OUTPOST => {
+                let l = ((a - PLAY) / 5) as usize;
+                let i = ((a - PLAY) % 5) as usize;
+                let what = match l as u8 {
+                    CHARACTER_ROW if s.character_row[i] != NONE && (s.character_row[i] as usize) < d.characters.len() => format!("character {}", d.characters[s.character_row[i] as usize].name),
+                    PORT_ROW if s.port_row[i] != NONE && (s.port_row[i] as usize) < d.port_cards.len() => format!("port {}", self.port_name(d.port_cards[s.port_row[i] as usize].port)),
+                    _ => LOCATIONS[l].to_string(),
+                };
+                format!("play-{}:{what}", i + 1)
+            }
+            BUILD_OUTPOST => "build-outpost".into(),
+            BUILD_WHALE => "build-whale".into(),
+            _ if a < BUILD_AT => format!("take:{}", RESOURCES[(a - TAKE) as usize]),
+            _ if a < MOVE => format!("build:{}", self.port_name((a - BUILD_AT) as u8)),
+            _ if a < END_MOVES => {
+                let w = (a - MOVE) as usize / MAX_PORTS;
+                format!("move-whale-{}:{}", w + 1, self.port_name(((a - MOVE) as usize % MAX_PORTS) as u8))
+            }
+            END_MOVES => "end-moves".into(),
+            _ if a < DELIVER_TERRITORY => format!("load-{}", a - LOAD + 1),
+            _ if a < DELIVER_CAPITAL => {
+                let w = (a - DELIVER_TERRITORY) as usize / MAX_TERRITORY_ROW;
+                let i = (a - DELIVER_TERRITORY) as usize % MAX_TERRITORY_ROW;
+                format!("deliver-{}:demand row space {}", w + 1, i + 1)
+            }
+            _ if a < END_CARGO => {
+                let w = (a - DELIVER_CAPITAL) as usize / 2;
+                format!("deliver-{}:capital tile {}", w + 1, (a - DELIVER_CAPITAL) % 2 + 1)
+            }
+            END_CARGO => "end-cargo".into(),
+            _ if a < USE => format!("choose:{}", RESOURCES[(a - CHOOSE) as usize]),
+            _ if a < REVEAL_CARD => {
+                let c = (a - USE) as usize;
+                format!("use:{}", d.characters.get(c).map_or("?", |c| c.name.as_str()))
+            }
+            _ if a < CONTROL => format!("reveal-card:{}", self.card_words_or((a - REVEAL_CARD) as usize)),
+            _ if a < ACHIEVE => {
+                let r = ((a - CONTROL) / 2) as usize;
+                let f = if (a - CONTROL) % 2 == 0 { "upper" } else { "lower" };
+                format!("control-{f}:{}", d.regions[r])
+            }
+            _ if a < END_TURN => format!("achievement:{}", LETTERS[(a - ACHIEVE) as usize]),
+            _ if a as usize >= NUM_ACTIONS => format!("action-{a}"),
+            END_TURN => if s.phase == Phase::EndRoundClaims { "pass".into() } else { "end-turn".into() },
+            _ => format!("discard-card:{}", self.card_words_or((a - DISCARD_CARD) as usize)),
+        }
+    }
+
+    /// The move as `observer` sees it: another seat's Phase A discard, the network cards
+    /// dealt to another seat and another seat's network card discard are face down.
+    fn action_string_for(&self, s: &State, a: Action, observer: usize) -> String {
+        let d = &self.data;
+        match (s.draw, s.phase) {
+            (Draw::NetworkCard(p, diff), _) if p as usize != observer => {
+                format!("deal-network-card:P{p} {}", DIFFICULTIES[diff as usize])
+            }
+            (Draw::None, Phase::Discard) if s.current as usize != observer => "discard:a chip face down".into(),
+            (Draw::None, Phase::DiscardNetworkCard) if s.current as usize != observer => {
+                let c = (a - DISCARD_CARD) as usize;
+                format!("discard-card:{} face down", DIFFICULTIES[d.network_cards.get(c).map_or(0, |k| k.difficulty) as usize])
+            }
+            _ => self.action_to_string(s, a),
+        }
+    }
+
+    fn observation_string(&self, state: &State, player: usize) -> String {
+        self.table(state, Some(player), false)
+    }
+
+    fn observation_tensor(&self, s: &State, viewer: usize, out: &mut [f32]) {
+        out.fill(0.0);
+        let d = &self.data;
+        let mut w = Writer { out, at: 0 };
+        w.one_hot(MAX_PLAYERS, viewer);
+        let actor = match (s.draw, s.phase) {
+            (Draw::None, Phase::GameOver) => 6,
+            (Draw::None, _) => s.current as usize,
+            _ => 5,
+        };
+        w.one_hot(7, actor);
+        w.one_hot(7, phase_index(s.phase));
+        w.one_hot(7, step_index(s.step));
+        w.one_hot(5, s.round as usize);
+        w.one_hot(MAX_PLAYERS, s.start_player as usize);
+        w.one_hot(MAX_PLAYERS, s.round_lead as usize);
+        for p in 0..MAX_PLAYERS {
+            let start = w.at;
+            if p < self.players {
+                let pl = &s.players[p];
+                for r in 0..4 {
+                    w.value(pl.res[r] as f32);
+                }
+                w.mask(5, pl.hand as u64);
+                w.mask(5, if p == viewer { pl.discarded as u64 } else { 0 });
+                w.value(pl.used_resource_board as u8 as f32);
+                w.value(pl.used_worker_board as u8 as f32);
+                w.mask(MAX_PORTS, pl.outposts as u64);
+                for q in 0..MAX_PORTS {
+                    w.value(pl.whales.iter().filter(|&&x| x as usize == q).count() as f32);
+                }
+                for wh in 0..MAX_WHALES {
+                    w.one_hot(CARGO_TYPES, pl.cargo[wh] as usize);
+                }
+                w.mask(MAX_CHARACTERS, pl.characters);
+                w.mask(MAX_CHARACTERS, pl.used);
+                for r in 0..REGIONS {
+                    w.value(pl.territory_tiles[r] as f32);
+                }
+                for r in 0..REGIONS {
+                    w.value(pl.capital_tiles[r] as f32);
+                }
+                w.mask(4, pl.achievements as u64);
+                for r in 0..REGIONS {
+                    w.one_hot(2, (pl.markers[r] as usize).wrapping_sub(1));
+                }
+                w.mask(MAX_NETWORK_CARDS, if p == viewer { pl.cards as u64 } else { 0 });
+                for diff in 0..3u8 {
+                    w.value(bits(pl.cards as u64).filter(|&c| d.network_cards[c].difficulty == diff).count() as f32);
+                }
+                w.mask(MAX_NETWORK_CARDS, pl.claimed as u64);
+                for diff in 0..3u8 {
+                    w.value(bits(pl.card_discards as u64).filter(|&c| d.network_cards[c].difficulty == diff).count() as f32);
+                }
+            }
+            w.at = start + PER_PLAYER;
+        }
+        for f in [&s.resource_fields, &s.worker_fields] {
+            for i in 0..ROW {
+                w.one_hot(MAX_PLAYERS, f[i] as usize);
+            }
+        }
+        for i in 0..ROW {
+            w.one_hot(MAX_CHARACTERS, s.character_row[i] as usize);
+        }
+        for i in 0..ROW {
+            w.one_hot(MAX_PLAYERS, s.character_chips[i] as usize);
+        }
+        for i in 0..ROW {
+            w.one_hot(MAX_PORT_CARDS, s.port_row[i] as usize);
+        }
+        for i in 0..ROW {
+            w.value(s.stack_height[i] as f32);
+        }
+        for i in 0..ROW {
+            w.one_hot(MAX_PLAYERS, s.stack_top[i] as usize);
+        }
+        for l in 0..4 {
+            w.one_hot(MAX_ACHIEVEMENTS, s.achievements[l] as usize);
+        }
+        for l in 0..4 {
+            w.one_hot(MAX_PLAYERS, s.achievement_taken[l] as usize);
+        }
+        for r in 0..REGIONS {
+            w.one_hot(MAX_TILES, s.network_tiles[r] as usize);
+        }
+        for r in 0..REGIONS {
+            w.one_hot(MAX_PLAYERS, s.upper[r] as usize);
+        }
+        for r in 0..REGIONS {
+            for k in 0..2 {
+                w.one_hot(CARGO_TYPES, s.capital_display[r][k] as usize);
+            }
+        }
+        for r in 0..REGIONS {
+            for i in 0..MAX_TERRITORY_ROW {
+                w.one_hot(CARGO_TYPES, s.territory_display[r][i] as usize);
+            }
+        }
+        for c in 0..CARGO_TYPES {
+            w.value(s.cargo_supply[c] as f32);
+        }
+        for r in 0..REGIONS {
+            for c in 0..CARGO_TYPES {
+                w.value(s.territory_stack[r][c] as f32);
+            }
+        }
+        for r in 0..REGIONS {
+            for c in 0..CARGO_TYPES {
+                w.value(s.capital_stack[r][c] as f32);
+            }
+        }
+        w.value(s.character_deck.count_ones() as f32);
+        w.value(s.port_deck.count_ones() as f32);
+        w.value(s.network_deck.count_ones() as f32);
+        w.value(s.free_moves as u8 as f32);
+        w.mask(MAX_WHALES, s.moved as u64);
+        w.mask(MAX_WHALES, s.cargo_done as u64);
+        debug_assert_eq!(w.at, tensor_len());
+    }
+
+    fn render(&self, state: &State) -> String {
+        self.table(state, None, true)
+    }
+
+    fn public_string(&self, state: &State) -> String {
+        self.table(state, None, false)
+    }
+
+    fn score_report(&self, s: &State) -> ScoreReport {
+        let mut points = Vec::new();
+        let mut totals = Vec::new();
+        let mut ties = Vec::new();
+        for p in 0..self.players {
+            let t = self.tally(s, p);
+            points.push(t.iter().map(|&v| v as f64).collect::<Vec<f64>>());
+            totals.push(t.iter().sum::<u32>() as f64);
+            ties.push(vec![(s.players[p].res[WOOD] + s.players[p].res[STEEL]) as f64]);
+        }
+        let mut notes = vec!["network cards not revealed score at the end by the links then made (full or partial)".to_string()];
+        if s.phase != Phase::GameOver {
+            notes.push(format!("round {} of {}: the score as if the game ended now", s.round + 1, self.rounds));
+        }
+        ScoreReport {
+            categories: CATEGORIES.iter().map(|c| c.to_string()).collect(),
+            points,
+            totals,
+            tie_breakers: vec!["wood and steel left".into()],
+            tie_breaker_values: ties,
+            winners: self.winners(s),
+            terminal: s.phase == Phase::GameOver,
+            truncated: false,
+            notes,
+            ..ScoreReport::default()
+        }
+    }
+
+    fn scores(&self, state: &State, out: &mut [f64]) {
+        for (p, o) in out.iter_mut().enumerate() {
+            *o = self.tally(state, p).iter().sum::<u32>() as f64;
+        }
+    }
+}
+
+/// Offsets of the tensor's parts, for tests and the doc.
+pub mod layout {
+    use super::*;
+    pub const OBSERVER: usize = 0;
+    pub const ACTOR: usize = 5;
+    pub const PHASE: usize = 12;
+    pub const STEP: usize = 19;
+    pub const ROUND: usize = 26;
+    pub const START_PLAYER: usize = 31;
+    pub const ROUND_LEAD: usize = 36;
+    pub const PLAYERS: usize = HEADER;
+    pub const PLAYER_SIZE: usize = PER_PLAYER;
+    /// Within a player's block.
+    pub const RES: usize = 0;
+    pub const HAND: usize = 4;
+    pub const DISCARDED: usize = 9;
+    pub const OUTPOSTS: usize = 16;
+    pub const WHALES: usize = OUTPOSTS + MAX_PORTS;
+    pub const CARGO: usize = WHALES + MAX_PORTS;
+    pub const CHARACTERS: usize = CARGO + MAX_WHALES * CARGO_TYPES;
+    pub const TERRITORY_TILES: usize = CHARACTERS + 2 * MAX_CHARACTERS;
+    pub const CAPITAL_TILES: usize = TERRITORY_TILES + REGIONS;
+    pub const ACHIEVEMENTS: usize = CAPITAL_TILES + REGIONS;
+    pub const MARKERS: usize = ACHIEVEMENTS + 4;
+    pub const CARDS: usize = MARKERS + 2 * REGIONS;
+    pub const CARDS_BY_DIFFICULTY: usize = CARDS + MAX_NETWORK_CARDS;
+    pub const CLAIMED: usize = CARDS_BY_DIFFICULTY + 3;
+    pub const CARD_DISCARDS: usize = CLAIMED + MAX_NETWORK_CARDS;
+    pub const BOARD: usize = HEADER + MAX_PLAYERS * PER_PLAYER;
+    pub const RESOURCE_FIELDS: usize = BOARD;
+    pub const WORKER_FIELDS: usize = BOARD + ROW * MAX_PLAYERS;
+    pub const CHARACTER_ROW: usize = WORKER_FIELDS + ROW * MAX_PLAYERS;
+    pub const CHARACTER_CHIPS: usize = CHARACTER_ROW + ROW * MAX_CHARACTERS;
+    pub const PORT_ROW: usize = CHARACTER_CHIPS + ROW * MAX_PLAYERS;
+    pub const STACK_HEIGHT: usize = PORT_ROW + ROW * MAX_PORT_CARDS;
+    pub const STACK_TOP: usize = STACK_HEIGHT + ROW;
+    pub const ACHIEVEMENT_TILES: usize = STACK_TOP + ROW * MAX_PLAYERS;
+    pub const ACHIEVEMENT_TAKEN: usize = ACHIEVEMENT_TILES + 4 * MAX_ACHIEVEMENTS;
+    pub const NETWORK_TILES: usize = ACHIEVEMENT_TAKEN + 4 * MAX_PLAYERS;
+    pub const UPPER: usize = NETWORK_TILES + REGIONS * MAX_TILES;
+    pub const CAPITAL_DISPLAY: usize = UPPER + REGIONS * MAX_PLAYERS;
+    pub const TERRITORY_DISPLAY: usize = CAPITAL_DISPLAY + REGIONS * 2 * CARGO_TYPES;
+    pub const CARGO_SUPPLY: usize = TERRITORY_DISPLAY + REGIONS * MAX_TERRITORY_ROW * CARGO_TYPES;
+    pub const TERRITORY_STACKS: usize = CARGO_SUPPLY + CARGO_TYPES;
+    pub const CAPITAL_STACKS: usize = TERRITORY_STACKS + REGIONS * CARGO_TYPES;
+    pub const DECKS: usize = CAPITAL_STACKS + REGIONS * CARGO_TYPES;
+    pub const FREE_MOVES: usize = DECKS + 3;
+    pub const MOVED: usize = FREE_MOVES + 1;
+    pub const CARGO_DONE: usize = MOVED + MAX_WHALES;
+}

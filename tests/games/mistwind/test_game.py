@@ -1,0 +1,51 @@
+"""Mistwind through the Python API: what is particular to it (the shared tests in `tests/`
+cover it with every other game). It is registered but not listed until its audit."""
+
+from __future__ import annotations
+
+import pytest
+
+import tradewinds as tw
+from conftest import CONFIGS
+from tradewinds._core import REGISTERED
+
+NAME = "mistwind"
+MISTWIND = [c for c in CONFIGS if c.game == NAME]
+
+
+def test_mistwind_is_registered_unlisted_for_three_to_five_players() -> None:
+    assert NAME in REGISTERED and NAME not in tw.GAMES
+    assert [c.players for c in MISTWIND] == [3, 4, 5]
+    game = tw.load(NAME)
+    assert game.players == 3
+    assert game.state_format == 1
+
+
+def test_a_turn_through_the_setup_helper() -> None:
+    # "an outpost costs 1 wood and 1 steel"; the whale then leaves Fernwick for free (the new
+    # outpost), pays 1 krill to leave the port it passes, and loads its new port's cargo.
+    game = tw.load(NAME, players=3)
+    state = game.setup({"players": [{"wood": 2, "steel": 2, "krill": 1, "whales": [{"port": "Fernwick"}]}],
+                        "port_row": [1, 2, 3, 4, 5]})
+    state.apply("play-2:port Fernwick")
+    state.apply("build-outpost")
+    state.apply("move-whale-1:Sporeholm")
+    state.apply("end-moves")
+    state.apply("load-1")
+    text = str(state)
+    assert "P0 (starting player): wood 1 steel 1 krill 0 coins 2" in text
+    assert "outposts (1): Fernwick" in text
+    assert "1@Sporeholm carrying mushrooms" in text
+
+
+def test_the_score_report_has_the_seven_categories_and_the_tie_breaker() -> None:
+    report = tw.load(NAME).setup({"players": [{"territory_tiles": {"green": 2}, "capital_tiles": {"purple": 1}}]}).score_report()
+    assert report.categories == ["starting player marker", "demand tiles", "cargo majority", "achievements",
+                                 "network tiles", "network cards", "characters"]
+    assert report.points[0][:3] == [2, 4, 10]
+    assert report.tie_breakers == ["wood and steel left"]
+
+
+def test_setup_errors_name_the_field() -> None:
+    with pytest.raises(tw.SetupError, match="players\\[0\\].whales\\[0\\].port"):
+        tw.load(NAME).setup({"players": [{"whales": [{"port": "Atlantis"}]}]})
