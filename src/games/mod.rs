@@ -53,6 +53,7 @@ registry! {
     before_the_wind::BeforeTheWind => Listing::Unlisted,
     regatta::Regatta => Listing::Unlisted,
     nauticus::Nauticus => Listing::Unlisted,
+    norsewind::Norsewind => Listing::Unlisted,
 }
 
 /// The games offered to users, by name (`tw.GAMES`).
