@@ -33,7 +33,7 @@ impl Norsewind {
                 let names: Vec<&str> = order.iter().map(|&c| COLOURS[c as usize]).collect();
                 format!("The citizen supplies 1 to 4 are {}; supply 5 holds the upgrade discs.", names.join(", "))
             }
-            Phase::Reveal => self.reveal_words(before, a as u8, after),
+            Phase::Reveal => self.reveal_words(before, a as u8),
             Phase::Ship => format!("The Viking ship tile is placed above market slot {}.", a + 1),
             Phase::Tile => {
                 let t = a as usize;
@@ -71,12 +71,12 @@ impl Norsewind {
         out
     }
 
-    fn reveal_words(&self, before: &State, c: u8, after: &State) -> String {
+    fn reveal_words(&self, before: &State, c: u8) -> String {
         let from = if before.end_triggered { "the reserve deck" } else { "the draw deck" };
         let card = self.card(c);
         if card.kind == CASTLE {
             let mut t = format!("The castle {} is revealed from {from} and goes to the castle display", self.card_words(c));
-            if self.solo() && after.out & (1 << before.display[0]) != 0 && before.display_len > 0 && before.out & (1 << before.display[0]) == 0 {
+            if self.solo() && before.display_len as usize >= self.data.rules.solo_display {
                 t.push_str(&format!("; the leftmost castle {} leaves the game", self.card(before.display[0]).id));
             }
             t.push('.');

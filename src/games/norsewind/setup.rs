@@ -637,6 +637,31 @@ impl Norsewind {
             Phase::VikingSide | Phase::Ship if !self.solo() => return Err("a solo setup step in a game of several players".into()),
             _ => {}
         }
+        if s.revealed != NONE && s.revealed as usize >= cards {
+            return Err("the card revealed last is not a card".into());
+        }
+        if s.setup_next as usize > KINGDOMS || (s.phase == Phase::Deal && s.setup_next >= s.players) {
+            return Err("the setup counter is out of range".into());
+        }
+        if s.phase == Phase::StartPlacement && s.player[s.current as usize].start_card == NONE {
+            return Err("placing a starting card that was not dealt".into());
+        }
+        if s.phase == Phase::Neutral && s.neutral == 0 {
+            return Err("placing a neutral figure with none on the castle tile".into());
+        }
+        // Every decision has a move, every chance node an outcome.
+        let mut weight = 0u32;
+        self.chance_weights(s, |_, w| weight += w);
+        let mut legal = Vec::new();
+        self.legal_list(s, &mut legal);
+        let stuck = match self.actor_of(s) {
+            crate::engine::Actor::Chance => weight == 0,
+            crate::engine::Actor::Player(_) => legal.is_empty(),
+            crate::engine::Actor::Terminal => false,
+        };
+        if stuck {
+            return Err("nothing can happen in this state".into());
+        }
         Ok(())
     }
 }

@@ -121,10 +121,14 @@ pub struct State {
     pub turn: u32,
     pub player: [Player; MAX_PLAYERS],
     /// The cards of the draw deck, the reserve deck, and the undealt starting deck.
+    #[serde(with = "bits")]
     pub deck: u128,
+    #[serde(with = "bits")]
     pub reserve: u128,
+    #[serde(with = "bits")]
     pub start_pool: u128,
     /// Cards out of the game (returned to the box; castles the solo display discarded).
+    #[serde(with = "bits")]
     pub out: u128,
     /// The five market slots (card or NONE).
     pub market: [u8; SLOTS],
@@ -146,6 +150,7 @@ pub struct State {
     /// Solo: each Viking card shows its red side.
     pub viking_red: [bool; 4],
     /// Solo: the cards in each kingdom of the Viking display.
+    #[serde(with = "bits4")]
     pub viking_rows: [u128; 4],
     /// Solo: the market slot under the Viking ship tile.
     pub ship: u8,
@@ -157,6 +162,7 @@ pub struct State {
     /// The card and kingdom of the building under way (step 3).
     pub built_kingdom: u8,
     /// The rare case's discarded cards, waiting to go back into the deck.
+    #[serde(with = "bits")]
     pub refresh_pool: u128,
     /// The rare case was resolved this turn.
     pub refreshed: bool,
@@ -165,9 +171,37 @@ pub struct State {
     pub reuse_kingdom: u8,
     /// Castles returned by a replacement since the last building was acquired: they cannot be
     /// acquired again before the next building (ruling 6).
+    #[serde(with = "bits")]
     pub locked: u128,
     /// Passes in a row (ruling 7).
     pub passes: u8,
     pub end_triggered: bool,
     pub truncated: bool,
+}
+
+/// Card sets are saved as two 64-bit halves (low, high), which every JSON reader keeps exact.
+mod bits {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
+        [*v as u64, (*v >> 64) as u64].serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        let [lo, hi] = <[u64; 2]>::deserialize(d)?;
+        Ok(lo as u128 | (hi as u128) << 64)
+    }
+}
+
+mod bits4 {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[u128; 4], s: S) -> Result<S::Ok, S::Error> {
+        v.map(|x| [x as u64, (x >> 64) as u64]).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u128; 4], D::Error> {
+        let halves = <[[u64; 2]; 4]>::deserialize(d)?;
+        Ok(halves.map(|[lo, hi]| lo as u128 | (hi as u128) << 64))
+    }
 }
