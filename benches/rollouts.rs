@@ -33,10 +33,8 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 use tradewinds::engine::rng::{below, derive_seed, rng_from_seed};
-use tradewinds::engine::{
-    random_rollout, simulate, Actor, Game, GameDefinition, GameState, SimulationResult, VectorBuffers, VectorConfig,
-    VectorGame,
-};
+use tradewinds::engine::prelude::*;
+use tradewinds::engine::{random_rollout, simulate, Actor, GameState, SimulationResult, VectorBuffers, VectorConfig, VectorGame};
 use tradewinds::games::{all_configurations, visit, Visitor, GAMES};
 
 struct Args {

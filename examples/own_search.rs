@@ -12,7 +12,8 @@
 use std::sync::Arc;
 
 use tradewinds::engine::rng::{below, derive_seed, rng_from_seed};
-use tradewinds::engine::{random_rollout, Action, Actor, Game, GameDefinition, GameState};
+use tradewinds::engine::prelude::*;
+use tradewinds::engine::{random_rollout, Action, Actor, GameState};
 use tradewinds::games::north_wind::NorthWind;
 
 fn flat_monte_carlo<G: Game>(game: &G, state: &G::State, me: usize, playouts: u32, seed: u64) -> Action {

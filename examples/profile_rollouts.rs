@@ -17,7 +17,8 @@
 use std::sync::Arc;
 
 use tradewinds::engine::rng::{below, rng_from_seed};
-use tradewinds::engine::{random_rollout, Game, GameDefinition, Result, VectorConfig, VectorGame};
+use tradewinds::engine::prelude::*;
+use tradewinds::engine::{random_rollout, Result, VectorConfig, VectorGame};
 use tradewinds::games::north_wind::NorthWind;
 
 fn main() -> Result<()> {

@@ -5,7 +5,8 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use tradewinds::engine::{Game, GameDefinition, GameState};
+//! use tradewinds::engine::prelude::*;
+//! use tradewinds::engine::GameState;
 //! use tradewinds::games::north_wind::NorthWind;
 //!
 //! let options = serde_json::json!({"players": 3});

@@ -47,12 +47,23 @@ pub fn parse_value<F: DeserializeOwned>(value: &Value) -> Result<F> {
 
 /// A game's component data: the shipped file and how a file becomes the game's tables.
 pub trait ComponentData: Sized {
+    /// The file as written (serde's view of the JSON; errors name the field).
+    type File: DeserializeOwned;
     /// The shipped file's text.
     const SHIPPED: &'static str;
+    /// Validates a parsed file and compiles it into the game's tables; errors name the
+    /// offending field ([`EngineError::data`]).
+    fn compile(file: Self::File) -> Result<Self>;
+
     /// Parses and validates a data file's text; errors name the offending field.
-    fn from_json_str(text: &str) -> Result<Self>;
+    fn from_json_str(text: &str) -> Result<Self> {
+        Self::compile(parse_text(text)?)
+    }
+
     /// Parses and validates a data file given as a JSON value.
-    fn from_value(value: &Value) -> Result<Self>;
+    fn from_value(value: &Value) -> Result<Self> {
+        Self::compile(parse_value(value)?)
+    }
 
     /// The shipped data.
     fn shipped() -> Self {
@@ -73,6 +84,22 @@ pub trait ComponentData: Sized {
             _ => Err(EngineError::option("data", "a file path or a JSON object")),
         }
     }
+}
+
+impl Sourced {
+    /// The value, if it lies in `lo..=hi`; otherwise a data error naming `field`'s value.
+    pub fn within(&self, field: &str, lo: u32, hi: u32) -> Result<u32> {
+        if self.value < lo || self.value > hi {
+            Err(EngineError::data(format!("{field}.value"), format!("{} is outside {lo}..={hi}", self.value)))
+        } else {
+            Ok(self.value)
+        }
+    }
+}
+
+/// For `#[serde(skip_serializing_if = "is_zero")]`: a count of 0 is left out of a written file.
+pub fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 #[cfg(test)]

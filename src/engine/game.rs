@@ -1,6 +1,8 @@
-//! The one trait a game implements. Everything generic (checked play, chance sampling,
-//! history, serialization, rollouts, bulk simulation, conformance checks) is written once
-//! in the engine on top of it.
+//! The traits a game implements, one per concept, each in the game's file of that concept:
+//! [`Rules`] (`rules.rs`), [`View`] (`view.rs`), [`Resample`], [`Positions`] (`setup.rs`),
+//! [`Describe`] (`log.rs`) and [`Evaluate`] (`heuristic.rs`). [`Game`] is all of them
+//! together. Everything generic (checked play, chance sampling, history, serialization,
+//! rollouts, bulk simulation, conformance checks) is written once in the engine on top of it.
 //!
 //! The model is OpenSpiel's: a state is either a decision node of exactly one player, a
 //! chance node, or terminal. Decisions by players other than the one whose turn it is
@@ -80,7 +82,7 @@ pub struct GameSpec {
 
 /// A game's rules. `&self` holds the configuration (player count, options, component data);
 /// the state holds everything that changes.
-pub trait Game: Send + Sync + Sized + 'static {
+pub trait Rules: Send + Sync + Sized + 'static {
     type State: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send + Sync;
 
     /// The version of this game's saved-state format. A game raises it when its state's
@@ -98,50 +100,138 @@ pub trait Game: Send + Sync + Sized + 'static {
 
     fn actor(&self, state: &Self::State) -> Actor;
 
-    /// Writes the sorted, distinct legal actions into `out` (cleared first). For a chance
-    /// node these are the chance outcomes. Must not allocate once `out` has grown.
-    fn legal_actions(&self, state: &Self::State, out: &mut Vec<Action>);
+    /// Writes the sorted, distinct actions of the player to move into `out` (which the engine
+    /// has cleared). Called only at a player's decision node. Must not allocate once `out`
+    /// has grown.
+    fn player_actions(&self, state: &Self::State, out: &mut Vec<Action>);
 
-    /// The chance outcomes with their probabilities (distinct, sorted by action, summing to 1).
-    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Action, f64)>);
+    /// Calls `f(outcome, weight)` for each outcome of a chance node, in increasing action
+    /// order, each weight positive: the outcome's probability is its weight over the sum.
+    /// Called only at a chance node.
+    fn chance_weights(&self, state: &Self::State, f: impl FnMut(Action, u32));
 
-    /// Draws one chance outcome with the probabilities of [`Game::chance_outcomes`].
-    /// Games override this with an allocation-free version.
-    fn sample_chance(&self, state: &Self::State, rng: &mut Rng) -> Action {
-        let mut outcomes = Vec::new();
-        self.chance_outcomes(state, &mut outcomes);
-        let u = super::rng::unit_f64(rng);
-        let mut acc = 0.0;
-        for &(a, p) in &outcomes {
-            acc += p;
-            if u < acc {
-                return a;
-            }
+    /// Writes the sorted, distinct legal actions into `out` (cleared first): the player's
+    /// actions at a decision node, the chance outcomes at a chance node, none at the end.
+    fn legal_actions(&self, state: &Self::State, out: &mut Vec<Action>) {
+        out.clear();
+        match self.actor(state) {
+            Actor::Chance => self.chance_weights(state, |a, _| out.push(a)),
+            Actor::Player(_) => self.player_actions(state, out),
+            Actor::Terminal => {}
         }
-        outcomes.last().expect("a chance node has outcomes").0
+    }
+
+    /// The chance outcomes with their probabilities (distinct, sorted by action, summing to 1),
+    /// from [`Rules::chance_weights`].
+    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Action, f64)>) {
+        out.clear();
+        let mut total = 0u64;
+        self.chance_weights(state, |_, w| total += w as u64);
+        self.chance_weights(state, |a, w| out.push((a, w as f64 / total as f64)));
+    }
+
+    /// Draws one chance outcome with the probabilities of [`Rules::chance_weights`]: one
+    /// [`super::rng::below`] over the total weight, the outcomes taken in order. A game
+    /// overrides it where it can draw the same outcome without the two passes.
+    fn sample_chance(&self, state: &Self::State, rng: &mut Rng) -> Action {
+        let mut total = 0u32;
+        self.chance_weights(state, |_, w| total += w);
+        let mut pick = super::rng::below(rng, total);
+        let mut chosen = None;
+        self.chance_weights(state, |a, w| {
+            if chosen.is_none() {
+                if pick < w {
+                    chosen = Some(a);
+                } else {
+                    pick -= w;
+                }
+            }
+        });
+        chosen.expect("a chance node has outcomes")
     }
 
     /// Applies an action known to be legal. Behaviour on an illegal action is unspecified
     /// (but never undefined): use [`crate::engine::GameState::apply`] for checked play.
     fn apply(&self, state: &mut Self::State, action: Action);
 
-    /// A human-readable name of the action in this state; unique among the state's legal actions.
-    fn action_to_string(&self, state: &Self::State, action: Action) -> String;
-
     /// Whether the decision at this state is secret: the other seats must not learn which
     /// action was taken (a simultaneous choice made one seat after another, revealed later by
     /// the game). The shared checks then require that the other seats' observations, and the
-    /// move as [`Game::action_string_for`] shows it to them, are the same whatever was chosen.
+    /// move as [`View::action_string_for`] shows it to them, are the same whatever was chosen.
     fn decision_is_secret(&self, _state: &Self::State) -> bool {
         false
     }
 
-    /// The move as `observer` sees it: [`Game::action_to_string`] unless the move is hidden
+    /// The winning seats at a terminal state. Empty when the game was truncated, and when it
+    /// ended with no winning seat (a lost solo game, an opponent that is not a seat won).
+    fn winners(&self, state: &Self::State) -> Vec<usize>;
+
+    /// True when the game ended because it reached its move bound rather than by its rules.
+    fn is_truncated(&self, state: &Self::State) -> bool;
+
+    /// Win/loss returns of the seats; non-zero only at a terminal state. By default derived
+    /// from the winners ([`super::outcome::returns_from_winners`]: a solo seat gets +1 for a
+    /// win and -1 for a loss).
+    fn returns(&self, state: &Self::State, out: &mut [f64]) {
+        let ended = self.actor(state) == Actor::Terminal && !self.is_truncated(state);
+        super::outcome::returns_from_winners(&self.winners(state), ended, out);
+    }
+}
+
+/// How a game shows itself: action names, what each seat sees, renderings, the score report.
+pub trait View: Rules {
+    /// A human-readable name of the action in this state; unique among the state's legal actions.
+    fn action_to_string(&self, state: &Self::State, action: Action) -> String;
+
+    /// The move as `observer` sees it: [`View::action_to_string`] unless the move is hidden
     /// from `observer` (a secret choice of another seat, a card drawn into another's hand).
     fn action_string_for(&self, state: &Self::State, action: Action, _observer: usize) -> String {
         self.action_to_string(state, action)
     }
 
+    /// What `player` may know, as text.
+    fn observation_string(&self, state: &Self::State, player: usize) -> String;
+
+    /// What `player` may know, as a flat tensor of `observation_tensor_shape` (written into `out`).
+    fn observation_tensor(&self, state: &Self::State, player: usize, out: &mut [f32]);
+
+    /// A text rendering of the whole table, as an omniscient spectator sees it (hidden cards
+    /// included: for debugging and golden files).
+    fn render(&self, state: &Self::State) -> String;
+
+    /// The table as every player at it sees it: the public information only, none of any
+    /// player's private knowledge (Python's `str(state)`).
+    fn public_string(&self, state: &Self::State) -> String;
+
+    /// Each seat's (and each opponent's) score broken down by the rulebook's scoring
+    /// categories, who or what won, and the tier reached.
+    fn score_report(&self, state: &Self::State) -> ScoreReport;
+
+    /// Final (or current) score of each seat in the game's own units (victory points): by
+    /// default the totals of the score report.
+    fn scores(&self, state: &Self::State, out: &mut [f64]) {
+        out.copy_from_slice(&self.score_report(state).totals);
+    }
+}
+
+/// Redrawing what a seat cannot see.
+pub trait Resample: Rules {
+    /// A full state consistent with everything `player` has seen, drawn with the right
+    /// probabilities; it must not depend on hidden values that `player` has not seen.
+    fn resample(&self, state: &Self::State, player: usize, rng: &mut Rng) -> Self::State;
+}
+
+/// Positions from outside: the setup helper's descriptions and saved states.
+pub trait Positions: Rules {
+    /// Checks the invariants of a state that came from outside (a saved state).
+    fn validate_state(&self, state: &Self::State) -> Result<()>;
+
+    /// Builds a position from a readable description (game-specific JSON).
+    fn setup(&self, description: &serde_json::Value) -> Result<Self::State>;
+}
+
+/// The readable log.
+pub trait Describe: View {
     /// The log's sentence for a move: what `action`, taken at `before` and leading to `after`,
     /// did, written for a person at the table (who did what, in answer to what, what it
     /// changed), chance outcomes included ("P1 reveals Pirate ship (2 skulls)").
@@ -153,56 +243,10 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// only when a log is asked for, never on the hot path.
     fn describe_move(&self, before: &Self::State, action: Action, after: &Self::State, observer: Option<usize>)
         -> String;
+}
 
-    /// Final (or current) score of each seat in the game's own units (victory points): by
-    /// default the totals of the score report.
-    fn scores(&self, state: &Self::State, out: &mut [f64]) {
-        out.copy_from_slice(&self.score_report(state).totals);
-    }
-
-    /// Win/loss returns of the seats; non-zero only at a terminal state. By default derived
-    /// from the winners ([`super::outcome::returns_from_winners`]: a solo seat gets +1 for a
-    /// win and -1 for a loss).
-    fn returns(&self, state: &Self::State, out: &mut [f64]) {
-        let ended = self.actor(state) == Actor::Terminal && !self.is_truncated(state);
-        super::outcome::returns_from_winners(&self.winners(state), ended, out);
-    }
-
-    /// The winning seats at a terminal state. Empty when the game was truncated, and when it
-    /// ended with no winning seat (a lost solo game, an opponent that is not a seat won).
-    fn winners(&self, state: &Self::State) -> Vec<usize>;
-
-    /// True when the game ended because it reached its move bound rather than by its rules.
-    fn is_truncated(&self, state: &Self::State) -> bool;
-
-    /// Each seat's (and each opponent's) score broken down by the rulebook's scoring
-    /// categories, who or what won, and the tier reached.
-    fn score_report(&self, state: &Self::State) -> ScoreReport;
-
-    /// What `player` may know, as text.
-    fn observation_string(&self, state: &Self::State, player: usize) -> String;
-
-    /// What `player` may know, as a flat tensor of `observation_tensor_shape` (written into `out`).
-    fn observation_tensor(&self, state: &Self::State, player: usize, out: &mut [f32]);
-
-    /// A full state consistent with everything `player` has seen, drawn with the right
-    /// probabilities; it must not depend on hidden values that `player` has not seen.
-    fn resample(&self, state: &Self::State, player: usize, rng: &mut Rng) -> Self::State;
-
-    /// A text rendering of the whole table, as an omniscient spectator sees it (hidden cards
-    /// included: for debugging and golden files).
-    fn render(&self, state: &Self::State) -> String;
-
-    /// The table as every player at it sees it: the public information only, none of any
-    /// player's private knowledge (Python's `str(state)`).
-    fn public_string(&self, state: &Self::State) -> String;
-
-    /// Checks the invariants of a state that came from outside (a saved state).
-    fn validate_state(&self, state: &Self::State) -> Result<()>;
-
-    /// Builds a position from a readable description (game-specific JSON).
-    fn setup(&self, description: &serde_json::Value) -> Result<Self::State>;
-
+/// How good a position is, for the search agents.
+pub trait Evaluate: View {
     /// How good the position is for each seat, in [-1, 1]: the returns at a terminal
     /// state, otherwise a heuristic. Search agents (greedy, MCTS) score positions with it.
     /// The default is tanh of a seat's margin (in points, 4 points wide) over the best other
@@ -227,3 +271,8 @@ pub trait Game: Send + Sync + Sized + 'static {
         }
     }
 }
+
+/// A whole game: every trait above. Implemented for every type that implements them all.
+pub trait Game: Rules + View + Resample + Positions + Describe + Evaluate {}
+
+impl<G: Rules + View + Resample + Positions + Describe + Evaluate> Game for G {}

@@ -21,11 +21,18 @@ pub mod state;
 pub(crate) mod toy;
 pub mod vector;
 
+/// The traits a game implements, to import at once where a concrete game's methods are
+/// called (`use tradewinds::engine::prelude::*`).
+pub mod prelude {
+    pub use super::definition::GameDefinition;
+    pub use super::game::{Describe, Evaluate, Game, Positions, Resample, Rules, View};
+}
+
 pub use agents::AgentSpec;
 pub use definition::{DataFileDecl, GameDefinition};
 pub use dynamic::{DynGame, DynState, Handle};
 pub use error::{panic_message, EngineError, Result};
-pub use game::{Action, Actor, Game, GameSpec, CHANCE, MAX_SEATS, TERMINAL};
+pub use game::{Action, Actor, Describe, Evaluate, Game, GameSpec, Positions, Resample, Rules, View, CHANCE, MAX_SEATS, TERMINAL};
 pub use options::{OptionDecl, OptionKind, Options};
 pub use record::{LogEntry, Record, RECORD_FORMAT};
 pub use report::{OpponentRow, ScoreReport};

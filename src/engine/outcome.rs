@@ -27,6 +27,17 @@ pub fn returns_from_winners(winners: &[usize], ended: bool, out: &mut [f64]) {
     }
 }
 
+/// The search agents' usual measure: each seat's `values[p]` less the best other seat's
+/// value (its own value when it has no other), through `tanh` at `width` units, into `out`.
+pub fn tanh_margins(values: &[f64], width: f64, out: &mut [f64]) {
+    for (p, o) in out.iter_mut().enumerate().take(values.len()) {
+        let best = values.iter().enumerate().filter(|&(q, _)| q != p).map(|(_, &v)| v).fold(None, |b: Option<f64>, v| {
+            Some(b.map_or(v, |b| b.max(v)))
+        });
+        *o = ((values[p] - best.unwrap_or(0.0)) / width).tanh();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,5 +71,15 @@ mod tests {
         assert_eq!(returns(3, &[], true), vec![-1.0; 3]);
         assert_eq!(returns(3, &[0, 1, 2], true), vec![0.0; 3]);
         assert_eq!(returns(3, &[1], false), vec![0.0; 3]);
+    }
+
+    #[test]
+    fn tanh_margins_measure_each_seat_against_the_best_other() {
+        let mut out = [9.0; 3];
+        tanh_margins(&[3.0, 1.0, 5.0], 2.0, &mut out);
+        assert_eq!(out, [(-1.0f64).tanh(), (-2.0f64).tanh(), 1.0f64.tanh()]);
+        let mut solo = [9.0];
+        tanh_margins(&[4.0], 4.0, &mut solo);
+        assert_eq!(solo, [1.0f64.tanh()]);
     }
 }

@@ -237,6 +237,7 @@ impl<G: Game> GameState<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::prelude::*;
     use crate::engine::toy::Race;
 
     fn race() -> Arc<Race> {

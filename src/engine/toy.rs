@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::{EngineError, Result};
-use super::game::{Action, Actor, Game, GameSpec};
+use super::game::{Action, Actor, Describe, Evaluate, Positions, Resample, Rules, View, GameSpec};
 use super::report::ScoreReport;
 use super::rng::Rng;
 
@@ -46,19 +46,23 @@ impl Race {
     }
 }
 
-impl Game for Race {
+impl Rules for Race {
     type State = RaceState;
+
     const STATE_FORMAT: u32 = 1;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
     }
+
     fn config(&self) -> serde_json::Value {
         serde_json::json!({"game": "race", "target": self.target})
     }
+
     fn initial_state(&self) -> RaceState {
         RaceState { count: 0, mover: 1, coin_next: false, winner: None }
     }
+
     fn actor(&self, s: &RaceState) -> Actor {
         match (s.winner, s.coin_next) {
             (Some(_), _) => Actor::Terminal,
@@ -66,18 +70,16 @@ impl Game for Race {
             (None, false) => Actor::Player(1 - s.mover),
         }
     }
-    fn legal_actions(&self, s: &RaceState, out: &mut Vec<Action>) {
-        out.clear();
-        if s.winner.is_none() {
-            out.extend([0, 1]);
-        }
+
+    fn player_actions(&self, _: &RaceState, out: &mut Vec<Action>) {
+        out.extend([0, 1]);
     }
-    fn chance_outcomes(&self, s: &RaceState, out: &mut Vec<(Action, f64)>) {
-        out.clear();
-        if s.coin_next && s.winner.is_none() {
-            out.extend([(0, 0.5), (1, 0.5)]);
-        }
+
+    fn chance_weights(&self, _: &RaceState, mut f: impl FnMut(Action, u32)) {
+        f(0, 1);
+        f(1, 1);
     }
+
     fn apply(&self, s: &mut RaceState, a: Action) {
         if s.coin_next {
             s.count += a;
@@ -91,20 +93,7 @@ impl Game for Race {
             s.coin_next = true;
         }
     }
-    fn action_to_string(&self, s: &RaceState, a: Action) -> String {
-        if s.coin_next { format!("coin {a}") } else { format!("add {}", a + 1) }
-    }
-    fn describe_move(&self, before: &RaceState, a: Action, after: &RaceState, _: Option<usize>) -> String {
-        if before.coin_next {
-            format!("The coin adds {a}: the count is {}.", after.count)
-        } else {
-            format!("P{} adds {}: the count is {}.", after.mover, a + 1, after.count)
-        }
-    }
-    /// No points in this game: only who got there first.
-    fn scores(&self, _: &RaceState, out: &mut [f64]) {
-        out.fill(0.0);
-    }
+
     fn returns(&self, s: &RaceState, out: &mut [f64]) {
         for (p, o) in out.iter_mut().enumerate() {
             *o = match s.winner {
@@ -114,12 +103,26 @@ impl Game for Race {
             };
         }
     }
+
     fn winners(&self, s: &RaceState) -> Vec<usize> {
         s.winner.into_iter().collect()
     }
+
     fn is_truncated(&self, _: &RaceState) -> bool {
         false
     }
+}
+
+impl View for Race {
+    fn action_to_string(&self, s: &RaceState, a: Action) -> String {
+        if s.coin_next { format!("coin {a}") } else { format!("add {}", a + 1) }
+    }
+
+    /// No points in this game: only who got there first.
+    fn scores(&self, _: &RaceState, out: &mut [f64]) {
+        out.fill(0.0);
+    }
+
     fn score_report(&self, s: &RaceState) -> ScoreReport {
         ScoreReport {
             categories: Vec::new(),
@@ -132,31 +135,54 @@ impl Game for Race {
             ..ScoreReport::default()
         }
     }
+
     fn observation_string(&self, s: &RaceState, _: usize) -> String {
         format!("count {}", s.count)
     }
+
     fn observation_tensor(&self, s: &RaceState, _: usize, out: &mut [f32]) {
         out[0] = s.count as f32;
     }
-    fn resample(&self, s: &RaceState, _: usize, _: &mut Rng) -> RaceState {
-        s.clone()
-    }
+
     fn render(&self, s: &RaceState) -> String {
         format!("{s:?}")
     }
+
     fn public_string(&self, s: &RaceState) -> String {
         format!("count {}", s.count)
     }
+}
+
+impl Resample for Race {
+    fn resample(&self, s: &RaceState, _: usize, _: &mut Rng) -> RaceState {
+        s.clone()
+    }
+}
+
+impl Positions for Race {
     fn validate_state(&self, s: &RaceState) -> Result<()> {
         if s.mover > 1 {
             return Err(EngineError::InvalidRequest("mover out of range".into()));
         }
         Ok(())
     }
+
     fn setup(&self, _: &serde_json::Value) -> Result<RaceState> {
         Ok(self.initial_state())
     }
 }
+
+impl Describe for Race {
+    fn describe_move(&self, before: &RaceState, a: Action, after: &RaceState, _: Option<usize>) -> String {
+        if before.coin_next {
+            format!("The coin adds {a}: the count is {}.", after.count)
+        } else {
+            format!("P{} adds {}: the count is {}.", after.mover, a + 1, after.count)
+        }
+    }
+}
+
+impl Evaluate for Race {}
 
 #[cfg(test)]
 mod tests {

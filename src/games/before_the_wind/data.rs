@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{parse_text, parse_value, ComponentData};
+use crate::engine::data::{is_zero, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -92,10 +92,6 @@ impl GoodsFile {
     fn array(&self) -> [u32; 4] {
         [self.apples, self.cheese, self.spices, self.silk]
     }
-}
-
-fn is_zero(v: &u32) -> bool {
-    *v == 0
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -230,19 +226,255 @@ pub struct Data {
 }
 
 impl ComponentData for Data {
+    type File = DataFile;
     const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/before-the-wind.json");
 
-    fn from_json_str(text: &str) -> Result<Data> {
-        Data::compile(parse_text(text)?)
-    }
+    fn compile(file: DataFile) -> Result<Data> {
+        if file.format != 1 {
+            return Err(EngineError::data("format", format!("data format {} is not supported (expected 1)", file.format)));
+        }
+        if file.game != "before-the-wind" {
+            return Err(EngineError::data("game", format!("this is a data file for {:?}, not before-the-wind", file.game)));
+        }
+        let r = &file.rules;
+        let get = |name: &str, s: &Sourced, lo: u32, hi: u32| -> Result<u32> {
+            if s.value < lo || s.value > hi {
+                Err(EngineError::data(format!("rules.{name}.value"), format!("{} is outside {lo}..={hi}", s.value)))
+            } else {
+                Ok(s.value)
+            }
+        };
+        let rules = Rules {
+            starting_guilders: get("starting_guilders", &r.starting_guilders, 0, 1000)?,
+            starting_goods: get("starting_goods", &r.starting_goods, 0, 8)? as u8,
+            warehouse_capacity: get("warehouse_capacity", &r.warehouse_capacity, 1, 20)? as u8,
+            goods_per_kind: get("goods_per_kind", &r.goods_per_kind, 1, 60)? as u8,
+            max_from_deck: get("max_cards_from_one_deck", &r.max_cards_from_one_deck, 2, 4)? as u8,
+            min_decks: get("min_different_decks", &r.min_different_decks, 1, 2)? as u8,
+            fleet_leaves_at: get("fleet_leaves_at", &r.fleet_leaves_at, 0, 4)? as u8,
+            sell_price: get("sell_price", &r.sell_price, 0, 100)?,
+            safe_compensation: get("safe_compensation", &r.safe_compensation, 0, 100)?,
+        };
+        // Four players need starting goods from stacks of `goods_per_kind` of 4 kinds.
+        if 4 * rules.starting_goods as u32 > 4 * rules.goods_per_kind as u32 {
+            return Err(EngineError::data("rules.starting_goods.value", "the goods stacks cannot give every player his starting goods"));
+        }
 
-    fn from_value(value: &serde_json::Value) -> Result<Data> {
-        Data::compile(parse_value(value)?)
-    }
-}
+        let players_key = |section: &str, key: &str| -> Result<usize> {
+            match key {
+                "2" => Ok(2),
+                "3" => Ok(3),
+                "4" => Ok(4),
+                _ => Err(EngineError::data(format!("{section}.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
+            }
+        };
+        let mut harbour = BTreeMap::new();
+        for (key, h) in &file.harbour {
+            let p = players_key("harbour", key)?;
+            let large = h.large.value;
+            let small = h.small.value;
+            if large > 6 {
+                return Err(EngineError::data(format!("harbour.{key}.large.value"), format!("{large} is outside 0..=6")));
+            }
+            if small > 6 {
+                return Err(EngineError::data(format!("harbour.{key}.small.value"), format!("{small} is outside 0..=6")));
+            }
+            if large + small > MAX_HARBOUR as u32 {
+                return Err(EngineError::data(format!("harbour.{key}"), format!("more than {MAX_HARBOUR} ships")));
+            }
+            if large + small <= rules.fleet_leaves_at as u32 {
+                return Err(EngineError::data(format!("harbour.{key}"), format!(
+                    "{} ships: the fleet would leave at once (it leaves at {} or fewer)", large + small, rules.fleet_leaves_at)));
+            }
+            harbour.insert(p, [large as u8, small as u8]);
+        }
+        let mut to_win = BTreeMap::new();
+        for (key, s) in &file.victory_points_to_win {
+            let p = players_key("victory_points_to_win", key)?;
+            if s.value == 0 || s.value > 1000 {
+                return Err(EngineError::data(format!("victory_points_to_win.{key}.value"), format!("{} is outside 1..=1000", s.value)));
+            }
+            to_win.insert(p, s.value);
+        }
+        for p in 2..=4 {
+            if !harbour.contains_key(&p) {
+                return Err(EngineError::data(format!("harbour.{p}"), "missing"));
+            }
+            if !to_win.contains_key(&p) {
+                return Err(EngineError::data(format!("victory_points_to_win.{p}"), "missing"));
+            }
+        }
 
-fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
-    EngineError::data(field, message)
+        // Action cards.
+        if file.action_cards.len() > MAX_DESIGNS {
+            return Err(EngineError::data("action_cards", format!("more than {MAX_DESIGNS} kinds of card")));
+        }
+        let mut designs: Vec<Design> = Vec::new();
+        let mut specials = Vec::new();
+        let mut normal_per_deck = [0u32; 3];
+        for (i, c) in file.action_cards.iter().enumerate() {
+            let f = |field: &str| format!("action_cards[{i}].{field}");
+            if c.count == 0 || c.count > 60 {
+                return Err(EngineError::data(f("count"), format!("{} is outside 1..=60", c.count)));
+            }
+            let deck = c.deck as u8;
+            let needs_n = |lo: u32, hi: u32| -> Result<u8> {
+                match c.goods_count {
+                    Some(n) if (lo..=hi).contains(&n) => Ok(n as u8),
+                    Some(n) => Err(EngineError::data(f("goods_count"), format!("{n} is outside {lo}..={hi}"))),
+                    None => Err(EngineError::data(f("goods_count"), "missing")),
+                }
+            };
+            let needs_cost = || -> Result<u32> {
+                match c.cost {
+                    Some(v) if v <= 200 => Ok(v),
+                    Some(v) => Err(EngineError::data(f("cost"), format!("{v} is outside 0..=200"))),
+                    None => Err(EngineError::data(f("cost"), "missing")),
+                }
+            };
+            let allowed: &[&str] = match c.action {
+                ActionFile::ReceiveGoods => &["goods"],
+                ActionFile::StoreGoods | ActionFile::ReceiveAndStore => &["goods_count", "cost"],
+                ActionFile::LoadOrProfit => &["profit"],
+                ActionFile::ReceiveGoodsOfChoice | ActionFile::Preservation => &["goods_count"],
+                ActionFile::ExchangeGoods | ActionFile::SellGoods | ActionFile::Safe => &[],
+            };
+            for (field, present) in [
+                ("goods", c.goods.is_some()),
+                ("goods_count", c.goods_count.is_some()),
+                ("cost", c.cost.is_some()),
+                ("profit", c.profit.is_some()),
+            ] {
+                if present && !allowed.contains(&field) {
+                    return Err(EngineError::data(f(field), format!("a {:?} card has no {field}", c.action).to_lowercase()));
+                }
+            }
+            let normal_deck = match c.action {
+                ActionFile::ReceiveGoods => Some(DeckFile::ReceiveGoods),
+                ActionFile::StoreGoods => Some(DeckFile::StoreGoods),
+                ActionFile::LoadOrProfit => Some(DeckFile::LoadGoods),
+                _ => None,
+            };
+            if let Some(d) = normal_deck {
+                if d != c.deck {
+                    return Err(EngineError::data(f("deck"), format!("this card belongs in the {} deck", DECK_KEYS[d as usize])));
+                }
+            }
+            let cap = rules.warehouse_capacity as u32;
+            let kind = match c.action {
+                ActionFile::ReceiveGoods => {
+                    let Some(g) = &c.goods else { return Err(EngineError::data(f("goods"), "missing")) };
+                    let a = g.array();
+                    for (k, &n) in a.iter().enumerate() {
+                        if n > 8 {
+                            return Err(EngineError::data(format!("action_cards[{i}].goods.{}", GOODS[k]), format!("{n} is outside 0..=8")));
+                        }
+                    }
+                    if a.iter().sum::<u32>() == 0 {
+                        return Err(EngineError::data(f("goods"), "a Receive Goods card gives at least one good"));
+                    }
+                    Kind::Receive { goods: a.map(|n| n as u8) }
+                }
+                ActionFile::StoreGoods => Kind::Store { n: needs_n(1, cap)?, cost: needs_cost()? },
+                ActionFile::LoadOrProfit => match c.profit {
+                    Some(p) if p <= 200 => Kind::LoadOrProfit { profit: p },
+                    Some(p) => return Err(EngineError::data(f("profit"), format!("{p} is outside 0..=200"))),
+                    None => return Err(EngineError::data(f("profit"), "missing")),
+                },
+                ActionFile::ReceiveGoodsOfChoice => Kind::ReceiveChoice { n: needs_n(1, 8)? },
+                ActionFile::Preservation => Kind::Preservation { n: needs_n(1, 8)? },
+                ActionFile::ReceiveAndStore => Kind::ReceiveAndStore { n: needs_n(1, cap)?, cost: needs_cost()? },
+                ActionFile::ExchangeGoods => Kind::Exchange,
+                ActionFile::SellGoods => Kind::Sell,
+                ActionFile::Safe => Kind::Safe,
+            };
+            let name = match kind {
+                Kind::Receive { goods } => format!("Receive {}", goods_phrase(&goods)),
+                Kind::Store { n, cost } => format!("Store {n} goods for {cost} guilders"),
+                Kind::LoadOrProfit { profit } => format!("Load Goods or Profit {profit}"),
+                Kind::ReceiveChoice { n } => format!("Receive {n} goods of choice"),
+                Kind::Preservation { n } => format!("Preservation of {n} goods"),
+                Kind::ReceiveAndStore { n, cost } => format!("Receive and Store {n} goods for {cost} guilders"),
+                Kind::Exchange => "Exchange Goods in Warehouse".into(),
+                Kind::Sell => "Sell Goods".into(),
+                Kind::Safe => "Safe".into(),
+            };
+            if designs.iter().any(|d| d.name == name && d.deck == deck) {
+                return Err(EngineError::data(format!("action_cards[{i}]"), format!("a second entry for {name:?}: add up the counts")));
+            }
+            let special = if kind.is_special() {
+                if specials.len() >= MAX_SPECIALS {
+                    return Err(EngineError::data(format!("action_cards[{i}]"), format!("more than {MAX_SPECIALS} kinds of special card")));
+                }
+                specials.push(designs.len() as u8);
+                Some((specials.len() - 1) as u8)
+            } else {
+                normal_per_deck[deck as usize] += c.count;
+                None
+            };
+            designs.push(Design { deck, kind, count: c.count as u8, special, name });
+        }
+        for (d, &n) in normal_per_deck.iter().enumerate() {
+            // Enough cards always lie in a deck and its discard pile for the active player to
+            // draw as the rules ask, however many special cards the players keep.
+            if n < 2 * rules.max_from_deck as u32 {
+                return Err(EngineError::data("action_cards", format!(
+                    "the {} deck needs at least {} cards that are not special", DECK_KEYS[d], 2 * rules.max_from_deck)));
+            }
+        }
+        // Special names are unique across decks (they are named alone in moves).
+        for (i, &a) in specials.iter().enumerate() {
+            if specials[..i].iter().any(|&b| designs[b as usize].name == designs[a as usize].name) {
+                return Err(EngineError::data("action_cards", format!("two entries for the special card {:?}", designs[a as usize].name)));
+            }
+        }
+
+        // Ships.
+        if file.ships.len() > MAX_SHIP_DESIGNS {
+            return Err(EngineError::data("ships", format!("more than {MAX_SHIP_DESIGNS} kinds of ship")));
+        }
+        let mut ships: Vec<ShipDesign> = Vec::new();
+        let mut per_size = [0u32; 2];
+        for (i, s) in file.ships.iter().enumerate() {
+            let f = |field: &str| format!("ships[{i}].{field}");
+            if s.count == 0 || s.count > 60 {
+                return Err(EngineError::data(f("count"), format!("{} is outside 1..=60", s.count)));
+            }
+            let a = s.goods.array();
+            for (k, &n) in a.iter().enumerate() {
+                if n > rules.warehouse_capacity as u32 {
+                    return Err(EngineError::data(format!("ships[{i}].goods.{}", GOODS[k]), format!(
+                        "{n} can never be loaded: a warehouse holds at most {}", rules.warehouse_capacity)));
+                }
+            }
+            let total: u32 = a.iter().sum();
+            if total == 0 {
+                return Err(EngineError::data(f("goods"), "a ship asks for at least one good"));
+            }
+            if total > rules.warehouse_capacity as u32 {
+                return Err(EngineError::data(f("goods"), format!(
+                    "{total} goods can never be loaded: a warehouse holds at most {}", rules.warehouse_capacity)));
+            }
+            if s.victory_points == 0 || s.victory_points > 200 {
+                return Err(EngineError::data(f("victory_points"), format!("{} is outside 1..=200", s.victory_points)));
+            }
+            let goods = a.map(|n| n as u8);
+            let size = s.size as u8;
+            let name = format!("{} ship ({}) worth {} VP", if size == 0 { "large" } else { "small" }, goods_phrase(&goods), s.victory_points);
+            if ships.iter().any(|x| x.name == name) {
+                return Err(EngineError::data(format!("ships[{i}]"), format!("a second entry for the {name}: add up the counts")));
+            }
+            per_size[size as usize] += s.count;
+            ships.push(ShipDesign { size, goods, vp: s.victory_points, count: s.count as u8, name });
+        }
+        for (size, &n) in per_size.iter().enumerate() {
+            let most = harbour.values().map(|h| h[size] as u32).max().unwrap_or(0);
+            if n < most {
+                return Err(EngineError::data("ships", format!("{n} {} ships cannot fill a harbour of {most}", SIZES[size])));
+            }
+        }
+        Ok(Data { file, rules, designs, specials, ships, harbour, to_win })
+    }
 }
 
 /// "2 apples, 1 spices".
@@ -265,252 +497,5 @@ impl Data {
     }
     pub fn num_cards(&self) -> usize {
         self.designs.iter().map(|d| d.count as usize).sum()
-    }
-
-    pub fn compile(file: DataFile) -> Result<Data> {
-        if file.format != 1 {
-            return Err(err("format", format!("data format {} is not supported (expected 1)", file.format)));
-        }
-        if file.game != "before-the-wind" {
-            return Err(err("game", format!("this is a data file for {:?}, not before-the-wind", file.game)));
-        }
-        let r = &file.rules;
-        let get = |name: &str, s: &Sourced, lo: u32, hi: u32| -> Result<u32> {
-            if s.value < lo || s.value > hi {
-                Err(err(format!("rules.{name}.value"), format!("{} is outside {lo}..={hi}", s.value)))
-            } else {
-                Ok(s.value)
-            }
-        };
-        let rules = Rules {
-            starting_guilders: get("starting_guilders", &r.starting_guilders, 0, 1000)?,
-            starting_goods: get("starting_goods", &r.starting_goods, 0, 8)? as u8,
-            warehouse_capacity: get("warehouse_capacity", &r.warehouse_capacity, 1, 20)? as u8,
-            goods_per_kind: get("goods_per_kind", &r.goods_per_kind, 1, 60)? as u8,
-            max_from_deck: get("max_cards_from_one_deck", &r.max_cards_from_one_deck, 2, 4)? as u8,
-            min_decks: get("min_different_decks", &r.min_different_decks, 1, 2)? as u8,
-            fleet_leaves_at: get("fleet_leaves_at", &r.fleet_leaves_at, 0, 4)? as u8,
-            sell_price: get("sell_price", &r.sell_price, 0, 100)?,
-            safe_compensation: get("safe_compensation", &r.safe_compensation, 0, 100)?,
-        };
-        // Four players need starting goods from stacks of `goods_per_kind` of 4 kinds.
-        if 4 * rules.starting_goods as u32 > 4 * rules.goods_per_kind as u32 {
-            return Err(err("rules.starting_goods.value", "the goods stacks cannot give every player his starting goods"));
-        }
-
-        let players_key = |section: &str, key: &str| -> Result<usize> {
-            match key {
-                "2" => Ok(2),
-                "3" => Ok(3),
-                "4" => Ok(4),
-                _ => Err(err(format!("{section}.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
-            }
-        };
-        let mut harbour = BTreeMap::new();
-        for (key, h) in &file.harbour {
-            let p = players_key("harbour", key)?;
-            let large = h.large.value;
-            let small = h.small.value;
-            if large > 6 {
-                return Err(err(format!("harbour.{key}.large.value"), format!("{large} is outside 0..=6")));
-            }
-            if small > 6 {
-                return Err(err(format!("harbour.{key}.small.value"), format!("{small} is outside 0..=6")));
-            }
-            if large + small > MAX_HARBOUR as u32 {
-                return Err(err(format!("harbour.{key}"), format!("more than {MAX_HARBOUR} ships")));
-            }
-            if large + small <= rules.fleet_leaves_at as u32 {
-                return Err(err(format!("harbour.{key}"), format!(
-                    "{} ships: the fleet would leave at once (it leaves at {} or fewer)", large + small, rules.fleet_leaves_at)));
-            }
-            harbour.insert(p, [large as u8, small as u8]);
-        }
-        let mut to_win = BTreeMap::new();
-        for (key, s) in &file.victory_points_to_win {
-            let p = players_key("victory_points_to_win", key)?;
-            if s.value == 0 || s.value > 1000 {
-                return Err(err(format!("victory_points_to_win.{key}.value"), format!("{} is outside 1..=1000", s.value)));
-            }
-            to_win.insert(p, s.value);
-        }
-        for p in 2..=4 {
-            if !harbour.contains_key(&p) {
-                return Err(err(format!("harbour.{p}"), "missing"));
-            }
-            if !to_win.contains_key(&p) {
-                return Err(err(format!("victory_points_to_win.{p}"), "missing"));
-            }
-        }
-
-        // Action cards.
-        if file.action_cards.len() > MAX_DESIGNS {
-            return Err(err("action_cards", format!("more than {MAX_DESIGNS} kinds of card")));
-        }
-        let mut designs: Vec<Design> = Vec::new();
-        let mut specials = Vec::new();
-        let mut normal_per_deck = [0u32; 3];
-        for (i, c) in file.action_cards.iter().enumerate() {
-            let f = |field: &str| format!("action_cards[{i}].{field}");
-            if c.count == 0 || c.count > 60 {
-                return Err(err(f("count"), format!("{} is outside 1..=60", c.count)));
-            }
-            let deck = c.deck as u8;
-            let needs_n = |lo: u32, hi: u32| -> Result<u8> {
-                match c.goods_count {
-                    Some(n) if (lo..=hi).contains(&n) => Ok(n as u8),
-                    Some(n) => Err(err(f("goods_count"), format!("{n} is outside {lo}..={hi}"))),
-                    None => Err(err(f("goods_count"), "missing")),
-                }
-            };
-            let needs_cost = || -> Result<u32> {
-                match c.cost {
-                    Some(v) if v <= 200 => Ok(v),
-                    Some(v) => Err(err(f("cost"), format!("{v} is outside 0..=200"))),
-                    None => Err(err(f("cost"), "missing")),
-                }
-            };
-            let allowed: &[&str] = match c.action {
-                ActionFile::ReceiveGoods => &["goods"],
-                ActionFile::StoreGoods | ActionFile::ReceiveAndStore => &["goods_count", "cost"],
-                ActionFile::LoadOrProfit => &["profit"],
-                ActionFile::ReceiveGoodsOfChoice | ActionFile::Preservation => &["goods_count"],
-                ActionFile::ExchangeGoods | ActionFile::SellGoods | ActionFile::Safe => &[],
-            };
-            for (field, present) in [
-                ("goods", c.goods.is_some()),
-                ("goods_count", c.goods_count.is_some()),
-                ("cost", c.cost.is_some()),
-                ("profit", c.profit.is_some()),
-            ] {
-                if present && !allowed.contains(&field) {
-                    return Err(err(f(field), format!("a {:?} card has no {field}", c.action).to_lowercase()));
-                }
-            }
-            let normal_deck = match c.action {
-                ActionFile::ReceiveGoods => Some(DeckFile::ReceiveGoods),
-                ActionFile::StoreGoods => Some(DeckFile::StoreGoods),
-                ActionFile::LoadOrProfit => Some(DeckFile::LoadGoods),
-                _ => None,
-            };
-            if let Some(d) = normal_deck {
-                if d != c.deck {
-                    return Err(err(f("deck"), format!("this card belongs in the {} deck", DECK_KEYS[d as usize])));
-                }
-            }
-            let cap = rules.warehouse_capacity as u32;
-            let kind = match c.action {
-                ActionFile::ReceiveGoods => {
-                    let Some(g) = &c.goods else { return Err(err(f("goods"), "missing")) };
-                    let a = g.array();
-                    for (k, &n) in a.iter().enumerate() {
-                        if n > 8 {
-                            return Err(err(format!("action_cards[{i}].goods.{}", GOODS[k]), format!("{n} is outside 0..=8")));
-                        }
-                    }
-                    if a.iter().sum::<u32>() == 0 {
-                        return Err(err(f("goods"), "a Receive Goods card gives at least one good"));
-                    }
-                    Kind::Receive { goods: a.map(|n| n as u8) }
-                }
-                ActionFile::StoreGoods => Kind::Store { n: needs_n(1, cap)?, cost: needs_cost()? },
-                ActionFile::LoadOrProfit => match c.profit {
-                    Some(p) if p <= 200 => Kind::LoadOrProfit { profit: p },
-                    Some(p) => return Err(err(f("profit"), format!("{p} is outside 0..=200"))),
-                    None => return Err(err(f("profit"), "missing")),
-                },
-                ActionFile::ReceiveGoodsOfChoice => Kind::ReceiveChoice { n: needs_n(1, 8)? },
-                ActionFile::Preservation => Kind::Preservation { n: needs_n(1, 8)? },
-                ActionFile::ReceiveAndStore => Kind::ReceiveAndStore { n: needs_n(1, cap)?, cost: needs_cost()? },
-                ActionFile::ExchangeGoods => Kind::Exchange,
-                ActionFile::SellGoods => Kind::Sell,
-                ActionFile::Safe => Kind::Safe,
-            };
-            let name = match kind {
-                Kind::Receive { goods } => format!("Receive {}", goods_phrase(&goods)),
-                Kind::Store { n, cost } => format!("Store {n} goods for {cost} guilders"),
-                Kind::LoadOrProfit { profit } => format!("Load Goods or Profit {profit}"),
-                Kind::ReceiveChoice { n } => format!("Receive {n} goods of choice"),
-                Kind::Preservation { n } => format!("Preservation of {n} goods"),
-                Kind::ReceiveAndStore { n, cost } => format!("Receive and Store {n} goods for {cost} guilders"),
-                Kind::Exchange => "Exchange Goods in Warehouse".into(),
-                Kind::Sell => "Sell Goods".into(),
-                Kind::Safe => "Safe".into(),
-            };
-            if designs.iter().any(|d| d.name == name && d.deck == deck) {
-                return Err(err(format!("action_cards[{i}]"), format!("a second entry for {name:?}: add up the counts")));
-            }
-            let special = if kind.is_special() {
-                if specials.len() >= MAX_SPECIALS {
-                    return Err(err(format!("action_cards[{i}]"), format!("more than {MAX_SPECIALS} kinds of special card")));
-                }
-                specials.push(designs.len() as u8);
-                Some((specials.len() - 1) as u8)
-            } else {
-                normal_per_deck[deck as usize] += c.count;
-                None
-            };
-            designs.push(Design { deck, kind, count: c.count as u8, special, name });
-        }
-        for (d, &n) in normal_per_deck.iter().enumerate() {
-            // Enough cards always lie in a deck and its discard pile for the active player to
-            // draw as the rules ask, however many special cards the players keep.
-            if n < 2 * rules.max_from_deck as u32 {
-                return Err(err("action_cards", format!(
-                    "the {} deck needs at least {} cards that are not special", DECK_KEYS[d], 2 * rules.max_from_deck)));
-            }
-        }
-        // Special names are unique across decks (they are named alone in moves).
-        for (i, &a) in specials.iter().enumerate() {
-            if specials[..i].iter().any(|&b| designs[b as usize].name == designs[a as usize].name) {
-                return Err(err("action_cards", format!("two entries for the special card {:?}", designs[a as usize].name)));
-            }
-        }
-
-        // Ships.
-        if file.ships.len() > MAX_SHIP_DESIGNS {
-            return Err(err("ships", format!("more than {MAX_SHIP_DESIGNS} kinds of ship")));
-        }
-        let mut ships: Vec<ShipDesign> = Vec::new();
-        let mut per_size = [0u32; 2];
-        for (i, s) in file.ships.iter().enumerate() {
-            let f = |field: &str| format!("ships[{i}].{field}");
-            if s.count == 0 || s.count > 60 {
-                return Err(err(f("count"), format!("{} is outside 1..=60", s.count)));
-            }
-            let a = s.goods.array();
-            for (k, &n) in a.iter().enumerate() {
-                if n > rules.warehouse_capacity as u32 {
-                    return Err(err(format!("ships[{i}].goods.{}", GOODS[k]), format!(
-                        "{n} can never be loaded: a warehouse holds at most {}", rules.warehouse_capacity)));
-                }
-            }
-            let total: u32 = a.iter().sum();
-            if total == 0 {
-                return Err(err(f("goods"), "a ship asks for at least one good"));
-            }
-            if total > rules.warehouse_capacity as u32 {
-                return Err(err(f("goods"), format!(
-                    "{total} goods can never be loaded: a warehouse holds at most {}", rules.warehouse_capacity)));
-            }
-            if s.victory_points == 0 || s.victory_points > 200 {
-                return Err(err(f("victory_points"), format!("{} is outside 1..=200", s.victory_points)));
-            }
-            let goods = a.map(|n| n as u8);
-            let size = s.size as u8;
-            let name = format!("{} ship ({}) worth {} VP", if size == 0 { "large" } else { "small" }, goods_phrase(&goods), s.victory_points);
-            if ships.iter().any(|x| x.name == name) {
-                return Err(err(format!("ships[{i}]"), format!("a second entry for the {name}: add up the counts")));
-            }
-            per_size[size as usize] += s.count;
-            ships.push(ShipDesign { size, goods, vp: s.victory_points, count: s.count as u8, name });
-        }
-        for (size, &n) in per_size.iter().enumerate() {
-            let most = harbour.values().map(|h| h[size] as u32).max().unwrap_or(0);
-            if n < most {
-                return Err(err("ships", format!("{n} {} ships cannot fill a harbour of {most}", SIZES[size])));
-            }
-        }
-        Ok(Data { file, rules, designs, specials, ships, harbour, to_win })
     }
 }

@@ -8,9 +8,10 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::{Game, GameDefinition, GameState};
+use crate::engine::GameState;
 use crate::harness::golden::{check, seed, BOARD_EVERY};
 use crate::harness::playthrough::playthrough_from;
+use crate::engine::prelude::*;
 
 use super::BeforeTheWind;
 

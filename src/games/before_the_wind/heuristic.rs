@@ -2,6 +2,9 @@
 //! brings victory points later (warehouse goods that ships in the harbour ask for, goods in
 //! the hand, guilders, kept special cards, the card in front of the player).
 
+use crate::engine::outcome::tanh_margins;
+use crate::engine::prelude::*;
+
 use super::data::Kind;
 use super::state::{Phase, State, NONE};
 use super::BeforeTheWind;
@@ -39,15 +42,20 @@ impl BeforeTheWind {
         }
         v
     }
+}
 
-    pub(crate) fn heuristic(&self, s: &State, out: &mut [f64]) {
+impl Evaluate for BeforeTheWind {
+    /// Before the Wind's evaluation for search agents: tanh of each seat's position value
+    /// over the best opponent's, twelve points wide.
+    fn evaluate(&self, s: &State, out: &mut [f64]) {
+        if s.phase == Phase::GameOver {
+            self.returns(s, out);
+            return;
+        }
         let mut h = [0.0f64; 4];
         for (p, hp) in h.iter_mut().enumerate().take(self.players) {
             *hp = self.position_value(s, p);
         }
-        for p in 0..self.players {
-            let best = (0..self.players).filter(|&q| q != p).map(|q| h[q]).fold(f64::NEG_INFINITY, f64::max);
-            out[p] = ((h[p] - best) / 12.0).tanh();
-        }
+        tanh_margins(&h[..self.players], 12.0, out);
     }
 }

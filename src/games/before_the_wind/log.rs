@@ -6,6 +6,7 @@
 //! a sentence tells a seat a player's guilders only where its observation shows them.
 
 use crate::engine::Action;
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{goods_phrase, Kind, DECKS, GOODS, MAX_HARBOUR};
@@ -421,8 +422,12 @@ impl BeforeTheWind {
         }
         out
     }
+}
 
-    pub(crate) fn describe(&self, before: &State, a: Action, after: &State, observer: Option<usize>) -> String {
+impl Describe for BeforeTheWind {
+    /// Nothing a seat may not see is chosen or drawn in secret: Action cards are laid out face
+    /// up, ships too, and bids are made aloud; the log hides only what `sees_purse` hides.
+    fn describe_move(&self, before: &State, a: Action, after: &State, observer: Option<usize>) -> String {
         let mut out = self.what_happened(before, a, after, observer);
         for s in self.what_followed(before, a, after) {
             out.push(' ');

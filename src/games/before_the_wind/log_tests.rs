@@ -8,7 +8,8 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use crate::engine::rng::{below, rng_from_seed};
-use crate::engine::{Game, GameDefinition, GameState};
+use crate::engine::GameState;
+use crate::engine::prelude::*;
 
 use super::state::Phase;
 use super::BeforeTheWind;

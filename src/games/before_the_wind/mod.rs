@@ -2,14 +2,11 @@
 //! players, by its complete rules. `docs/games/before-the-wind.md` maps every rule to its
 //! code and test and records the rulings.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::engine::data::ComponentData;
-use crate::engine::rng::Rng;
-use crate::engine::{
-    Action, Actor, DataFileDecl, EngineError, Game, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result,
-    ScoreReport,
-};
+use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
+use crate::engine::prelude::*;
 
 pub mod actions;
 pub mod data;
@@ -110,120 +107,3 @@ impl GameDefinition for BeforeTheWind {
     }
 }
 
-impl Game for BeforeTheWind {
-    type State = State;
-
-    const STATE_FORMAT: u32 = 1;
-
-    fn spec(&self) -> &GameSpec {
-        &self.spec
-    }
-
-    fn config(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("game".into(), Value::from(Self::NAME));
-        m.insert("players".into(), Value::from(self.players));
-        m.insert("max_turns".into(), Value::from(self.max_turns));
-        if let Some(d) = &self.custom_data {
-            m.insert("data".into(), d.clone());
-        }
-        Value::Object(m)
-    }
-
-    fn initial_state(&self) -> State {
-        self.initial()
-    }
-
-    fn actor(&self, state: &State) -> Actor {
-        self.actor_of(state)
-    }
-
-    fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
-        out.clear();
-        match self.actor_of(state) {
-            Actor::Chance => self.chance_weights(state, |a, _| out.push(a)),
-            Actor::Player(_) => self.legal_list(state, out),
-            Actor::Terminal => {}
-        }
-    }
-
-    fn chance_outcomes(&self, state: &State, out: &mut Vec<(Action, f64)>) {
-        out.clear();
-        let mut total = 0u32;
-        self.chance_weights(state, |_, w| total += w);
-        self.chance_weights(state, |a, w| out.push((a, w as f64 / total as f64)));
-    }
-
-    fn sample_chance(&self, state: &State, rng: &mut Rng) -> Action {
-        self.sample(state, rng)
-    }
-
-    fn apply(&self, state: &mut State, action: Action) {
-        self.do_apply(state, action)
-    }
-
-    fn action_to_string(&self, state: &State, action: Action) -> String {
-        self.action_name(state, action)
-    }
-
-    /// Nothing a seat may not see is chosen or drawn in secret: Action cards are laid out face
-    /// up, ships too, and bids are made aloud; the log hides only what `sees_purse` hides.
-    fn describe_move(&self, before: &State, action: Action, after: &State, observer: Option<usize>) -> String {
-        self.describe(before, action, after, observer)
-    }
-
-    fn winners(&self, state: &State) -> Vec<usize> {
-        if state.phase != Phase::GameOver || state.truncated {
-            return Vec::new();
-        }
-        (0..self.players).filter(|&p| state.winners & (1 << p) != 0).collect()
-    }
-
-    fn is_truncated(&self, state: &State) -> bool {
-        state.truncated
-    }
-
-    fn score_report(&self, state: &State) -> ScoreReport {
-        self.report(state)
-    }
-
-    fn public_string(&self, state: &State) -> String {
-        self.table(state, None, false)
-    }
-
-    fn observation_string(&self, state: &State, player: usize) -> String {
-        self.table(state, Some(player), true)
-    }
-
-    fn observation_tensor(&self, state: &State, player: usize, out: &mut [f32]) {
-        self.observe_tensor(state, player, out)
-    }
-
-    /// Nothing is hidden from a player who remembers what he saw but the order of the decks,
-    /// and the state keeps no order (each draw is a chance outcome over what a deck holds):
-    /// the state itself is the only one consistent with what any player saw (ruling 1).
-    fn resample(&self, state: &State, _player: usize, _rng: &mut Rng) -> State {
-        state.clone()
-    }
-
-    fn render(&self, state: &State) -> String {
-        self.table(state, None, true)
-    }
-
-    fn validate_state(&self, state: &State) -> Result<()> {
-        self.validate(state).map_err(EngineError::StateFormat)
-    }
-
-    fn setup(&self, description: &Value) -> Result<State> {
-        self.setup_from(description)
-    }
-
-    /// Before the Wind's evaluation for search agents (`heuristic.rs`).
-    fn evaluate(&self, state: &State, out: &mut [f64]) {
-        if state.phase == Phase::GameOver {
-            self.returns(state, out);
-            return;
-        }
-        self.heuristic(state, out)
-    }
-}

@@ -2,8 +2,10 @@
 //! does. Sections refer to the rulebook; `docs/games/before-the-wind.md` maps each rule to
 //! its code and test and records the rulings.
 
-use crate::engine::rng::{below, Rng};
-use crate::engine::{Action, Actor};
+use serde_json::{Map, Value};
+
+use crate::engine::{Action, Actor, GameSpec};
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{Kind, APPLES, CHEESE, LARGE, MAX_HARBOUR, SMALL, SPICES};
@@ -26,68 +28,6 @@ impl Options for Count {
 impl BeforeTheWind {
     // ----- setup (3.0) -----------------------------------------------------------------
 
-    /// The table before the ships are laid out: money, decks, goods stacks (3.0).
-    pub(crate) fn initial(&self) -> State {
-        let r = &self.data.rules;
-        let mut seats = [Player::default(); MAX_PLAYERS];
-        for p in seats.iter_mut().take(self.players) {
-            p.money = r.starting_guilders;
-        }
-        let mut deck = Counts::default();
-        for (i, d) in self.data.designs.iter().enumerate() {
-            deck[i] = d.count;
-        }
-        let mut ship_deck = Counts::default();
-        for (i, d) in self.data.ships.iter().enumerate() {
-            ship_deck[i] = d.count;
-        }
-        let mut s = State {
-            phase: Phase::Ships,
-            players: self.players as u8,
-            active: 0,
-            turn: 0,
-            cursor: 0,
-            seats,
-            stacks: [r.goods_per_kind; 4],
-            deck,
-            discard: Counts::default(),
-            ship_deck,
-            ship_discard: Counts::default(),
-            harbour: [NONE; MAX_HARBOUR],
-            deal: self.data.harbour[&self.players],
-            drawn: [0; 3],
-            draw_deck: 0,
-            display: [NONE; MAX_PLAYERS],
-            owner: NONE,
-            challenger: NONE,
-            card_done: false,
-            kept_played: false,
-            playing: NONE,
-            source: Source::Obtained,
-            left: 0,
-            to_warehouse: false,
-            paid: false,
-            spoiling: [0; 4],
-            preserved_hand: [0; 4],
-            preserve_left: 0,
-            spoil_done: 0,
-            winners: 0,
-            truncated: false,
-        };
-        self.continue_dealing(&mut s);
-        s
-    }
-
-    pub(crate) fn actor_of(&self, s: &State) -> Actor {
-        match s.phase {
-            Phase::Ships | Phase::Draw => Actor::Chance,
-            Phase::GameOver => Actor::Terminal,
-            Phase::ChooseDeck => Actor::Player(s.active as usize),
-            Phase::Resolve => Actor::Player(s.owner as usize),
-            _ => Actor::Player(s.cursor as usize),
-        }
-    }
-
     fn n(&self) -> usize {
         self.players
     }
@@ -97,47 +37,6 @@ impl BeforeTheWind {
     }
 
     // ----- chance ----------------------------------------------------------------------
-
-    /// The chance outcomes with their weights (cards of each design in the deck).
-    pub(crate) fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
-        match s.phase {
-            Phase::Draw => {
-                for (i, d) in self.data.designs.iter().enumerate() {
-                    if d.deck == s.draw_deck && s.deck[i] > 0 {
-                        f(i as Action, s.deck[i] as u32);
-                    }
-                }
-            }
-            Phase::Ships => {
-                let size = self.dealing_size(s);
-                for (i, d) in self.data.ships.iter().enumerate() {
-                    if d.size as usize == size && s.ship_deck[i] > 0 {
-                        f(i as Action, s.ship_deck[i] as u32);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    pub(crate) fn sample(&self, s: &State, rng: &mut Rng) -> Action {
-        let mut total = 0u32;
-        self.chance_weights(s, |_, w| total += w);
-        let mut k = below(rng, total);
-        let mut chosen = 0;
-        let mut found = false;
-        self.chance_weights(s, |a, w| {
-            if !found {
-                if k < w {
-                    chosen = a;
-                    found = true;
-                } else {
-                    k -= w;
-                }
-            }
-        });
-        chosen
-    }
 
     fn dealing_size(&self, s: &State) -> usize {
         if s.deal[LARGE] > 0 {
@@ -853,16 +752,211 @@ impl BeforeTheWind {
         }
     }
 
+    // ----- applying actions ---------------------------------------------------------------
+
+    fn apply_play(&self, s: &mut State, a: Action) {
+        let p = s.cursor as usize;
+        let card = s.seats[p].card;
+        match a {
+            USE_CARD => {
+                s.card_done = true;
+                self.start_card(s, card, Source::Obtained);
+            }
+            SET_ASIDE => {
+                self.set_aside(s, p);
+                self.settle_play(s);
+            }
+            FINISH => {
+                s.kept_played = true;
+                self.settle_play(s);
+            }
+            PROFIT => {
+                s.card_done = true;
+                self.discard_card(s, card);
+                if let Kind::LoadOrProfit { profit } = self.data.kind(card) {
+                    s.seats[p].money += profit;
+                }
+                self.settle_play(s);
+            }
+            _ if (STORE..STORE + 4).contains(&a) => {
+                // 4.3.1 B: the full cost is paid when the card is used (ruling 9: using it
+                // means storing at least one good).
+                s.card_done = true;
+                self.discard_card(s, card);
+                s.playing = card;
+                s.source = Source::Obtained;
+                if let Kind::Store { n, cost } = self.data.kind(card) {
+                    s.seats[p].money -= cost;
+                    s.left = n;
+                }
+                s.paid = true;
+                s.phase = Phase::Store;
+                self.store_good(s, (a - STORE) as usize);
+                self.settle_step(s);
+            }
+            _ if (LOAD..LOAD + MAX_HARBOUR as Action).contains(&a) => {
+                s.card_done = true;
+                self.discard_card(s, card);
+                s.playing = card;
+                s.source = Source::Obtained;
+                s.phase = Phase::Load;
+                self.load_ship(s, (a - LOAD) as usize);
+                self.settle_step(s);
+            }
+            _ => {
+                let k = (a - PLAY_KEPT) as usize;
+                s.kept_played = true;
+                s.seats[p].kept[k] -= 1;
+                self.start_card(s, self.data.specials[k], Source::Kept);
+            }
+        }
+    }
+
+    fn store_good(&self, s: &mut State, g: usize) {
+        let p = s.cursor as usize;
+        s.seats[p].hand[g] -= 1;
+        s.seats[p].warehouse[g] += 1;
+        s.left -= 1;
+    }
+
+    /// 4.3.1 C: "Discard the indicated goods from your warehouse ... Take the corresponding
+    /// Ship card and place it face down in front of you."
+    fn load_ship(&self, s: &mut State, slot: usize) {
+        let p = s.cursor as usize;
+        let ship = &self.data.ships[s.harbour[slot] as usize];
+        for g in 0..4 {
+            s.seats[p].warehouse[g] -= ship.goods[g];
+            s.stacks[g] += ship.goods[g];
+        }
+        s.seats[p].vp += ship.vp;
+        s.seats[p].ships += 1;
+        s.harbour[slot] = NONE;
+    }
+}
+
+impl Rules for BeforeTheWind {
+    type State = State;
+
+    const STATE_FORMAT: u32 = 1;
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn config(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("game".into(), Value::from(Self::NAME));
+        m.insert("players".into(), Value::from(self.players));
+        m.insert("max_turns".into(), Value::from(self.max_turns));
+        if let Some(d) = &self.custom_data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+
+    fn winners(&self, state: &State) -> Vec<usize> {
+        if state.phase != Phase::GameOver || state.truncated {
+            return Vec::new();
+        }
+        (0..self.players).filter(|&p| state.winners & (1 << p) != 0).collect()
+    }
+
+    fn is_truncated(&self, state: &State) -> bool {
+        state.truncated
+    }
+
+    /// The table before the ships are laid out: money, decks, goods stacks (3.0).
+    fn initial_state(&self) -> State {
+        let r = &self.data.rules;
+        let mut seats = [Player::default(); MAX_PLAYERS];
+        for p in seats.iter_mut().take(self.players) {
+            p.money = r.starting_guilders;
+        }
+        let mut deck = Counts::default();
+        for (i, d) in self.data.designs.iter().enumerate() {
+            deck[i] = d.count;
+        }
+        let mut ship_deck = Counts::default();
+        for (i, d) in self.data.ships.iter().enumerate() {
+            ship_deck[i] = d.count;
+        }
+        let mut s = State {
+            phase: Phase::Ships,
+            players: self.players as u8,
+            active: 0,
+            turn: 0,
+            cursor: 0,
+            seats,
+            stacks: [r.goods_per_kind; 4],
+            deck,
+            discard: Counts::default(),
+            ship_deck,
+            ship_discard: Counts::default(),
+            harbour: [NONE; MAX_HARBOUR],
+            deal: self.data.harbour[&self.players],
+            drawn: [0; 3],
+            draw_deck: 0,
+            display: [NONE; MAX_PLAYERS],
+            owner: NONE,
+            challenger: NONE,
+            card_done: false,
+            kept_played: false,
+            playing: NONE,
+            source: Source::Obtained,
+            left: 0,
+            to_warehouse: false,
+            paid: false,
+            spoiling: [0; 4],
+            preserved_hand: [0; 4],
+            preserve_left: 0,
+            spoil_done: 0,
+            winners: 0,
+            truncated: false,
+        };
+        self.continue_dealing(&mut s);
+        s
+    }
+
+    fn actor(&self, s: &State) -> Actor {
+        match s.phase {
+            Phase::Ships | Phase::Draw => Actor::Chance,
+            Phase::GameOver => Actor::Terminal,
+            Phase::ChooseDeck => Actor::Player(s.active as usize),
+            Phase::Resolve => Actor::Player(s.owner as usize),
+            _ => Actor::Player(s.cursor as usize),
+        }
+    }
+
     /// The legal actions, sorted (the options are generated in id order except where
     /// noted, so a sort of the short list keeps this allocation-free).
-    pub(crate) fn legal_list(&self, s: &State, out: &mut Vec<Action>) {
+    fn player_actions(&self, s: &State, out: &mut Vec<Action>) {
         self.options(s, out);
         out.sort_unstable();
     }
 
-    // ----- applying actions ---------------------------------------------------------------
+    /// The chance outcomes with their weights (cards of each design in the deck).
+    fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
+        match s.phase {
+            Phase::Draw => {
+                for (i, d) in self.data.designs.iter().enumerate() {
+                    if d.deck == s.draw_deck && s.deck[i] > 0 {
+                        f(i as Action, s.deck[i] as u32);
+                    }
+                }
+            }
+            Phase::Ships => {
+                let size = self.dealing_size(s);
+                for (i, d) in self.data.ships.iter().enumerate() {
+                    if d.size as usize == size && s.ship_deck[i] > 0 {
+                        f(i as Action, s.ship_deck[i] as u32);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 
-    pub(crate) fn do_apply(&self, s: &mut State, a: Action) {
+    fn apply(&self, s: &mut State, a: Action) {
         match s.phase {
             Phase::Ships => {
                 let slot = s.harbour.iter().position(|&x| x == NONE).expect("room in the harbour");
@@ -1055,84 +1149,5 @@ impl BeforeTheWind {
             }
             Phase::GameOver => {}
         }
-    }
-
-    fn apply_play(&self, s: &mut State, a: Action) {
-        let p = s.cursor as usize;
-        let card = s.seats[p].card;
-        match a {
-            USE_CARD => {
-                s.card_done = true;
-                self.start_card(s, card, Source::Obtained);
-            }
-            SET_ASIDE => {
-                self.set_aside(s, p);
-                self.settle_play(s);
-            }
-            FINISH => {
-                s.kept_played = true;
-                self.settle_play(s);
-            }
-            PROFIT => {
-                s.card_done = true;
-                self.discard_card(s, card);
-                if let Kind::LoadOrProfit { profit } = self.data.kind(card) {
-                    s.seats[p].money += profit;
-                }
-                self.settle_play(s);
-            }
-            _ if (STORE..STORE + 4).contains(&a) => {
-                // 4.3.1 B: the full cost is paid when the card is used (ruling 9: using it
-                // means storing at least one good).
-                s.card_done = true;
-                self.discard_card(s, card);
-                s.playing = card;
-                s.source = Source::Obtained;
-                if let Kind::Store { n, cost } = self.data.kind(card) {
-                    s.seats[p].money -= cost;
-                    s.left = n;
-                }
-                s.paid = true;
-                s.phase = Phase::Store;
-                self.store_good(s, (a - STORE) as usize);
-                self.settle_step(s);
-            }
-            _ if (LOAD..LOAD + MAX_HARBOUR as Action).contains(&a) => {
-                s.card_done = true;
-                self.discard_card(s, card);
-                s.playing = card;
-                s.source = Source::Obtained;
-                s.phase = Phase::Load;
-                self.load_ship(s, (a - LOAD) as usize);
-                self.settle_step(s);
-            }
-            _ => {
-                let k = (a - PLAY_KEPT) as usize;
-                s.kept_played = true;
-                s.seats[p].kept[k] -= 1;
-                self.start_card(s, self.data.specials[k], Source::Kept);
-            }
-        }
-    }
-
-    fn store_good(&self, s: &mut State, g: usize) {
-        let p = s.cursor as usize;
-        s.seats[p].hand[g] -= 1;
-        s.seats[p].warehouse[g] += 1;
-        s.left -= 1;
-    }
-
-    /// 4.3.1 C: "Discard the indicated goods from your warehouse ... Take the corresponding
-    /// Ship card and place it face down in front of you."
-    fn load_ship(&self, s: &mut State, slot: usize) {
-        let p = s.cursor as usize;
-        let ship = &self.data.ships[s.harbour[slot] as usize];
-        for g in 0..4 {
-            s.seats[p].warehouse[g] -= ship.goods[g];
-            s.stacks[g] += ship.goods[g];
-        }
-        s.seats[p].vp += ship.vp;
-        s.seats[p].ships += 1;
-        s.harbour[slot] = NONE;
     }
 }

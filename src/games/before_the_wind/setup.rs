@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::engine::{field_errors, EngineError, Result};
+use crate::engine::prelude::*;
 
 use super::actions::{AnyOption, MAX_BID};
 use super::data::{Kind, GOODS, MAX_HARBOUR, MAX_SPECIALS};
@@ -89,156 +90,6 @@ impl BeforeTheWind {
         }
         s.deck[design as usize] -= 1;
         Ok(())
-    }
-
-    /// Builds a position from a description. Without `harbour` the ships are laid out by
-    /// chance first (and at turn 1 the players take their starting goods). With `display` the auction begins with those cards laid out; with `"play":
-    /// true` the cards are played (each player's `card`); otherwise the active player begins
-    /// his turn by drawing.
-    ///
-    /// ```json
-    /// {"active": 0, "turn": 1,
-    ///  "players": [{"money": 22, "hand": {"apples": 1}, "warehouse": {"cheese": 2}, "vp": 16,
-    ///               "ships": ["small ship (1 apples) worth 5 VP"], "kept": ["Safe"], "placed": ["Preservation of 2 goods"],
-    ///               "card": "Load Goods or Profit 8"}],
-    ///  "harbour": ["large ship (1 apples, 1 cheese, 1 spices, 1 silk) worth 16 VP"],
-    ///  "display": ["Receive 2 apples, 1 spices", "Load Goods or Profit 8"],
-    ///  "play": false}
-    /// ```
-    pub(crate) fn setup_from(&self, description: &Value) -> Result<State> {
-        let desc: Desc =
-            field_errors::from_json_value(description).map_err(|e| EngineError::setup(e.field_or("."), e.message))?;
-        let n = self.players;
-        if desc.active as usize >= n {
-            return Err(err("active", format!("player {} does not exist in a {n}-player game", desc.active)));
-        }
-        if desc.turn == 0 || desc.turn > self.max_turns {
-            return Err(err("turn", format!("turns run from 1 to the bound {}", self.max_turns)));
-        }
-        if desc.players.len() > n {
-            return Err(err("players", format!("{} players described for {n} players", desc.players.len())));
-        }
-        if desc.display.is_some() && desc.play {
-            return Err(err("play", "a position is either in the auction (display) or in the playing phase (play)"));
-        }
-        let mut s = self.initial();
-        s.active = desc.active;
-        s.turn = desc.turn;
-        s.stacks = [self.data.rules.goods_per_kind; 4];
-        for (p, d) in desc.players.iter().enumerate() {
-            let f = |x: &str| format!("players[{p}].{x}");
-            let pl = &mut s.seats[p];
-            if let Some(m) = d.money {
-                pl.money = m;
-            }
-            pl.hand = self.goods_of(&f("hand"), &d.hand)?;
-            pl.warehouse = self.goods_of(&f("warehouse"), &d.warehouse)?;
-            if pl.stored() > self.data.rules.warehouse_capacity {
-                return Err(err(f("warehouse"), format!("more than {} goods", self.data.rules.warehouse_capacity)));
-            }
-            pl.ships = d.ships.len() as u8;
-            if d.card.is_some() && !desc.play {
-                return Err(err(f("card"), "a card in front of a player needs \"play\": true"));
-            }
-        }
-        for g in 0..4 {
-            let used: u32 = s.seats.iter().map(|p| p.hand[g] as u32 + p.warehouse[g] as u32).sum();
-            if used > self.data.rules.goods_per_kind as u32 {
-                return Err(err("players", format!("more {} than the {} of the game", GOODS[g], self.data.rules.goods_per_kind)));
-            }
-            s.stacks[g] = self.data.rules.goods_per_kind - used as u8;
-        }
-        for (p, d) in desc.players.iter().enumerate() {
-            for (i, name) in d.kept.iter().enumerate() {
-                let field = format!("players[{p}].kept[{i}]");
-                let Some(k) = self.special_named(name) else { return Err(err(field, format!("{name:?} is not a special card"))) };
-                self.take_card(&mut s, self.data.specials[k], &field)?;
-                s.seats[p].kept[k] += 1;
-            }
-            for (i, name) in d.placed.iter().enumerate() {
-                let field = format!("players[{p}].placed[{i}]");
-                let k = self.special_named(name).filter(|&k| matches!(self.data.kind(self.data.specials[k]), Kind::Preservation { .. }));
-                let Some(k) = k else { return Err(err(field, format!("{name:?} is not a Preservation card"))) };
-                self.take_card(&mut s, self.data.specials[k], &field)?;
-                s.seats[p].placed[k] += 1;
-            }
-            if let Some(name) = &d.card {
-                let field = format!("players[{p}].card");
-                let Some(c) = self.design_named(name) else { return Err(err(field, format!("{name:?} is not an Action card"))) };
-                self.take_card(&mut s, c, &field)?;
-                s.seats[p].card = c;
-                s.seats[p].standing = Standing::FaceDown;
-            }
-        }
-        if let Some(list) = &desc.display {
-            if list.len() != n {
-                return Err(err("display", format!("{n} Action cards are laid out in a {n}-player game")));
-            }
-            for (i, name) in list.iter().enumerate() {
-                let field = format!("display[{i}]");
-                let Some(c) = self.design_named(name) else { return Err(err(field, format!("{name:?} is not an Action card"))) };
-                self.take_card(&mut s, c, &field)?;
-                s.display[i] = c;
-                s.drawn[self.data.designs[c as usize].deck as usize] += 1;
-            }
-        }
-        match &desc.harbour {
-            Some(list) => {
-                s.ship_deck = Default::default();
-                for (i, d) in self.data.ships.iter().enumerate() {
-                    s.ship_deck[i] = d.count;
-                }
-                if list.len() > MAX_HARBOUR {
-                    return Err(err("harbour", format!("at most {MAX_HARBOUR} ships")));
-                }
-                for (i, name) in list.iter().enumerate() {
-                    let Some(sh) = self.data.ships.iter().position(|x| x.name == *name) else {
-                        return Err(err(format!("harbour[{i}]"), format!("{name:?} is not a ship")));
-                    };
-                    if s.ship_deck[sh] == 0 {
-                        return Err(err(format!("harbour[{i}]"), format!("no {name} is left")));
-                    }
-                    s.ship_deck[sh] -= 1;
-                    s.harbour[i] = sh as u8;
-                }
-                for (p, d) in desc.players.iter().enumerate() {
-                    let mut vp = 0;
-                    for (i, name) in d.ships.iter().enumerate() {
-                        let field = format!("players[{p}].ships[{i}]");
-                        let Some(sh) = self.data.ships.iter().position(|x| x.name == *name) else {
-                            return Err(err(field, format!("{name:?} is not a ship")));
-                        };
-                        if s.ship_deck[sh] == 0 {
-                            return Err(err(field, format!("no {name} is left")));
-                        }
-                        s.ship_deck[sh] -= 1;
-                        vp += self.data.ships[sh].vp;
-                    }
-                    s.seats[p].vp = d.vp.unwrap_or(vp);
-                }
-                s.deal = [0, 0];
-                self.enter(&mut s, &desc);
-            }
-            None => {
-                // The ships are laid out by chance; at turn 1 the players then take their
-                // starting goods (those the description does not give them), as in a new game.
-                if desc.display.is_some() || desc.play {
-                    return Err(err("harbour", "a position in the auction or the playing phase names its harbour"));
-                }
-                for (p, d) in desc.players.iter().enumerate() {
-                    if !d.ships.is_empty() {
-                        return Err(err(format!("players[{p}].ships"), "loaded ships need a described harbour"));
-                    }
-                    s.seats[p].vp = d.vp.unwrap_or(0);
-                }
-                s.harbour = [NONE; MAX_HARBOUR];
-                s.deal = self.data.harbour[&n];
-                s.turn = desc.turn - 1;
-                s.phase = Phase::Ships;
-            }
-        }
-        self.validate(&s).map_err(|m| err(".", m))?;
-        Ok(s)
     }
 
     fn enter(&self, s: &mut State, desc: &Desc) {
@@ -452,7 +303,7 @@ impl BeforeTheWind {
         }
         if s.phase != Phase::GameOver {
             let mut any = AnyOption::default();
-            match self.actor_of(s) {
+            match self.actor(s) {
                 crate::engine::Actor::Chance => self.chance_weights(s, |_, _| any.0 = true),
                 _ => self.options(s, &mut any),
             }
@@ -473,5 +324,161 @@ impl BeforeTheWind {
             }
             _ => false,
         }
+    }
+}
+
+impl Positions for BeforeTheWind {
+    fn validate_state(&self, state: &State) -> Result<()> {
+        self.validate(state).map_err(EngineError::StateFormat)
+    }
+
+    /// Builds a position from a description. Without `harbour` the ships are laid out by
+    /// chance first (and at turn 1 the players take their starting goods). With `display` the auction begins with those cards laid out; with `"play":
+    /// true` the cards are played (each player's `card`); otherwise the active player begins
+    /// his turn by drawing.
+    ///
+    /// ```json
+    /// {"active": 0, "turn": 1,
+    ///  "players": [{"money": 22, "hand": {"apples": 1}, "warehouse": {"cheese": 2}, "vp": 16,
+    ///               "ships": ["small ship (1 apples) worth 5 VP"], "kept": ["Safe"], "placed": ["Preservation of 2 goods"],
+    ///               "card": "Load Goods or Profit 8"}],
+    ///  "harbour": ["large ship (1 apples, 1 cheese, 1 spices, 1 silk) worth 16 VP"],
+    ///  "display": ["Receive 2 apples, 1 spices", "Load Goods or Profit 8"],
+    ///  "play": false}
+    /// ```
+    fn setup(&self, description: &Value) -> Result<State> {
+        let desc: Desc =
+            field_errors::from_json_value(description).map_err(|e| EngineError::setup(e.field_or("."), e.message))?;
+        let n = self.players;
+        if desc.active as usize >= n {
+            return Err(err("active", format!("player {} does not exist in a {n}-player game", desc.active)));
+        }
+        if desc.turn == 0 || desc.turn > self.max_turns {
+            return Err(err("turn", format!("turns run from 1 to the bound {}", self.max_turns)));
+        }
+        if desc.players.len() > n {
+            return Err(err("players", format!("{} players described for {n} players", desc.players.len())));
+        }
+        if desc.display.is_some() && desc.play {
+            return Err(err("play", "a position is either in the auction (display) or in the playing phase (play)"));
+        }
+        let mut s = self.initial_state();
+        s.active = desc.active;
+        s.turn = desc.turn;
+        s.stacks = [self.data.rules.goods_per_kind; 4];
+        for (p, d) in desc.players.iter().enumerate() {
+            let f = |x: &str| format!("players[{p}].{x}");
+            let pl = &mut s.seats[p];
+            if let Some(m) = d.money {
+                pl.money = m;
+            }
+            pl.hand = self.goods_of(&f("hand"), &d.hand)?;
+            pl.warehouse = self.goods_of(&f("warehouse"), &d.warehouse)?;
+            if pl.stored() > self.data.rules.warehouse_capacity {
+                return Err(err(f("warehouse"), format!("more than {} goods", self.data.rules.warehouse_capacity)));
+            }
+            pl.ships = d.ships.len() as u8;
+            if d.card.is_some() && !desc.play {
+                return Err(err(f("card"), "a card in front of a player needs \"play\": true"));
+            }
+        }
+        for g in 0..4 {
+            let used: u32 = s.seats.iter().map(|p| p.hand[g] as u32 + p.warehouse[g] as u32).sum();
+            if used > self.data.rules.goods_per_kind as u32 {
+                return Err(err("players", format!("more {} than the {} of the game", GOODS[g], self.data.rules.goods_per_kind)));
+            }
+            s.stacks[g] = self.data.rules.goods_per_kind - used as u8;
+        }
+        for (p, d) in desc.players.iter().enumerate() {
+            for (i, name) in d.kept.iter().enumerate() {
+                let field = format!("players[{p}].kept[{i}]");
+                let Some(k) = self.special_named(name) else { return Err(err(field, format!("{name:?} is not a special card"))) };
+                self.take_card(&mut s, self.data.specials[k], &field)?;
+                s.seats[p].kept[k] += 1;
+            }
+            for (i, name) in d.placed.iter().enumerate() {
+                let field = format!("players[{p}].placed[{i}]");
+                let k = self.special_named(name).filter(|&k| matches!(self.data.kind(self.data.specials[k]), Kind::Preservation { .. }));
+                let Some(k) = k else { return Err(err(field, format!("{name:?} is not a Preservation card"))) };
+                self.take_card(&mut s, self.data.specials[k], &field)?;
+                s.seats[p].placed[k] += 1;
+            }
+            if let Some(name) = &d.card {
+                let field = format!("players[{p}].card");
+                let Some(c) = self.design_named(name) else { return Err(err(field, format!("{name:?} is not an Action card"))) };
+                self.take_card(&mut s, c, &field)?;
+                s.seats[p].card = c;
+                s.seats[p].standing = Standing::FaceDown;
+            }
+        }
+        if let Some(list) = &desc.display {
+            if list.len() != n {
+                return Err(err("display", format!("{n} Action cards are laid out in a {n}-player game")));
+            }
+            for (i, name) in list.iter().enumerate() {
+                let field = format!("display[{i}]");
+                let Some(c) = self.design_named(name) else { return Err(err(field, format!("{name:?} is not an Action card"))) };
+                self.take_card(&mut s, c, &field)?;
+                s.display[i] = c;
+                s.drawn[self.data.designs[c as usize].deck as usize] += 1;
+            }
+        }
+        match &desc.harbour {
+            Some(list) => {
+                s.ship_deck = Default::default();
+                for (i, d) in self.data.ships.iter().enumerate() {
+                    s.ship_deck[i] = d.count;
+                }
+                if list.len() > MAX_HARBOUR {
+                    return Err(err("harbour", format!("at most {MAX_HARBOUR} ships")));
+                }
+                for (i, name) in list.iter().enumerate() {
+                    let Some(sh) = self.data.ships.iter().position(|x| x.name == *name) else {
+                        return Err(err(format!("harbour[{i}]"), format!("{name:?} is not a ship")));
+                    };
+                    if s.ship_deck[sh] == 0 {
+                        return Err(err(format!("harbour[{i}]"), format!("no {name} is left")));
+                    }
+                    s.ship_deck[sh] -= 1;
+                    s.harbour[i] = sh as u8;
+                }
+                for (p, d) in desc.players.iter().enumerate() {
+                    let mut vp = 0;
+                    for (i, name) in d.ships.iter().enumerate() {
+                        let field = format!("players[{p}].ships[{i}]");
+                        let Some(sh) = self.data.ships.iter().position(|x| x.name == *name) else {
+                            return Err(err(field, format!("{name:?} is not a ship")));
+                        };
+                        if s.ship_deck[sh] == 0 {
+                            return Err(err(field, format!("no {name} is left")));
+                        }
+                        s.ship_deck[sh] -= 1;
+                        vp += self.data.ships[sh].vp;
+                    }
+                    s.seats[p].vp = d.vp.unwrap_or(vp);
+                }
+                s.deal = [0, 0];
+                self.enter(&mut s, &desc);
+            }
+            None => {
+                // The ships are laid out by chance; at turn 1 the players then take their
+                // starting goods (those the description does not give them), as in a new game.
+                if desc.display.is_some() || desc.play {
+                    return Err(err("harbour", "a position in the auction or the playing phase names its harbour"));
+                }
+                for (p, d) in desc.players.iter().enumerate() {
+                    if !d.ships.is_empty() {
+                        return Err(err(format!("players[{p}].ships"), "loaded ships need a described harbour"));
+                    }
+                    s.seats[p].vp = d.vp.unwrap_or(0);
+                }
+                s.harbour = [NONE; MAX_HARBOUR];
+                s.deal = self.data.harbour[&n];
+                s.turn = desc.turn - 1;
+                s.phase = Phase::Ships;
+            }
+        }
+        self.validate(&s).map_err(|m| err(".", m))?;
+        Ok(s)
     }
 }

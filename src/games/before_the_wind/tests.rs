@@ -7,8 +7,9 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::engine::data::{ComponentData, Source};
-use crate::engine::{EngineError, Game, GameDefinition, GameState};
+use crate::engine::{EngineError, GameState};
 use crate::harness::conformance::check_random_games;
+use crate::engine::prelude::*;
 
 use super::data::{Kind, LARGE, SMALL};
 use super::state::{Phase, Standing};

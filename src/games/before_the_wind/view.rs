@@ -2,6 +2,8 @@
 //! report.
 
 use crate::engine::{Action, Actor, ScoreReport};
+use crate::engine::prelude::*;
+use crate::engine::rng::Rng;
 
 use super::actions::*;
 use super::data::{goods_phrase, Data, Kind, DECKS, GOODS, MAX_HARBOUR, MAX_SPECIALS};
@@ -78,104 +80,6 @@ impl BeforeTheWind {
 
     fn good(g: usize) -> &'static str {
         GOODS.get(g).copied().unwrap_or("goods")
-    }
-
-    /// An action's name: a stem (explained in the glossary, `text/notation.md`), then after
-    /// `:` what it applies to.
-    pub(crate) fn action_name(&self, s: &State, a: Action) -> String {
-        match self.actor_of(s) {
-            Actor::Chance => {
-                return match s.phase {
-                    Phase::Draw => format!("drawn:{}", self.card_name(a as u8)),
-                    _ => format!("arrives:{}", self.ship_name(a as u8)),
-                };
-            }
-            Actor::Terminal => return format!("action {a}"),
-            Actor::Player(_) => {}
-        }
-        let p = s.cursor as usize;
-        let slot_card = |slot: usize| s.display.get(slot).map_or(NONE, |&d| d);
-        match a {
-            _ if a < DRAW => {
-                let g = Self::good((a - TAKE_GOOD) as usize);
-                if s.phase == Phase::TakeGoods && s.to_warehouse {
-                    format!("take-into-warehouse:{g}")
-                } else {
-                    format!("take:{g}")
-                }
-            }
-            _ if a < TAKE_CARD => format!("draw:{}", DECKS[(a - DRAW) as usize]),
-            _ if a < SAFE_TAKE => format!("take:{}", self.card_name(slot_card((a - TAKE_CARD) as usize))),
-            _ if a < CHALLENGE => format!("safe-take:{}", self.card_name(slot_card((a - SAFE_TAKE) as usize))),
-            _ if a < PASS => {
-                let q = (a - CHALLENGE) as usize;
-                let card = s.seats.get(q).map_or(NONE, |x| x.card);
-                format!("bid-for:P{q}'s {}", self.card_name(card))
-            }
-            PASS => "pass".into(),
-            SAFE_BID => "safe-bid".into(),
-            _ if a < KEEP_PAYING => {
-                let q = (a - SELL_TO) as usize;
-                format!("sell-to:P{q} for {}", guilders(s.seats.get(q).map_or(0, |x| x.bid)))
-            }
-            _ if a < USE_CARD => {
-                let q = (a - KEEP_PAYING) as usize;
-                format!("keep-paying:P{q} {}", guilders(s.seats.get(q).map_or(0, |x| x.bid)))
-            }
-            USE_CARD => format!("play:{}", self.card_name(s.seats[p].card)),
-            SET_ASIDE => {
-                let d = s.seats[p].card;
-                match self.data.designs.get(d as usize).and_then(|x| x.special) {
-                    Some(_) => format!("keep:{}", self.card_name(d)),
-                    None => format!("leave-unused:{}", self.card_name(d)),
-                }
-            }
-            _ if a < FINISH => format!("play-kept:{}", self.special_name((a - PLAY_KEPT) as usize)),
-            FINISH => "no-kept-card".into(),
-            _ if a < DONE => {
-                let g = Self::good((a - STORE) as usize);
-                if s.phase == Phase::Play {
-                    match self.data.designs.get(s.seats[p].card as usize).map(|x| x.kind) {
-                        Some(Kind::Store { cost, .. }) => format!("pay-and-store:{g} for {}", guilders(cost)),
-                        _ => format!("store:{g}"),
-                    }
-                } else {
-                    format!("store:{g}")
-                }
-            }
-            DONE => match s.phase {
-                Phase::Store => "stop-storing".into(),
-                Phase::Load => "stop-loading".into(),
-                Phase::Exchange => "stop-exchanging".into(),
-                Phase::Sell => "stop-selling".into(),
-                Phase::Preserve => "let-spoil".into(),
-                _ => "done".into(),
-            },
-            PROFIT => match self.data.designs.get(s.seats[p].card as usize).map(|x| x.kind) {
-                Some(Kind::LoadOrProfit { profit }) => format!("profit:{}", guilders(profit)),
-                _ => "profit".into(),
-            },
-            _ if a < SELL_HAND => {
-                let slot = (a - LOAD) as usize;
-                format!("load:{}", self.ship_name(s.harbour.get(slot).map_or(NONE, |&x| x)))
-            }
-            _ if a < SELL_WAREHOUSE => format!("sell-from-hand:{}", Self::good((a - SELL_HAND) as usize)),
-            _ if a < EXCHANGE => format!("sell-from-warehouse:{}", Self::good((a - SELL_WAREHOUSE) as usize)),
-            _ if a < SPOIL_CHEESE => {
-                let (g, w, h) = exchange_parts(a);
-                let from = if w == 0 { "the hand".to_string() } else { format!("P{}'s warehouse", (p + w) % self.players) };
-                format!("exchange:{} for {} from {from}", Self::good(g), Self::good(h))
-            }
-            _ if a < PRESERVE_WAREHOUSE => {
-                let x = a - SPOIL_CHEESE;
-                let pl = &s.seats[p];
-                let k = (pl.warehouse[1] as u32 + pl.warehouse[2] as u32) / 2;
-                format!("spoil:{x} cheese, {} spices", k.saturating_sub(x))
-            }
-            _ if a < PRESERVE_HAND => format!("preserve-in-warehouse:{}", Self::good((a - PRESERVE_WAREHOUSE) as usize)),
-            _ if a < BID => format!("preserve-in-hand:{}", Self::good((a - PRESERVE_HAND) as usize)),
-            _ => format!("bid:{}", a - BID + 1),
-        }
     }
 
     /// What a player is doing now, in words.
@@ -342,14 +246,126 @@ impl BeforeTheWind {
         out[18] = cost as f32 / 10.0;
         out[19] = profit as f32 / 10.0;
     }
+}
+
+impl View for BeforeTheWind {
+    fn public_string(&self, state: &State) -> String {
+        self.table(state, None, false)
+    }
+
+    fn observation_string(&self, state: &State, player: usize) -> String {
+        self.table(state, Some(player), true)
+    }
+
+    fn render(&self, state: &State) -> String {
+        self.table(state, None, true)
+    }
+
+    /// An action's name: a stem (explained in the glossary, `text/notation.md`), then after
+    /// `:` what it applies to.
+    fn action_to_string(&self, s: &State, a: Action) -> String {
+        match self.actor(s) {
+            Actor::Chance => {
+                return match s.phase {
+                    Phase::Draw => format!("drawn:{}", self.card_name(a as u8)),
+                    _ => format!("arrives:{}", self.ship_name(a as u8)),
+                };
+            }
+            Actor::Terminal => return format!("action {a}"),
+            Actor::Player(_) => {}
+        }
+        let p = s.cursor as usize;
+        let slot_card = |slot: usize| s.display.get(slot).map_or(NONE, |&d| d);
+        match a {
+            _ if a < DRAW => {
+                let g = Self::good((a - TAKE_GOOD) as usize);
+                if s.phase == Phase::TakeGoods && s.to_warehouse {
+                    format!("take-into-warehouse:{g}")
+                } else {
+                    format!("take:{g}")
+                }
+            }
+            _ if a < TAKE_CARD => format!("draw:{}", DECKS[(a - DRAW) as usize]),
+            _ if a < SAFE_TAKE => format!("take:{}", self.card_name(slot_card((a - TAKE_CARD) as usize))),
+            _ if a < CHALLENGE => format!("safe-take:{}", self.card_name(slot_card((a - SAFE_TAKE) as usize))),
+            _ if a < PASS => {
+                let q = (a - CHALLENGE) as usize;
+                let card = s.seats.get(q).map_or(NONE, |x| x.card);
+                format!("bid-for:P{q}'s {}", self.card_name(card))
+            }
+            PASS => "pass".into(),
+            SAFE_BID => "safe-bid".into(),
+            _ if a < KEEP_PAYING => {
+                let q = (a - SELL_TO) as usize;
+                format!("sell-to:P{q} for {}", guilders(s.seats.get(q).map_or(0, |x| x.bid)))
+            }
+            _ if a < USE_CARD => {
+                let q = (a - KEEP_PAYING) as usize;
+                format!("keep-paying:P{q} {}", guilders(s.seats.get(q).map_or(0, |x| x.bid)))
+            }
+            USE_CARD => format!("play:{}", self.card_name(s.seats[p].card)),
+            SET_ASIDE => {
+                let d = s.seats[p].card;
+                match self.data.designs.get(d as usize).and_then(|x| x.special) {
+                    Some(_) => format!("keep:{}", self.card_name(d)),
+                    None => format!("leave-unused:{}", self.card_name(d)),
+                }
+            }
+            _ if a < FINISH => format!("play-kept:{}", self.special_name((a - PLAY_KEPT) as usize)),
+            FINISH => "no-kept-card".into(),
+            _ if a < DONE => {
+                let g = Self::good((a - STORE) as usize);
+                if s.phase == Phase::Play {
+                    match self.data.designs.get(s.seats[p].card as usize).map(|x| x.kind) {
+                        Some(Kind::Store { cost, .. }) => format!("pay-and-store:{g} for {}", guilders(cost)),
+                        _ => format!("store:{g}"),
+                    }
+                } else {
+                    format!("store:{g}")
+                }
+            }
+            DONE => match s.phase {
+                Phase::Store => "stop-storing".into(),
+                Phase::Load => "stop-loading".into(),
+                Phase::Exchange => "stop-exchanging".into(),
+                Phase::Sell => "stop-selling".into(),
+                Phase::Preserve => "let-spoil".into(),
+                _ => "done".into(),
+            },
+            PROFIT => match self.data.designs.get(s.seats[p].card as usize).map(|x| x.kind) {
+                Some(Kind::LoadOrProfit { profit }) => format!("profit:{}", guilders(profit)),
+                _ => "profit".into(),
+            },
+            _ if a < SELL_HAND => {
+                let slot = (a - LOAD) as usize;
+                format!("load:{}", self.ship_name(s.harbour.get(slot).map_or(NONE, |&x| x)))
+            }
+            _ if a < SELL_WAREHOUSE => format!("sell-from-hand:{}", Self::good((a - SELL_HAND) as usize)),
+            _ if a < EXCHANGE => format!("sell-from-warehouse:{}", Self::good((a - SELL_WAREHOUSE) as usize)),
+            _ if a < SPOIL_CHEESE => {
+                let (g, w, h) = exchange_parts(a);
+                let from = if w == 0 { "the hand".to_string() } else { format!("P{}'s warehouse", (p + w) % self.players) };
+                format!("exchange:{} for {} from {from}", Self::good(g), Self::good(h))
+            }
+            _ if a < PRESERVE_WAREHOUSE => {
+                let x = a - SPOIL_CHEESE;
+                let pl = &s.seats[p];
+                let k = (pl.warehouse[1] as u32 + pl.warehouse[2] as u32) / 2;
+                format!("spoil:{x} cheese, {} spices", k.saturating_sub(x))
+            }
+            _ if a < PRESERVE_HAND => format!("preserve-in-warehouse:{}", Self::good((a - PRESERVE_WAREHOUSE) as usize)),
+            _ if a < BID => format!("preserve-in-hand:{}", Self::good((a - PRESERVE_HAND) as usize)),
+            _ => format!("bid:{}", a - BID + 1),
+        }
+    }
 
     /// The observation tensor (docs/games/before-the-wind.md, "Observation tensor").
-    pub(crate) fn observe_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
+    fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
         out.iter_mut().for_each(|x| *x = 0.0);
         let mut i = 0;
         out[i + player] = 1.0;
         i += 4;
-        if let Actor::Player(p) = self.actor_of(s) {
+        if let Actor::Player(p) = self.actor(s) {
             out[i + p] = 1.0;
         }
         i += 4;
@@ -438,7 +454,7 @@ impl BeforeTheWind {
     }
 
     /// 5.0: victory points of the loaded ships; tie-breakers: goods in the warehouse, then guilders.
-    pub(crate) fn report(&self, s: &State) -> ScoreReport {
+    fn score_report(&self, s: &State) -> ScoreReport {
         let n = self.players;
         let terminal = s.phase == Phase::GameOver;
         let winners = if terminal && !s.truncated {
@@ -467,5 +483,14 @@ impl BeforeTheWind {
             truncated: s.truncated,
             notes,
         }
+    }
+}
+
+impl Resample for BeforeTheWind {
+    /// Nothing is hidden from a player who remembers what he saw but the order of the decks,
+    /// and the state keeps no order (each draw is a chance outcome over what a deck holds):
+    /// the state itself is the only one consistent with what any player saw (ruling 1).
+    fn resample(&self, state: &State, _player: usize, _rng: &mut Rng) -> State {
+        state.clone()
     }
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{parse_text, parse_value, ComponentData};
+use crate::engine::data::{is_zero, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -205,9 +205,6 @@ pub struct RewardsFile {
     pub goods: Sourced,
 }
 
-fn is_zero(v: &u32) -> bool {
-    *v == 0
-}
 fn is_false(v: &bool) -> bool {
     !*v
 }
@@ -303,26 +300,241 @@ pub struct Data {
 }
 
 impl ComponentData for Data {
+    type File = DataFile;
     const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/nauticus.json");
 
-    fn from_json_str(text: &str) -> Result<Data> {
-        Data::compile(parse_text(text)?)
-    }
+    fn compile(file: DataFile) -> Result<Data> {
+        if file.format != 1 {
+            return Err(EngineError::data("format", format!("data format {} is not supported (expected 1)", file.format)));
+        }
+        if file.game != "nauticus" {
+            return Err(EngineError::data("game", format!("this is a data file for {:?}, not nauticus", file.game)));
+        }
+        let r = &file.rules;
+        if r.action_tiles.value != 8 {
+            return Err(EngineError::data("rules.action_tiles.value", "Nauticus has exactly 8 action tiles, one per action space"));
+        }
+        let rules = Rules {
+            starting_taler: r.starting_taler.within("rules.starting_taler", 0, 1000)?,
+            starting_workers: r.starting_workers.within("rules.starting_workers", 0, 100)?,
+            starting_points: r.starting_victory_points.within("rules.starting_victory_points", 0, 1000)? as i32,
+            phases_per_round: r.action_phases_per_round.within("rules.action_phases_per_round", 1, 7)? as u8,
+            crown_cap: r.crown_points_per_round.within("rules.crown_points_per_round", 0, 1000)?,
+            duplicate_price: r.duplicate_price.within("rules.duplicate_price", 0, 100)?,
+            taler_per_worker: r.taler_per_worker.within("rules.taler_per_worker", 0, 100)?,
+            extra_workers: r.extra_action_workers.within("rules.extra_action_workers", 0, 100)?,
+            extra_price: r.extra_action_price.within("rules.extra_action_price", 0, 100)?,
+            // At least 2: a 4-tile ship's 4 rewards must always be choosable when the warehouse is
+            // full or the crown stacks are out (victory points, Taler and workers remain).
+            reward_repeats: r.reward_repeats_per_ship.within("rules.reward_repeats_per_ship", 2, 4)? as u8,
+            warehouse_spaces: r.warehouse_spaces.within("rules.warehouse_spaces", 2, 100)?,
+            mast_spaces: r.mast_spaces.within("rules.mast_spaces", 1, 2)?,
+            taler_per_point: r.taler_per_victory_point.within("rules.taler_per_victory_point", 1, 100)?,
+            further_good_points: r.further_good_points.within("rules.further_good_points", 0, 100)?,
+        };
 
-    fn from_value(value: &serde_json::Value) -> Result<Data> {
-        Data::compile(parse_value(value)?)
-    }
-}
+        let mut rounds = BTreeMap::new();
+        for (key, s) in &file.rounds {
+            let p = player_key("rounds", key)?;
+            rounds.insert(p, s.within(&format!("rounds.{key}"), 1, 20)? as u8);
+        }
+        for p in 2..=4 {
+            if !rounds.contains_key(&p) {
+                return Err(EngineError::data(format!("rounds.{p}"), "missing"));
+            }
+        }
 
-fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
-    EngineError::data(field, message)
-}
+        if file.pass_tiles.len() != 3 {
+            return Err(EngineError::data("pass_tiles", format!("{} pass tiles; every player has a set of 3", file.pass_tiles.len())));
+        }
+        let mut pass_penalties = [0; 3];
+        for (i, s) in file.pass_tiles.iter().enumerate() {
+            pass_penalties[i] = s.within(&format!("pass_tiles[{i}]"), 0, 100)?;
+        }
 
-fn get(field: &str, s: &Sourced, lo: u32, hi: u32) -> Result<u32> {
-    if s.value < lo || s.value > hi {
-        Err(err(format!("{field}.value"), format!("{} is outside {lo}..={hi}", s.value)))
-    } else {
-        Ok(s.value)
+        let mut compensation = BTreeMap::new();
+        for (key, list) in &file.seat_compensation {
+            let p = player_key("seat_compensation", key)?;
+            if list.len() != p {
+                return Err(EngineError::data(format!("seat_compensation.{key}"), format!("{} seats listed for {p} players", list.len())));
+            }
+            let mut seats = Vec::new();
+            for (i, c) in list.iter().enumerate() {
+                if c.taler > 100 {
+                    return Err(EngineError::data(format!("seat_compensation.{key}[{i}].taler"), format!("{} is outside 0..=100", c.taler)));
+                }
+                if c.workers > 100 {
+                    return Err(EngineError::data(format!("seat_compensation.{key}[{i}].workers"), format!("{} is outside 0..=100", c.workers)));
+                }
+                seats.push((c.taler, c.workers));
+            }
+            compensation.insert(p, seats);
+        }
+        for p in 2..=4 {
+            if !compensation.contains_key(&p) {
+                return Err(EngineError::data(format!("seat_compensation.{p}"), "missing"));
+            }
+        }
+
+        let c = &file.components;
+        let stack = |name: &str, s: &Sourced| s.within(&format!("components.{name}"), 0, MAX_STACK).map(|v| v as u8);
+        let mut stock = [0u8; KINDS];
+        stock[SINGLE as usize] = stack("single_hulls", &c.single_hulls)?;
+        stock[BOW as usize] = stack("bows", &c.bows)?;
+        stock[STERN as usize] = stack("sterns", &c.sterns)?;
+        stock[CENTRE as usize] = stack("centres", &c.centres)?;
+        let masts = stack("masts_per_coat_of_arms", &c.masts_per_coat_of_arms)?;
+        let sails = stack("sails_per_coat_of_arms", &c.sails_per_coat_of_arms)?;
+        let goods = stack("goods_per_kind", &c.goods_per_kind)?;
+        for i in 0..COATS {
+            stock[MAST as usize + i] = masts;
+            stock[SAIL as usize + i] = sails;
+        }
+        for i in 0..4 {
+            stock[GOOD as usize + i] = goods;
+        }
+        stock[CROWN_MAST as usize] = stack("crown_masts", &c.crown_masts)?;
+        stock[CROWN_SAIL as usize] = stack("crown_sails", &c.crown_sails)?;
+        let hulls: usize = stock[..4].iter().map(|&n| n as usize).sum();
+        if hulls > MAX_SHIPS {
+            return Err(EngineError::data("components", format!("{hulls} hull tiles; at most {MAX_SHIPS} (each may begin a ship)")));
+        }
+        // The counts of the other components are read for the component-count test; the
+        // rules do not limit workers or Taler (the supply is unlimited).
+        for (name, s) in [
+            ("worker_cubes", &c.worker_cubes),
+            ("coins_of_1", &c.coins_of_1),
+            ("coins_of_5", &c.coins_of_5),
+            ("pass_tiles", &c.pass_tiles),
+            ("extra_action_tiles", &c.extra_action_tiles),
+            ("warehouses", &c.warehouses),
+        ] {
+            s.within(&format!("components.{name}"), 0, 1000)?;
+        }
+        if (c.warehouses.value as usize) < 4 || (c.extra_action_tiles.value as usize) < 4 || c.pass_tiles.value < 12 {
+            return Err(EngineError::data("components", "the game needs a warehouse, an extra-action tile and 3 pass tiles for each of 4 players"));
+        }
+
+        if file.coats_of_arms.len() != COATS {
+            return Err(EngineError::data("coats_of_arms", format!("{} coats of arms; Nauticus has {COATS}", file.coats_of_arms.len())));
+        }
+        let mut coats: [String; COATS] = Default::default();
+        for (i, n) in file.coats_of_arms.iter().enumerate() {
+            let name = n.name.trim();
+            if name.is_empty() || name == "crown" {
+                return Err(EngineError::data(format!("coats_of_arms[{i}].name"), format!("{:?} cannot name a coat of arms", n.name)));
+            }
+            if coats[..i].iter().any(|c| c == name) {
+                return Err(EngineError::data(format!("coats_of_arms[{i}].name"), format!("duplicate coat of arms {name:?}")));
+            }
+            coats[i] = name.to_string();
+        }
+
+        if file.bonuses.len() != 8 {
+            return Err(EngineError::data("bonuses", format!("{} bonuses; the board has one for each of the 8 action spaces", file.bonuses.len())));
+        }
+        let mut bonuses = [Bonus::default(); 8];
+        for (i, b) in file.bonuses.iter().enumerate() {
+            let f = |x: &str| format!("bonuses[{i}].{x}");
+            if b.workers > 100 {
+                return Err(EngineError::data(f("workers"), format!("{} is outside 0..=100", b.workers)));
+            }
+            if b.taler > 100 {
+                return Err(EngineError::data(f("taler"), format!("{} is outside 0..=100", b.taler)));
+            }
+            if b.victory_points > 100 {
+                return Err(EngineError::data(f("victory_points"), format!("{} is outside 0..=100", b.victory_points)));
+            }
+            let tiles = b.regular_mast as u8 + b.regular_sail as u8 + b.good as u8;
+            if tiles > 1 {
+                return Err(EngineError::data(format!("bonuses[{i}]"), "a bonus gives at most one tile (a regular mast, a regular sail or a good)"));
+            }
+            let choice = if b.regular_mast {
+                Some(Category::Mast)
+            } else if b.regular_sail {
+                Some(Category::Sail)
+            } else if b.good {
+                Some(Category::Good)
+            } else {
+                None
+            };
+            if choice.is_none() && b.workers + b.taler + b.victory_points == 0 {
+                return Err(EngineError::data(format!("bonuses[{i}]"), "a bonus must give something"));
+            }
+            bonuses[i] = Bonus { workers: b.workers, taler: b.taler, points: b.victory_points, choice };
+        }
+
+        if file.prices.len() != 8 {
+            return Err(EngineError::data("prices", format!("{} spaces; the board has 8 action spaces", file.prices.len())));
+        }
+        let mut prices = [[0u32; 4]; 8];
+        for (i, p) in file.prices.iter().enumerate() {
+            if p.prices.len() != 4 {
+                return Err(EngineError::data(format!("prices[{i}].prices"), format!("{} prices; a tile has 4 items", p.prices.len())));
+            }
+            for (j, &v) in p.prices.iter().enumerate() {
+                if v > 3 {
+                    return Err(EngineError::data(format!("prices[{i}].prices[{j}]"), format!("{v}: the board prints the numbers 0 to 3")));
+                }
+                prices[i][j] = v;
+            }
+        }
+
+        if file.turntable.len() != 8 {
+            return Err(EngineError::data("turntable", format!("{} sectors; the turntable has 8, one per action space", file.turntable.len())));
+        }
+        let mut turntable = [0u8; 8];
+        for (i, s) in file.turntable.iter().enumerate() {
+            turntable[i] = if i == 0 {
+                if s.value != 0 {
+                    return Err(EngineError::data("turntable[0].value", "the anchor sector shows no workers"));
+                }
+                0
+            } else {
+                s.within(&format!("turntable[{i}]"), 1, 3)? as u8
+            };
+        }
+
+        let w = &file.rewards;
+        let rewards = Rewards {
+            crown_masts: w.crown_mast.within("rewards.crown_mast", 1, 1)?,
+            crown_sails: w.crown_sail.within("rewards.crown_sail", 1, 1)?,
+            points: w.victory_points.within("rewards.victory_points", 0, 100)?,
+            taler: w.taler.within("rewards.taler", 0, 100)?,
+            workers: w.workers.within("rewards.workers", 0, 100)?,
+            goods: w.goods.within("rewards.goods", 1, 4)?,
+        };
+
+        if file.delivered_goods_points.len() != 5 {
+            return Err(EngineError::data("delivered_goods_points", "the points of sets of 1 to 5 goods"));
+        }
+        let mut set_points = [0; 5];
+        for (i, s) in file.delivered_goods_points.iter().enumerate() {
+            set_points[i] = s.within(&format!("delivered_goods_points[{i}]"), 0, 1000)?;
+        }
+        if file.ship_points.len() != 4 {
+            return Err(EngineError::data("ship_points", "the points of completed ships of 1 to 4 tiles"));
+        }
+        let mut ship_points = [0; 4];
+        for (i, s) in file.ship_points.iter().enumerate() {
+            ship_points[i] = s.within(&format!("ship_points[{i}]"), 0, 1000)?;
+        }
+
+        Ok(Data {
+            rules,
+            rounds,
+            pass_penalties,
+            compensation,
+            stock,
+            coats,
+            bonuses,
+            prices,
+            turntable,
+            rewards,
+            set_points,
+            ship_points,
+            file,
+        })
     }
 }
 
@@ -331,7 +543,7 @@ fn player_key(field: &str, key: &str) -> Result<usize> {
         "2" => Ok(2),
         "3" => Ok(3),
         "4" => Ok(4),
-        _ => Err(err(format!("{field}.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
+        _ => Err(EngineError::data(format!("{field}.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
     }
 }
 
@@ -364,239 +576,5 @@ impl Data {
             1..=5 => self.set_points[n as usize - 1],
             _ => self.set_points[4] + (n - 5) * self.rules.further_good_points,
         }
-    }
-
-    pub fn compile(file: DataFile) -> Result<Data> {
-        if file.format != 1 {
-            return Err(err("format", format!("data format {} is not supported (expected 1)", file.format)));
-        }
-        if file.game != "nauticus" {
-            return Err(err("game", format!("this is a data file for {:?}, not nauticus", file.game)));
-        }
-        let r = &file.rules;
-        if r.action_tiles.value != 8 {
-            return Err(err("rules.action_tiles.value", "Nauticus has exactly 8 action tiles, one per action space"));
-        }
-        let rules = Rules {
-            starting_taler: get("rules.starting_taler", &r.starting_taler, 0, 1000)?,
-            starting_workers: get("rules.starting_workers", &r.starting_workers, 0, 100)?,
-            starting_points: get("rules.starting_victory_points", &r.starting_victory_points, 0, 1000)? as i32,
-            phases_per_round: get("rules.action_phases_per_round", &r.action_phases_per_round, 1, 7)? as u8,
-            crown_cap: get("rules.crown_points_per_round", &r.crown_points_per_round, 0, 1000)?,
-            duplicate_price: get("rules.duplicate_price", &r.duplicate_price, 0, 100)?,
-            taler_per_worker: get("rules.taler_per_worker", &r.taler_per_worker, 0, 100)?,
-            extra_workers: get("rules.extra_action_workers", &r.extra_action_workers, 0, 100)?,
-            extra_price: get("rules.extra_action_price", &r.extra_action_price, 0, 100)?,
-            // At least 2: a 4-tile ship's 4 rewards must always be choosable when the warehouse is
-            // full or the crown stacks are out (victory points, Taler and workers remain).
-            reward_repeats: get("rules.reward_repeats_per_ship", &r.reward_repeats_per_ship, 2, 4)? as u8,
-            warehouse_spaces: get("rules.warehouse_spaces", &r.warehouse_spaces, 2, 100)?,
-            mast_spaces: get("rules.mast_spaces", &r.mast_spaces, 1, 2)?,
-            taler_per_point: get("rules.taler_per_victory_point", &r.taler_per_victory_point, 1, 100)?,
-            further_good_points: get("rules.further_good_points", &r.further_good_points, 0, 100)?,
-        };
-
-        let mut rounds = BTreeMap::new();
-        for (key, s) in &file.rounds {
-            let p = player_key("rounds", key)?;
-            rounds.insert(p, get(&format!("rounds.{key}"), s, 1, 20)? as u8);
-        }
-        for p in 2..=4 {
-            if !rounds.contains_key(&p) {
-                return Err(err(format!("rounds.{p}"), "missing"));
-            }
-        }
-
-        if file.pass_tiles.len() != 3 {
-            return Err(err("pass_tiles", format!("{} pass tiles; every player has a set of 3", file.pass_tiles.len())));
-        }
-        let mut pass_penalties = [0; 3];
-        for (i, s) in file.pass_tiles.iter().enumerate() {
-            pass_penalties[i] = get(&format!("pass_tiles[{i}]"), s, 0, 100)?;
-        }
-
-        let mut compensation = BTreeMap::new();
-        for (key, list) in &file.seat_compensation {
-            let p = player_key("seat_compensation", key)?;
-            if list.len() != p {
-                return Err(err(format!("seat_compensation.{key}"), format!("{} seats listed for {p} players", list.len())));
-            }
-            let mut seats = Vec::new();
-            for (i, c) in list.iter().enumerate() {
-                if c.taler > 100 {
-                    return Err(err(format!("seat_compensation.{key}[{i}].taler"), format!("{} is outside 0..=100", c.taler)));
-                }
-                if c.workers > 100 {
-                    return Err(err(format!("seat_compensation.{key}[{i}].workers"), format!("{} is outside 0..=100", c.workers)));
-                }
-                seats.push((c.taler, c.workers));
-            }
-            compensation.insert(p, seats);
-        }
-        for p in 2..=4 {
-            if !compensation.contains_key(&p) {
-                return Err(err(format!("seat_compensation.{p}"), "missing"));
-            }
-        }
-
-        let c = &file.components;
-        let stack = |name: &str, s: &Sourced| get(&format!("components.{name}"), s, 0, MAX_STACK).map(|v| v as u8);
-        let mut stock = [0u8; KINDS];
-        stock[SINGLE as usize] = stack("single_hulls", &c.single_hulls)?;
-        stock[BOW as usize] = stack("bows", &c.bows)?;
-        stock[STERN as usize] = stack("sterns", &c.sterns)?;
-        stock[CENTRE as usize] = stack("centres", &c.centres)?;
-        let masts = stack("masts_per_coat_of_arms", &c.masts_per_coat_of_arms)?;
-        let sails = stack("sails_per_coat_of_arms", &c.sails_per_coat_of_arms)?;
-        let goods = stack("goods_per_kind", &c.goods_per_kind)?;
-        for i in 0..COATS {
-            stock[MAST as usize + i] = masts;
-            stock[SAIL as usize + i] = sails;
-        }
-        for i in 0..4 {
-            stock[GOOD as usize + i] = goods;
-        }
-        stock[CROWN_MAST as usize] = stack("crown_masts", &c.crown_masts)?;
-        stock[CROWN_SAIL as usize] = stack("crown_sails", &c.crown_sails)?;
-        let hulls: usize = stock[..4].iter().map(|&n| n as usize).sum();
-        if hulls > MAX_SHIPS {
-            return Err(err("components", format!("{hulls} hull tiles; at most {MAX_SHIPS} (each may begin a ship)")));
-        }
-        // The counts of the other components are read for the component-count test; the
-        // rules do not limit workers or Taler (the supply is unlimited).
-        for (name, s) in [
-            ("worker_cubes", &c.worker_cubes),
-            ("coins_of_1", &c.coins_of_1),
-            ("coins_of_5", &c.coins_of_5),
-            ("pass_tiles", &c.pass_tiles),
-            ("extra_action_tiles", &c.extra_action_tiles),
-            ("warehouses", &c.warehouses),
-        ] {
-            get(&format!("components.{name}"), s, 0, 1000)?;
-        }
-        if (c.warehouses.value as usize) < 4 || (c.extra_action_tiles.value as usize) < 4 || c.pass_tiles.value < 12 {
-            return Err(err("components", "the game needs a warehouse, an extra-action tile and 3 pass tiles for each of 4 players"));
-        }
-
-        if file.coats_of_arms.len() != COATS {
-            return Err(err("coats_of_arms", format!("{} coats of arms; Nauticus has {COATS}", file.coats_of_arms.len())));
-        }
-        let mut coats: [String; COATS] = Default::default();
-        for (i, n) in file.coats_of_arms.iter().enumerate() {
-            let name = n.name.trim();
-            if name.is_empty() || name == "crown" {
-                return Err(err(format!("coats_of_arms[{i}].name"), format!("{:?} cannot name a coat of arms", n.name)));
-            }
-            if coats[..i].iter().any(|c| c == name) {
-                return Err(err(format!("coats_of_arms[{i}].name"), format!("duplicate coat of arms {name:?}")));
-            }
-            coats[i] = name.to_string();
-        }
-
-        if file.bonuses.len() != 8 {
-            return Err(err("bonuses", format!("{} bonuses; the board has one for each of the 8 action spaces", file.bonuses.len())));
-        }
-        let mut bonuses = [Bonus::default(); 8];
-        for (i, b) in file.bonuses.iter().enumerate() {
-            let f = |x: &str| format!("bonuses[{i}].{x}");
-            if b.workers > 100 {
-                return Err(err(f("workers"), format!("{} is outside 0..=100", b.workers)));
-            }
-            if b.taler > 100 {
-                return Err(err(f("taler"), format!("{} is outside 0..=100", b.taler)));
-            }
-            if b.victory_points > 100 {
-                return Err(err(f("victory_points"), format!("{} is outside 0..=100", b.victory_points)));
-            }
-            let tiles = b.regular_mast as u8 + b.regular_sail as u8 + b.good as u8;
-            if tiles > 1 {
-                return Err(err(format!("bonuses[{i}]"), "a bonus gives at most one tile (a regular mast, a regular sail or a good)"));
-            }
-            let choice = if b.regular_mast {
-                Some(Category::Mast)
-            } else if b.regular_sail {
-                Some(Category::Sail)
-            } else if b.good {
-                Some(Category::Good)
-            } else {
-                None
-            };
-            if choice.is_none() && b.workers + b.taler + b.victory_points == 0 {
-                return Err(err(format!("bonuses[{i}]"), "a bonus must give something"));
-            }
-            bonuses[i] = Bonus { workers: b.workers, taler: b.taler, points: b.victory_points, choice };
-        }
-
-        if file.prices.len() != 8 {
-            return Err(err("prices", format!("{} spaces; the board has 8 action spaces", file.prices.len())));
-        }
-        let mut prices = [[0u32; 4]; 8];
-        for (i, p) in file.prices.iter().enumerate() {
-            if p.prices.len() != 4 {
-                return Err(err(format!("prices[{i}].prices"), format!("{} prices; a tile has 4 items", p.prices.len())));
-            }
-            for (j, &v) in p.prices.iter().enumerate() {
-                if v > 3 {
-                    return Err(err(format!("prices[{i}].prices[{j}]"), format!("{v}: the board prints the numbers 0 to 3")));
-                }
-                prices[i][j] = v;
-            }
-        }
-
-        if file.turntable.len() != 8 {
-            return Err(err("turntable", format!("{} sectors; the turntable has 8, one per action space", file.turntable.len())));
-        }
-        let mut turntable = [0u8; 8];
-        for (i, s) in file.turntable.iter().enumerate() {
-            turntable[i] = if i == 0 {
-                if s.value != 0 {
-                    return Err(err("turntable[0].value", "the anchor sector shows no workers"));
-                }
-                0
-            } else {
-                get(&format!("turntable[{i}]"), s, 1, 3)? as u8
-            };
-        }
-
-        let w = &file.rewards;
-        let rewards = Rewards {
-            crown_masts: get("rewards.crown_mast", &w.crown_mast, 1, 1)?,
-            crown_sails: get("rewards.crown_sail", &w.crown_sail, 1, 1)?,
-            points: get("rewards.victory_points", &w.victory_points, 0, 100)?,
-            taler: get("rewards.taler", &w.taler, 0, 100)?,
-            workers: get("rewards.workers", &w.workers, 0, 100)?,
-            goods: get("rewards.goods", &w.goods, 1, 4)?,
-        };
-
-        if file.delivered_goods_points.len() != 5 {
-            return Err(err("delivered_goods_points", "the points of sets of 1 to 5 goods"));
-        }
-        let mut set_points = [0; 5];
-        for (i, s) in file.delivered_goods_points.iter().enumerate() {
-            set_points[i] = get(&format!("delivered_goods_points[{i}]"), s, 0, 1000)?;
-        }
-        if file.ship_points.len() != 4 {
-            return Err(err("ship_points", "the points of completed ships of 1 to 4 tiles"));
-        }
-        let mut ship_points = [0; 4];
-        for (i, s) in file.ship_points.iter().enumerate() {
-            ship_points[i] = get(&format!("ship_points[{i}]"), s, 0, 1000)?;
-        }
-
-        Ok(Data {
-            rules,
-            rounds,
-            pass_penalties,
-            compensation,
-            stock,
-            coats,
-            bonuses,
-            prices,
-            turntable,
-            rewards,
-            set_points,
-            ship_points,
-            file,
-        })
     }
 }

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::{Game, GameDefinition};
 use crate::harness::golden::{check, position_file, seed, BOARD_EVERY};
 use crate::harness::playthrough::playthrough_from;
+use crate::engine::prelude::*;
 
 use super::data::{CENTRE, CROWN_MAST, CROWN_SAIL, GOOD};
 use super::Nauticus;

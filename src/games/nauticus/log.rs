@@ -2,6 +2,7 @@
 //! in Nauticus is hidden, so every seat and a spectator read the same sentence.
 
 use crate::engine::Action;
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{GOOD, TILES};
@@ -36,79 +37,6 @@ impl Nauticus {
         } else {
             TILES[before.spaces[before.space as usize] as usize].to_string()
         }
-    }
-
-    pub(crate) fn describe(&self, before: &State, a: Action, after: &State) -> String {
-        let p = self.actor_of_decision(before);
-        let mut out = match before.step {
-            Step::Deal => {
-                let space = before.dealt as usize;
-                let mut s = format!(
-                    "Round {}: {} is laid on space {} (bonus {}).",
-                    before.round + 1,
-                    TILES[a as usize],
-                    space + 1,
-                    self.bonus_words(space)
-                );
-                if after.step == Step::Choose && after.dealt == 8 && before.dealt == 6 {
-                    s.push_str(&format!(
-                        " The last tile, {}, goes on space 8 (bonus {}).",
-                        TILES[after.spaces[7] as usize],
-                        self.bonus_words(7)
-                    ));
-                }
-                s
-            }
-            Step::Choose => {
-                let tile = (a - CHOOSE) as u8;
-                let space = after.space as usize;
-                format!(
-                    "P{p}, the start player, chooses {} on space {} and takes its bonus: {}.",
-                    TILES[tile as usize],
-                    space + 1,
-                    self.bonus_words(space)
-                )
-            }
-            Step::BonusTile => format!(
-                "P{p} takes {} as the bonus, into the warehouse.",
-                self.kind_with_article((a - PICK) as u8)
-            ),
-            Step::Gift => format!(
-                "P{p} takes {} as the gift for buying all four items, into the warehouse.",
-                self.kind_with_article((a - PICK) as u8)
-            ),
-            Step::RewardGood => format!(
-                "P{p} takes {} as a reward good, into the warehouse.",
-                self.data.kind_name((a - PICK) as u8)
-            ),
-            Step::Reward => {
-                let w = &self.data.rewards;
-                let what = match a - REWARD {
-                    0 => "a crown mast, into the warehouse".to_string(),
-                    1 => "a crown sail, into the warehouse".to_string(),
-                    2 => plural(w.points, "victory point", "victory points"),
-                    3 => format!("{} Taler", w.taler),
-                    4 => plural(w.workers, "worker", "workers"),
-                    _ => format!("{} different goods, chosen next", w.goods),
-                };
-                let left = after.turn.rewards_left;
-                let more = if after.step == Step::Reward || after.step == Step::RewardGood {
-                    if left > 0 {
-                        format!(" ({} left)", plural(left as u32, "reward", "rewards"))
-                    } else {
-                        String::new()
-                    }
-                } else {
-                    String::new()
-                };
-                format!("P{p} takes the reward {what}{more}.")
-            }
-            Step::Place => self.placement(before, a, after),
-            Step::Turn => self.turn_move(before, a, after),
-            Step::GameOver => String::new(),
-        };
-        self.consequences(before, after, &mut out);
-        out
     }
 
     fn actor_of_decision(&self, s: &State) -> usize {
@@ -194,7 +122,7 @@ impl Nauticus {
                     self.workers_spent(before, sh.parts() as u32)
                 ))
             }
-            _ => verb(self.action_name(before, a)),
+            _ => verb(self.action_to_string(before, a)),
         }
     }
 
@@ -251,7 +179,7 @@ impl Nauticus {
             if after.step == Step::GameOver {
                 let totals: Vec<String> =
                     (0..self.players).map(|p| format!("P{p} {}", self.tally(after, p).total())).collect();
-                let winners: Vec<String> = self.winners_of(after).iter().map(|w| format!("P{w}")).collect();
+                let winners: Vec<String> = self.winners(after).iter().map(|w| format!("P{w}")).collect();
                 out.push_str(&format!(
                     " The game is over; final scores {}; {} {}.",
                     totals.join(", "),
@@ -285,13 +213,90 @@ fn points_phrase(n: i32) -> String {
     format!("{n} {}", if n == 1 { "point" } else { "points" })
 }
 
+impl Describe for Nauticus {
+    /// Nothing is hidden: every observer reads the same sentence.
+    fn describe_move(&self, before: &State, a: Action, after: &State, _observer: Option<usize>) -> String {
+        let p = self.actor_of_decision(before);
+        let mut out = match before.step {
+            Step::Deal => {
+                let space = before.dealt as usize;
+                let mut s = format!(
+                    "Round {}: {} is laid on space {} (bonus {}).",
+                    before.round + 1,
+                    TILES[a as usize],
+                    space + 1,
+                    self.bonus_words(space)
+                );
+                if after.step == Step::Choose && after.dealt == 8 && before.dealt == 6 {
+                    s.push_str(&format!(
+                        " The last tile, {}, goes on space 8 (bonus {}).",
+                        TILES[after.spaces[7] as usize],
+                        self.bonus_words(7)
+                    ));
+                }
+                s
+            }
+            Step::Choose => {
+                let tile = (a - CHOOSE) as u8;
+                let space = after.space as usize;
+                format!(
+                    "P{p}, the start player, chooses {} on space {} and takes its bonus: {}.",
+                    TILES[tile as usize],
+                    space + 1,
+                    self.bonus_words(space)
+                )
+            }
+            Step::BonusTile => format!(
+                "P{p} takes {} as the bonus, into the warehouse.",
+                self.kind_with_article((a - PICK) as u8)
+            ),
+            Step::Gift => format!(
+                "P{p} takes {} as the gift for buying all four items, into the warehouse.",
+                self.kind_with_article((a - PICK) as u8)
+            ),
+            Step::RewardGood => format!(
+                "P{p} takes {} as a reward good, into the warehouse.",
+                self.data.kind_name((a - PICK) as u8)
+            ),
+            Step::Reward => {
+                let w = &self.data.rewards;
+                let what = match a - REWARD {
+                    0 => "a crown mast, into the warehouse".to_string(),
+                    1 => "a crown sail, into the warehouse".to_string(),
+                    2 => plural(w.points, "victory point", "victory points"),
+                    3 => format!("{} Taler", w.taler),
+                    4 => plural(w.workers, "worker", "workers"),
+                    _ => format!("{} different goods, chosen next", w.goods),
+                };
+                let left = after.turn.rewards_left;
+                let more = if after.step == Step::Reward || after.step == Step::RewardGood {
+                    if left > 0 {
+                        format!(" ({} left)", plural(left as u32, "reward", "rewards"))
+                    } else {
+                        String::new()
+                    }
+                } else {
+                    String::new()
+                };
+                format!("P{p} takes the reward {what}{more}.")
+            }
+            Step::Place => self.placement(before, a, after),
+            Step::Turn => self.turn_move(before, a, after),
+            Step::GameOver => String::new(),
+        };
+        self.consequences(before, after, &mut out);
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
 
     use serde_json::{json, Value};
 
-    use crate::engine::{Game, GameState};
+    use crate::engine::prelude::*;
+    use crate::engine::GameState;
     use crate::games::nauticus::Nauticus;
 
     type St = GameState<Nauticus>;

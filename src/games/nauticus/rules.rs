@@ -1,8 +1,10 @@
 //! Nauticus's rules: the round structure, the bonuses, the actions one use at a time, the
 //! placement of tiles, rewards for completed ships, the extra action and the end of rounds.
 
-use crate::engine::rng::{below, Rng};
-use crate::engine::{Action, Actor};
+use serde_json::{Map, Value};
+
+use crate::engine::{Action, Actor, GameSpec};
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{tile_category, Category, CROWN_MAST, CROWN_SAIL, DELIVER, GOOD, KINDS, MAX_SHIPS, SCORE_CROWNS, TRANSPORT, WITHDRAW};
@@ -16,45 +18,6 @@ pub fn items(c: Category) -> std::ops::Range<u8> {
 }
 
 impl Nauticus {
-    pub(crate) fn initial(&self) -> State {
-        let r = &self.data.rules;
-        let comp = &self.data.compensation[&self.players];
-        let mut players = [Player::default(); MAX_PLAYERS];
-        for (p, pl) in players.iter_mut().enumerate().take(self.players) {
-            pl.taler = r.starting_taler + comp[p].0;
-            pl.workers = r.starting_workers + comp[p].1;
-            pl.points = r.starting_points;
-            pl.extra = true;
-        }
-        State {
-            step: Step::Deal,
-            round: 0,
-            phases: 0,
-            start: 0,
-            spaces: [NONE; 8],
-            dealt: 0,
-            face_down: 0,
-            anchor: NONE,
-            // "At the start of the game, it is aligned so that the space with the anchor
-            // points to the bonus space with the 3 workers" (the first space).
-            pointing: 0,
-            space: NONE,
-            turn: Turn::default(),
-            stock: self.data.stock,
-            players,
-            ships: [Ship::default(); MAX_SHIPS],
-            num_ships: 0,
-        }
-    }
-
-    pub(crate) fn actor_of(&self, s: &State) -> Actor {
-        match s.step {
-            Step::Deal => Actor::Chance,
-            Step::GameOver => Actor::Terminal,
-            Step::Choose | Step::BonusTile => Actor::Player(s.start as usize),
-            _ => Actor::Player(s.turn.actor as usize),
-        }
-    }
 
     /// Blue workers on the turntable for the action on `space`.
     pub fn blue_workers(&self, s: &State, space: u8) -> u8 {
@@ -64,19 +27,6 @@ impl Nauticus {
     /// The action tiles not yet laid out this round (the chance outcomes while dealing).
     pub(crate) fn undealt(s: &State) -> impl Iterator<Item = u8> + '_ {
         (0..8u8).filter(|t| !s.spaces[..s.dealt as usize].contains(t))
-    }
-
-    /// Chance outcomes while dealing: the tiles not yet laid, equally likely.
-    pub(crate) fn chance_list(&self, s: &State, out: &mut Vec<(Action, f64)>) {
-        out.clear();
-        let left = 8 - s.dealt as usize;
-        out.extend(Self::undealt(s).map(|t| (t as Action, 1.0 / left as f64)));
-    }
-
-    pub(crate) fn sample(&self, s: &State, rng: &mut Rng) -> Action {
-        let left = 8 - s.dealt as u32;
-        let k = below(rng, left) as usize;
-        Self::undealt(s).nth(k).expect("a tile is left to deal") as Action
     }
 
     // ----- small facts ----------------------------------------------------------------
@@ -145,88 +95,6 @@ impl Nauticus {
     }
 
     // ----- legal actions --------------------------------------------------------------
-
-    pub(crate) fn legal_list(&self, s: &State, out: &mut Vec<Action>) {
-        out.clear();
-        let p = s.turn.actor as usize;
-        match s.step {
-            Step::Choose => {
-                for sp in 0..8 {
-                    if s.face_down & (1 << sp) == 0 {
-                        out.push(CHOOSE + s.spaces[sp] as Action);
-                    }
-                }
-                out.sort_unstable();
-            }
-            Step::BonusTile => {
-                let c = self.data.bonuses[s.space as usize].choice.expect("a bonus tile");
-                self.tile_picks(s, s.start as usize, c, out);
-            }
-            Step::Gift => {
-                let c = tile_category(s.turn.session).expect("a paid action");
-                self.tile_picks(s, p, c, out);
-            }
-            Step::RewardGood => {
-                for k in items(Category::Good) {
-                    if s.turn.reward_goods_taken & (1 << (k - GOOD)) == 0 && s.stock[k as usize] > 0 && self.fits(s, p, k) {
-                        out.push(PICK + k as Action);
-                    }
-                }
-            }
-            Step::Reward => {
-                for r in 0..6u8 {
-                    if self.reward_allowed(s, r) {
-                        out.push(REWARD + r as Action);
-                    }
-                }
-            }
-            Step::Place => {
-                let k = s.turn.pending;
-                if s.turn.paid && self.fits(s, p, k) {
-                    out.push(TO_WAREHOUSE);
-                }
-                if k < 4 && (s.num_ships as usize) < MAX_SHIPS {
-                    out.push(NEW_SHIP);
-                }
-                for (ord, (_, sh)) in s.ships_of(p).enumerate() {
-                    if sh.accepts(k) {
-                        out.push(TO_SHIP + ord as Action);
-                    }
-                }
-            }
-            Step::Turn => {
-                let t = &s.turn;
-                if t.session == NONE && t.main == MAIN_OPEN {
-                    self.uses(s, out);
-                    out.push(PASS);
-                } else if t.session == NONE {
-                    out.push(END_TURN);
-                } else {
-                    self.uses(s, out);
-                    if t.used {
-                        out.push(FINISH);
-                    }
-                }
-                if t.session == NONE && s.players[p].extra {
-                    // The extra action is offered for an action only when it can be carried
-                    // out: with its 2 workers, at its prices, one use at least is possible.
-                    let mut with_extra = s.clone();
-                    self.start_extra(&mut with_extra, 0);
-                    for tile in 0..8u8 {
-                        with_extra.turn.session = tile;
-                        let at = out.len();
-                        self.uses(&with_extra, out);
-                        let usable = out.len() > at;
-                        out.truncate(at);
-                        if usable {
-                            out.push(EXTRA + tile as Action);
-                        }
-                    }
-                }
-            }
-            Step::Deal | Step::GameOver => {}
-        }
-    }
 
     /// Free tiles of a category the player may choose (bonus, gift): the regular kinds in
     /// stock that fit into the warehouse.
@@ -313,37 +181,6 @@ impl Nauticus {
     }
 
     // ----- transitions ----------------------------------------------------------------
-
-    pub(crate) fn do_apply(&self, s: &mut State, a: Action) {
-        match s.step {
-            Step::Deal => self.deal(s, a as u8),
-            Step::Choose => self.choose(s, (a - CHOOSE) as u8),
-            Step::BonusTile => {
-                let k = (a - PICK) as u8;
-                self.receive_free(s, s.start as usize, k);
-                self.begin_turn(s, s.start);
-            }
-            Step::Gift => {
-                let k = (a - PICK) as u8;
-                self.receive_free(s, s.turn.actor as usize, k);
-                s.step = Step::Turn;
-            }
-            Step::Reward => self.take_reward(s, (a - REWARD) as u8),
-            Step::RewardGood => {
-                let k = (a - PICK) as u8;
-                self.receive_free(s, s.turn.actor as usize, k);
-                s.turn.reward_goods_taken |= 1 << (k - GOOD);
-                s.turn.reward_goods_left -= 1;
-                if s.turn.reward_goods_left == 0 {
-                    s.turn.reward_goods_taken = 0;
-                    self.after_reward(s);
-                }
-            }
-            Step::Place => self.place(s, a),
-            Step::Turn => self.turn_action(s, a),
-            Step::GameOver => {}
-        }
-    }
 
     /// A free tile from the supply goes to the warehouse (the Golden Rule).
     fn receive_free(&self, s: &mut State, p: usize, k: u8) {
@@ -641,5 +478,203 @@ impl Nauticus {
         // on which the anchor tile is lying", then the tiles are shuffled and laid out anew.
         s.pointing = anchor;
         s.step = Step::Deal;
+    }
+}
+
+impl Rules for Nauticus {
+    type State = State;
+
+    const STATE_FORMAT: u32 = 2;
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn config(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("game".into(), Value::from(Self::NAME));
+        m.insert("players".into(), Value::from(self.players));
+        if let Some(d) = &self.custom_data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+
+    fn is_truncated(&self, _state: &State) -> bool {
+        false
+    }
+
+    fn initial_state(&self) -> State {
+        let r = &self.data.rules;
+        let comp = &self.data.compensation[&self.players];
+        let mut players = [Player::default(); MAX_PLAYERS];
+        for (p, pl) in players.iter_mut().enumerate().take(self.players) {
+            pl.taler = r.starting_taler + comp[p].0;
+            pl.workers = r.starting_workers + comp[p].1;
+            pl.points = r.starting_points;
+            pl.extra = true;
+        }
+        State {
+            step: Step::Deal,
+            round: 0,
+            phases: 0,
+            start: 0,
+            spaces: [NONE; 8],
+            dealt: 0,
+            face_down: 0,
+            anchor: NONE,
+            // "At the start of the game, it is aligned so that the space with the anchor
+            // points to the bonus space with the 3 workers" (the first space).
+            pointing: 0,
+            space: NONE,
+            turn: Turn::default(),
+            stock: self.data.stock,
+            players,
+            ships: [Ship::default(); MAX_SHIPS],
+            num_ships: 0,
+        }
+    }
+
+    fn actor(&self, s: &State) -> Actor {
+        match s.step {
+            Step::Deal => Actor::Chance,
+            Step::GameOver => Actor::Terminal,
+            Step::Choose | Step::BonusTile => Actor::Player(s.start as usize),
+            _ => Actor::Player(s.turn.actor as usize),
+        }
+    }
+
+    fn player_actions(&self, s: &State, out: &mut Vec<Action>) {
+        out.clear();
+        let p = s.turn.actor as usize;
+        match s.step {
+            Step::Choose => {
+                for sp in 0..8 {
+                    if s.face_down & (1 << sp) == 0 {
+                        out.push(CHOOSE + s.spaces[sp] as Action);
+                    }
+                }
+                out.sort_unstable();
+            }
+            Step::BonusTile => {
+                let c = self.data.bonuses[s.space as usize].choice.expect("a bonus tile");
+                self.tile_picks(s, s.start as usize, c, out);
+            }
+            Step::Gift => {
+                let c = tile_category(s.turn.session).expect("a paid action");
+                self.tile_picks(s, p, c, out);
+            }
+            Step::RewardGood => {
+                for k in items(Category::Good) {
+                    if s.turn.reward_goods_taken & (1 << (k - GOOD)) == 0 && s.stock[k as usize] > 0 && self.fits(s, p, k) {
+                        out.push(PICK + k as Action);
+                    }
+                }
+            }
+            Step::Reward => {
+                for r in 0..6u8 {
+                    if self.reward_allowed(s, r) {
+                        out.push(REWARD + r as Action);
+                    }
+                }
+            }
+            Step::Place => {
+                let k = s.turn.pending;
+                if s.turn.paid && self.fits(s, p, k) {
+                    out.push(TO_WAREHOUSE);
+                }
+                if k < 4 && (s.num_ships as usize) < MAX_SHIPS {
+                    out.push(NEW_SHIP);
+                }
+                for (ord, (_, sh)) in s.ships_of(p).enumerate() {
+                    if sh.accepts(k) {
+                        out.push(TO_SHIP + ord as Action);
+                    }
+                }
+            }
+            Step::Turn => {
+                let t = &s.turn;
+                if t.session == NONE && t.main == MAIN_OPEN {
+                    self.uses(s, out);
+                    out.push(PASS);
+                } else if t.session == NONE {
+                    out.push(END_TURN);
+                } else {
+                    self.uses(s, out);
+                    if t.used {
+                        out.push(FINISH);
+                    }
+                }
+                if t.session == NONE && s.players[p].extra {
+                    // The extra action is offered for an action only when it can be carried
+                    // out: with its 2 workers, at its prices, one use at least is possible.
+                    let mut with_extra = s.clone();
+                    self.start_extra(&mut with_extra, 0);
+                    for tile in 0..8u8 {
+                        with_extra.turn.session = tile;
+                        let at = out.len();
+                        self.uses(&with_extra, out);
+                        let usable = out.len() > at;
+                        out.truncate(at);
+                        if usable {
+                            out.push(EXTRA + tile as Action);
+                        }
+                    }
+                }
+            }
+            Step::Deal | Step::GameOver => {}
+        }
+    }
+
+    /// Each tile not yet dealt is equally likely to be the next.
+    fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
+        for t in Self::undealt(s) {
+            f(t as Action, 1);
+        }
+    }
+
+    /// The winners at the end: the most points, then the most Taler left over, then the most
+    /// Taler in all; whoever is still tied shares.
+    fn winners(&self, s: &State) -> Vec<usize> {
+        if s.step != Step::GameOver {
+            return Vec::new();
+        }
+        let key = |p: usize| {
+            let t = self.tally(s, p);
+            (t.total(), t.left_over, t.taler)
+        };
+        let best = (0..self.players).map(key).max().expect("players");
+        (0..self.players).filter(|&p| key(p) == best).collect()
+    }
+
+    fn apply(&self, s: &mut State, a: Action) {
+        match s.step {
+            Step::Deal => self.deal(s, a as u8),
+            Step::Choose => self.choose(s, (a - CHOOSE) as u8),
+            Step::BonusTile => {
+                let k = (a - PICK) as u8;
+                self.receive_free(s, s.start as usize, k);
+                self.begin_turn(s, s.start);
+            }
+            Step::Gift => {
+                let k = (a - PICK) as u8;
+                self.receive_free(s, s.turn.actor as usize, k);
+                s.step = Step::Turn;
+            }
+            Step::Reward => self.take_reward(s, (a - REWARD) as u8),
+            Step::RewardGood => {
+                let k = (a - PICK) as u8;
+                self.receive_free(s, s.turn.actor as usize, k);
+                s.turn.reward_goods_taken |= 1 << (k - GOOD);
+                s.turn.reward_goods_left -= 1;
+                if s.turn.reward_goods_left == 0 {
+                    s.turn.reward_goods_taken = 0;
+                    self.after_reward(s);
+                }
+            }
+            Step::Place => self.place(s, a),
+            Step::Turn => self.turn_action(s, a),
+            Step::GameOver => {}
+        }
     }
 }

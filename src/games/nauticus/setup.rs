@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::engine::{field_errors, EngineError, Result};
+use crate::engine::prelude::*;
 
 use super::data::{tile_category, Category, BOW, CENTRE, COATS, CROWN_MAST, CROWN_SAIL, GOOD, GOODS, KINDS, MAST, MAX_SHIPS, SAIL, SINGLE, STERN, TILES};
 use super::state::{Ship, State, Step, Turn, MAIN_ACTING, MAIN_DONE, MAIN_OPEN, NONE};
@@ -91,164 +92,6 @@ impl Nauticus {
         (0..KINDS as u8)
             .find(|&k| self.data.kind_name(k) == name)
             .ok_or_else(|| EngineError::setup(field, format!("{name:?} is not a tile (\"bow\", \"whale mast\", \"crown sail\", \"coffee\", ...)")))
-    }
-
-    /// Builds a position from a description. Without `spaces` the position is at the deal of
-    /// the action tiles; with them, the start player is about to choose, or, with `chosen`,
-    /// the action is chosen (its bonus taken) and the turn of `actor` (default the start
-    /// player) begins. The supply holds what the players do not.
-    ///
-    /// ```json
-    /// {"round": 0, "phases": 0, "start": 0, "pointing": 1,
-    ///  "spaces": ["buy hull parts", "buy masts", "buy sails", "buy goods",
-    ///             "transport", "withdraw money", "deliver goods", "score the crowns"],
-    ///  "turned": [], "anchor": null, "chosen": "buy hull parts", "actor": 1,
-    ///  "players": [{"taler": 15, "workers": 4, "points": 10, "passes": 0, "extra": true,
-    ///               "warehouse": {"bow": 1, "whale mast": 1},
-    ///               "delivered": {"coffee": 2},
-    ///               "ships": [{"hull": ["bow", "stern"], "coat": "whale", "masts": 2,
-    ///                          "sails": 1, "goods": {"fish": 1}}]}]}
-    /// ```
-    pub(crate) fn setup_from(&self, description: &Value) -> Result<State> {
-        let d: Desc = field_errors::from_json_value(description).map_err(|e| EngineError::setup(e.field_or("."), e.message))?;
-        let n = self.players;
-        let mut s = self.initial();
-        if d.round >= self.rounds {
-            return Err(EngineError::setup("round", format!("the game has {} rounds (0..{})", self.rounds, self.rounds)));
-        }
-        s.round = d.round;
-        if d.phases >= self.data.rules.phases_per_round {
-            return Err(EngineError::setup("phases", format!("a round has {} action phases", self.data.rules.phases_per_round)));
-        }
-        s.phases = d.phases;
-        if d.start as usize >= n {
-            return Err(EngineError::setup("start", format!("player {} does not exist in a {n}-player game", d.start)));
-        }
-        s.start = d.start;
-        if let Some(pt) = d.pointing {
-            if !(1..=8).contains(&pt) {
-                return Err(EngineError::setup("pointing", "an action space from 1 to 8"));
-            }
-            s.pointing = pt - 1;
-        }
-        if d.players.len() > n {
-            return Err(EngineError::setup("players", format!("{} players described for {n}", d.players.len())));
-        }
-        for (p, pd) in d.players.iter().enumerate() {
-            let f = |x: &str| format!("players[{p}].{x}");
-            let pl = &mut s.players[p];
-            if let Some(t) = pd.taler {
-                pl.taler = t;
-            }
-            if let Some(w) = pd.workers {
-                pl.workers = w;
-            }
-            if let Some(v) = pd.points {
-                pl.points = v;
-            }
-            if pd.passes > 3 {
-                return Err(EngineError::setup(f("passes"), "a player has 3 pass tiles"));
-            }
-            pl.passes = pd.passes;
-            if let Some(e) = pd.extra {
-                pl.extra = e;
-            }
-            let cap = self.data.rules.crown_cap;
-            if pd.crown_points > cap || pd.extra_crown_points > cap {
-                return Err(EngineError::setup(f("crown_points"), format!("at most {cap} a round")));
-            }
-            pl.crown_points = pd.crown_points;
-            pl.extra_crown_points = pd.extra_crown_points;
-            for (name, &c) in &pd.warehouse {
-                let k = self.kind_of(&f(&format!("warehouse.{name}")), name)?;
-                s.players[p].warehouse[k as usize] = c;
-            }
-            let cap = self.data.rules.warehouse_spaces;
-            if s.warehouse_used(p, self.data.rules.mast_spaces) > cap {
-                return Err(EngineError::setup(f("warehouse"), format!("more than the {cap} spaces of a warehouse")));
-            }
-            for (name, &c) in &pd.delivered {
-                let Some(g) = GOODS.iter().position(|x| x == name) else {
-                    return Err(EngineError::setup(f(&format!("delivered.{name}")), format!("goods are {GOODS:?}")));
-                };
-                s.players[p].delivered[g] = c;
-            }
-            for (i, sd) in pd.ships.iter().enumerate() {
-                let ship = self.ship_from(p as u8, sd, &format!("players[{p}].ships[{i}]"))?;
-                if s.num_ships as usize >= MAX_SHIPS {
-                    return Err(EngineError::setup(f("ships"), format!("more than {MAX_SHIPS} ships")));
-                }
-                s.ships[s.num_ships as usize] = ship;
-                s.num_ships += 1;
-            }
-        }
-        // The supply holds what the players do not.
-        let held = self.held(&s);
-        for k in 0..KINDS {
-            if held[k] > self.data.stock[k] as u32 {
-                return Err(EngineError::setup("players", format!(
-                    "{} {} held, but the game has {}", held[k], self.data.kind_name(k as u8), self.data.stock[k])));
-            }
-            s.stock[k] = self.data.stock[k] - held[k] as u8;
-        }
-        let Some(spaces) = d.spaces else {
-            if d.chosen.is_some() || !d.turned.is_empty() || d.anchor.is_some() {
-                return Err(EngineError::setup("spaces", "lay out the action tiles to choose one or turn them over"));
-            }
-            if d.phases != 0 {
-                return Err(EngineError::setup("phases", "the tiles are laid out before the first action phase"));
-            }
-            return Ok(s);
-        };
-        if spaces.len() != 8 {
-            return Err(EngineError::setup("spaces", "name the tile on each of the 8 spaces"));
-        }
-        for (i, name) in spaces.iter().enumerate() {
-            let t = tile_of(&format!("spaces[{i}]"), name)?;
-            if s.spaces[..i].contains(&t) {
-                return Err(EngineError::setup(format!("spaces[{i}]"), format!("{name:?} lies on two spaces")));
-            }
-            s.spaces[i] = t;
-        }
-        s.dealt = 8;
-        let space_of = |t: u8| s.spaces.iter().position(|&x| x == t).unwrap() as u8;
-        for (i, name) in d.turned.iter().enumerate() {
-            let sp = space_of(tile_of(&format!("turned[{i}]"), name)?);
-            s.face_down |= 1 << sp;
-        }
-        if s.face_down.count_ones() != d.phases as u32 {
-            return Err(EngineError::setup("turned", format!("{} tiles turned over after {} action phases", s.face_down.count_ones(), d.phases)));
-        }
-        match (&d.anchor, d.phases) {
-            (None, 0) => {}
-            (Some(a), p) if p > 0 => {
-                let sp = space_of(tile_of("anchor", a)?);
-                if s.face_down & (1 << sp) == 0 {
-                    return Err(EngineError::setup("anchor", "the anchor tile lies on a tile turned over"));
-                }
-                s.anchor = sp;
-            }
-            _ => return Err(EngineError::setup("anchor", "the anchor tile lies on the first action of the round, once it is over")),
-        }
-        s.step = Step::Choose;
-        if let Some(c) = &d.chosen {
-            let sp = space_of(tile_of("chosen", c)?);
-            if s.face_down & (1 << sp) != 0 {
-                return Err(EngineError::setup("chosen", "that action tile is turned over"));
-            }
-            s.space = sp;
-            let actor = d.actor.unwrap_or(s.start);
-            if actor as usize >= n {
-                return Err(EngineError::setup("actor", format!("player {actor} does not exist in a {n}-player game")));
-            }
-            let done = (actor as usize + n - s.start as usize) % n;
-            s.turn = Turn { actor, done: done as u8, blue: self.blue_workers(&s, sp), ..Turn::default() };
-            s.step = Step::Turn;
-        } else if d.actor.is_some() {
-            return Err(EngineError::setup("actor", "an actor needs a chosen action"));
-        }
-        self.validate(&s).map_err(|m| EngineError::setup(".", m))?;
-        Ok(s)
     }
 
     fn ship_from(&self, owner: u8, d: &ShipDesc, at: &str) -> Result<Ship> {
@@ -520,7 +363,7 @@ impl Nauticus {
         // A tile to place, a tile to choose: there must be somewhere for it to go.
         if matches!(s.step, Step::Place | Step::Gift | Step::BonusTile | Step::RewardGood) {
             let mut legal = Vec::new();
-            self.legal_list(s, &mut legal);
+            self.player_actions(s, &mut legal);
             if legal.is_empty() {
                 return Err("no choice is left for the tile under way".into());
             }
@@ -528,7 +371,7 @@ impl Nauticus {
         // The extra action before its first use: a use must be possible.
         if s.step == Step::Turn && t.session != NONE && !t.used {
             let mut legal = Vec::new();
-            self.legal_list(s, &mut legal);
+            self.player_actions(s, &mut legal);
             if legal.is_empty() {
                 return Err("the extra action is under way and cannot be used".into());
             }
@@ -566,4 +409,168 @@ fn ship_problem(sh: &Ship) -> Option<String> {
         return Some("the coat of arms does not match the regular masts and sails".into());
     }
     None
+}
+
+impl Positions for Nauticus {
+    fn validate_state(&self, state: &State) -> Result<()> {
+        self.validate(state).map_err(EngineError::StateFormat)
+    }
+
+    /// Builds a position from a description. Without `spaces` the position is at the deal of
+    /// the action tiles; with them, the start player is about to choose, or, with `chosen`,
+    /// the action is chosen (its bonus taken) and the turn of `actor` (default the start
+    /// player) begins. The supply holds what the players do not.
+    ///
+    /// ```json
+    /// {"round": 0, "phases": 0, "start": 0, "pointing": 1,
+    ///  "spaces": ["buy hull parts", "buy masts", "buy sails", "buy goods",
+    ///             "transport", "withdraw money", "deliver goods", "score the crowns"],
+    ///  "turned": [], "anchor": null, "chosen": "buy hull parts", "actor": 1,
+    ///  "players": [{"taler": 15, "workers": 4, "points": 10, "passes": 0, "extra": true,
+    ///               "warehouse": {"bow": 1, "whale mast": 1},
+    ///               "delivered": {"coffee": 2},
+    ///               "ships": [{"hull": ["bow", "stern"], "coat": "whale", "masts": 2,
+    ///                          "sails": 1, "goods": {"fish": 1}}]}]}
+    /// ```
+    fn setup(&self, description: &Value) -> Result<State> {
+        let d: Desc = field_errors::from_json_value(description).map_err(|e| EngineError::setup(e.field_or("."), e.message))?;
+        let n = self.players;
+        let mut s = self.initial_state();
+        if d.round >= self.rounds {
+            return Err(EngineError::setup("round", format!("the game has {} rounds (0..{})", self.rounds, self.rounds)));
+        }
+        s.round = d.round;
+        if d.phases >= self.data.rules.phases_per_round {
+            return Err(EngineError::setup("phases", format!("a round has {} action phases", self.data.rules.phases_per_round)));
+        }
+        s.phases = d.phases;
+        if d.start as usize >= n {
+            return Err(EngineError::setup("start", format!("player {} does not exist in a {n}-player game", d.start)));
+        }
+        s.start = d.start;
+        if let Some(pt) = d.pointing {
+            if !(1..=8).contains(&pt) {
+                return Err(EngineError::setup("pointing", "an action space from 1 to 8"));
+            }
+            s.pointing = pt - 1;
+        }
+        if d.players.len() > n {
+            return Err(EngineError::setup("players", format!("{} players described for {n}", d.players.len())));
+        }
+        for (p, pd) in d.players.iter().enumerate() {
+            let f = |x: &str| format!("players[{p}].{x}");
+            let pl = &mut s.players[p];
+            if let Some(t) = pd.taler {
+                pl.taler = t;
+            }
+            if let Some(w) = pd.workers {
+                pl.workers = w;
+            }
+            if let Some(v) = pd.points {
+                pl.points = v;
+            }
+            if pd.passes > 3 {
+                return Err(EngineError::setup(f("passes"), "a player has 3 pass tiles"));
+            }
+            pl.passes = pd.passes;
+            if let Some(e) = pd.extra {
+                pl.extra = e;
+            }
+            let cap = self.data.rules.crown_cap;
+            if pd.crown_points > cap || pd.extra_crown_points > cap {
+                return Err(EngineError::setup(f("crown_points"), format!("at most {cap} a round")));
+            }
+            pl.crown_points = pd.crown_points;
+            pl.extra_crown_points = pd.extra_crown_points;
+            for (name, &c) in &pd.warehouse {
+                let k = self.kind_of(&f(&format!("warehouse.{name}")), name)?;
+                s.players[p].warehouse[k as usize] = c;
+            }
+            let cap = self.data.rules.warehouse_spaces;
+            if s.warehouse_used(p, self.data.rules.mast_spaces) > cap {
+                return Err(EngineError::setup(f("warehouse"), format!("more than the {cap} spaces of a warehouse")));
+            }
+            for (name, &c) in &pd.delivered {
+                let Some(g) = GOODS.iter().position(|x| x == name) else {
+                    return Err(EngineError::setup(f(&format!("delivered.{name}")), format!("goods are {GOODS:?}")));
+                };
+                s.players[p].delivered[g] = c;
+            }
+            for (i, sd) in pd.ships.iter().enumerate() {
+                let ship = self.ship_from(p as u8, sd, &format!("players[{p}].ships[{i}]"))?;
+                if s.num_ships as usize >= MAX_SHIPS {
+                    return Err(EngineError::setup(f("ships"), format!("more than {MAX_SHIPS} ships")));
+                }
+                s.ships[s.num_ships as usize] = ship;
+                s.num_ships += 1;
+            }
+        }
+        // The supply holds what the players do not.
+        let held = self.held(&s);
+        for k in 0..KINDS {
+            if held[k] > self.data.stock[k] as u32 {
+                return Err(EngineError::setup("players", format!(
+                    "{} {} held, but the game has {}", held[k], self.data.kind_name(k as u8), self.data.stock[k])));
+            }
+            s.stock[k] = self.data.stock[k] - held[k] as u8;
+        }
+        let Some(spaces) = d.spaces else {
+            if d.chosen.is_some() || !d.turned.is_empty() || d.anchor.is_some() {
+                return Err(EngineError::setup("spaces", "lay out the action tiles to choose one or turn them over"));
+            }
+            if d.phases != 0 {
+                return Err(EngineError::setup("phases", "the tiles are laid out before the first action phase"));
+            }
+            return Ok(s);
+        };
+        if spaces.len() != 8 {
+            return Err(EngineError::setup("spaces", "name the tile on each of the 8 spaces"));
+        }
+        for (i, name) in spaces.iter().enumerate() {
+            let t = tile_of(&format!("spaces[{i}]"), name)?;
+            if s.spaces[..i].contains(&t) {
+                return Err(EngineError::setup(format!("spaces[{i}]"), format!("{name:?} lies on two spaces")));
+            }
+            s.spaces[i] = t;
+        }
+        s.dealt = 8;
+        let space_of = |t: u8| s.spaces.iter().position(|&x| x == t).unwrap() as u8;
+        for (i, name) in d.turned.iter().enumerate() {
+            let sp = space_of(tile_of(&format!("turned[{i}]"), name)?);
+            s.face_down |= 1 << sp;
+        }
+        if s.face_down.count_ones() != d.phases as u32 {
+            return Err(EngineError::setup("turned", format!("{} tiles turned over after {} action phases", s.face_down.count_ones(), d.phases)));
+        }
+        match (&d.anchor, d.phases) {
+            (None, 0) => {}
+            (Some(a), p) if p > 0 => {
+                let sp = space_of(tile_of("anchor", a)?);
+                if s.face_down & (1 << sp) == 0 {
+                    return Err(EngineError::setup("anchor", "the anchor tile lies on a tile turned over"));
+                }
+                s.anchor = sp;
+            }
+            _ => return Err(EngineError::setup("anchor", "the anchor tile lies on the first action of the round, once it is over")),
+        }
+        s.step = Step::Choose;
+        if let Some(c) = &d.chosen {
+            let sp = space_of(tile_of("chosen", c)?);
+            if s.face_down & (1 << sp) != 0 {
+                return Err(EngineError::setup("chosen", "that action tile is turned over"));
+            }
+            s.space = sp;
+            let actor = d.actor.unwrap_or(s.start);
+            if actor as usize >= n {
+                return Err(EngineError::setup("actor", format!("player {actor} does not exist in a {n}-player game")));
+            }
+            let done = (actor as usize + n - s.start as usize) % n;
+            s.turn = Turn { actor, done: done as u8, blue: self.blue_workers(&s, sp), ..Turn::default() };
+            s.step = Step::Turn;
+        } else if d.actor.is_some() {
+            return Err(EngineError::setup("actor", "an actor needs a chosen action"));
+        }
+        self.validate(&s).map_err(|m| EngineError::setup(".", m))?;
+        Ok(s)
+    }
 }

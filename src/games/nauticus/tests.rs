@@ -6,8 +6,9 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::engine::data::{ComponentData, Source};
-use crate::engine::{Actor, EngineError, Game, GameDefinition, GameState};
+use crate::engine::{Actor, EngineError, GameState};
 use crate::harness::conformance::check_random_games;
+use crate::engine::prelude::*;
 
 use super::data::{Data, KINDS};
 use super::state::Step;

@@ -5,6 +5,8 @@
 use std::fmt::Write;
 
 use crate::engine::{Action, ScoreReport};
+use crate::engine::prelude::*;
+use crate::engine::rng::Rng;
 
 use super::actions::*;
 use super::data::{Category, CROWN_MAST, CROWN_SAIL, GOODS, KINDS, MAX_SHIPS, TILES};
@@ -121,74 +123,6 @@ impl Nauticus {
         }
         let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
         format!("{article} {name}")
-    }
-
-    pub(crate) fn action_name(&self, s: &State, a: Action) -> String {
-        let p = s.turn.actor as usize;
-        if s.step == Step::Deal {
-            let space = (s.dealt as usize).min(7);
-            return match TILES.get(a as usize) {
-                Some(t) => format!("lay on space {}: {t} (bonus {})", space + 1, self.bonus_words(space)),
-                None => format!("chance outcome {a}"),
-            };
-        }
-        match a {
-            a if a < PICK => format!("choose: {}", TILES[(a - CHOOSE) as usize]),
-            a if a < BUY => {
-                let k = (a - PICK) as u8;
-                let why = match s.step {
-                    Step::BonusTile => "as the bonus",
-                    Step::Gift => "as the gift",
-                    _ => "as a reward",
-                };
-                format!("take {why}: {}", self.kind_with_article(k))
-            }
-            a if a < TAKE => {
-                let k = (a - BUY) as u8;
-                let buying = s.step == Step::Turn && s.space != NONE && k != CROWN_MAST && k != CROWN_SAIL;
-                if buying {
-                    format!("buy: {} for {} Taler", self.kind_with_article(k), self.price(s, k))
-                } else {
-                    format!("buy: {}", self.kind_with_article(k))
-                }
-            }
-            a if a < TO_WAREHOUSE => format!("transport: {} from the warehouse", self.kind_with_article((a - TAKE) as u8)),
-            TO_WAREHOUSE => format!("put in the warehouse: the {}", self.pending_name(s)),
-            NEW_SHIP => format!("begin a new ship: the {}", self.pending_name(s)),
-            a if a < WITHDRAW_ONE => {
-                let verb = if s.turn.pending >= super::data::GOOD && s.turn.pending != NONE { "load" } else { "put" };
-                let ord = (a - TO_SHIP) as usize;
-                format!("{verb} on ship {}: the {}{}", ord + 1, self.pending_name(s), self.ship_words_of(s, p, ord))
-            }
-            WITHDRAW_ONE => format!("withdraw {} Taler for a worker", self.data.rules.taler_per_worker),
-            SCORE_ONE if s.step == Step::Turn => {
-                format!("score the crowns with a worker: {}", plural(self.crown_gain(s), "point", "points"))
-            }
-            SCORE_ONE => "score the crowns with a worker".into(),
-            a if a < REWARD => {
-                let ord = (a - DELIVER_SHIP) as usize;
-                match s.ship_index(p, ord) {
-                    Some(i) => format!("deliver the cargo of ship {}: {}", ord + 1, self.ship_words(&s.ships[i])),
-                    None => format!("deliver the cargo of ship {}", ord + 1),
-                }
-            }
-            a if a < PASS => {
-                let w = &self.data.rewards;
-                match a - REWARD {
-                    0 => "reward: a crown mast".into(),
-                    1 => "reward: a crown sail".into(),
-                    2 => format!("reward: {}", plural(w.points, "victory point", "victory points")),
-                    3 => format!("reward: {} Taler", w.taler),
-                    4 => format!("reward: {}", plural(w.workers, "worker", "workers")),
-                    _ => format!("reward: {} different goods", w.goods),
-                }
-            }
-            PASS => "pass".into(),
-            FINISH => if s.turn.extra { "finish the extra action".into() } else { "finish the action".into() },
-            END_TURN => "end the turn".into(),
-            a if a < NUM_ACTIONS as Action => format!("use the extra action: {}", TILES[(a - EXTRA) as usize]),
-            _ => format!("action {a}"),
-        }
     }
 
     pub(crate) fn bonus_words(&self, space: usize) -> String {
@@ -343,7 +277,143 @@ impl Nauticus {
         }
     }
 
-    pub(crate) fn observe_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
+    /// One seat's final scoring as the rulebook counts it (at any moment: what the end would
+    /// give now), without allocating.
+    pub(crate) fn tally(&self, s: &State, p: usize) -> Tally {
+        let r = &self.data.rules;
+        let pl = &s.players[p];
+        let goods: u32 = pl.delivered.iter().map(|&n| self.data.set_value(n as u32)).sum();
+        let mut ships = 0;
+        let mut material = pl.workers + pl.warehouse.iter().map(|&n| n as u32).sum::<u32>();
+        for (_, sh) in s.ships_of(p) {
+            if sh.complete() {
+                ships += self.data.ship_points[sh.parts() as usize - 1];
+            } else {
+                material += sh.material();
+            }
+            material += sh.cargo() as u32;
+        }
+        let taler = pl.taler + material;
+        Tally {
+            track: pl.points,
+            goods,
+            ships,
+            material: taler / r.taler_per_point,
+            left_over: taler % r.taler_per_point,
+            taler,
+        }
+    }
+}
+
+/// One seat's final scoring, category by category, and its tie-breakers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tally {
+    pub track: i32,
+    pub goods: u32,
+    pub ships: u32,
+    /// Points for remaining material and money.
+    pub material: u32,
+    /// Taler left after the conversion into points (0 to 2).
+    pub left_over: u32,
+    /// Taler in all, the converted material included.
+    pub taler: u32,
+}
+
+impl Tally {
+    pub fn total(&self) -> i64 {
+        self.track as i64 + (self.goods + self.ships + self.material) as i64
+    }
+}
+
+impl View for Nauticus {
+    fn scores(&self, state: &State, out: &mut [f64]) {
+        for (p, o) in out.iter_mut().enumerate() {
+            *o = self.tally(state, p).total() as f64;
+        }
+    }
+
+    fn public_string(&self, state: &State) -> String {
+        self.table(state)
+    }
+
+    /// Everything is open information: every seat sees the whole table.
+    fn observation_string(&self, state: &State, _player: usize) -> String {
+        self.table(state)
+    }
+
+    fn render(&self, state: &State) -> String {
+        self.table(state)
+    }
+
+    fn action_to_string(&self, s: &State, a: Action) -> String {
+        let p = s.turn.actor as usize;
+        if s.step == Step::Deal {
+            let space = (s.dealt as usize).min(7);
+            return match TILES.get(a as usize) {
+                Some(t) => format!("lay on space {}: {t} (bonus {})", space + 1, self.bonus_words(space)),
+                None => format!("chance outcome {a}"),
+            };
+        }
+        match a {
+            a if a < PICK => format!("choose: {}", TILES[(a - CHOOSE) as usize]),
+            a if a < BUY => {
+                let k = (a - PICK) as u8;
+                let why = match s.step {
+                    Step::BonusTile => "as the bonus",
+                    Step::Gift => "as the gift",
+                    _ => "as a reward",
+                };
+                format!("take {why}: {}", self.kind_with_article(k))
+            }
+            a if a < TAKE => {
+                let k = (a - BUY) as u8;
+                let buying = s.step == Step::Turn && s.space != NONE && k != CROWN_MAST && k != CROWN_SAIL;
+                if buying {
+                    format!("buy: {} for {} Taler", self.kind_with_article(k), self.price(s, k))
+                } else {
+                    format!("buy: {}", self.kind_with_article(k))
+                }
+            }
+            a if a < TO_WAREHOUSE => format!("transport: {} from the warehouse", self.kind_with_article((a - TAKE) as u8)),
+            TO_WAREHOUSE => format!("put in the warehouse: the {}", self.pending_name(s)),
+            NEW_SHIP => format!("begin a new ship: the {}", self.pending_name(s)),
+            a if a < WITHDRAW_ONE => {
+                let verb = if s.turn.pending >= super::data::GOOD && s.turn.pending != NONE { "load" } else { "put" };
+                let ord = (a - TO_SHIP) as usize;
+                format!("{verb} on ship {}: the {}{}", ord + 1, self.pending_name(s), self.ship_words_of(s, p, ord))
+            }
+            WITHDRAW_ONE => format!("withdraw {} Taler for a worker", self.data.rules.taler_per_worker),
+            SCORE_ONE if s.step == Step::Turn => {
+                format!("score the crowns with a worker: {}", plural(self.crown_gain(s), "point", "points"))
+            }
+            SCORE_ONE => "score the crowns with a worker".into(),
+            a if a < REWARD => {
+                let ord = (a - DELIVER_SHIP) as usize;
+                match s.ship_index(p, ord) {
+                    Some(i) => format!("deliver the cargo of ship {}: {}", ord + 1, self.ship_words(&s.ships[i])),
+                    None => format!("deliver the cargo of ship {}", ord + 1),
+                }
+            }
+            a if a < PASS => {
+                let w = &self.data.rewards;
+                match a - REWARD {
+                    0 => "reward: a crown mast".into(),
+                    1 => "reward: a crown sail".into(),
+                    2 => format!("reward: {}", plural(w.points, "victory point", "victory points")),
+                    3 => format!("reward: {} Taler", w.taler),
+                    4 => format!("reward: {}", plural(w.workers, "worker", "workers")),
+                    _ => format!("reward: {} different goods", w.goods),
+                }
+            }
+            PASS => "pass".into(),
+            FINISH => if s.turn.extra { "finish the extra action".into() } else { "finish the action".into() },
+            END_TURN => "end the turn".into(),
+            a if a < NUM_ACTIONS as Action => format!("use the extra action: {}", TILES[(a - EXTRA) as usize]),
+            _ => format!("action {a}"),
+        }
+    }
+
+    fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
         out.fill(0.0);
         let n = self.players;
         let rel = |p: usize| (p + n - player) % n;
@@ -436,48 +506,7 @@ impl Nauticus {
         debug_assert_eq!(o.at, tensor_len());
     }
 
-    /// One seat's final scoring as the rulebook counts it (at any moment: what the end would
-    /// give now), without allocating.
-    pub(crate) fn tally(&self, s: &State, p: usize) -> Tally {
-        let r = &self.data.rules;
-        let pl = &s.players[p];
-        let goods: u32 = pl.delivered.iter().map(|&n| self.data.set_value(n as u32)).sum();
-        let mut ships = 0;
-        let mut material = pl.workers + pl.warehouse.iter().map(|&n| n as u32).sum::<u32>();
-        for (_, sh) in s.ships_of(p) {
-            if sh.complete() {
-                ships += self.data.ship_points[sh.parts() as usize - 1];
-            } else {
-                material += sh.material();
-            }
-            material += sh.cargo() as u32;
-        }
-        let taler = pl.taler + material;
-        Tally {
-            track: pl.points,
-            goods,
-            ships,
-            material: taler / r.taler_per_point,
-            left_over: taler % r.taler_per_point,
-            taler,
-        }
-    }
-
-    /// The winners at the end: the most points, then the most Taler left over, then the most
-    /// Taler in all; whoever is still tied shares.
-    pub(crate) fn winners_of(&self, s: &State) -> Vec<usize> {
-        if s.step != Step::GameOver {
-            return Vec::new();
-        }
-        let key = |p: usize| {
-            let t = self.tally(s, p);
-            (t.total(), t.left_over, t.taler)
-        };
-        let best = (0..self.players).map(key).max().expect("players");
-        (0..self.players).filter(|&p| key(p) == best).collect()
-    }
-
-    pub(crate) fn report(&self, s: &State) -> ScoreReport {
+    fn score_report(&self, s: &State) -> ScoreReport {
         let r = &self.data.rules;
         let categories = ["victory point track", "delivered goods", "completed ships", "remaining material"]
             .map(String::from)
@@ -493,7 +522,7 @@ impl Nauticus {
             points,
             tie_breakers: vec!["Taler left after the conversion (0 to 2)".into(), "Taler in all".into()],
             tie_breaker_values: tallies.iter().map(|t| vec![t.left_over as f64, t.taler as f64]).collect(),
-            winners: self.winners_of(s),
+            winners: self.winners(s),
             terminal: s.step == Step::GameOver,
             truncated: false,
             notes: vec![format!(
@@ -505,22 +534,9 @@ impl Nauticus {
     }
 }
 
-/// One seat's final scoring, category by category, and its tie-breakers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Tally {
-    pub track: i32,
-    pub goods: u32,
-    pub ships: u32,
-    /// Points for remaining material and money.
-    pub material: u32,
-    /// Taler left after the conversion into points (0 to 2).
-    pub left_over: u32,
-    /// Taler in all, the converted material included.
-    pub taler: u32,
-}
-
-impl Tally {
-    pub fn total(&self) -> i64 {
-        self.track as i64 + (self.goods + self.ships + self.material) as i64
+impl Resample for Nauticus {
+    /// Nothing is hidden, so the only consistent state is the state itself.
+    fn resample(&self, state: &State, _player: usize, _rng: &mut Rng) -> State {
+        state.clone()
     }
 }

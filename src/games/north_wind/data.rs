@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{parse_text, parse_value, ComponentData};
+use crate::engine::data::{is_zero, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -118,14 +118,6 @@ pub struct ContractFile {
     pub source: Source,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-}
-
-fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
-    EngineError::data(field, message)
-}
-
-fn is_zero(v: &u32) -> bool {
-    *v == 0
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -290,41 +282,26 @@ pub struct Data {
 }
 
 impl ComponentData for Data {
+    type File = DataFile;
     const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/north-wind.json");
 
-    fn from_json_str(text: &str) -> Result<Data> {
-        Data::compile(parse_text(text)?)
-    }
-
-    fn from_value(value: &serde_json::Value) -> Result<Data> {
-        Data::compile(parse_value(value)?)
-    }
-}
-
-impl Data {
-    pub fn kind(&self, card: u8) -> Kind {
-        self.card_kind[card as usize]
-    }
-    pub fn num_cards(&self) -> usize {
-        self.card_type.len()
-    }
-    pub fn compile(file: DataFile) -> Result<Data> {
+    fn compile(file: DataFile) -> Result<Data> {
         if file.format != 1 {
-            return Err(err("format", format!("data format {} is not supported (expected 1)", file.format)));
+            return Err(EngineError::data("format", format!("data format {} is not supported (expected 1)", file.format)));
         }
         if file.game != "north-wind" {
-            return Err(err("game", format!("this is a data file for {:?}, not north-wind", file.game)));
+            return Err(EngineError::data("game", format!("this is a data file for {:?}, not north-wind", file.game)));
         }
         let r = &file.rules;
         let get = |name: &str, s: &Sourced, lo: u32, hi: u32| -> Result<u32> {
             if s.value < lo || s.value > hi {
-                Err(err(format!("rules.{name}.value"), format!("{} is outside {lo}..={hi}", s.value)))
+                Err(EngineError::data(format!("rules.{name}.value"), format!("{} is outside {lo}..={hi}", s.value)))
             } else {
                 Ok(s.value)
             }
         };
         if r.sea_card_stacks.value != 3 {
-            return Err(err("rules.sea_card_stacks.value", "North Wind has exactly 3 stacks, one per destination port"));
+            return Err(EngineError::data("rules.sea_card_stacks.value", "North Wind has exactly 3 stacks, one per destination port"));
         }
         let max_sail = get("max_sail_level", &r.max_sail_level, 1, 7)? as u8;
         let rules = Rules {
@@ -356,7 +333,7 @@ impl Data {
         };
 
         if rules.starting_letters > rules.max_letters {
-            return Err(err("rules.starting_trade_letters.value", format!(
+            return Err(EngineError::data("rules.starting_trade_letters.value", format!(
                 "{} letters at the start, but a player may hold at most {}", rules.starting_letters, rules.max_letters)));
         }
 
@@ -367,16 +344,16 @@ impl Data {
                 "2" => 2,
                 "3" => 3,
                 "4" => 4,
-                _ => return Err(err(format!("victory_tokens.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
+                _ => return Err(EngineError::data(format!("victory_tokens.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
             };
             if s.value == 0 || s.value > 40 {
-                return Err(err(format!("victory_tokens.{key}.value"), format!("{} is outside 1..=40", s.value)));
+                return Err(EngineError::data(format!("victory_tokens.{key}.value"), format!("{} is outside 1..=40", s.value)));
             }
             tokens.insert(players, s.value as u8);
         }
         for p in 2..=4 {
             if !tokens.contains_key(&p) {
-                return Err(err(format!("victory_tokens.{p}"), "missing"));
+                return Err(EngineError::data(format!("victory_tokens.{p}"), "missing"));
             }
         }
 
@@ -389,25 +366,25 @@ impl Data {
         for (i, c) in file.sea_cards.iter().enumerate() {
             let f = |field: &str| format!("sea_cards[{i}].{field}");
             if c.name.trim().is_empty() {
-                return Err(err(f("name"), "empty name"));
+                return Err(EngineError::data(f("name"), "empty name"));
             }
             if types.iter().any(|t| t.name == c.name) {
-                return Err(err(f("name"), format!("duplicate card name {:?}", c.name)));
+                return Err(EngineError::data(f("name"), format!("duplicate card name {:?}", c.name)));
             }
             let count = c.count.unwrap_or(1);
             if count == 0 || count > 16 {
-                return Err(err(f("count"), format!("{count} is outside 1..=16")));
+                return Err(EngineError::data(f("count"), format!("{count} is outside 1..=16")));
             }
             let needs = |has: bool, field: &str, kind: &str| -> Result<()> {
                 if has {
                     Ok(())
                 } else {
-                    Err(err(f(field), format!("a {kind} card needs a {field}")))
+                    Err(EngineError::data(f(field), format!("a {kind} card needs a {field}")))
                 }
             };
             let forbids = |has: bool, field: &str, kind: &str| -> Result<()> {
                 if has {
-                    Err(err(f(field), format!("a {kind} card has no {field}")))
+                    Err(EngineError::data(f(field), format!("a {kind} card has no {field}")))
                 } else {
                     Ok(())
                 }
@@ -415,8 +392,8 @@ impl Data {
             let price = |p: Option<u32>| -> Result<u8> {
                 match p {
                     Some(v) if (1..=50).contains(&v) => Ok(v as u8),
-                    Some(v) => Err(err(f("price"), format!("{v} is outside 1..=50"))),
-                    None => Err(err(f("price"), "missing")),
+                    Some(v) => Err(EngineError::data(f("price"), format!("{v} is outside 1..=50"))),
+                    None => Err(EngineError::data(f("price"), "missing")),
                 }
             };
             let kind = match c.kind {
@@ -426,13 +403,13 @@ impl Data {
                     needs(c.port.is_some(), "port", "destination")?;
                     let port = c.port.as_deref().unwrap();
                     let Some(pi) = PORTS.iter().position(|p| *p == port) else {
-                        return Err(err(f("port"), format!("{port:?} is not one of {PORTS:?}")));
+                        return Err(EngineError::data(f("port"), format!("{port:?} is not one of {PORTS:?}")));
                     };
                     if count != 1 {
-                        return Err(err(f("count"), "each destination port has exactly one card"));
+                        return Err(EngineError::data(f("count"), "each destination port has exactly one card"));
                     }
                     if destination_card[pi] != u8::MAX {
-                        return Err(err(f("port"), format!("a second card for {port}")));
+                        return Err(EngineError::data(f("port"), format!("a second card for {port}")));
                     }
                     destination_card[pi] = card_type.len() as u8;
                     Kind::Destination { port: pi as u8 }
@@ -467,7 +444,7 @@ impl Data {
             };
             let m = if count > 1 {
                 if multi as usize >= MAX_MULTI_TYPES {
-                    return Err(err(f("count"), format!("at most {MAX_MULTI_TYPES} kinds of card may have several copies")));
+                    return Err(EngineError::data(f("count"), format!("at most {MAX_MULTI_TYPES} kinds of card may have several copies")));
                 }
                 multi += 1;
                 Some(multi - 1)
@@ -481,26 +458,26 @@ impl Data {
                 card_type.push(t);
                 card_label.push(if count > 1 { format!("{}#{}", c.name, k + 1) } else { c.name.clone() });
                 if card_type.len() > MAX_CARDS {
-                    return Err(err("sea_cards", format!("more than {MAX_CARDS} sea cards")));
+                    return Err(EngineError::data("sea_cards", format!("more than {MAX_CARDS} sea cards")));
                 }
             }
             types.push(CardType { name: c.name.clone(), kind, count: count as u8, multi: m, cards: ids });
         }
         for (pi, port) in PORTS.iter().enumerate() {
             if destination_card[pi] == u8::MAX {
-                return Err(err("sea_cards", format!("no destination card for {port}")));
+                return Err(EngineError::data("sea_cards", format!("no destination card for {port}")));
             }
         }
         let deal_cards: Vec<u8> = (0..card_type.len() as u8)
             .filter(|&c| !matches!(types[card_type[c as usize] as usize].kind, Kind::Destination { .. }))
             .collect();
         if deal_cards.is_empty() || deal_cards.len() % 3 != 0 {
-            return Err(err("sea_cards", format!(
+            return Err(EngineError::data("sea_cards", format!(
                 "the {} non-destination cards must split evenly into 3 stacks", deal_cards.len())));
         }
         let slots_per_stack = (deal_cards.len() / 3) as u8;
         if slots_per_stack < max_sail {
-            return Err(err("rules.max_sail_level.value", format!(
+            return Err(EngineError::data("rules.max_sail_level.value", format!(
                 "a stack holds {} cards besides its port: too few for a range of {max_sail} after a lookout's slide",
                 slots_per_stack)));
         }
@@ -509,36 +486,36 @@ impl Data {
         let mut contracts: [Vec<Contract>; 3] = Default::default();
         for key in file.contracts.keys() {
             if !PORTS.contains(&key.as_str()) {
-                return Err(err(format!("contracts.{key}"), format!("not a destination port; ports are {PORTS:?}")));
+                return Err(EngineError::data(format!("contracts.{key}"), format!("not a destination port; ports are {PORTS:?}")));
             }
         }
         for (pi, port) in PORTS.iter().enumerate() {
             let Some(list) = file.contracts.get(*port) else {
-                return Err(err(format!("contracts.{port}"), "missing"));
+                return Err(EngineError::data(format!("contracts.{port}"), "missing"));
             };
             if list.is_empty() || list.len() > MAX_CONTRACTS {
-                return Err(err(format!("contracts.{port}"), format!("{} contracts; 1..={MAX_CONTRACTS} allowed", list.len())));
+                return Err(EngineError::data(format!("contracts.{port}"), format!("{} contracts; 1..={MAX_CONTRACTS} allowed", list.len())));
             }
             for (i, c) in list.iter().enumerate() {
                 let goods = [c.grain, c.fish, c.salt, c.wood, c.wine];
                 for (g, &n) in goods.iter().enumerate() {
                     if n > rules.max_per_kind as u32 {
-                        return Err(err(format!("contracts.{port}[{i}].{}", GOODS[g]), format!(
+                        return Err(EngineError::data(format!("contracts.{port}[{i}].{}", GOODS[g]), format!(
                             "{n} can never be held (at most {} of a kind)", rules.max_per_kind)));
                     }
                 }
                 if c.captains > rules.prison_slots as u32 {
-                    return Err(err(format!("contracts.{port}[{i}].captains"), format!(
+                    return Err(EngineError::data(format!("contracts.{port}[{i}].captains"), format!(
                         "{} can never be held (prison of {})", c.captains, rules.prison_slots)));
                 }
                 if goods.iter().sum::<u32>() > rules.hold_slots as u32 {
-                    return Err(err(format!("contracts.{port}[{i}]"), "more goods than a hold can carry"));
+                    return Err(EngineError::data(format!("contracts.{port}[{i}]"), "more goods than a hold can carry"));
                 }
                 if c.gold > 1000 {
-                    return Err(err(format!("contracts.{port}[{i}].gold"), "more than 1000"));
+                    return Err(EngineError::data(format!("contracts.{port}[{i}].gold"), "more than 1000"));
                 }
                 if goods.iter().sum::<u32>() + c.gold + c.captains == 0 {
-                    return Err(err(format!("contracts.{port}[{i}]"), "a contract must ask for something"));
+                    return Err(EngineError::data(format!("contracts.{port}[{i}]"), "a contract must ask for something"));
                 }
                 contracts[pi].push(Contract {
                     goods: goods.map(|n| n as u8),
@@ -554,23 +531,23 @@ impl Data {
             let o = match (e.face, e.strength) {
                 (EventFaceKind::Treasure, None) => EventOutcome::Treasure,
                 (EventFaceKind::Treasure, Some(_)) => {
-                    return Err(err(format!("event_die[{i}].strength"), "a treasure face has no strength"))
+                    return Err(EngineError::data(format!("event_die[{i}].strength"), "a treasure face has no strength"))
                 }
                 (EventFaceKind::Pirates, Some(s)) if (1..=8).contains(&s) => EventOutcome::Pirates(s as u8),
                 (EventFaceKind::Pirates, _) => {
-                    return Err(err(format!("event_die[{i}].strength"), "a pirates face needs a strength in 1..=8"))
+                    return Err(EngineError::data(format!("event_die[{i}].strength"), "a pirates face needs a strength in 1..=8"))
                 }
             };
             if e.count == 0 || e.count > 100 {
-                return Err(err(format!("event_die[{i}].count"), "outside 1..=100"));
+                return Err(EngineError::data(format!("event_die[{i}].count"), "outside 1..=100"));
             }
             if event_faces.iter().any(|(x, _)| *x == o) {
-                return Err(err(format!("event_die[{i}]"), "the same face twice: add up the counts"));
+                return Err(EngineError::data(format!("event_die[{i}]"), "the same face twice: add up the counts"));
             }
             event_faces.push((o, e.count));
         }
         if event_faces.is_empty() {
-            return Err(err("event_die", "the die needs faces"));
+            return Err(EngineError::data("event_die", "the die needs faces"));
         }
         let mut combat_faces = Vec::new();
         for (i, e) in file.combat_die.iter().enumerate() {
@@ -580,15 +557,15 @@ impl Data {
                 CombatFaceKind::Miss => CombatOutcome::Miss,
             };
             if e.count == 0 || e.count > 100 {
-                return Err(err(format!("combat_die[{i}].count"), "outside 1..=100"));
+                return Err(EngineError::data(format!("combat_die[{i}].count"), "outside 1..=100"));
             }
             if combat_faces.iter().any(|(x, _)| *x == o) {
-                return Err(err(format!("combat_die[{i}]"), "the same face twice: add up the counts"));
+                return Err(EngineError::data(format!("combat_die[{i}]"), "the same face twice: add up the counts"));
             }
             combat_faces.push((o, e.count));
         }
         if combat_faces.is_empty() {
-            return Err(err("combat_die", "the die needs faces"));
+            return Err(EngineError::data("combat_die", "the die needs faces"));
         }
         let event_total = event_faces.iter().map(|f| f.1).sum();
         let combat_total = combat_faces.iter().map(|f| f.1).sum();
@@ -612,5 +589,14 @@ impl Data {
             combat_total,
             tokens,
         })
+    }
+}
+
+impl Data {
+    pub fn kind(&self, card: u8) -> Kind {
+        self.card_kind[card as usize]
+    }
+    pub fn num_cards(&self) -> usize {
+        self.card_type.len()
     }
 }

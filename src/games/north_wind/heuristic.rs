@@ -11,7 +11,10 @@
 //! no room for costs `ROOM`: a hold full of goods nobody asks for blocks the player's own
 //! contracts, and throwing one overboard to make room is then worth it.
 
-use super::state::{Ship, State};
+use crate::engine::outcome::tanh_margins;
+use crate::engine::prelude::*;
+
+use super::state::{Phase, Ship, State};
 use super::NorthWind;
 
 /// An open contract fully provided for (a token is 1).
@@ -119,5 +122,23 @@ impl NorthWind {
         }
         let free = (r.hold_slots as u32).saturating_sub(ship.hold() as u32);
         missing.saturating_sub(free)
+    }
+}
+
+impl Evaluate for NorthWind {
+    /// North Wind's evaluation for search agents (`heuristic.rs`): tokens placed, plus credit
+    /// for what brings tokens later (what the open contracts need, room in the hold for it,
+    /// spare goods, captains and gold, crew, cannons, sail, letters); each player's value is
+    /// tanh of the margin over the best opponent, three tokens wide.
+    fn evaluate(&self, state: &State, out: &mut [f64]) {
+        if state.phase == Phase::GameOver {
+            self.returns(state, out);
+            return;
+        }
+        let mut h = [0.0f64; 4];
+        for (p, hp) in h.iter_mut().enumerate().take(self.players) {
+            *hp = self.position_value(state, p);
+        }
+        tanh_margins(&h[..self.players], 3.0, out);
     }
 }

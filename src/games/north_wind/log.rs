@@ -3,6 +3,7 @@
 //! setup (face down) and the card a lookout looks at and slides under the stack.
 
 use crate::engine::Action;
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{CombatOutcome, EventOutcome, Kind, CREW_SLOTS, GOODS, GUNNER, PORTS};
@@ -124,12 +125,66 @@ impl NorthWind {
                 )
             }
             (SALVAGE, _) => format!("searches the shipwreck and finds {} gold", self.data.rules.shipwreck_gold),
-            _ => self.action_name(before, a),
+            _ => self.action_to_string(before, a),
         };
         format!("{who} {what}.")
     }
 
-    pub(crate) fn describe(&self, before: &State, a: Action, after: &State, observer: Option<usize>) -> String {
+    /// What a move changed beyond itself: bonuses, the end of the voyage, the next turn, the end.
+    fn consequences(&self, before: &State, after: &State, out: &mut String) {
+        for port in 0..3 {
+            let (was, is) = (before.majority[port], after.majority[port]);
+            if was != is {
+                if is != NONE {
+                    out.push_str(&format!(" P{is} takes the majority bonus of the {} column.", PORTS[port]));
+                } else {
+                    out.push_str(&format!(" P{was} loses the majority bonus of the {} column.", PORTS[port]));
+                }
+            }
+        }
+        for p in 0..self.players {
+            if after.ships[p].supply_bonus && !before.ships[p].supply_bonus {
+                out.push_str(&format!(" P{p} has supplied all three ports: the supply bonus."));
+            }
+            if after.ships[p].crew_bonus && !before.ships[p].crew_bonus {
+                out.push_str(&format!(" P{p} has a full crew: the crew bonus."));
+            }
+        }
+        let new_turn = after.turn != before.turn || (before.phase == Phase::Deal && after.phase != Phase::Deal);
+        if before.phase.in_voyage() && new_turn {
+            let a = before.active as usize;
+            let letter = after.ships[a].letters > before.ships[a].letters;
+            out.push_str(&format!(
+                " P{a}'s voyage ends{}.",
+                if letter { "; one action or none: a trade letter" } else { "" }
+            ));
+        }
+        if after.phase == Phase::GameOver {
+            if after.truncated {
+                out.push_str(&format!(" The game is cut off after {} turns: no winner.", self.max_turns));
+            } else if after.winner != NONE {
+                out.push_str(&format!(
+                    " P{} has placed all {} victory point tokens and wins.",
+                    after.winner, self.tokens
+                ));
+            }
+        } else if new_turn {
+            let n = after.active as usize;
+            let income = if before.ships[n].gold == 0 && after.ships[n].gold > 0 {
+                format!(": out of gold, P{n} takes {} from the bank", after.ships[n].gold)
+            } else {
+                String::new()
+            };
+            if before.phase == Phase::Deal {
+                out.push_str(" The sea cards are dealt.");
+            }
+            out.push_str(&format!(" P{n}'s turn{income}."));
+        }
+    }
+}
+
+impl Describe for NorthWind {
+    fn describe_move(&self, before: &State, a: Action, after: &State, observer: Option<usize>) -> String {
         let p = before.active;
         let sees_private = observer.is_none_or(|o| o == p as usize);
         let r = &self.data.rules;
@@ -235,58 +290,6 @@ impl NorthWind {
         };
         self.consequences(before, after, &mut out);
         out
-    }
-
-    /// What a move changed beyond itself: bonuses, the end of the voyage, the next turn, the end.
-    fn consequences(&self, before: &State, after: &State, out: &mut String) {
-        for port in 0..3 {
-            let (was, is) = (before.majority[port], after.majority[port]);
-            if was != is {
-                if is != NONE {
-                    out.push_str(&format!(" P{is} takes the majority bonus of the {} column.", PORTS[port]));
-                } else {
-                    out.push_str(&format!(" P{was} loses the majority bonus of the {} column.", PORTS[port]));
-                }
-            }
-        }
-        for p in 0..self.players {
-            if after.ships[p].supply_bonus && !before.ships[p].supply_bonus {
-                out.push_str(&format!(" P{p} has supplied all three ports: the supply bonus."));
-            }
-            if after.ships[p].crew_bonus && !before.ships[p].crew_bonus {
-                out.push_str(&format!(" P{p} has a full crew: the crew bonus."));
-            }
-        }
-        let new_turn = after.turn != before.turn || (before.phase == Phase::Deal && after.phase != Phase::Deal);
-        if before.phase.in_voyage() && new_turn {
-            let a = before.active as usize;
-            let letter = after.ships[a].letters > before.ships[a].letters;
-            out.push_str(&format!(
-                " P{a}'s voyage ends{}.",
-                if letter { "; one action or none: a trade letter" } else { "" }
-            ));
-        }
-        if after.phase == Phase::GameOver {
-            if after.truncated {
-                out.push_str(&format!(" The game is cut off after {} turns: no winner.", self.max_turns));
-            } else if after.winner != NONE {
-                out.push_str(&format!(
-                    " P{} has placed all {} victory point tokens and wins.",
-                    after.winner, self.tokens
-                ));
-            }
-        } else if new_turn {
-            let n = after.active as usize;
-            let income = if before.ships[n].gold == 0 && after.ships[n].gold > 0 {
-                format!(": out of gold, P{n} takes {} from the bank", after.ships[n].gold)
-            } else {
-                String::new()
-            };
-            if before.phase == Phase::Deal {
-                out.push_str(" The sea cards are dealt.");
-            }
-            out.push_str(&format!(" P{n}'s turn{income}."));
-        }
     }
 }
 

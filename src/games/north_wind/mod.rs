@@ -1,14 +1,11 @@
 //! North Wind (Klaus Teuber, Kosmos 2014) for 2 to 4 players, by its complete rules.
 //! `docs/games/north-wind.md` maps every rule to its code and test and records the rulings.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::engine::rng::Rng;
 use crate::engine::data::ComponentData;
-use crate::engine::{
-    Action, Actor, DataFileDecl, EngineError, Game, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result,
-    ScoreReport,
-};
+use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
+use crate::engine::prelude::*;
 
 pub mod actions;
 pub mod data;
@@ -135,140 +132,3 @@ impl GameDefinition for NorthWind {
     }
 }
 
-
-impl Game for NorthWind {
-    type State = State;
-
-    /// Format 2 holds the bank's gold (`supply_gold`). Format 3: the `gold` option (the bank is
-    /// unlimited by default; `supply_gold` is used only with `gold="limited"`), gold counted in
-    /// 32 bits, and the goods thrown overboard for the purchase under way (`voyage.jettisoned`).
-    const STATE_FORMAT: u32 = 3;
-
-    fn spec(&self) -> &GameSpec {
-        &self.spec
-    }
-
-    fn config(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("game".into(), Value::from(Self::NAME));
-        m.insert("players".into(), Value::from(self.players));
-        m.insert("max_turns".into(), Value::from(self.max_turns));
-        m.insert("gold".into(), Value::from(GOLD_CHOICES[self.limited_gold as usize]));
-        if let Some(d) = &self.custom_data {
-            m.insert("data".into(), d.clone());
-        }
-        Value::Object(m)
-    }
-
-    fn initial_state(&self) -> State {
-        self.initial()
-    }
-
-    fn actor(&self, state: &State) -> Actor {
-        self.actor_of(state)
-    }
-
-    fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
-        out.clear();
-        match self.actor_of(state) {
-            Actor::Chance => self.chance_weights(state, |a, _| out.push(a)),
-            Actor::Player(_) => self.legal_list(state, out),
-            Actor::Terminal => {}
-        }
-    }
-
-    fn chance_outcomes(&self, state: &State, out: &mut Vec<(Action, f64)>) {
-        out.clear();
-        let mut total = 0u32;
-        self.chance_weights(state, |_, w| total += w);
-        self.chance_weights(state, |a, w| out.push((a, w as f64 / total as f64)));
-    }
-
-    fn sample_chance(&self, state: &State, rng: &mut Rng) -> Action {
-        self.sample(state, rng)
-    }
-
-    fn apply(&self, state: &mut State, action: Action) {
-        self.do_apply(state, action)
-    }
-
-    fn action_to_string(&self, state: &State, action: Action) -> String {
-        self.action_name(state, action)
-    }
-
-    /// The cards dealt at setup lie face down, and the card a lookout looks at is his alone.
-    fn action_string_for(&self, state: &State, action: Action, observer: usize) -> String {
-        match state.phase {
-            Phase::Deal => "deal:face-down".into(),
-            Phase::Peek if observer != state.active as usize => "peek:unseen".into(),
-            _ => self.action_name(state, action),
-        }
-    }
-
-    fn describe_move(&self, before: &State, action: Action, after: &State, observer: Option<usize>) -> String {
-        self.describe(before, action, after, observer)
-    }
-
-    fn winners(&self, state: &State) -> Vec<usize> {
-        if state.winner == state::NONE {
-            Vec::new()
-        } else {
-            vec![state.winner as usize]
-        }
-    }
-
-    fn is_truncated(&self, state: &State) -> bool {
-        state.truncated
-    }
-
-    fn score_report(&self, state: &State) -> ScoreReport {
-        self.report(state)
-    }
-
-    fn public_string(&self, state: &State) -> String {
-        self.public_table(state)
-    }
-
-    fn observation_string(&self, state: &State, player: usize) -> String {
-        self.observe_string(state, player)
-    }
-
-    fn observation_tensor(&self, state: &State, player: usize, out: &mut [f32]) {
-        self.observe_tensor(state, player, out)
-    }
-
-    fn resample(&self, state: &State, player: usize, rng: &mut Rng) -> State {
-        self.resample_for(state, player, rng)
-    }
-
-    fn render(&self, state: &State) -> String {
-        self.render_table(state)
-    }
-
-    fn validate_state(&self, state: &State) -> Result<()> {
-        self.validate(state).map_err(EngineError::StateFormat)
-    }
-
-    fn setup(&self, description: &Value) -> Result<State> {
-        self.setup_from(description)
-    }
-
-    /// North Wind's evaluation for search agents (`heuristic.rs`): tokens placed, plus credit
-    /// for what brings tokens later (what the open contracts need, room in the hold for it,
-    /// spare goods, captains and gold, crew, cannons, sail, letters); each player's value is
-    /// tanh of the margin over the best opponent, three tokens wide.
-    fn evaluate(&self, state: &State, out: &mut [f64]) {
-        if state.phase == Phase::GameOver {
-            self.returns(state, out);
-            return;
-        }
-        let mut h = [0.0f64; 4];
-        for (p, hp) in h.iter_mut().enumerate().take(self.players) {
-            *hp = self.position_value(state, p);
-        }
-        for p in 0..self.players {
-            let best = (0..self.players).filter(|&q| q != p).map(|q| h[q]).fold(f64::NEG_INFINITY, f64::max);
-            out[p] = ((h[p] - best) / 3.0).tanh();
-        }
-    }
-}

@@ -10,6 +10,7 @@
 //! posterior; it reads only the player's own knowledge, never the true stacks.
 
 use crate::engine::rng::{below, unit_f64, Rng};
+use crate::engine::prelude::*;
 
 use super::data::{Kind, RUN_LEN};
 use super::state::{Phase, State, NONE, PUBLIC, VIEWS};
@@ -28,7 +29,10 @@ fn ln_factorial(n: u32) -> f64 {
 }
 
 impl NorthWind {
-    pub(crate) fn resample_for(&self, s: &State, player: usize, rng: &mut Rng) -> State {
+}
+
+impl Resample for NorthWind {
+    fn resample(&self, s: &State, player: usize, rng: &mut Rng) -> State {
         let mut out = s.clone();
         if s.phase == Phase::Deal {
             // Nobody has seen a dealt card: shuffle the dealt ones among the stacks, keeping

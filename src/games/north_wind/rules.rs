@@ -1,74 +1,18 @@
 //! The rules of North Wind: legal moves, state transitions and chance.
 //! Section names in comments are the rulebook's.
 
+use serde_json::{Map, Value};
+
 use crate::engine::rng::{below, Rng};
-use crate::engine::{Action, Actor};
+use crate::engine::{Action, Actor, GameSpec};
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{CombatOutcome, EventOutcome, Kind, BOATSWAIN, BOOKKEEPER, GUNNER, LOOKOUT, TREASURER};
 use super::state::{Phase, Ship, State, Voyage, NONE, PUBLIC, VIEWS};
-use super::NorthWind;
+use super::{NorthWind, GOLD_CHOICES};
 
 impl NorthWind {
-    pub(crate) fn initial(&self) -> State {
-        let r = &self.data.rules;
-        let ship = Ship {
-            gold: r.starting_gold,
-            goods: [0; 5],
-            captains: 0,
-            letters: r.starting_letters,
-            cannons: r.starting_cannons,
-            sail: r.starting_sail,
-            crew: 0,
-            supply_bonus: false,
-            crew_bonus: false,
-        };
-        let n = self.players as u8;
-        let mut s = State {
-            phase: Phase::Deal,
-            players: n,
-            active: 0,
-            turn: 0,
-            deal_next: 0,
-            stack_cards: [0; 3],
-            ships: [Ship::default(); 4],
-            supply_goods: [r.goods_per_kind; 5],
-            supply_captains: r.captains_total,
-            supply_letters: r.letters_total - n * r.starting_letters,
-            supply_gold: if self.limited_gold { r.gold_total - n as u32 * r.starting_gold } else { 0 },
-            done: [0; 3],
-            fulfilled: [[NONE; 16]; 3],
-            column: [[0; 4]; 3],
-            majority: [NONE; 3],
-            winner: NONE,
-            truncated: false,
-            voyage: Voyage::default(),
-            seen: [[0; 3]; VIEWS],
-            runs: [[[[0; super::data::RUN_LEN]; super::data::MAX_MULTI_TYPES]; 3]; VIEWS],
-        };
-        for p in 0..self.players {
-            s.ships[p] = ship;
-        }
-        // Setup 2-5: each destination card lies in the stack under its picture, known to all.
-        for port in 0..3 {
-            let c = self.data.destination_card[port];
-            s.stack_cards[port] = 1 << c;
-            let t = self.data.card_type[c as usize];
-            for v in 0..VIEWS {
-                s.seen[v][port] |= 1 << t;
-            }
-        }
-        s
-    }
-
-    pub(crate) fn actor_of(&self, s: &State) -> Actor {
-        match s.phase {
-            Phase::Deal | Phase::Peek | Phase::Reveal | Phase::Event | Phase::Combat => Actor::Chance,
-            Phase::GameOver => Actor::Terminal,
-            Phase::Letter | Phase::Boatswain => Actor::Player(s.voyage.decider as usize),
-            _ => Actor::Player(s.active as usize),
-        }
-    }
 
     // ----- tokens and bonuses ---------------------------------------------------------
 
@@ -426,43 +370,6 @@ impl NorthWind {
 
     // ----- legal actions ----------------------------------------------------------------
 
-    /// The legal player actions, in increasing id order (every generator below emits its ids
-    /// in order, and PASS is below every card option), so no sort is needed.
-    pub(crate) fn legal_list(&self, s: &State, out: &mut Vec<Action>) {
-        match s.phase {
-            Phase::ChooseStack => {
-                for p in 0..3 {
-                    out.push(SAIL + p);
-                }
-            }
-            Phase::PeekDecision => {
-                out.push(KEEP_TOP);
-                out.push(SLIDE_UNDER);
-            }
-            Phase::Pirate => {
-                if s.ships[s.active as usize].gold >= self.data.rules.pirate_toll {
-                    out.push(PAY_PIRATES);
-                }
-                out.push(FIGHT);
-            }
-            Phase::Card | Phase::Letter => {
-                // Goods thrown overboard commit the decider to the purchase (ruling 7).
-                if s.voyage.jettisoned == 0 {
-                    out.push(PASS);
-                }
-                self.card_options(s, s.voyage.decider as usize, s.voyage.current, out);
-            }
-            Phase::Boatswain => {
-                if s.voyage.jettisoned == 0 {
-                    out.push(PASS);
-                }
-                self.boatswain_options(s, out);
-            }
-            _ => {}
-        }
-        debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "legal actions out of order: {out:?}");
-    }
-
     pub(crate) fn boatswain_options(&self, s: &State, out: &mut impl Options) {
         if let Kind::Merchant { price } = self.data.kind(s.voyage.current) {
             self.merchant_options(s, s.voyage.decider as usize, price as u32, Some(s.voyage.first_trade as Action), out);
@@ -471,168 +378,7 @@ impl NorthWind {
 
     // ----- chance -----------------------------------------------------------------------
 
-    /// Outcomes of a chance node as (outcome, weight); weights are integers (card counts,
-    /// die faces), turned into probabilities by the caller.
-    pub(crate) fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
-        match s.phase {
-            Phase::Deal => {
-                let slots = self.data.slots_per_stack as u32 + 1;
-                for st in 0..3 {
-                    let free = slots - s.stack_cards[st].count_ones();
-                    if free > 0 {
-                        f(st as Action, free);
-                    }
-                }
-            }
-            Phase::Peek | Phase::Reveal => {
-                let mut m = self.remaining(s);
-                while m != 0 {
-                    let c = m.trailing_zeros();
-                    f(c, 1);
-                    m &= m - 1;
-                }
-            }
-            Phase::Event => {
-                for (i, &(_, n)) in self.data.event_faces.iter().enumerate() {
-                    f(i as Action, n);
-                }
-            }
-            Phase::Combat => {
-                for (i, &(_, n)) in self.data.combat_faces.iter().enumerate() {
-                    f(i as Action, n);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Draws a chance outcome without allocating.
-    pub(crate) fn sample(&self, s: &State, rng: &mut Rng) -> Action {
-        // The same draws as the general path below (one `below` over the total weight, the
-        // outcomes in order), without its two passes.
-        fn face<T>(faces: &[(T, u32)], total: u32, rng: &mut Rng) -> Action {
-            let mut pick = below(rng, total);
-            for (i, &(_, n)) in faces.iter().enumerate() {
-                if pick < n {
-                    return i as Action;
-                }
-                pick -= n;
-            }
-            (faces.len() - 1) as Action // not reached: the weights add up to `total`
-        }
-        match s.phase {
-            Phase::Peek | Phase::Reveal => {
-                // Every remaining card is equally likely: the k-th one in id order.
-                let mut m = self.remaining(s);
-                let mut k = below(rng, m.count_ones());
-                while k > 0 {
-                    m &= m - 1;
-                    k -= 1;
-                }
-                return m.trailing_zeros();
-            }
-            Phase::Event => return face(&self.data.event_faces, self.data.event_total, rng),
-            Phase::Combat => return face(&self.data.combat_faces, self.data.combat_total, rng),
-            _ => {}
-        }
-        let mut total = 0;
-        self.chance_weights(s, |_, w| total += w);
-        let mut pick = below(rng, total);
-        let mut chosen = 0;
-        let mut done = false;
-        self.chance_weights(s, |a, w| {
-            if !done {
-                if pick < w {
-                    chosen = a;
-                    done = true;
-                } else {
-                    pick -= w;
-                }
-            }
-        });
-        chosen
-    }
-
     // ----- transitions ------------------------------------------------------------------
-
-    pub(crate) fn do_apply(&self, s: &mut State, a: Action) {
-        match s.phase {
-            Phase::Deal => {
-                let card = self.data.deal_cards[s.deal_next as usize];
-                s.stack_cards[a as usize] |= 1 << card;
-                s.deal_next += 1;
-                if s.deal_next as usize == self.data.deal_cards.len() {
-                    self.start_turn(s);
-                }
-            }
-            Phase::ChooseStack => {
-                s.voyage = Voyage { stack: a as u8, ..Voyage::default() };
-                s.phase = if s.ships[s.active as usize].has(LOOKOUT) { Phase::Peek } else { Phase::Reveal };
-            }
-            Phase::Peek => {
-                s.voyage.peeked = a as u8;
-                s.voyage.drawn |= 1 << a;
-                s.phase = Phase::PeekDecision;
-            }
-            Phase::PeekDecision => {
-                let card = s.voyage.peeked;
-                s.voyage.peeked = NONE;
-                if a == KEEP_TOP {
-                    self.reveal(s, card);
-                } else {
-                    s.voyage.slid = card;
-                    s.phase = Phase::Reveal;
-                }
-            }
-            Phase::Reveal => {
-                s.voyage.drawn |= 1 << a;
-                self.reveal(s, a as u8);
-            }
-            Phase::Event => match self.data.event_faces[a as usize].0 {
-                EventOutcome::Treasure => {
-                    self.pay(s, s.active as usize, self.data.rules.treasure_gold);
-                    self.continue_voyage(s);
-                }
-                EventOutcome::Pirates(k) => {
-                    s.voyage.pirates = k;
-                    if s.ships[s.active as usize].gold < self.data.rules.pirate_toll {
-                        // Only fighting is possible: no decision to make.
-                        self.fight(s);
-                    } else {
-                        s.phase = Phase::Pirate;
-                    }
-                }
-            },
-            Phase::Pirate => {
-                if a == PAY_PIRATES {
-                    self.charge(s, s.active as usize, self.data.rules.pirate_toll);
-                    self.continue_voyage(s);
-                } else {
-                    self.fight(s);
-                }
-            }
-            Phase::Combat => {
-                let ship = &s.ships[s.active as usize];
-                let mult: u16 = if ship.has(GUNNER) { 2 } else { 1 };
-                s.voyage.rolls_left -= 1;
-                s.voyage.hits += match self.data.combat_faces[a as usize].0 {
-                    CombatOutcome::Hit => 1,
-                    // The blue double ball: 2 hits with a gunner, none without.
-                    CombatOutcome::Double => if mult == 2 { 2 } else { 0 },
-                    CombatOutcome::Miss => 0,
-                };
-                let v = s.voyage;
-                if v.hits >= v.pirates {
-                    self.victory(s);
-                } else if v.rolls_left == 0 || v.hits as u16 + v.rolls_left as u16 * mult < v.pirates as u16 {
-                    // The remaining rolls cannot reach the pirates' strength: defeat.
-                    self.end_voyage(s);
-                }
-            }
-            Phase::Card | Phase::Letter | Phase::Boatswain => self.apply_card_action(s, a),
-            Phase::GameOver => {}
-        }
-    }
 
     fn reveal(&self, s: &mut State, card: u8) {
         let v = &mut s.voyage;
@@ -827,5 +573,290 @@ impl NorthWind {
         }
         s.voyage.decider = NONE;
         self.continue_voyage(s);
+    }
+}
+
+impl Rules for NorthWind {
+    type State = State;
+
+    /// Format 2 holds the bank's gold (`supply_gold`). Format 3: the `gold` option (the bank is
+    /// unlimited by default; `supply_gold` is used only with `gold="limited"`), gold counted in
+    /// 32 bits, and the goods thrown overboard for the purchase under way (`voyage.jettisoned`).
+    const STATE_FORMAT: u32 = 3;
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn config(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("game".into(), Value::from(Self::NAME));
+        m.insert("players".into(), Value::from(self.players));
+        m.insert("max_turns".into(), Value::from(self.max_turns));
+        m.insert("gold".into(), Value::from(GOLD_CHOICES[self.limited_gold as usize]));
+        if let Some(d) = &self.custom_data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+
+    fn winners(&self, state: &State) -> Vec<usize> {
+        if state.winner == NONE {
+            Vec::new()
+        } else {
+            vec![state.winner as usize]
+        }
+    }
+
+    fn is_truncated(&self, state: &State) -> bool {
+        state.truncated
+    }
+
+    fn initial_state(&self) -> State {
+        let r = &self.data.rules;
+        let ship = Ship {
+            gold: r.starting_gold,
+            goods: [0; 5],
+            captains: 0,
+            letters: r.starting_letters,
+            cannons: r.starting_cannons,
+            sail: r.starting_sail,
+            crew: 0,
+            supply_bonus: false,
+            crew_bonus: false,
+        };
+        let n = self.players as u8;
+        let mut s = State {
+            phase: Phase::Deal,
+            players: n,
+            active: 0,
+            turn: 0,
+            deal_next: 0,
+            stack_cards: [0; 3],
+            ships: [Ship::default(); 4],
+            supply_goods: [r.goods_per_kind; 5],
+            supply_captains: r.captains_total,
+            supply_letters: r.letters_total - n * r.starting_letters,
+            supply_gold: if self.limited_gold { r.gold_total - n as u32 * r.starting_gold } else { 0 },
+            done: [0; 3],
+            fulfilled: [[NONE; 16]; 3],
+            column: [[0; 4]; 3],
+            majority: [NONE; 3],
+            winner: NONE,
+            truncated: false,
+            voyage: Voyage::default(),
+            seen: [[0; 3]; VIEWS],
+            runs: [[[[0; super::data::RUN_LEN]; super::data::MAX_MULTI_TYPES]; 3]; VIEWS],
+        };
+        for p in 0..self.players {
+            s.ships[p] = ship;
+        }
+        // Setup 2-5: each destination card lies in the stack under its picture, known to all.
+        for port in 0..3 {
+            let c = self.data.destination_card[port];
+            s.stack_cards[port] = 1 << c;
+            let t = self.data.card_type[c as usize];
+            for v in 0..VIEWS {
+                s.seen[v][port] |= 1 << t;
+            }
+        }
+        s
+    }
+
+    fn actor(&self, s: &State) -> Actor {
+        match s.phase {
+            Phase::Deal | Phase::Peek | Phase::Reveal | Phase::Event | Phase::Combat => Actor::Chance,
+            Phase::GameOver => Actor::Terminal,
+            Phase::Letter | Phase::Boatswain => Actor::Player(s.voyage.decider as usize),
+            _ => Actor::Player(s.active as usize),
+        }
+    }
+
+    /// The legal player actions, in increasing id order (every generator below emits its ids
+    /// in order, and PASS is below every card option), so no sort is needed.
+    fn player_actions(&self, s: &State, out: &mut Vec<Action>) {
+        match s.phase {
+            Phase::ChooseStack => {
+                for p in 0..3 {
+                    out.push(SAIL + p);
+                }
+            }
+            Phase::PeekDecision => {
+                out.push(KEEP_TOP);
+                out.push(SLIDE_UNDER);
+            }
+            Phase::Pirate => {
+                if s.ships[s.active as usize].gold >= self.data.rules.pirate_toll {
+                    out.push(PAY_PIRATES);
+                }
+                out.push(FIGHT);
+            }
+            Phase::Card | Phase::Letter => {
+                // Goods thrown overboard commit the decider to the purchase (ruling 7).
+                if s.voyage.jettisoned == 0 {
+                    out.push(PASS);
+                }
+                self.card_options(s, s.voyage.decider as usize, s.voyage.current, out);
+            }
+            Phase::Boatswain => {
+                if s.voyage.jettisoned == 0 {
+                    out.push(PASS);
+                }
+                self.boatswain_options(s, out);
+            }
+            _ => {}
+        }
+        debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "legal actions out of order: {out:?}");
+    }
+
+    /// Outcomes of a chance node as (outcome, weight); weights are integers (card counts,
+    /// die faces), turned into probabilities by the caller.
+    fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
+        match s.phase {
+            Phase::Deal => {
+                let slots = self.data.slots_per_stack as u32 + 1;
+                for st in 0..3 {
+                    let free = slots - s.stack_cards[st].count_ones();
+                    if free > 0 {
+                        f(st as Action, free);
+                    }
+                }
+            }
+            Phase::Peek | Phase::Reveal => {
+                let mut m = self.remaining(s);
+                while m != 0 {
+                    let c = m.trailing_zeros();
+                    f(c, 1);
+                    m &= m - 1;
+                }
+            }
+            Phase::Event => {
+                for (i, &(_, n)) in self.data.event_faces.iter().enumerate() {
+                    f(i as Action, n);
+                }
+            }
+            Phase::Combat => {
+                for (i, &(_, n)) in self.data.combat_faces.iter().enumerate() {
+                    f(i as Action, n);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Draws a chance outcome without allocating.
+    fn sample_chance(&self, s: &State, rng: &mut Rng) -> Action {
+        // The same draws as the engine's general path (one `below` over the total weight, the
+        // outcomes in order), without its two passes.
+        fn face<T>(faces: &[(T, u32)], total: u32, rng: &mut Rng) -> Action {
+            let mut pick = below(rng, total);
+            for (i, &(_, n)) in faces.iter().enumerate() {
+                if pick < n {
+                    return i as Action;
+                }
+                pick -= n;
+            }
+            (faces.len() - 1) as Action // not reached: the weights add up to `total`
+        }
+        match s.phase {
+            Phase::Deal => {
+                // Each stack with room, by its free slots (a full stack weighs 0).
+                let slots = self.data.slots_per_stack as u32 + 1;
+                let stacks: [((), u32); 3] = std::array::from_fn(|st| ((), slots - s.stack_cards[st].count_ones()));
+                face(&stacks, stacks.iter().map(|&(_, n)| n).sum(), rng)
+            }
+            Phase::Peek | Phase::Reveal => {
+                // Every remaining card is equally likely: the k-th one in id order.
+                let mut m = self.remaining(s);
+                let mut k = below(rng, m.count_ones());
+                while k > 0 {
+                    m &= m - 1;
+                    k -= 1;
+                }
+                m.trailing_zeros()
+            }
+            Phase::Event => face(&self.data.event_faces, self.data.event_total, rng),
+            Phase::Combat => face(&self.data.combat_faces, self.data.combat_total, rng),
+            _ => unreachable!("sample_chance is called only at a chance node"),
+        }
+    }
+
+    fn apply(&self, s: &mut State, a: Action) {
+        match s.phase {
+            Phase::Deal => {
+                let card = self.data.deal_cards[s.deal_next as usize];
+                s.stack_cards[a as usize] |= 1 << card;
+                s.deal_next += 1;
+                if s.deal_next as usize == self.data.deal_cards.len() {
+                    self.start_turn(s);
+                }
+            }
+            Phase::ChooseStack => {
+                s.voyage = Voyage { stack: a as u8, ..Voyage::default() };
+                s.phase = if s.ships[s.active as usize].has(LOOKOUT) { Phase::Peek } else { Phase::Reveal };
+            }
+            Phase::Peek => {
+                s.voyage.peeked = a as u8;
+                s.voyage.drawn |= 1 << a;
+                s.phase = Phase::PeekDecision;
+            }
+            Phase::PeekDecision => {
+                let card = s.voyage.peeked;
+                s.voyage.peeked = NONE;
+                if a == KEEP_TOP {
+                    self.reveal(s, card);
+                } else {
+                    s.voyage.slid = card;
+                    s.phase = Phase::Reveal;
+                }
+            }
+            Phase::Reveal => {
+                s.voyage.drawn |= 1 << a;
+                self.reveal(s, a as u8);
+            }
+            Phase::Event => match self.data.event_faces[a as usize].0 {
+                EventOutcome::Treasure => {
+                    self.pay(s, s.active as usize, self.data.rules.treasure_gold);
+                    self.continue_voyage(s);
+                }
+                EventOutcome::Pirates(k) => {
+                    s.voyage.pirates = k;
+                    if s.ships[s.active as usize].gold < self.data.rules.pirate_toll {
+                        // Only fighting is possible: no decision to make.
+                        self.fight(s);
+                    } else {
+                        s.phase = Phase::Pirate;
+                    }
+                }
+            },
+            Phase::Pirate => {
+                if a == PAY_PIRATES {
+                    self.charge(s, s.active as usize, self.data.rules.pirate_toll);
+                    self.continue_voyage(s);
+                } else {
+                    self.fight(s);
+                }
+            }
+            Phase::Combat => {
+                let ship = &s.ships[s.active as usize];
+                let mult: u16 = if ship.has(GUNNER) { 2 } else { 1 };
+                s.voyage.rolls_left -= 1;
+                s.voyage.hits += match self.data.combat_faces[a as usize].0 {
+                    CombatOutcome::Hit => 1,
+                    // The blue double ball: 2 hits with a gunner, none without.
+                    CombatOutcome::Double => if mult == 2 { 2 } else { 0 },
+                    CombatOutcome::Miss => 0,
+                };
+                let v = s.voyage;
+                if v.hits >= v.pirates {
+                    self.victory(s);
+                } else if v.rolls_left == 0 || v.hits as u16 + v.rolls_left as u16 * mult < v.pirates as u16 {
+                    // The remaining rolls cannot reach the pirates' strength: defeat.
+                    self.end_voyage(s);
+                }
+            }
+            Phase::Card | Phase::Letter | Phase::Boatswain => self.apply_card_action(s, a),
+            Phase::GameOver => {}
+        }
     }
 }

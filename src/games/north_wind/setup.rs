@@ -6,6 +6,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 use crate::engine::{field_errors, EngineError, Result};
+use crate::engine::prelude::*;
 
 use super::data::{Kind, CREW_SLOTS, GOODS, PORTS};
 use super::state::{Phase, State, NONE, PUBLIC, VIEWS};
@@ -41,179 +42,6 @@ struct Desc {
 }
 
 impl NorthWind {
-    /// Builds the position at the start of `active`'s turn (gold income for the poor is then
-    /// applied as the rules say). Without `stacks`, the stacks are dealt by chance first.
-    ///
-    /// ```json
-    /// {"active": 0, "turn": 0,
-    ///  "ships": [{"gold": 5, "goods": {"wine": 1}, "captains": 0, "letters": 1,
-    ///             "cannons": 1, "sail": 4, "crew": ["gunner"]}],
-    ///  "stacks": {"Northcape": ["Fog", "Salt port (1)", ...], "Trutzhaven": [...], "Olesand": [...]},
-    ///  "contracts": {"Northcape": [1], "Trutzhaven": [0, 2], "Olesand": []}}
-    /// ```
-    pub(crate) fn setup_from(&self, description: &Value) -> Result<State> {
-        let desc: Desc = field_errors::from_json_value(description)
-            .map_err(|e| EngineError::setup(e.field_or("."), e.message))?;
-        let n = self.players;
-        let r = &self.data.rules;
-        let mut s = self.initial();
-        if desc.active as usize >= n {
-            return Err(EngineError::setup("active", format!("player {} does not exist in a {n}-player game", desc.active)));
-        }
-        if desc.turn >= self.max_turns {
-            return Err(EngineError::setup("turn", "at or past the turn bound"));
-        }
-        s.active = desc.active;
-        s.turn = desc.turn;
-        if desc.ships.len() > n {
-            return Err(EngineError::setup("ships", format!("{} ships for {n} players", desc.ships.len())));
-        }
-        for (p, d) in desc.ships.iter().enumerate() {
-            let f = |x: &str| format!("ships[{p}].{x}");
-            let sh = &mut s.ships[p];
-            if let Some(g) = d.gold {
-                let g = g as u32;
-                if self.limited_gold && g > r.gold_total {
-                    return Err(EngineError::setup(f("gold"), format!("more than the {} gold of the coins", r.gold_total)));
-                }
-                sh.gold = g;
-            }
-            for (name, &k) in &d.goods {
-                let Some(g) = GOODS.iter().position(|x| x == name) else {
-                    return Err(EngineError::setup(f(&format!("goods.{name}")), format!("goods are {GOODS:?}")));
-                };
-                if k > r.max_per_kind {
-                    return Err(EngineError::setup(f(&format!("goods.{name}")), format!("at most {} of a kind", r.max_per_kind)));
-                }
-                sh.goods[g] = k;
-            }
-            if sh.hold() > r.hold_slots {
-                return Err(EngineError::setup(f("goods"), format!("more than {} goods", r.hold_slots)));
-            }
-            if let Some(c) = d.captains {
-                if c > r.prison_slots {
-                    return Err(EngineError::setup(f("captains"), format!("the prison holds {}", r.prison_slots)));
-                }
-                sh.captains = c;
-            }
-            if let Some(l) = d.letters {
-                if l > r.max_letters {
-                    return Err(EngineError::setup(f("letters"), format!("at most {} letters", r.max_letters)));
-                }
-                sh.letters = l;
-            }
-            if let Some(c) = d.cannons {
-                if c > r.cannons_per_player {
-                    return Err(EngineError::setup(f("cannons"), format!("at most {}", r.cannons_per_player)));
-                }
-                sh.cannons = c;
-            }
-            if let Some(v) = d.sail {
-                if v < r.starting_sail || v > r.max_sail {
-                    return Err(EngineError::setup(f("sail"), format!("sail levels are {}..={}", r.starting_sail, r.max_sail)));
-                }
-                sh.sail = v;
-            }
-            if let Some(crew) = &d.crew {
-                sh.crew = 0;
-                for name in crew {
-                    let Some(c) = CREW_SLOTS.iter().position(|x| x == name) else {
-                        return Err(EngineError::setup(f("crew"), format!("{name:?} is not one of {CREW_SLOTS:?}")));
-                    };
-                    sh.crew |= 1 << c;
-                }
-                if sh.crew_count() > r.crew_per_player {
-                    return Err(EngineError::setup(f("crew"), format!("at most {} crew members", r.crew_per_player)));
-                }
-            }
-        }
-        // Supplies hold what the ships do not.
-        for g in 0..5 {
-            let held: u32 = (0..n).map(|p| s.ships[p].goods[g] as u32).sum();
-            if held > r.goods_per_kind as u32 {
-                return Err(EngineError::setup("ships", format!("more {} than the {} pieces", GOODS[g], r.goods_per_kind)));
-            }
-            s.supply_goods[g] = r.goods_per_kind - held as u8;
-        }
-        let captains: u32 = (0..n).map(|p| s.ships[p].captains as u32).sum();
-        if captains > r.captains_total as u32 {
-            return Err(EngineError::setup("ships", "more captains than pieces"));
-        }
-        s.supply_captains = r.captains_total - captains as u8;
-        let letters: u32 = (0..n).map(|p| s.ships[p].letters as u32).sum();
-        if letters > r.letters_total as u32 {
-            return Err(EngineError::setup("ships", "more trade letters than pieces"));
-        }
-        s.supply_letters = r.letters_total - letters as u8;
-        if self.limited_gold {
-            let gold: u32 = (0..n).map(|p| s.ships[p].gold).sum();
-            if gold > r.gold_total {
-                return Err(EngineError::setup("ships", format!("more gold than the {} of the coins", r.gold_total)));
-            }
-            s.supply_gold = r.gold_total - gold;
-        }
-        // Contracts.
-        for (port_name, owners) in &desc.contracts {
-            let Some(port) = PORTS.iter().position(|x| x == port_name) else {
-                return Err(EngineError::setup(format!("contracts.{port_name}"), format!("ports are {PORTS:?}")));
-            };
-            if owners.len() > self.data.contracts[port].len() {
-                return Err(EngineError::setup(format!("contracts.{port_name}"), "more than the column's contracts"));
-            }
-            for (i, &p) in owners.iter().enumerate() {
-                if p as usize >= n {
-                    return Err(EngineError::setup(format!("contracts.{port_name}[{i}]"), format!("no player {p}")));
-                }
-                s.fulfilled[port][i] = p;
-                s.column[port][p as usize] += 1;
-            }
-            s.done[port] = owners.len() as u8;
-        }
-        self.refresh_bonuses(&mut s);
-        for p in 0..n {
-            if self.placed(&s, p) > self.tokens {
-                return Err(EngineError::setup("contracts", format!("player {p} would place more than {} tokens", self.tokens)));
-            }
-        }
-        // Stacks.
-        match &desc.stacks {
-            None => {}
-            Some(stacks) => {
-                let mut used = 0u32;
-                for key in stacks.keys() {
-                    if !PORTS.contains(&key.as_str()) {
-                        return Err(EngineError::setup(format!("stacks.{key}"), format!("stacks are named by port: {PORTS:?}")));
-                    }
-                }
-                for (port, name) in PORTS.iter().enumerate() {
-                    let Some(cards) = stacks.get(*name) else {
-                        return Err(EngineError::setup(format!("stacks.{name}"), "missing"));
-                    };
-                    if cards.len() != self.data.slots_per_stack as usize {
-                        return Err(EngineError::setup(format!("stacks.{name}"), format!(
-                            "{} cards; each stack has {} besides its port", cards.len(), self.data.slots_per_stack)));
-                    }
-                    for (i, cname) in cards.iter().enumerate() {
-                        let Some(t) = self.data.types.iter().position(|t| &t.name == cname) else {
-                            return Err(EngineError::setup(format!("stacks.{name}[{i}]"), format!("no card is named {cname:?}")));
-                        };
-                        if matches!(self.data.types[t].kind, Kind::Destination { .. }) {
-                            return Err(EngineError::setup(format!("stacks.{name}[{i}]"), "destination cards lie under their own picture"));
-                        }
-                        let Some(&c) = self.data.types[t].cards.iter().find(|&&c| used >> c & 1 == 0) else {
-                            return Err(EngineError::setup(format!("stacks.{name}[{i}]"), format!("more {cname:?} cards than exist")));
-                        };
-                        used |= 1 << c;
-                        s.stack_cards[port] |= 1 << c;
-                    }
-                }
-                s.deal_next = self.data.deal_cards.len() as u8;
-                self.start_turn(&mut s);
-            }
-        }
-        self.validate(&s).map_err(|e| EngineError::setup("(position)", e))?;
-        Ok(s)
-    }
 
     /// Invariants of every reachable state; a saved state that breaks one is rejected.
     pub(crate) fn validate(&self, s: &State) -> std::result::Result<(), String> {
@@ -403,5 +231,185 @@ impl NorthWind {
             check!(*v == super::state::Voyage::default(), "voyage data outside a voyage");
         }
         Ok(())
+    }
+}
+
+impl Positions for NorthWind {
+    fn validate_state(&self, state: &State) -> Result<()> {
+        self.validate(state).map_err(EngineError::StateFormat)
+    }
+
+    /// Builds the position at the start of `active`'s turn (gold income for the poor is then
+    /// applied as the rules say). Without `stacks`, the stacks are dealt by chance first.
+    ///
+    /// ```json
+    /// {"active": 0, "turn": 0,
+    ///  "ships": [{"gold": 5, "goods": {"wine": 1}, "captains": 0, "letters": 1,
+    ///             "cannons": 1, "sail": 4, "crew": ["gunner"]}],
+    ///  "stacks": {"Northcape": ["Fog", "Salt port (1)", ...], "Trutzhaven": [...], "Olesand": [...]},
+    ///  "contracts": {"Northcape": [1], "Trutzhaven": [0, 2], "Olesand": []}}
+    /// ```
+    fn setup(&self, description: &Value) -> Result<State> {
+        let desc: Desc = field_errors::from_json_value(description)
+            .map_err(|e| EngineError::setup(e.field_or("."), e.message))?;
+        let n = self.players;
+        let r = &self.data.rules;
+        let mut s = self.initial_state();
+        if desc.active as usize >= n {
+            return Err(EngineError::setup("active", format!("player {} does not exist in a {n}-player game", desc.active)));
+        }
+        if desc.turn >= self.max_turns {
+            return Err(EngineError::setup("turn", "at or past the turn bound"));
+        }
+        s.active = desc.active;
+        s.turn = desc.turn;
+        if desc.ships.len() > n {
+            return Err(EngineError::setup("ships", format!("{} ships for {n} players", desc.ships.len())));
+        }
+        for (p, d) in desc.ships.iter().enumerate() {
+            let f = |x: &str| format!("ships[{p}].{x}");
+            let sh = &mut s.ships[p];
+            if let Some(g) = d.gold {
+                let g = g as u32;
+                if self.limited_gold && g > r.gold_total {
+                    return Err(EngineError::setup(f("gold"), format!("more than the {} gold of the coins", r.gold_total)));
+                }
+                sh.gold = g;
+            }
+            for (name, &k) in &d.goods {
+                let Some(g) = GOODS.iter().position(|x| x == name) else {
+                    return Err(EngineError::setup(f(&format!("goods.{name}")), format!("goods are {GOODS:?}")));
+                };
+                if k > r.max_per_kind {
+                    return Err(EngineError::setup(f(&format!("goods.{name}")), format!("at most {} of a kind", r.max_per_kind)));
+                }
+                sh.goods[g] = k;
+            }
+            if sh.hold() > r.hold_slots {
+                return Err(EngineError::setup(f("goods"), format!("more than {} goods", r.hold_slots)));
+            }
+            if let Some(c) = d.captains {
+                if c > r.prison_slots {
+                    return Err(EngineError::setup(f("captains"), format!("the prison holds {}", r.prison_slots)));
+                }
+                sh.captains = c;
+            }
+            if let Some(l) = d.letters {
+                if l > r.max_letters {
+                    return Err(EngineError::setup(f("letters"), format!("at most {} letters", r.max_letters)));
+                }
+                sh.letters = l;
+            }
+            if let Some(c) = d.cannons {
+                if c > r.cannons_per_player {
+                    return Err(EngineError::setup(f("cannons"), format!("at most {}", r.cannons_per_player)));
+                }
+                sh.cannons = c;
+            }
+            if let Some(v) = d.sail {
+                if v < r.starting_sail || v > r.max_sail {
+                    return Err(EngineError::setup(f("sail"), format!("sail levels are {}..={}", r.starting_sail, r.max_sail)));
+                }
+                sh.sail = v;
+            }
+            if let Some(crew) = &d.crew {
+                sh.crew = 0;
+                for name in crew {
+                    let Some(c) = CREW_SLOTS.iter().position(|x| x == name) else {
+                        return Err(EngineError::setup(f("crew"), format!("{name:?} is not one of {CREW_SLOTS:?}")));
+                    };
+                    sh.crew |= 1 << c;
+                }
+                if sh.crew_count() > r.crew_per_player {
+                    return Err(EngineError::setup(f("crew"), format!("at most {} crew members", r.crew_per_player)));
+                }
+            }
+        }
+        // Supplies hold what the ships do not.
+        for g in 0..5 {
+            let held: u32 = (0..n).map(|p| s.ships[p].goods[g] as u32).sum();
+            if held > r.goods_per_kind as u32 {
+                return Err(EngineError::setup("ships", format!("more {} than the {} pieces", GOODS[g], r.goods_per_kind)));
+            }
+            s.supply_goods[g] = r.goods_per_kind - held as u8;
+        }
+        let captains: u32 = (0..n).map(|p| s.ships[p].captains as u32).sum();
+        if captains > r.captains_total as u32 {
+            return Err(EngineError::setup("ships", "more captains than pieces"));
+        }
+        s.supply_captains = r.captains_total - captains as u8;
+        let letters: u32 = (0..n).map(|p| s.ships[p].letters as u32).sum();
+        if letters > r.letters_total as u32 {
+            return Err(EngineError::setup("ships", "more trade letters than pieces"));
+        }
+        s.supply_letters = r.letters_total - letters as u8;
+        if self.limited_gold {
+            let gold: u32 = (0..n).map(|p| s.ships[p].gold).sum();
+            if gold > r.gold_total {
+                return Err(EngineError::setup("ships", format!("more gold than the {} of the coins", r.gold_total)));
+            }
+            s.supply_gold = r.gold_total - gold;
+        }
+        // Contracts.
+        for (port_name, owners) in &desc.contracts {
+            let Some(port) = PORTS.iter().position(|x| x == port_name) else {
+                return Err(EngineError::setup(format!("contracts.{port_name}"), format!("ports are {PORTS:?}")));
+            };
+            if owners.len() > self.data.contracts[port].len() {
+                return Err(EngineError::setup(format!("contracts.{port_name}"), "more than the column's contracts"));
+            }
+            for (i, &p) in owners.iter().enumerate() {
+                if p as usize >= n {
+                    return Err(EngineError::setup(format!("contracts.{port_name}[{i}]"), format!("no player {p}")));
+                }
+                s.fulfilled[port][i] = p;
+                s.column[port][p as usize] += 1;
+            }
+            s.done[port] = owners.len() as u8;
+        }
+        self.refresh_bonuses(&mut s);
+        for p in 0..n {
+            if self.placed(&s, p) > self.tokens {
+                return Err(EngineError::setup("contracts", format!("player {p} would place more than {} tokens", self.tokens)));
+            }
+        }
+        // Stacks.
+        match &desc.stacks {
+            None => {}
+            Some(stacks) => {
+                let mut used = 0u32;
+                for key in stacks.keys() {
+                    if !PORTS.contains(&key.as_str()) {
+                        return Err(EngineError::setup(format!("stacks.{key}"), format!("stacks are named by port: {PORTS:?}")));
+                    }
+                }
+                for (port, name) in PORTS.iter().enumerate() {
+                    let Some(cards) = stacks.get(*name) else {
+                        return Err(EngineError::setup(format!("stacks.{name}"), "missing"));
+                    };
+                    if cards.len() != self.data.slots_per_stack as usize {
+                        return Err(EngineError::setup(format!("stacks.{name}"), format!(
+                            "{} cards; each stack has {} besides its port", cards.len(), self.data.slots_per_stack)));
+                    }
+                    for (i, cname) in cards.iter().enumerate() {
+                        let Some(t) = self.data.types.iter().position(|t| &t.name == cname) else {
+                            return Err(EngineError::setup(format!("stacks.{name}[{i}]"), format!("no card is named {cname:?}")));
+                        };
+                        if matches!(self.data.types[t].kind, Kind::Destination { .. }) {
+                            return Err(EngineError::setup(format!("stacks.{name}[{i}]"), "destination cards lie under their own picture"));
+                        }
+                        let Some(&c) = self.data.types[t].cards.iter().find(|&&c| used >> c & 1 == 0) else {
+                            return Err(EngineError::setup(format!("stacks.{name}[{i}]"), format!("more {cname:?} cards than exist")));
+                        };
+                        used |= 1 << c;
+                        s.stack_cards[port] |= 1 << c;
+                    }
+                }
+                s.deal_next = self.data.deal_cards.len() as u8;
+                self.start_turn(&mut s);
+            }
+        }
+        self.validate(&s).map_err(|e| EngineError::setup("(position)", e))?;
+        Ok(s)
     }
 }

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::harness::conformance::check_random_games;
-use crate::engine::{Action, Game, GameDefinition, GameState};
+use crate::engine::{Action, GameState};
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::state::{Phase, NONE};
@@ -1046,7 +1047,7 @@ fn saved_states_are_checked_on_load() {
     assert!(GameState::from_json(&g, &json[..json.len() / 2]).is_err());
     assert!(GameState::from_bytes(&g, &bytes[..bytes.len() / 2]).is_err());
     // Future version.
-    let v = <NorthWind as Game>::STATE_FORMAT;
+    let v = <NorthWind as Rules>::STATE_FORMAT;
     let future = json.replacen(&format!("\"format\":{v}"), "\"format\":7", 1);
     let e = GameState::from_json(&g, &future).unwrap_err().to_string();
     assert!(e.contains("version 7") && e.contains(&format!("reads version {v}")), "{e}");

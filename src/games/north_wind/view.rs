@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use crate::engine::{Action, Actor, ScoreReport};
+use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::data::{CombatOutcome, EventOutcome, Kind, CREW_SLOTS, GOODS, MAX_MULTI_TYPES, PORTS, RUN_LEN};
@@ -43,39 +44,6 @@ fn phase_index(p: Phase) -> usize {
 impl NorthWind {
     pub(crate) fn card_name(&self, card: u8) -> &str {
         &self.data.types[self.data.card_type[card as usize] as usize].name
-    }
-
-    pub(crate) fn action_name(&self, s: &State, a: Action) -> String {
-        if self.actor_of(s) == Actor::Chance {
-            return match s.phase {
-                Phase::Deal => format!(
-                    "deal:{}>{}",
-                    self.data.card_label[self.data.deal_cards[s.deal_next as usize] as usize],
-                    PORTS.get(a as usize).unwrap_or(&"?")
-                ),
-                Phase::Peek => format!("peek:{}", self.data.card_label.get(a as usize).map_or("?", |s| s)),
-                Phase::Reveal => format!("reveal:{}", self.data.card_label.get(a as usize).map_or("?", |s| s)),
-                Phase::Event => match self.data.event_faces.get(a as usize).map(|f| f.0) {
-                    Some(EventOutcome::Treasure) => "event:treasure".into(),
-                    Some(EventOutcome::Pirates(k)) => format!("event:pirates-{k}"),
-                    None => format!("event:{a}?"),
-                },
-                Phase::Combat => match self.data.combat_faces.get(a as usize).map(|f| f.0) {
-                    Some(CombatOutcome::Hit) => "combat:hit".into(),
-                    Some(CombatOutcome::Double) => "combat:double".into(),
-                    Some(CombatOutcome::Miss) => "combat:miss".into(),
-                    None => format!("combat:{a}?"),
-                },
-                _ => format!("chance:{a}"),
-            };
-        }
-        let base = base_name(a);
-        if (BUY_1..=SELL_2).contains(&a) && s.voyage.current != NONE {
-            if let Kind::TradingPort { good, .. } = self.data.kind(s.voyage.current) {
-                return format!("{base}:{}", GOODS[good as usize]);
-            }
-        }
-        base
     }
 
     fn describe_card(&self, card: u8) -> String {
@@ -240,8 +208,52 @@ impl NorthWind {
             let _ = writeln!(out, "  {} stack: {}", PORTS[st], if parts.is_empty() { "-".into() } else { parts.join(", ") });
         }
     }
+}
 
-    pub(crate) fn observe_string(&self, s: &State, player: usize) -> String {
+impl View for NorthWind {
+    /// The cards dealt at setup lie face down, and the card a lookout looks at is his alone.
+    fn action_string_for(&self, state: &State, action: Action, observer: usize) -> String {
+        match state.phase {
+            Phase::Deal => "deal:face-down".into(),
+            Phase::Peek if observer != state.active as usize => "peek:unseen".into(),
+            _ => self.action_to_string(state, action),
+        }
+    }
+
+    fn action_to_string(&self, s: &State, a: Action) -> String {
+        if self.actor(s) == Actor::Chance {
+            return match s.phase {
+                Phase::Deal => format!(
+                    "deal:{}>{}",
+                    self.data.card_label[self.data.deal_cards[s.deal_next as usize] as usize],
+                    PORTS.get(a as usize).unwrap_or(&"?")
+                ),
+                Phase::Peek => format!("peek:{}", self.data.card_label.get(a as usize).map_or("?", |s| s)),
+                Phase::Reveal => format!("reveal:{}", self.data.card_label.get(a as usize).map_or("?", |s| s)),
+                Phase::Event => match self.data.event_faces.get(a as usize).map(|f| f.0) {
+                    Some(EventOutcome::Treasure) => "event:treasure".into(),
+                    Some(EventOutcome::Pirates(k)) => format!("event:pirates-{k}"),
+                    None => format!("event:{a}?"),
+                },
+                Phase::Combat => match self.data.combat_faces.get(a as usize).map(|f| f.0) {
+                    Some(CombatOutcome::Hit) => "combat:hit".into(),
+                    Some(CombatOutcome::Double) => "combat:double".into(),
+                    Some(CombatOutcome::Miss) => "combat:miss".into(),
+                    None => format!("combat:{a}?"),
+                },
+                _ => format!("chance:{a}"),
+            };
+        }
+        let base = base_name(a);
+        if (BUY_1..=SELL_2).contains(&a) && s.voyage.current != NONE {
+            if let Kind::TradingPort { good, .. } = self.data.kind(s.voyage.current) {
+                return format!("{base}:{}", GOODS[good as usize]);
+            }
+        }
+        base
+    }
+
+    fn observation_string(&self, s: &State, player: usize) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "You are P{player}.");
         self.public_text(s, &mut out);
@@ -260,7 +272,7 @@ impl NorthWind {
 
     /// The table as all players see it: the public part, and what everyone has seen of the
     /// stacks (no player's lookout card).
-    pub(crate) fn public_table(&self, s: &State) -> String {
+    fn public_string(&self, s: &State) -> String {
         let mut out = String::new();
         self.public_text(s, &mut out);
         let _ = writeln!(out, "What everyone has seen of the stacks:");
@@ -268,7 +280,7 @@ impl NorthWind {
         out
     }
 
-    pub(crate) fn render_table(&self, s: &State) -> String {
+    fn render(&self, s: &State) -> String {
         let mut out = String::new();
         self.public_text(s, &mut out);
         if s.phase.in_voyage() {
@@ -297,7 +309,7 @@ impl NorthWind {
         out
     }
 
-    pub(crate) fn observe_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
+    fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
         for x in out.iter_mut() {
             *x = 0.0;
         }
@@ -411,7 +423,7 @@ impl NorthWind {
         debug_assert_eq!(i, out.len());
     }
 
-    pub(crate) fn report(&self, s: &State) -> ScoreReport {
+    fn score_report(&self, s: &State) -> ScoreReport {
         let mut categories: Vec<String> = PORTS.iter().map(|p| format!("contracts {p}")).collect();
         categories.push("majority bonuses".into());
         categories.push("supply bonus".into());

@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use crate::engine::rng::{below, Rng};
 use crate::engine::{
-    Action, Actor, EngineError, Game, GameDefinition, GameSpec, OpponentRow, OptionDecl, OptionKind, Options, Result,
+    Action, Actor, EngineError, Describe, Evaluate, Positions, Resample, Rules, View, GameDefinition, GameSpec, OpponentRow, OptionDecl, OptionKind, Options, Result,
     ScoreReport, MAX_SEATS,
 };
 
@@ -183,8 +183,9 @@ impl Regatta {
     }
 }
 
-impl Game for Regatta {
+impl Rules for Regatta {
     type State = State;
+
     const STATE_FORMAT: u32 = 1;
 
     fn spec(&self) -> &GameSpec {
@@ -214,34 +215,18 @@ impl Game for Regatta {
         }
     }
 
-    fn legal_actions(&self, s: &State, out: &mut Vec<Action>) {
-        out.clear();
-        match s.phase {
-            Phase::Choose(_) | Phase::Wind => out.extend([0, 1, 2]),
-            Phase::Pace => out.extend([0, 1]),
-            Phase::Over => {}
-        }
+    fn player_actions(&self, _: &State, out: &mut Vec<Action>) {
+        out.extend([0, 1, 2]);
     }
 
-    fn chance_outcomes(&self, s: &State, out: &mut Vec<(Action, f64)>) {
-        out.clear();
+    fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
         match s.phase {
-            Phase::Wind => out.extend(WIND_WEIGHTS.iter().enumerate().map(|(a, &w)| (a as Action, w as f64 / 4.0))),
-            Phase::Pace => out.extend([(0, 0.5), (1, 0.5)]),
+            Phase::Wind => WIND_WEIGHTS.iter().enumerate().for_each(|(a, &w)| f(a as Action, w)),
+            Phase::Pace => [0, 1].into_iter().for_each(|a| f(a, 1)),
             _ => {}
         }
     }
 
-    fn sample_chance(&self, s: &State, rng: &mut Rng) -> Action {
-        match s.phase {
-            Phase::Wind => match below(rng, 4) {
-                0 => 0,
-                3 => 2,
-                _ => 1,
-            },
-            _ => below(rng, 2),
-        }
-    }
 
     fn apply(&self, s: &mut State, a: Action) {
         match s.phase {
@@ -272,62 +257,8 @@ impl Game for Regatta {
         }
     }
 
-    fn action_to_string(&self, s: &State, a: Action) -> String {
-        match s.phase {
-            Phase::Wind => format!("wind {a}"),
-            Phase::Pace => format!("pace boat moves {}", PACE_MOVES.get(a as usize).copied().unwrap_or(0)),
-            _ => format!("set sails to {}", a + 1),
-        }
-    }
-
-    fn describe_move(&self, before: &State, a: Action, after: &State, observer: Option<usize>) -> String {
-        let mut out = match before.phase {
-            Phase::Choose(p) if observer.is_none_or(|o| o == p as usize) => {
-                format!("P{p} sets sails to {} in secret.", a + 1)
-            }
-            Phase::Choose(p) => format!("P{p} sets sails in secret."),
-            Phase::Wind => {
-                let mut parts = Vec::new();
-                for p in 0..self.players {
-                    let set = before.setting[p];
-                    let (from, to) = (before.position[p], after.position[p]);
-                    let shares: Vec<String> =
-                        (0..self.players).filter(|&q| q != p && before.setting[q] == set).map(|q| format!("P{q}")).collect();
-                    let why = if set == 3 && a == 2 {
-                        " (sails 3 capsize in a wind of 2)".to_string()
-                    } else if !shares.is_empty() {
-                        format!(" (same sails as {}: one less)", shares.join(", "))
-                    } else {
-                        String::new()
-                    };
-                    parts.push(format!("P{p} at sails {set} moves {} to {to}{why}", to - from));
-                }
-                format!("The wind blows {a}: {}.", parts.join("; "))
-            }
-            Phase::Pace => format!("The pace boat moves {} to {}.", after.pace - before.pace, after.pace),
-            Phase::Over => String::new(),
-        };
-        if after.phase == Phase::Over {
-            let (seats, pace) = self.outcome(after);
-            let mut names: Vec<String> = seats.iter().map(|p| format!("P{p}")).collect();
-            if pace {
-                names.push("the pace boat".into());
-            }
-            let who = if names.is_empty() { "nobody".to_string() } else { names.join(" and ") };
-            out.push_str(&format!(" The race is over: {who} {}.", if names.len() == 1 { "wins" } else { "win" }));
-        }
-        out
-    }
-
     fn decision_is_secret(&self, s: &State) -> bool {
         matches!(s.phase, Phase::Choose(_))
-    }
-
-    fn action_string_for(&self, s: &State, a: Action, observer: usize) -> String {
-        match s.phase {
-            Phase::Choose(p) if p as usize != observer => format!("P{p} sets sails in secret"),
-            _ => self.action_to_string(s, a),
-        }
     }
 
     fn winners(&self, s: &State) -> Vec<usize> {
@@ -336,6 +267,23 @@ impl Game for Regatta {
 
     fn is_truncated(&self, _: &State) -> bool {
         false
+    }
+}
+
+impl View for Regatta {
+    fn action_to_string(&self, s: &State, a: Action) -> String {
+        match s.phase {
+            Phase::Wind => format!("wind {a}"),
+            Phase::Pace => format!("pace boat moves {}", PACE_MOVES.get(a as usize).copied().unwrap_or(0)),
+            _ => format!("set sails to {}", a + 1),
+        }
+    }
+
+    fn action_string_for(&self, s: &State, a: Action, observer: usize) -> String {
+        match s.phase {
+            Phase::Choose(p) if p as usize != observer => format!("P{p} sets sails in secret"),
+            _ => self.action_to_string(s, a),
+        }
     }
 
     fn score_report(&self, s: &State) -> ScoreReport {
@@ -383,6 +331,16 @@ impl Game for Regatta {
         }
     }
 
+    fn render(&self, s: &State) -> String {
+        self.describe(s, None)
+    }
+
+    fn public_string(&self, s: &State) -> String {
+        self.describe(s, Some(usize::MAX))
+    }
+}
+
+impl Resample for Regatta {
     /// The other seats' settings of this round are hidden: drawn uniformly.
     fn resample(&self, s: &State, player: usize, rng: &mut Rng) -> State {
         let mut r = s.clone();
@@ -391,15 +349,9 @@ impl Game for Regatta {
         }
         r
     }
+}
 
-    fn render(&self, s: &State) -> String {
-        self.describe(s, None)
-    }
-
-    fn public_string(&self, s: &State) -> String {
-        self.describe(s, Some(usize::MAX))
-    }
-
+impl Positions for Regatta {
     fn validate_state(&self, s: &State) -> Result<()> {
         let bad = |m: String| Err(EngineError::StateFormat(m));
         if s.round > self.course {
@@ -468,3 +420,46 @@ impl Game for Regatta {
         Ok(s)
     }
 }
+
+impl Describe for Regatta {
+    fn describe_move(&self, before: &State, a: Action, after: &State, observer: Option<usize>) -> String {
+        let mut out = match before.phase {
+            Phase::Choose(p) if observer.is_none_or(|o| o == p as usize) => {
+                format!("P{p} sets sails to {} in secret.", a + 1)
+            }
+            Phase::Choose(p) => format!("P{p} sets sails in secret."),
+            Phase::Wind => {
+                let mut parts = Vec::new();
+                for p in 0..self.players {
+                    let set = before.setting[p];
+                    let (from, to) = (before.position[p], after.position[p]);
+                    let shares: Vec<String> =
+                        (0..self.players).filter(|&q| q != p && before.setting[q] == set).map(|q| format!("P{q}")).collect();
+                    let why = if set == 3 && a == 2 {
+                        " (sails 3 capsize in a wind of 2)".to_string()
+                    } else if !shares.is_empty() {
+                        format!(" (same sails as {}: one less)", shares.join(", "))
+                    } else {
+                        String::new()
+                    };
+                    parts.push(format!("P{p} at sails {set} moves {} to {to}{why}", to - from));
+                }
+                format!("The wind blows {a}: {}.", parts.join("; "))
+            }
+            Phase::Pace => format!("The pace boat moves {} to {}.", after.pace - before.pace, after.pace),
+            Phase::Over => String::new(),
+        };
+        if after.phase == Phase::Over {
+            let (seats, pace) = self.outcome(after);
+            let mut names: Vec<String> = seats.iter().map(|p| format!("P{p}")).collect();
+            if pace {
+                names.push("the pace boat".into());
+            }
+            let who = if names.is_empty() { "nobody".to_string() } else { names.join(" and ") };
+            out.push_str(&format!(" The race is over: {who} {}.", if names.len() == 1 { "wins" } else { "win" }));
+        }
+        out
+    }
+}
+
+impl Evaluate for Regatta {}

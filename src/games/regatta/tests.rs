@@ -7,8 +7,9 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::{Phase, Regatta, State};
-use crate::engine::{Actor, Game, GameDefinition, GameState, MAX_SEATS};
+use crate::engine::{Actor, GameState, MAX_SEATS};
 use crate::harness::conformance::check_random_games;
+use crate::engine::prelude::*;
 
 fn opts(v: Value) -> Map<String, Value> {
     v.as_object().cloned().unwrap_or_default()
