@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{parse_text, parse_value, ComponentData};
+use crate::engine::data::ComponentData;
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -272,28 +272,8 @@ pub struct Data {
     pub tiers: Vec<(String, u32)>,
 }
 
-impl ComponentData for Data {
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/norsewind.json");
-
-    fn from_json_str(text: &str) -> Result<Data> {
-        Data::compile(parse_text(text)?)
-    }
-
-    fn from_value(value: &serde_json::Value) -> Result<Data> {
-        Data::compile(parse_value(value)?)
-    }
-}
-
 fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
     EngineError::data(field, message)
-}
-
-fn get(field: &str, s: &Sourced, lo: u32, hi: u32) -> Result<u32> {
-    if s.value < lo || s.value > hi {
-        Err(err(format!("{field}.value"), format!("{} is outside {lo}..={hi}", s.value)))
-    } else {
-        Ok(s.value)
-    }
 }
 
 fn range(field: String, v: u32, lo: u32, hi: u32) -> Result<u32> {
@@ -315,8 +295,11 @@ fn type_index(field: &str, name: &str, castle: bool) -> Result<u8> {
     Err(err(field, format!("{name:?} is not a type: one of {allowed}")))
 }
 
-impl Data {
-    pub fn compile(file: DataFile) -> Result<Data> {
+impl ComponentData for Data {
+    type File = DataFile;
+    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/norsewind.json");
+
+    fn compile(file: DataFile) -> Result<Data> {
         if file.format != 1 {
             return Err(err("format", format!("data format {} is not supported (expected 1)", file.format)));
         }
@@ -324,7 +307,7 @@ impl Data {
             return Err(err("game", format!("this is a data file for {:?}, not norsewind", file.game)));
         }
         let r = &file.rules;
-        let g = |name: &str, s: &Sourced, lo: u32, hi: u32| get(&format!("rules.{name}"), s, lo, hi);
+        let g = |name: &str, s: &Sourced, lo: u32, hi: u32| s.within(&format!("rules.{name}"), lo, hi);
         let rules = Rules {
             slots: g("market_slots", &r.market_slots, 5, 5)? as usize,
             kingdom_limit: g("kingdom_building_limit", &r.kingdom_building_limit, 1, 4)? as u8,
@@ -356,7 +339,7 @@ impl Data {
                 "4" => 4,
                 _ => return Err(err(format!("citizens_per_supply.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
             };
-            citizens.insert(p, get(&format!("citizens_per_supply.{key}"), s, 0, 40)? as u8);
+            citizens.insert(p, s.within(&format!("citizens_per_supply.{key}"), 0, 40)? as u8);
         }
         for p in 2..=4usize {
             if !citizens.contains_key(&p) {
@@ -370,7 +353,7 @@ impl Data {
             if t == CHURCH {
                 return Err(err(format!("income.{key}"), "no kingdom card pays for churches"));
             }
-            income[t as usize] = get(&format!("income.{key}"), s, 0, 100)?;
+            income[t as usize] = s.within(&format!("income.{key}"), 0, 100)?;
         }
         for t in 0..4 {
             if !file.income.contains_key(TYPES[t]) {
@@ -449,7 +432,7 @@ impl Data {
         }
         let mut tiers = Vec::new();
         for (i, t) in file.tiers.iter().enumerate() {
-            let from = get(&format!("tiers[{i}].from"), &t.from, 1, 1000)?;
+            let from = t.from.within(&format!("tiers[{i}].from"), 1, 1000)?;
             if tiers.last().is_some_and(|&(_, f): &(String, u32)| f >= from) {
                 return Err(err(format!("tiers[{i}].from"), "tiers are listed from the lowest margin up"));
             }
@@ -531,7 +514,7 @@ impl Data {
         }
         for (d, name) in DECKS.iter().enumerate() {
             let size = file.deck_sizes.get(*name).ok_or_else(|| err(format!("deck_sizes.{name}"), "missing"))?;
-            let want = get(&format!("deck_sizes.{name}"), size, 0, MAX_CARDS as u32)?;
+            let want = size.within(&format!("deck_sizes.{name}"), 0, MAX_CARDS as u32)?;
             if per_deck[d] != want {
                 return Err(err("cards", format!("the {name} deck has {} cards; deck_sizes says {want}", per_deck[d])));
             }
@@ -552,6 +535,9 @@ impl Data {
         }
         Ok(Data { file, rules, cards, citizens, income, kingdom_names, kingdom_income, vikings, levels, tiers })
     }
+}
+
+impl Data {
 
     /// The cards of the decks a game of `players` uses (the solo game: the 1+-player deck).
     pub fn deck_cards(&self, players: usize) -> u128 {

@@ -1,6 +1,7 @@
 //! The readable log: one sentence a move, chance included, told from the states before and
 //! after it. Nothing in Norsewind is hidden, so every observer reads the same sentence.
 
+use crate::engine::prelude::*;
 use crate::engine::Action;
 
 use super::actions::{self, decode, Move, PLACE_CASTLE, PLACE_TILE};
@@ -24,51 +25,6 @@ impl Norsewind {
             PLACE_CASTLE => "the castle".into(),
             _ => self.place_name(s, p, k, q),
         }
-    }
-
-    pub(crate) fn describe(&self, before: &State, a: Action, after: &State) -> String {
-        let mut out = match before.phase {
-            Phase::Colours => {
-                let order = actions::permutation(a);
-                let names: Vec<&str> = order.iter().map(|&c| COLOURS[c as usize]).collect();
-                format!("The citizen supplies 1 to 4 are {}; supply 5 holds the upgrade discs.", names.join(", "))
-            }
-            Phase::Reveal => self.reveal_words(before, a as u8),
-            Phase::Ship => format!("The Viking ship tile is placed above market slot {}.", a + 1),
-            Phase::Tile => {
-                let t = a as usize;
-                format!(
-                    "The kingdom tile of {} is {} ({}).",
-                    self.kingdom_name(before.setup_next as usize),
-                    TILES.get(t).copied().unwrap_or("?"),
-                    if is_green(t as u8) { "green" } else { "red" }
-                )
-            }
-            Phase::VikingSide => format!(
-                "The Viking card of {} shows its {} side.",
-                self.kingdom_name(before.setup_next as usize),
-                if a == 1 { "red" } else { "green" }
-            ),
-            Phase::Deal => {
-                let c = self.card(a as u8);
-                let p = before.setup_next;
-                let mut t = format!(
-                    "P{p} is dealt the starting card {} (number {}, {}), gaining {}",
-                    self.card_words(a as u8),
-                    c.order,
-                    if self.free_start { "placed later".to_string() } else { format!("placed in {}", self.kingdom_name(c.row as usize)) },
-                    coins(c.start_coins as i64)
-                );
-                if after.phase != Phase::Deal {
-                    t.push_str(&format!("; P{} has the lowest number and starts", after.starting));
-                }
-                t.push('.');
-                t
-            }
-            _ => self.player_words(before, a, after),
-        };
-        self.consequences(before, after, &mut out);
-        out
     }
 
     fn reveal_words(&self, before: &State, c: u8) -> String {
@@ -192,7 +148,7 @@ impl Norsewind {
             if after.truncated {
                 out.push_str(" The game is cut off at the turn limit.");
             } else {
-                let report = self.report(after);
+                let report = self.score_report(after);
                 let totals: Vec<String> = report.totals.iter().enumerate().map(|(p, t)| format!("P{p} {t}")).collect();
                 let vikings = report.opponents.first().map(|o| format!(", Vikings {}", o.total)).unwrap_or_default();
                 let winner = match report.winner_names() {
@@ -205,5 +161,53 @@ impl Norsewind {
         } else if after.phase == Phase::Turn && (before.phase != Phase::Turn || before.current != after.current || before.turn != after.turn) && after.refresh_pool == 0 {
             out.push_str(&format!(" P{} to play.", after.current));
         }
+    }
+}
+
+impl Describe for Norsewind {
+    /// Nothing is hidden: every observer reads the same sentence.
+    fn describe_move(&self, before: &State, a: Action, after: &State, _observer: Option<usize>) -> String {
+        let mut out = match before.phase {
+            Phase::Colours => {
+                let order = actions::permutation(a);
+                let names: Vec<&str> = order.iter().map(|&c| COLOURS[c as usize]).collect();
+                format!("The citizen supplies 1 to 4 are {}; supply 5 holds the upgrade discs.", names.join(", "))
+            }
+            Phase::Reveal => self.reveal_words(before, a as u8),
+            Phase::Ship => format!("The Viking ship tile is placed above market slot {}.", a + 1),
+            Phase::Tile => {
+                let t = a as usize;
+                format!(
+                    "The kingdom tile of {} is {} ({}).",
+                    self.kingdom_name(before.setup_next as usize),
+                    TILES.get(t).copied().unwrap_or("?"),
+                    if is_green(t as u8) { "green" } else { "red" }
+                )
+            }
+            Phase::VikingSide => format!(
+                "The Viking card of {} shows its {} side.",
+                self.kingdom_name(before.setup_next as usize),
+                if a == 1 { "red" } else { "green" }
+            ),
+            Phase::Deal => {
+                let c = self.card(a as u8);
+                let p = before.setup_next;
+                let mut t = format!(
+                    "P{p} is dealt the starting card {} (number {}, {}), gaining {}",
+                    self.card_words(a as u8),
+                    c.order,
+                    if self.free_start { "placed later".to_string() } else { format!("placed in {}", self.kingdom_name(c.row as usize)) },
+                    coins(c.start_coins as i64)
+                );
+                if after.phase != Phase::Deal {
+                    t.push_str(&format!("; P{} has the lowest number and starts", after.starting));
+                }
+                t.push('.');
+                t
+            }
+            _ => self.player_words(before, a, after),
+        };
+        self.consequences(before, after, &mut out);
+        out
     }
 }

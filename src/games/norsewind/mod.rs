@@ -2,17 +2,15 @@
 //! `docs/games/norsewind.md` maps every rule to its code and test, records the rulings and
 //! says what is not built yet.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::engine::data::ComponentData;
-use crate::engine::rng::Rng;
-use crate::engine::{
-    Action, Actor, DataFileDecl, EngineError, Game, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result,
-    ScoreReport,
-};
+use crate::engine::prelude::*;
+use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
 
 pub mod actions;
 pub mod data;
+mod heuristic;
 mod log;
 mod rules;
 mod setup;
@@ -141,141 +139,5 @@ impl GameDefinition for Norsewind {
             custom_data,
             spec,
         })
-    }
-}
-
-impl Game for Norsewind {
-    type State = State;
-
-    const STATE_FORMAT: u32 = 1;
-
-    fn spec(&self) -> &GameSpec {
-        &self.spec
-    }
-
-    fn config(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("game".into(), Value::from(Self::NAME));
-        m.insert("players".into(), Value::from(self.players));
-        m.insert("free_start".into(), Value::from(self.free_start));
-        m.insert("random_kingdom_tiles".into(), Value::from(self.random_tiles));
-        m.insert("level".into(), Value::from(self.level.max(1)));
-        m.insert("max_turns".into(), Value::from(self.max_turns));
-        if let Some(d) = &self.custom_data {
-            m.insert("data".into(), d.clone());
-        }
-        Value::Object(m)
-    }
-
-    fn initial_state(&self) -> State {
-        self.initial()
-    }
-
-    fn actor(&self, state: &State) -> Actor {
-        self.actor_of(state)
-    }
-
-    fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
-        out.clear();
-        match self.actor_of(state) {
-            Actor::Chance => self.chance_weights(state, |a, _| out.push(a)),
-            Actor::Player(_) => self.legal_list(state, out),
-            Actor::Terminal => {}
-        }
-    }
-
-    fn chance_outcomes(&self, state: &State, out: &mut Vec<(Action, f64)>) {
-        out.clear();
-        let mut total = 0u32;
-        self.chance_weights(state, |_, w| total += w);
-        self.chance_weights(state, |a, w| out.push((a, w as f64 / total as f64)));
-    }
-
-    fn sample_chance(&self, state: &State, rng: &mut Rng) -> Action {
-        self.sample(state, rng)
-    }
-
-    fn apply(&self, state: &mut State, action: Action) {
-        self.do_apply(state, action)
-    }
-
-    fn action_to_string(&self, state: &State, action: Action) -> String {
-        self.action_name(state, action)
-    }
-
-    /// Nothing is hidden: every observer reads the same sentence.
-    fn describe_move(&self, before: &State, action: Action, after: &State, _observer: Option<usize>) -> String {
-        self.describe(before, action, after)
-    }
-
-    fn winners(&self, state: &State) -> Vec<usize> {
-        self.winners_of(state)
-    }
-
-    fn scores(&self, state: &State, out: &mut [f64]) {
-        for (p, o) in out.iter_mut().enumerate() {
-            *o = self.total(state, p) as f64;
-        }
-    }
-
-    fn is_truncated(&self, state: &State) -> bool {
-        state.truncated
-    }
-
-    fn score_report(&self, state: &State) -> ScoreReport {
-        self.report(state)
-    }
-
-    fn public_string(&self, state: &State) -> String {
-        self.table(state)
-    }
-
-    /// Everything is open information: every seat sees the whole table.
-    fn observation_string(&self, state: &State, _player: usize) -> String {
-        self.table(state)
-    }
-
-    fn observation_tensor(&self, state: &State, player: usize, out: &mut [f32]) {
-        self.observe_tensor(state, player, out)
-    }
-
-    /// Nothing is hidden (the decks are sets of known cards, drawn when revealed), so the only
-    /// consistent state is the state itself.
-    fn resample(&self, state: &State, _player: usize, _rng: &mut Rng) -> State {
-        state.clone()
-    }
-
-    fn render(&self, state: &State) -> String {
-        self.table(state)
-    }
-
-    fn validate_state(&self, state: &State) -> Result<()> {
-        self.validate(state).map_err(EngineError::StateFormat)
-    }
-
-    fn setup(&self, description: &Value) -> Result<State> {
-        self.setup_from(description)
-    }
-
-    /// The final score as it would stand now, as margins over the best other scorer (the
-    /// Vikings in the solo game), 8 points wide, computed without allocating.
-    fn evaluate(&self, state: &State, out: &mut [f64]) {
-        if state.phase == Phase::GameOver {
-            self.returns(state, out);
-            return;
-        }
-        let n = self.players;
-        let mut totals = [0.0f64; state::MAX_PLAYERS];
-        for (p, t) in totals.iter_mut().enumerate().take(n) {
-            *t = self.total(state, p) as f64;
-        }
-        for p in 0..n {
-            let best = if self.solo() {
-                self.viking_total(state) as f64
-            } else {
-                (0..n).filter(|&q| q != p).map(|q| totals[q]).fold(f64::NEG_INFINITY, f64::max)
-            };
-            out[p] = ((totals[p] - best) / 8.0).tanh();
-        }
     }
 }

@@ -1,8 +1,10 @@
 //! Norsewind's rules: setup, legal moves, chance, the effect of every move, final scoring
 //! and the winners. `docs/games/norsewind.md` maps each rule to its code and test.
 
-use crate::engine::rng::{below, Rng};
-use crate::engine::{Action, Actor};
+use serde_json::{Map, Value};
+
+use crate::engine::prelude::*;
+use crate::engine::{Action, Actor, GameSpec};
 
 use super::actions::{self, decode, Move, PASS, PLACE_CASTLE, PLACE_TILE};
 use super::data::{
@@ -46,65 +48,6 @@ impl Norsewind {
 
     // ----- setup ----------------------------------------------------------------------
 
-    pub(crate) fn initial(&self) -> State {
-        let d = &self.data;
-        let r = &d.rules;
-        let all = if d.cards.len() == 128 { u128::MAX } else { (1u128 << d.cards.len()) - 1 };
-        let deck = d.deck_cards(self.players);
-        let reserve = d.deck_of(super::data::RESERVE_DECK);
-        let start_pool = d.deck_of(super::data::START_DECK);
-        let (per_supply, neutral) = if self.solo() {
-            (r.solo_citizens, r.solo_neutral)
-        } else {
-            (d.citizens[&self.players], r.neutral_per_player * self.players as u8)
-        };
-        State {
-            phase: Phase::Colours,
-            players: self.players as u8,
-            level: self.level,
-            current: 0,
-            starting: 0,
-            turn: 0,
-            player: [Player::default(); MAX_PLAYERS],
-            deck,
-            reserve,
-            start_pool,
-            out: all & !(deck | reserve | start_pool),
-            market: [NONE; SLOTS],
-            display: [NONE; super::data::MAX_DISPLAY],
-            display_len: 0,
-            supply_colour: [0, 1, 2, 3],
-            supply: [per_supply; 4],
-            discs: r.discs,
-            neutral,
-            tiles: [NONE; 4],
-            setup_next: 0,
-            viking_red: [false; 4],
-            viking_rows: [0; 4],
-            ship: 0,
-            revealed: NONE,
-            slot: NONE,
-            after: After::Setup,
-            built_kingdom: NONE,
-            refresh_pool: 0,
-            refreshed: false,
-            reuse_discs: 0,
-            reuse_kingdom: NONE,
-            locked: 0,
-            passes: 0,
-            end_triggered: false,
-            truncated: false,
-        }
-    }
-
-    pub(crate) fn actor_of(&self, s: &State) -> Actor {
-        match s.phase {
-            Phase::Colours | Phase::Reveal | Phase::Ship | Phase::Tile | Phase::VikingSide | Phase::Deal => Actor::Chance,
-            Phase::GameOver => Actor::Terminal,
-            _ => Actor::Player(s.current as usize),
-        }
-    }
-
     /// The green and red tiles to draw: the level's mix in the solo game, 2 and 2 otherwise.
     fn tile_mix(&self) -> (u8, u8) {
         if self.solo() {
@@ -115,64 +58,12 @@ impl Norsewind {
         }
     }
 
-    /// Every chance outcome with its weight, in increasing order.
-    pub(crate) fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
-        match s.phase {
-            Phase::Colours => (0..24).for_each(|i| f(i, 1)),
-            Phase::Reveal => bits(self.source(s)).for_each(|c| f(c as Action, 1)),
-            Phase::Ship => (0..SLOTS as Action).for_each(|i| f(i, 1)),
-            Phase::Deal => bits(s.start_pool).for_each(|c| f(c as Action, 1)),
-            Phase::Tile => {
-                let used = |t: u8| s.tiles.contains(&t);
-                if self.random_tiles {
-                    (0..TILES.len() as u8).filter(|&t| !used(t)).for_each(|t| f(t as Action, 1));
-                    return;
-                }
-                let (g, r) = self.tile_mix();
-                let placed = &s.tiles[..s.setup_next as usize];
-                let g_need = g as u32 - placed.iter().filter(|&&t| is_green(t)).count() as u32;
-                let r_need = r as u32 - placed.iter().filter(|&&t| !is_green(t)).count() as u32;
-                let g_free = (0..5u8).filter(|&t| !used(t)).count() as u32;
-                let r_free = (5..10u8).filter(|&t| !used(t)).count() as u32;
-                for t in 0..TILES.len() as u8 {
-                    let w = if is_green(t) { g_need * r_free } else { r_need * g_free };
-                    if !used(t) && w > 0 {
-                        f(t as Action, w);
-                    }
-                }
-            }
-            Phase::VikingSide => {
-                let (g, r) = self.viking_needs(s);
-                f(0, g);
-                f(1, r);
-            }
-            _ => {}
-        }
-    }
-
     /// Green and red Viking cards still to turn up.
     fn viking_needs(&self, s: &State) -> (u32, u32) {
         let l = self.data.levels[self.level as usize - 1];
         let done = &s.viking_red[..s.setup_next as usize];
         let reds = done.iter().filter(|&&r| r).count() as u32;
         (l.green_vikings as u32 - (done.len() as u32 - reds), l.red_vikings as u32 - reds)
-    }
-
-    pub(crate) fn sample(&self, s: &State, rng: &mut Rng) -> Action {
-        let mut total = 0u32;
-        self.chance_weights(s, |_, w| total += w);
-        let mut pick = below(rng, total);
-        let mut chosen = None;
-        self.chance_weights(s, |a, w| {
-            if chosen.is_none() {
-                if pick < w {
-                    chosen = Some(a);
-                } else {
-                    pick -= w;
-                }
-            }
-        });
-        chosen.expect("a chance node has an outcome")
     }
 
     /// Where revealed cards come from: the draw deck, or the reserve deck once the end is
@@ -341,95 +232,7 @@ impl Norsewind {
 
     // ----- legal moves ------------------------------------------------------------------
 
-    pub(crate) fn legal_list(&self, s: &State, out: &mut Vec<Action>) {
-        let p = s.current as usize;
-        match s.phase {
-            Phase::Turn => {
-                for slot in 0..SLOTS {
-                    let c = s.market[slot];
-                    if c == NONE {
-                        continue;
-                    }
-                    for k in 0..KINGDOMS {
-                        if self.build_cost(s, p, c, k).is_some() {
-                            out.push(actions::build(slot, k));
-                        }
-                    }
-                }
-                for i in 0..s.display_len as usize {
-                    for k in 0..KINGDOMS {
-                        if self.castle_allowed(s, p, s.display[i], k) {
-                            out.push(actions::castle(i, k));
-                        }
-                    }
-                }
-                if out.is_empty() {
-                    out.push(PASS);
-                }
-            }
-            Phase::Take => {
-                self.take_options(s, p, s.slot, |a| out.push(a));
-                out.sort_unstable();
-                out.dedup();
-            }
-            Phase::Neutral => self.citizen_targets(s, p, NEUTRAL, |a| out.push(a)),
-            Phase::Reuse => {
-                let c = self.card(s.player[p].kingdoms[s.reuse_kingdom as usize].castle);
-                for (i, (sh, pr)) in [(false, false), (true, false), (false, true), (true, true)].into_iter().enumerate() {
-                    let n = sh as u8 + pr as u8;
-                    if n <= s.reuse_discs && (!sh || c.shield_space > 0) && (!pr || c.prestige_space > 0) {
-                        out.push(actions::KEEP + i as Action);
-                    }
-                }
-            }
-            Phase::StartPlacement => {
-                let c = s.player[p].start_card;
-                for k in 0..KINGDOMS {
-                    if self.build_cost(s, p, c, k).is_some() {
-                        out.push(actions::START + k as Action);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
     // ----- moves --------------------------------------------------------------------------
-
-    pub(crate) fn do_apply(&self, s: &mut State, a: Action) {
-        match s.phase {
-            Phase::Colours => {
-                s.supply_colour = actions::permutation(a);
-                s.after = After::Setup;
-                self.fill(s);
-            }
-            Phase::Reveal => self.reveal(s, a as u8),
-            Phase::Ship => {
-                s.ship = a as u8;
-                s.phase = Phase::Tile;
-                s.setup_next = 0;
-            }
-            Phase::Tile => {
-                s.tiles[s.setup_next as usize] = a as u8;
-                s.setup_next += 1;
-                if s.setup_next as usize == KINGDOMS {
-                    s.setup_next = 0;
-                    if self.solo() {
-                        self.turn_vikings(s);
-                    } else {
-                        s.phase = Phase::Deal;
-                    }
-                }
-            }
-            Phase::VikingSide => {
-                s.viking_red[s.setup_next as usize] = a == 1;
-                s.setup_next += 1;
-                self.turn_vikings(s);
-            }
-            Phase::Deal => self.deal(s, a as u8),
-            _ => self.player_move(s, a),
-        }
-    }
 
     /// Solo setup: the Viking cards' sides, by chance only while both sides are still wanted.
     fn turn_vikings(&self, s: &mut State) {
@@ -845,7 +648,218 @@ impl Norsewind {
         (0..KINGDOMS).map(|k| self.viking_points(s, k)).sum()
     }
 
-    pub(crate) fn winners_of(&self, s: &State) -> Vec<usize> {
+    /// The tier a solo margin reaches.
+    pub fn tier(&self, margin: i64) -> Option<usize> {
+        self.data.tiers.iter().rposition(|&(_, from)| margin >= from as i64)
+    }
+}
+
+impl Rules for Norsewind {
+    type State = State;
+
+    const STATE_FORMAT: u32 = 1;
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn config(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("game".into(), Value::from(Self::NAME));
+        m.insert("players".into(), Value::from(self.players));
+        m.insert("free_start".into(), Value::from(self.free_start));
+        m.insert("random_kingdom_tiles".into(), Value::from(self.random_tiles));
+        m.insert("level".into(), Value::from(self.level.max(1)));
+        m.insert("max_turns".into(), Value::from(self.max_turns));
+        if let Some(d) = &self.custom_data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+
+    fn initial_state(&self) -> State {
+        let d = &self.data;
+        let r = &d.rules;
+        let all = if d.cards.len() == 128 { u128::MAX } else { (1u128 << d.cards.len()) - 1 };
+        let deck = d.deck_cards(self.players);
+        let reserve = d.deck_of(super::data::RESERVE_DECK);
+        let start_pool = d.deck_of(super::data::START_DECK);
+        let (per_supply, neutral) = if self.solo() {
+            (r.solo_citizens, r.solo_neutral)
+        } else {
+            (d.citizens[&self.players], r.neutral_per_player * self.players as u8)
+        };
+        State {
+            phase: Phase::Colours,
+            players: self.players as u8,
+            level: self.level,
+            current: 0,
+            starting: 0,
+            turn: 0,
+            player: [Player::default(); MAX_PLAYERS],
+            deck,
+            reserve,
+            start_pool,
+            out: all & !(deck | reserve | start_pool),
+            market: [NONE; SLOTS],
+            display: [NONE; super::data::MAX_DISPLAY],
+            display_len: 0,
+            supply_colour: [0, 1, 2, 3],
+            supply: [per_supply; 4],
+            discs: r.discs,
+            neutral,
+            tiles: [NONE; 4],
+            setup_next: 0,
+            viking_red: [false; 4],
+            viking_rows: [0; 4],
+            ship: 0,
+            revealed: NONE,
+            slot: NONE,
+            after: After::Setup,
+            built_kingdom: NONE,
+            refresh_pool: 0,
+            refreshed: false,
+            reuse_discs: 0,
+            reuse_kingdom: NONE,
+            locked: 0,
+            passes: 0,
+            end_triggered: false,
+            truncated: false,
+        }
+    }
+
+    fn actor(&self, s: &State) -> Actor {
+        match s.phase {
+            Phase::Colours | Phase::Reveal | Phase::Ship | Phase::Tile | Phase::VikingSide | Phase::Deal => Actor::Chance,
+            Phase::GameOver => Actor::Terminal,
+            _ => Actor::Player(s.current as usize),
+        }
+    }
+
+    fn player_actions(&self, s: &State, out: &mut Vec<Action>) {
+        let p = s.current as usize;
+        match s.phase {
+            Phase::Turn => {
+                for slot in 0..SLOTS {
+                    let c = s.market[slot];
+                    if c == NONE {
+                        continue;
+                    }
+                    for k in 0..KINGDOMS {
+                        if self.build_cost(s, p, c, k).is_some() {
+                            out.push(actions::build(slot, k));
+                        }
+                    }
+                }
+                for i in 0..s.display_len as usize {
+                    for k in 0..KINGDOMS {
+                        if self.castle_allowed(s, p, s.display[i], k) {
+                            out.push(actions::castle(i, k));
+                        }
+                    }
+                }
+                if out.is_empty() {
+                    out.push(PASS);
+                }
+            }
+            Phase::Take => {
+                self.take_options(s, p, s.slot, |a| out.push(a));
+                out.sort_unstable();
+                out.dedup();
+            }
+            Phase::Neutral => self.citizen_targets(s, p, NEUTRAL, |a| out.push(a)),
+            Phase::Reuse => {
+                let c = self.card(s.player[p].kingdoms[s.reuse_kingdom as usize].castle);
+                for (i, (sh, pr)) in [(false, false), (true, false), (false, true), (true, true)].into_iter().enumerate() {
+                    let n = sh as u8 + pr as u8;
+                    if n <= s.reuse_discs && (!sh || c.shield_space > 0) && (!pr || c.prestige_space > 0) {
+                        out.push(actions::KEEP + i as Action);
+                    }
+                }
+            }
+            Phase::StartPlacement => {
+                let c = s.player[p].start_card;
+                for k in 0..KINGDOMS {
+                    if self.build_cost(s, p, c, k).is_some() {
+                        out.push(actions::START + k as Action);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Every chance outcome with its weight, in increasing order.
+    fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
+        match s.phase {
+            Phase::Colours => (0..24).for_each(|i| f(i, 1)),
+            Phase::Reveal => bits(self.source(s)).for_each(|c| f(c as Action, 1)),
+            Phase::Ship => (0..SLOTS as Action).for_each(|i| f(i, 1)),
+            Phase::Deal => bits(s.start_pool).for_each(|c| f(c as Action, 1)),
+            Phase::Tile => {
+                let used = |t: u8| s.tiles.contains(&t);
+                if self.random_tiles {
+                    (0..TILES.len() as u8).filter(|&t| !used(t)).for_each(|t| f(t as Action, 1));
+                    return;
+                }
+                let (g, r) = self.tile_mix();
+                let placed = &s.tiles[..s.setup_next as usize];
+                let g_need = g as u32 - placed.iter().filter(|&&t| is_green(t)).count() as u32;
+                let r_need = r as u32 - placed.iter().filter(|&&t| !is_green(t)).count() as u32;
+                let g_free = (0..5u8).filter(|&t| !used(t)).count() as u32;
+                let r_free = (5..10u8).filter(|&t| !used(t)).count() as u32;
+                for t in 0..TILES.len() as u8 {
+                    let w = if is_green(t) { g_need * r_free } else { r_need * g_free };
+                    if !used(t) && w > 0 {
+                        f(t as Action, w);
+                    }
+                }
+            }
+            Phase::VikingSide => {
+                let (g, r) = self.viking_needs(s);
+                f(0, g);
+                f(1, r);
+            }
+            _ => {}
+        }
+    }
+
+    fn apply(&self, s: &mut State, a: Action) {
+        match s.phase {
+            Phase::Colours => {
+                s.supply_colour = actions::permutation(a);
+                s.after = After::Setup;
+                self.fill(s);
+            }
+            Phase::Reveal => self.reveal(s, a as u8),
+            Phase::Ship => {
+                s.ship = a as u8;
+                s.phase = Phase::Tile;
+                s.setup_next = 0;
+            }
+            Phase::Tile => {
+                s.tiles[s.setup_next as usize] = a as u8;
+                s.setup_next += 1;
+                if s.setup_next as usize == KINGDOMS {
+                    s.setup_next = 0;
+                    if self.solo() {
+                        self.turn_vikings(s);
+                    } else {
+                        s.phase = Phase::Deal;
+                    }
+                }
+            }
+            Phase::VikingSide => {
+                s.viking_red[s.setup_next as usize] = a == 1;
+                s.setup_next += 1;
+                self.turn_vikings(s);
+            }
+            Phase::Deal => self.deal(s, a as u8),
+            _ => self.player_move(s, a),
+        }
+    }
+
+    fn winners(&self, s: &State) -> Vec<usize> {
         if s.phase != Phase::GameOver || s.truncated {
             return Vec::new();
         }
@@ -858,8 +872,7 @@ impl Norsewind {
         (0..n).filter(|&p| key(p) == best).collect()
     }
 
-    /// The tier a solo margin reaches.
-    pub fn tier(&self, margin: i64) -> Option<usize> {
-        self.data.tiers.iter().rposition(|&(_, from)| margin >= from as i64)
+    fn is_truncated(&self, state: &State) -> bool {
+        state.truncated
     }
 }

@@ -4,6 +4,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::engine::prelude::*;
 use crate::engine::{field_errors, EngineError, Result};
 
 use super::data::{CASTLE, COLOURS, KINGDOMS, MAX_DISPLAY, MAX_SPACES, NEUTRAL, TILES, T_CASTLE_SEVEN, T_CITIZEN_SPACE, T_DIFFERENT, T_PRESTIGE, T_SHIELD, T_TWO};
@@ -134,13 +135,249 @@ impl Norsewind {
         }
         Ok(set)
     }
+}
+
+const MAX_PLAYERS_CHECK: usize = super::state::MAX_PLAYERS;
+
+impl Positions for Norsewind {
+
+    /// The invariants of a state that came from outside.
+    fn validate_state(&self, s: &State) -> Result<()> {
+        let check = || -> std::result::Result<(), String> {
+        let n = self.players;
+        if s.players as usize != n {
+            return Err(format!("the state is for {} players, the game for {n}", s.players));
+        }
+        if s.level != self.level {
+            return Err(format!("the state is of level {}, the game of level {}", s.level, self.level));
+        }
+        if s.current as usize >= n || s.starting as usize >= n {
+            return Err("the current or starting seat is not a seat of this game".into());
+        }
+        let cards = self.data.cards.len();
+        let all = if cards == 128 { u128::MAX } else { (1u128 << cards) - 1 };
+        let mut seen = 0u128;
+        let mut add = |what: &str, set: u128| -> std::result::Result<(), String> {
+            if set & !all != 0 {
+                return Err(format!("{what} holds a card that does not exist"));
+            }
+            if seen & set != 0 {
+                return Err(format!("{what} holds a card that is also elsewhere"));
+            }
+            seen |= set;
+            Ok(())
+        };
+        add("the draw deck", s.deck)?;
+        add("the reserve deck", s.reserve)?;
+        add("the starting deck", s.start_pool)?;
+        add("the box", s.out)?;
+        add("the new market's discards", s.refresh_pool)?;
+        for (i, &c) in s.market.iter().enumerate() {
+            if c != NONE {
+                if c as usize >= cards || self.card(c).kind == CASTLE {
+                    return Err(format!("market slot {} does not hold a building", i + 1));
+                }
+                add("the market", 1 << c)?;
+            }
+        }
+        let len = s.display_len as usize;
+        if len > MAX_DISPLAY || s.display[len..].iter().any(|&c| c != NONE) {
+            return Err("the castle display's length and cards disagree".into());
+        }
+        if self.solo() && len > self.data.rules.solo_display {
+            return Err("the solo castle display holds at most 4 castles".into());
+        }
+        for &c in &s.display[..len] {
+            if c as usize >= cards || self.card(c).kind != CASTLE {
+                return Err("the castle display holds a card that is not a castle".into());
+            }
+            add("the castle display", 1 << c)?;
+        }
+        if s.deck & !self.data.deck_cards(n) != 0 {
+            return Err("the draw deck holds a card of a deck this game does not use".into());
+        }
+        if s.reserve & !self.data.deck_of(super::data::RESERVE_DECK) != 0 {
+            return Err("the reserve deck holds a card that is not a reserve card".into());
+        }
+        for k in 0..KINGDOMS {
+            if !self.solo() && s.viking_rows[k] != 0 {
+                return Err("only the solo game has a Viking display".into());
+            }
+            add("the Viking display", s.viking_rows[k])?;
+            let mut m = s.viking_rows[k];
+            while m != 0 {
+                if self.card(m.trailing_zeros() as u8).kind == CASTLE {
+                    return Err("the Viking display holds a castle".into());
+                }
+                m &= m - 1;
+            }
+        }
+        for (k, &t) in s.tiles.iter().enumerate() {
+            if t != NONE && (t as usize >= TILES.len() || s.tiles[..k].contains(&t)) {
+                return Err(format!("the kingdom tile of row {} is not a tile, or a second copy", k + 1));
+            }
+        }
+        let mut cols = s.supply_colour;
+        cols.sort_unstable();
+        if cols != [0, 1, 2, 3] {
+            return Err("the citizen supplies do not have the four colours".into());
+        }
+        let r = &self.data.rules;
+        let mut figures = [0u32; 5];
+        let mut discs = s.discs as u32 + s.reuse_discs as u32;
+        for p in 0..MAX_PLAYERS_CHECK {
+            let pl = &s.player[p];
+            if p >= n {
+                if *pl != super::state::Player::default() {
+                    return Err(format!("seat {p} is not in this game but has material"));
+                }
+                continue;
+            }
+            for k in 0..KINGDOMS {
+                let kg = &pl.kingdoms[k];
+                let tile = s.tiles[k];
+                let count = kg.count as usize;
+                let limit = if tile == T_TWO { r.red_limit } else { r.kingdom_limit } as usize;
+                if count > MAX_BUILDINGS || count > limit {
+                    return Err(format!("P{p}'s kingdom {} has {count} buildings, more than its limit", k + 1));
+                }
+                if kg.castle != NONE {
+                    if kg.castle as usize >= cards || self.card(kg.castle).kind != CASTLE {
+                        return Err(format!("P{p}'s castle in kingdom {} is not a castle", k + 1));
+                    }
+                    add("a player's castle", 1 << kg.castle)?;
+                    if tile == T_CASTLE_SEVEN && self.card(kg.castle).cost < r.red_castle_min {
+                        return Err(format!("P{p}'s castle in kingdom {} costs less than the red tile allows", k + 1));
+                    }
+                    let c = self.card(kg.castle);
+                    if (kg.castle_shield && c.shield_space == 0) || (kg.castle_prestige && c.prestige_space == 0) {
+                        return Err(format!("P{p}'s castle in kingdom {} has a disc where it has no space", k + 1));
+                    }
+                } else if kg.castle_shield || kg.castle_prestige {
+                    return Err(format!("P{p}'s kingdom {} has castle discs but no castle", k + 1));
+                }
+                discs += kg.castle_shield as u32 + kg.castle_prestige as u32;
+                for b in 0..MAX_BUILDINGS {
+                    if b >= count {
+                        if kg.buildings[b] != NONE || kg.figures[b] != [NONE; MAX_SPACES] || kg.shield_discs[b] || kg.prestige_discs[b] {
+                            return Err(format!("P{p}'s kingdom {} has material past its last building", k + 1));
+                        }
+                        continue;
+                    }
+                    let c = kg.buildings[b];
+                    if c as usize >= cards || self.card(c).kind == CASTLE {
+                        return Err(format!("P{p}'s kingdom {} holds a card that is not a building", k + 1));
+                    }
+                    add("a player's kingdom", 1 << c)?;
+                    let card = self.card(c);
+                    if tile == T_DIFFERENT && kg.buildings[..b].iter().any(|&o| self.card(o).kind == card.kind) {
+                        return Err(format!("P{p}'s kingdom {} has two buildings of one type under a different-types tile", k + 1));
+                    }
+                    for j in 0..MAX_SPACES {
+                        let f = kg.figures[b][j];
+                        if f == NONE {
+                            continue;
+                        }
+                        if j >= card.spaces.len() || f > NEUTRAL || (f != NEUTRAL && f != card.spaces[j]) {
+                            return Err(format!("P{p}'s {} has a figure on no matching space", card.id));
+                        }
+                        figures[f as usize] += 1;
+                    }
+                    if (kg.shield_discs[b] && card.shield_space == 0) || (kg.prestige_discs[b] && card.prestige_space == 0) {
+                        return Err(format!("P{p}'s {} has a disc where it has no space", card.id));
+                    }
+                    discs += kg.shield_discs[b] as u32 + kg.prestige_discs[b] as u32;
+                }
+                if kg.tile_figure != NONE {
+                    if tile != T_CITIZEN_SPACE || (kg.tile_figure != NEUTRAL && kg.tile_figure as usize != p) {
+                        return Err(format!("P{p}'s kingdom tile {} holds a figure it has no space for", k + 1));
+                    }
+                    figures[kg.tile_figure as usize] += 1;
+                }
+                if kg.tile_disc {
+                    if tile != T_SHIELD && tile != T_PRESTIGE {
+                        return Err(format!("P{p}'s kingdom tile {} holds a disc it has no space for", k + 1));
+                    }
+                    discs += 1;
+                }
+            }
+            let sc = pl.start_card;
+            if sc != NONE {
+                if sc as usize >= cards || self.card(sc).deck != super::data::START_DECK {
+                    return Err(format!("P{p}'s starting card is not a starting card"));
+                }
+                let placed = pl.kingdoms.iter().any(|kg| kg.buildings[..kg.count as usize].contains(&sc));
+                if !placed {
+                    add("a dealt starting card", 1 << sc)?;
+                }
+            }
+        }
+        if seen != all {
+            return Err("some cards are nowhere".into());
+        }
+        let initial = self.initial_state();
+        for i in 0..4 {
+            let col = s.supply_colour[i] as usize;
+            if s.supply[i] as u32 + figures[col] != initial.supply[i] as u32 {
+                return Err(format!("{} figures: the supply and the kingdoms do not add up to the game's {}", COLOURS[col], initial.supply[i]));
+            }
+        }
+        if s.neutral as u32 + figures[NEUTRAL as usize] != initial.neutral as u32 {
+            return Err("neutral figures: the castle tile and the kingdoms do not add up".into());
+        }
+        if discs != r.discs as u32 {
+            return Err(format!("upgrade discs: {discs} in play, the game has {}", r.discs));
+        }
+        if s.ship as usize >= SLOTS {
+            return Err("the Viking ship is not over a market slot".into());
+        }
+        match s.phase {
+            Phase::Take if s.slot as usize >= SLOTS || s.market[s.slot as usize] != NONE => {
+                return Err("step 3 without the empty slot of the card just built".into())
+            }
+            Phase::Reuse if s.reuse_kingdom as usize >= KINGDOMS || s.reuse_discs == 0 || s.reuse_discs > 2 => {
+                return Err("keeping discs without a replaced castle's discs".into())
+            }
+            Phase::StartPlacement if !self.free_start => return Err("placing a starting card without the variant".into()),
+            Phase::VikingSide | Phase::Ship if !self.solo() => return Err("a solo setup step in a game of several players".into()),
+            _ => {}
+        }
+        if s.revealed != NONE && s.revealed as usize >= cards {
+            return Err("the card revealed last is not a card".into());
+        }
+        if s.setup_next as usize > KINGDOMS || (s.phase == Phase::Deal && s.setup_next >= s.players) {
+            return Err("the setup counter is out of range".into());
+        }
+        if s.phase == Phase::StartPlacement && s.player[s.current as usize].start_card == NONE {
+            return Err("placing a starting card that was not dealt".into());
+        }
+        if s.phase == Phase::Neutral && s.neutral == 0 {
+            return Err("placing a neutral figure with none on the castle tile".into());
+        }
+        // Every decision has a move, every chance node an outcome.
+        let mut weight = 0u32;
+        self.chance_weights(s, |_, w| weight += w);
+        let mut legal = Vec::new();
+        self.player_actions(s, &mut legal);
+        let stuck = match self.actor(s) {
+            crate::engine::Actor::Chance => weight == 0,
+            crate::engine::Actor::Player(_) => legal.is_empty(),
+            crate::engine::Actor::Terminal => false,
+        };
+        if stuck {
+            return Err("nothing can happen in this state".into());
+        }
+        Ok(())
+        };
+        check().map_err(EngineError::StateFormat)
+    }
 
     /// Builds a position from a description (see `docs/games/norsewind.md`, "Setting up
     /// positions"): the cards not named go where they would be (the game's decks into the draw
     /// deck, the reserve into the reserve deck, the rest out of the game).
-    pub(crate) fn setup_from(&self, description: &Value) -> Result<State> {
+    fn setup(&self, description: &Value) -> Result<State> {
         let d: Desc = field_errors::from_json_value(description).map_err(|e| bad(e.field_or("(description)"), e.message))?;
-        let mut s = self.initial();
+        let mut s = self.initial_state();
         let n = self.players;
         let mut used = 0u128;
         if d.tiles.len() != KINGDOMS {
@@ -381,7 +618,7 @@ impl Norsewind {
             }
         }
         s.out = all & !(everything | placed);
-        let initial = self.initial();
+        let initial = self.initial_state();
         for i in 0..4 {
             let col = s.supply_colour[i] as usize;
             let default = initial.supply[i] as i64 - figures[col] as i64;
@@ -433,237 +670,10 @@ impl Norsewind {
         } else {
             s.after = After::Building;
         }
-        self.validate(&s).map_err(|m| bad("(description)", m))?;
+        self.validate_state(&s).map_err(|e| match e {
+            EngineError::StateFormat(m) => bad("(description)", m),
+            other => other,
+        })?;
         Ok(s)
     }
-
-    /// The invariants of a state that came from outside.
-    pub(crate) fn validate(&self, s: &State) -> std::result::Result<(), String> {
-        let n = self.players;
-        if s.players as usize != n {
-            return Err(format!("the state is for {} players, the game for {n}", s.players));
-        }
-        if s.level != self.level {
-            return Err(format!("the state is of level {}, the game of level {}", s.level, self.level));
-        }
-        if s.current as usize >= n || s.starting as usize >= n {
-            return Err("the current or starting seat is not a seat of this game".into());
-        }
-        let cards = self.data.cards.len();
-        let all = if cards == 128 { u128::MAX } else { (1u128 << cards) - 1 };
-        let mut seen = 0u128;
-        let mut add = |what: &str, set: u128| -> std::result::Result<(), String> {
-            if set & !all != 0 {
-                return Err(format!("{what} holds a card that does not exist"));
-            }
-            if seen & set != 0 {
-                return Err(format!("{what} holds a card that is also elsewhere"));
-            }
-            seen |= set;
-            Ok(())
-        };
-        add("the draw deck", s.deck)?;
-        add("the reserve deck", s.reserve)?;
-        add("the starting deck", s.start_pool)?;
-        add("the box", s.out)?;
-        add("the new market's discards", s.refresh_pool)?;
-        for (i, &c) in s.market.iter().enumerate() {
-            if c != NONE {
-                if c as usize >= cards || self.card(c).kind == CASTLE {
-                    return Err(format!("market slot {} does not hold a building", i + 1));
-                }
-                add("the market", 1 << c)?;
-            }
-        }
-        let len = s.display_len as usize;
-        if len > MAX_DISPLAY || s.display[len..].iter().any(|&c| c != NONE) {
-            return Err("the castle display's length and cards disagree".into());
-        }
-        if self.solo() && len > self.data.rules.solo_display {
-            return Err("the solo castle display holds at most 4 castles".into());
-        }
-        for &c in &s.display[..len] {
-            if c as usize >= cards || self.card(c).kind != CASTLE {
-                return Err("the castle display holds a card that is not a castle".into());
-            }
-            add("the castle display", 1 << c)?;
-        }
-        if s.deck & !self.data.deck_cards(n) != 0 {
-            return Err("the draw deck holds a card of a deck this game does not use".into());
-        }
-        if s.reserve & !self.data.deck_of(super::data::RESERVE_DECK) != 0 {
-            return Err("the reserve deck holds a card that is not a reserve card".into());
-        }
-        for k in 0..KINGDOMS {
-            if !self.solo() && s.viking_rows[k] != 0 {
-                return Err("only the solo game has a Viking display".into());
-            }
-            add("the Viking display", s.viking_rows[k])?;
-            let mut m = s.viking_rows[k];
-            while m != 0 {
-                if self.card(m.trailing_zeros() as u8).kind == CASTLE {
-                    return Err("the Viking display holds a castle".into());
-                }
-                m &= m - 1;
-            }
-        }
-        for (k, &t) in s.tiles.iter().enumerate() {
-            if t != NONE && (t as usize >= TILES.len() || s.tiles[..k].contains(&t)) {
-                return Err(format!("the kingdom tile of row {} is not a tile, or a second copy", k + 1));
-            }
-        }
-        let mut cols = s.supply_colour;
-        cols.sort_unstable();
-        if cols != [0, 1, 2, 3] {
-            return Err("the citizen supplies do not have the four colours".into());
-        }
-        let r = &self.data.rules;
-        let mut figures = [0u32; 5];
-        let mut discs = s.discs as u32 + s.reuse_discs as u32;
-        for p in 0..MAX_PLAYERS_CHECK {
-            let pl = &s.player[p];
-            if p >= n {
-                if *pl != super::state::Player::default() {
-                    return Err(format!("seat {p} is not in this game but has material"));
-                }
-                continue;
-            }
-            for k in 0..KINGDOMS {
-                let kg = &pl.kingdoms[k];
-                let tile = s.tiles[k];
-                let count = kg.count as usize;
-                let limit = if tile == T_TWO { r.red_limit } else { r.kingdom_limit } as usize;
-                if count > MAX_BUILDINGS || count > limit {
-                    return Err(format!("P{p}'s kingdom {} has {count} buildings, more than its limit", k + 1));
-                }
-                if kg.castle != NONE {
-                    if kg.castle as usize >= cards || self.card(kg.castle).kind != CASTLE {
-                        return Err(format!("P{p}'s castle in kingdom {} is not a castle", k + 1));
-                    }
-                    add("a player's castle", 1 << kg.castle)?;
-                    if tile == T_CASTLE_SEVEN && self.card(kg.castle).cost < r.red_castle_min {
-                        return Err(format!("P{p}'s castle in kingdom {} costs less than the red tile allows", k + 1));
-                    }
-                    let c = self.card(kg.castle);
-                    if (kg.castle_shield && c.shield_space == 0) || (kg.castle_prestige && c.prestige_space == 0) {
-                        return Err(format!("P{p}'s castle in kingdom {} has a disc where it has no space", k + 1));
-                    }
-                } else if kg.castle_shield || kg.castle_prestige {
-                    return Err(format!("P{p}'s kingdom {} has castle discs but no castle", k + 1));
-                }
-                discs += kg.castle_shield as u32 + kg.castle_prestige as u32;
-                for b in 0..MAX_BUILDINGS {
-                    if b >= count {
-                        if kg.buildings[b] != NONE || kg.figures[b] != [NONE; MAX_SPACES] || kg.shield_discs[b] || kg.prestige_discs[b] {
-                            return Err(format!("P{p}'s kingdom {} has material past its last building", k + 1));
-                        }
-                        continue;
-                    }
-                    let c = kg.buildings[b];
-                    if c as usize >= cards || self.card(c).kind == CASTLE {
-                        return Err(format!("P{p}'s kingdom {} holds a card that is not a building", k + 1));
-                    }
-                    add("a player's kingdom", 1 << c)?;
-                    let card = self.card(c);
-                    if tile == T_DIFFERENT && kg.buildings[..b].iter().any(|&o| self.card(o).kind == card.kind) {
-                        return Err(format!("P{p}'s kingdom {} has two buildings of one type under a different-types tile", k + 1));
-                    }
-                    for j in 0..MAX_SPACES {
-                        let f = kg.figures[b][j];
-                        if f == NONE {
-                            continue;
-                        }
-                        if j >= card.spaces.len() || f > NEUTRAL || (f != NEUTRAL && f != card.spaces[j]) {
-                            return Err(format!("P{p}'s {} has a figure on no matching space", card.id));
-                        }
-                        figures[f as usize] += 1;
-                    }
-                    if (kg.shield_discs[b] && card.shield_space == 0) || (kg.prestige_discs[b] && card.prestige_space == 0) {
-                        return Err(format!("P{p}'s {} has a disc where it has no space", card.id));
-                    }
-                    discs += kg.shield_discs[b] as u32 + kg.prestige_discs[b] as u32;
-                }
-                if kg.tile_figure != NONE {
-                    if tile != T_CITIZEN_SPACE || (kg.tile_figure != NEUTRAL && kg.tile_figure as usize != p) {
-                        return Err(format!("P{p}'s kingdom tile {} holds a figure it has no space for", k + 1));
-                    }
-                    figures[kg.tile_figure as usize] += 1;
-                }
-                if kg.tile_disc {
-                    if tile != T_SHIELD && tile != T_PRESTIGE {
-                        return Err(format!("P{p}'s kingdom tile {} holds a disc it has no space for", k + 1));
-                    }
-                    discs += 1;
-                }
-            }
-            let sc = pl.start_card;
-            if sc != NONE {
-                if sc as usize >= cards || self.card(sc).deck != super::data::START_DECK {
-                    return Err(format!("P{p}'s starting card is not a starting card"));
-                }
-                let placed = pl.kingdoms.iter().any(|kg| kg.buildings[..kg.count as usize].contains(&sc));
-                if !placed {
-                    add("a dealt starting card", 1 << sc)?;
-                }
-            }
-        }
-        if seen != all {
-            return Err("some cards are nowhere".into());
-        }
-        let initial = self.initial();
-        for i in 0..4 {
-            let col = s.supply_colour[i] as usize;
-            if s.supply[i] as u32 + figures[col] != initial.supply[i] as u32 {
-                return Err(format!("{} figures: the supply and the kingdoms do not add up to the game's {}", COLOURS[col], initial.supply[i]));
-            }
-        }
-        if s.neutral as u32 + figures[NEUTRAL as usize] != initial.neutral as u32 {
-            return Err("neutral figures: the castle tile and the kingdoms do not add up".into());
-        }
-        if discs != r.discs as u32 {
-            return Err(format!("upgrade discs: {discs} in play, the game has {}", r.discs));
-        }
-        if s.ship as usize >= SLOTS {
-            return Err("the Viking ship is not over a market slot".into());
-        }
-        match s.phase {
-            Phase::Take if s.slot as usize >= SLOTS || s.market[s.slot as usize] != NONE => {
-                return Err("step 3 without the empty slot of the card just built".into())
-            }
-            Phase::Reuse if s.reuse_kingdom as usize >= KINGDOMS || s.reuse_discs == 0 || s.reuse_discs > 2 => {
-                return Err("keeping discs without a replaced castle's discs".into())
-            }
-            Phase::StartPlacement if !self.free_start => return Err("placing a starting card without the variant".into()),
-            Phase::VikingSide | Phase::Ship if !self.solo() => return Err("a solo setup step in a game of several players".into()),
-            _ => {}
-        }
-        if s.revealed != NONE && s.revealed as usize >= cards {
-            return Err("the card revealed last is not a card".into());
-        }
-        if s.setup_next as usize > KINGDOMS || (s.phase == Phase::Deal && s.setup_next >= s.players) {
-            return Err("the setup counter is out of range".into());
-        }
-        if s.phase == Phase::StartPlacement && s.player[s.current as usize].start_card == NONE {
-            return Err("placing a starting card that was not dealt".into());
-        }
-        if s.phase == Phase::Neutral && s.neutral == 0 {
-            return Err("placing a neutral figure with none on the castle tile".into());
-        }
-        // Every decision has a move, every chance node an outcome.
-        let mut weight = 0u32;
-        self.chance_weights(s, |_, w| weight += w);
-        let mut legal = Vec::new();
-        self.legal_list(s, &mut legal);
-        let stuck = match self.actor_of(s) {
-            crate::engine::Actor::Chance => weight == 0,
-            crate::engine::Actor::Player(_) => legal.is_empty(),
-            crate::engine::Actor::Terminal => false,
-        };
-        if stuck {
-            return Err("nothing can happen in this state".into());
-        }
-        Ok(())
-    }
 }
-
-const MAX_PLAYERS_CHECK: usize = super::state::MAX_PLAYERS;

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::engine::data::{ComponentData, Source};
-use crate::engine::{Actor, EngineError, Game, GameDefinition};
+use crate::engine::prelude::*;
+use crate::engine::{Actor, EngineError};
 use crate::harness::conformance::check_random_games;
 
 use super::data::{Data, CASTLE};

@@ -1,7 +1,8 @@
 //! What players see: action names, the table as text, the observation tensor and the score
 //! report. Everything on the table is open, so every seat sees the same table.
 
-use crate::engine::{Action, OpponentRow, ScoreReport};
+use crate::engine::prelude::*;
+use crate::engine::{Action, OpponentRow, Rng, ScoreReport};
 
 use super::actions::{self, decode, Move, KEEP_NAMES, PLACE_CASTLE, PLACE_TILE};
 use super::data::{is_green, Card, CASTLE, COLOURS, KINGDOMS, MAX_DISPLAY, TILES, TYPES};
@@ -80,53 +81,6 @@ impl Norsewind {
                     self.card(c).id.clone()
                 }
             }
-        }
-    }
-
-    pub(crate) fn action_name(&self, s: &State, a: Action) -> String {
-        match s.phase {
-            Phase::Colours if a >= 24 => return format!("action-{a}"),
-            Phase::Colours => {
-                let order = actions::permutation(a);
-                return format!("colours:{}", order.map(|c| COLOURS[c as usize]).join("-"));
-            }
-            Phase::Reveal => return format!("reveal:{}", self.card_id(a)),
-            Phase::Deal => return format!("deal:{}", self.card_id(a)),
-            Phase::Ship => return format!("viking-ship:{}", a + 1),
-            Phase::Tile => return format!("tile:{}", TILES.get(a as usize).copied().unwrap_or("unknown")),
-            Phase::VikingSide => return format!("viking-side:{}", if a == 1 { "red" } else { "green" }),
-            _ => {}
-        }
-        let p = s.current as usize;
-        match decode(a) {
-            Some(Move::Build { slot, kingdom }) => {
-                let c = s.market[slot];
-                let card = if c == NONE { format!("slot-{}", slot + 1) } else { self.card(c).id.clone() };
-                format!("build:{card}:{}", self.kingdom_slug(kingdom))
-            }
-            Some(Move::Castle { index, kingdom }) => {
-                let c = s.display.get(index).copied().unwrap_or(NONE);
-                let card = if c == NONE { format!("display-{}", index + 1) } else { self.card(c).id.clone() };
-                format!("castle:{card}:{}", self.kingdom_slug(kingdom))
-            }
-            Some(Move::Citizen { colour, kingdom, place }) => format!(
-                "citizen:{}:{}:{}",
-                COLOURS[colour as usize],
-                self.kingdom_slug(kingdom),
-                self.place_name(s, p, kingdom, place)
-            ),
-            Some(Move::Shield { kingdom, place }) => {
-                format!("shield:{}:{}", self.kingdom_slug(kingdom), self.place_name(s, p, kingdom, place))
-            }
-            Some(Move::Prestige { kingdom, place }) => {
-                format!("prestige:{}:{}", self.kingdom_slug(kingdom), self.place_name(s, p, kingdom, place))
-            }
-            Some(Move::Keep { shield, prestige }) => {
-                format!("keep-discs:{}", KEEP_NAMES[shield as usize + 2 * prestige as usize])
-            }
-            Some(Move::Start { kingdom }) => format!("start:{}", self.kingdom_slug(kingdom)),
-            Some(Move::Pass) => "pass".into(),
-            None => format!("action-{a}"),
         }
     }
 
@@ -255,7 +209,7 @@ impl Norsewind {
             }
         }
         if s.phase == Phase::GameOver {
-            out.push_str(&self.report(s).to_table());
+            out.push_str(&self.score_report(s).to_table());
         }
         out
     }
@@ -332,9 +286,88 @@ impl Norsewind {
         out[15] = card.prestige_space as f32;
     }
 
+    /// Calls `f` with the place of every empty citizen space of kingdom `k`.
+    pub fn for_each_empty_space(&self, s: &State, p: usize, k: usize, mut f: impl FnMut(u8)) {
+        let kg = &s.player[p].kingdoms[k];
+        if s.tiles[k] == super::data::T_CITIZEN_SPACE && kg.tile_figure == NONE {
+            f(PLACE_TILE);
+        }
+        for b in 0..kg.count as usize {
+            let spaces = self.card(kg.buildings[b]).spaces.len();
+            for j in 0..spaces {
+                if kg.figures[b][j] == NONE {
+                    f(b as u8 + 1);
+                }
+            }
+        }
+    }
+}
+
+impl View for Norsewind {
+
+    fn action_to_string(&self, s: &State, a: Action) -> String {
+        match s.phase {
+            Phase::Colours if a >= 24 => return format!("action-{a}"),
+            Phase::Colours => {
+                let order = actions::permutation(a);
+                return format!("colours:{}", order.map(|c| COLOURS[c as usize]).join("-"));
+            }
+            Phase::Reveal => return format!("reveal:{}", self.card_id(a)),
+            Phase::Deal => return format!("deal:{}", self.card_id(a)),
+            Phase::Ship => return format!("viking-ship:{}", a + 1),
+            Phase::Tile => return format!("tile:{}", TILES.get(a as usize).copied().unwrap_or("unknown")),
+            Phase::VikingSide => return format!("viking-side:{}", if a == 1 { "red" } else { "green" }),
+            _ => {}
+        }
+        let p = s.current as usize;
+        match decode(a) {
+            Some(Move::Build { slot, kingdom }) => {
+                let c = s.market[slot];
+                let card = if c == NONE { format!("slot-{}", slot + 1) } else { self.card(c).id.clone() };
+                format!("build:{card}:{}", self.kingdom_slug(kingdom))
+            }
+            Some(Move::Castle { index, kingdom }) => {
+                let c = s.display.get(index).copied().unwrap_or(NONE);
+                let card = if c == NONE { format!("display-{}", index + 1) } else { self.card(c).id.clone() };
+                format!("castle:{card}:{}", self.kingdom_slug(kingdom))
+            }
+            Some(Move::Citizen { colour, kingdom, place }) => format!(
+                "citizen:{}:{}:{}",
+                COLOURS[colour as usize],
+                self.kingdom_slug(kingdom),
+                self.place_name(s, p, kingdom, place)
+            ),
+            Some(Move::Shield { kingdom, place }) => {
+                format!("shield:{}:{}", self.kingdom_slug(kingdom), self.place_name(s, p, kingdom, place))
+            }
+            Some(Move::Prestige { kingdom, place }) => {
+                format!("prestige:{}:{}", self.kingdom_slug(kingdom), self.place_name(s, p, kingdom, place))
+            }
+            Some(Move::Keep { shield, prestige }) => {
+                format!("keep-discs:{}", KEEP_NAMES[shield as usize + 2 * prestige as usize])
+            }
+            Some(Move::Start { kingdom }) => format!("start:{}", self.kingdom_slug(kingdom)),
+            Some(Move::Pass) => "pass".into(),
+            None => format!("action-{a}"),
+        }
+    }
+
+    /// Everything is open information: every seat sees the whole table.
+    fn observation_string(&self, state: &State, _player: usize) -> String {
+        self.table(state)
+    }
+
+    fn render(&self, state: &State) -> String {
+        self.table(state)
+    }
+
+    fn public_string(&self, state: &State) -> String {
+        self.table(state)
+    }
+
     /// The observation tensor (layout in `docs/games/norsewind.md`): the players' blocks
     /// start with the observer and go on in seat order.
-    pub(crate) fn observe_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
+    fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
         out.fill(0.0);
         out[O_PHASE + phase_index(s.phase)] = 1.0;
         let g = &mut out[O_GLOBAL..O_SUPPLY];
@@ -416,23 +449,7 @@ impl Norsewind {
         }
     }
 
-    /// Calls `f` with the place of every empty citizen space of kingdom `k`.
-    pub fn for_each_empty_space(&self, s: &State, p: usize, k: usize, mut f: impl FnMut(u8)) {
-        let kg = &s.player[p].kingdoms[k];
-        if s.tiles[k] == super::data::T_CITIZEN_SPACE && kg.tile_figure == NONE {
-            f(PLACE_TILE);
-        }
-        for b in 0..kg.count as usize {
-            let spaces = self.card(kg.buildings[b]).spaces.len();
-            for j in 0..spaces {
-                if kg.figures[b][j] == NONE {
-                    f(b as u8 + 1);
-                }
-            }
-        }
-    }
-
-    pub(crate) fn report(&self, s: &State) -> ScoreReport {
+    fn score_report(&self, s: &State) -> ScoreReport {
         let n = self.players;
         let mut categories = vec!["coins".to_string()];
         categories.extend(self.data.kingdom_names.iter().cloned());
@@ -445,7 +462,7 @@ impl Norsewind {
             .collect();
         let totals: Vec<f64> = points.iter().map(|r| r.iter().sum()).collect();
         let terminal = s.phase == Phase::GameOver;
-        let winners = self.winners_of(s);
+        let winners = self.winners(s);
         let mut report = ScoreReport {
             categories,
             totals,
@@ -475,5 +492,19 @@ impl Norsewind {
             report.tie_breaker_values = (0..n).map(|p| vec![s.player[p].coins as f64]).collect();
         }
         report
+    }
+
+    fn scores(&self, state: &State, out: &mut [f64]) {
+        for (p, o) in out.iter_mut().enumerate() {
+            *o = self.total(state, p) as f64;
+        }
+    }
+}
+
+impl Resample for Norsewind {
+    /// Nothing is hidden (the decks are sets of known cards, each drawn when it is revealed),
+    /// so the only consistent state is the state itself.
+    fn resample(&self, state: &State, _player: usize, _rng: &mut Rng) -> State {
+        state.clone()
     }
 }
