@@ -815,3 +815,96 @@ fn resampling_keeps_the_state_and_observations_hide_nothing_order_dependent() {
     assert_eq!(g.resample(&s, 1, &mut rng), s);
     assert_eq!(g.observation_string(&s, 0), g.observation_string(&s, 2));
 }
+
+#[test]
+fn the_observation_tensor_decodes_field_by_field() {
+    use super::view::*;
+    let g = game(2);
+    let mut desc = lucy();
+    desc["phase"] = json!("turn");
+    desc["current"] = json!(1);
+    desc["market"] = json!(["inn-1", "farm-7", null, null, null]);
+    desc["display"] = json!(["castle-1"]);
+    desc["supply_colours"] = json!(["blue", "red", "yellow", "purple"]);
+    let s = g.setup(&desc).unwrap();
+    let mut t = vec![0.0f32; TENSOR_LEN];
+    g.observation_tensor(&s, 1, &mut t);
+    assert_eq!(t.len(), 575);
+    // Phase: a turn.
+    assert_eq!(&t[O_PHASE..O_GLOBAL], &[0., 0., 0., 0., 0., 0., 0., 1., 0., 0., 0., 0.]);
+    // Global: deck, reserve, end triggered, display, neutral, discs.
+    let deck = s.deck.count_ones() as f32;
+    assert_eq!(&t[O_GLOBAL..O_SUPPLY], &[deck, 5., 0., 1., 8., 24. - 8.]);
+    // Supplies: supply 1 is blue (colour 3); Lucy's figures: purple, red x2, yellow, blue.
+    assert_eq!(&t[O_SUPPLY..O_SUPPLY + 5], &[0., 0., 0., 1., 7.]);
+    assert_eq!(&t[O_SUPPLY + 5..O_SUPPLY + 10], &[0., 1., 0., 0., 6.]);
+    // Tiles: shield-space (4), two-buildings (6), castle-seven (8), prestige-space (3).
+    for (k, kind) in [4usize, 6, 8, 3].into_iter().enumerate() {
+        let row = &t[O_TILES + k * 10..O_TILES + k * 10 + 10];
+        assert_eq!(row.iter().position(|&x| x == 1.0), Some(kind));
+        assert_eq!(row.iter().sum::<f32>(), 1.0);
+    }
+    // Market slot 1: inn-1 (inn, 1 helmet, cost 1, 1 citizen, 1 space); slot 3 empty.
+    assert_eq!(&t[O_MARKET..O_MARKET + CARD_F], &[1., 0., 0., 1., 0., 0., 0., 1., 1., 0., 1., 1., 0., 0., 0., 0.]);
+    assert!(t[O_MARKET + 2 * CARD_F..O_MARKET + 3 * CARD_F].iter().all(|&x| x == 0.0));
+    // Not solo: no ship.
+    assert!(t[O_SHIP..O_DISPLAY].iter().all(|&x| x == 0.0));
+    // The display: castle-1 (cost 4, 2 shields +2, 1 prestige +1), not returned.
+    assert_eq!(&t[O_DISPLAY..O_DISPLAY + CASTLE_F], &[1., 4., 2., 2., 1., 1., 0.]);
+    // Players from the observer (P1) on: P1 first, then Lucy (P0).
+    let p1 = &t[O_PLAYERS..O_PLAYERS + PLAYER_F];
+    assert_eq!(&p1[..5], &[1., 1., 0., 0., 0.]);
+    let lucy = &t[O_PLAYERS + PLAYER_F..O_PLAYERS + 2 * PLAYER_F];
+    assert_eq!(&lucy[..5], &[1., 0., 3., 0., 1.]);
+    // Northumbria: 4 buildings, 12 helmets, 12 shields, 4 prestige, 3 citizens, 12 points, a
+    // castle, no empty space; 0 farms, 0 blacksmiths, 0 inns, 3 ships, 1 church.
+    assert_eq!(&lucy[5..5 + KINGDOM_F], &[4., 12., 12., 4., 3., 12., 1., 0., 0., 0., 0., 3., 1.]);
+    // East Anglia: the empty blue space of the inn.
+    assert_eq!(&lucy[5 + KINGDOM_F..5 + 2 * KINGDOM_F], &[2., 6., 7., 2., 4., 8., 1., 1., 1., 0., 1., 0., 0.]);
+    assert_eq!(lucy[5 + 2 * KINGDOM_F + 5], -7.0);
+    assert_eq!(lucy[5 + 3 * KINGDOM_F + 5], 48.0);
+    // No Vikings with two players; the other seats' blocks are empty.
+    assert!(t[O_PLAYERS + 2 * PLAYER_F..].iter().all(|&x| x == 0.0));
+    // The observer's view: seen from P0, Lucy comes first.
+    g.observation_tensor(&s, 0, &mut t);
+    assert_eq!(&t[O_PLAYERS..O_PLAYERS + 5], &[1., 0., 3., 0., 1.]);
+}
+
+#[test]
+fn the_solo_tensor_shows_the_ship_and_the_vikings() {
+    use super::view::*;
+    let g = solo(2);
+    let s = g.setup(&json!({
+        "tiles": ["shield-space", "two-buildings", "castle-seven", "prestige-space"],
+        "vikings": {"sides": ["green", "red", "green", "green"], "rows": [["farm-1", "farm-2"], [], [], []], "ship": 4},
+        "players": [{"coins": 2}]
+    })).unwrap();
+    let mut t = vec![0.0f32; TENSOR_LEN];
+    g.observation_tensor(&s, 0, &mut t);
+    assert_eq!(&t[O_SHIP..O_DISPLAY], &[0., 0., 0., 1., 0.]);
+    assert_eq!(&t[O_VIKINGS..O_VIKINGS + 8], &[0., 2., 6., 6., 1., 0., 4., 7.]);
+}
+
+#[test]
+fn the_log_tells_a_building_its_income_and_the_vikings_card() {
+    let g = solo(1);
+    let s = g.setup(&json!({
+        "tiles": ["shield-space", "two-buildings", "castle-seven", "prestige-space"],
+        "market": ["farm-1", "farm-7", "inn-1", "inn-3", "ship-1"],
+        "vikings": {"ship": 1},
+        "players": [{"coins": 0, "kingdoms": [{"buildings": ["ship-3"]}]}]
+    })).unwrap();
+    let mut a = s.clone();
+    let act = named(&g, &a, "build:ship-1:east-anglia");
+    g.apply(&mut a, act);
+    let line = g.describe_move(&s, act, &a, None);
+    assert_eq!(line, "P0 builds ship-1 (ship, 2 helmets, 2 coins, 1 citizen) from slot 5 in East Anglia, pays 0 coins and gains 4 coins (now 4 coins).");
+    assert_eq!(a.phase, Phase::Take);
+    play(&g, &mut a, "shield:northumbria:tile");
+    let mut b = a.clone();
+    let c = g.data.card_index("farm-2").unwrap() as u32;
+    g.apply(&mut b, c);
+    let line = g.describe_move(&a, c, &b, Some(0));
+    assert!(line.starts_with("farm-2 (farm, 2 helmets, 2 citizens, spaces red) is revealed from the draw deck into market slot 5."), "{line}");
+    assert!(line.contains("The Viking ship moves to slot 3 and the Vikings take inn-1 (inn) into Mercia."), "{line}");
+}
