@@ -908,3 +908,19 @@ fn the_log_tells_a_building_its_income_and_the_vikings_card() {
     assert!(line.starts_with("farm-2 (farm, 2 helmets, 2 citizens, spaces red) is revealed from the draw deck into market slot 5."), "{line}");
     assert!(line.contains("The Viking ship moves to slot 3 and the Vikings take inn-1 (inn) into Mercia."), "{line}");
 }
+
+#[test]
+fn greedy_and_mcts_self_play_finish_in_every_configuration() {
+    // The castle ruling (6) and the pass ruling (7) bound every game; no agent stalls.
+    use crate::engine::{AgentSpec, DynGame};
+    for cfg in Norsewind::configurations() {
+        let game = crate::games::load("norsewind", &cfg).unwrap();
+        for (agent, games) in [("greedy", 20usize), ("mcts:iterations=10", 2)] {
+            let spec: AgentSpec = agent.parse().unwrap();
+            let agents = vec![spec; game.spec().players];
+            let r = game.simulate(&agents, 0, games, 5, 1, None).unwrap();
+            assert!(r.truncated.iter().all(|&t| !t), "{cfg:?} {agent}: truncated games");
+        }
+        let _: &dyn DynGame = &*game;
+    }
+}
