@@ -18,6 +18,8 @@ pub mod state;
 mod view;
 
 #[cfg(test)]
+mod golden_tests;
+#[cfg(test)]
 mod tests;
 
 pub use data::Data;

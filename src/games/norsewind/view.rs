@@ -111,7 +111,7 @@ impl Norsewind {
         }
         if card.shields > 0 || card.shield_space > 0 {
             let space = if card.shield_space > 0 { format!(" (+{} space)", card.shield_space) } else { String::new() };
-            parts.push(format!("{} shields{space}", card.shields));
+            parts.push(format!("{}{space}", plural(card.shields, "shield", "shields")));
         }
         if card.prestige > 0 || card.prestige_space > 0 {
             let space = if card.prestige_space > 0 { format!(" (+{} space)", card.prestige_space) } else { String::new() };
@@ -140,9 +140,9 @@ impl Norsewind {
         let mode = if self.solo() { format!("solo, level {}", s.level) } else { format!("{} players", s.players) };
         out.push_str(&format!("Norsewind ({mode}), turn {}: {}\n", s.turn, self.situation(s)));
         out.push_str(&format!(
-            "Draw deck {} cards, reserve deck {} cards{}\n",
-            s.deck.count_ones(),
-            s.reserve.count_ones(),
+            "Draw deck {}, reserve deck {}{}\n",
+            plural(s.deck.count_ones(), "card", "cards"),
+            plural(s.reserve.count_ones(), "card", "cards"),
             if s.end_triggered { "; the end is triggered" } else { "" }
         ));
         out.push_str("Market:\n");
@@ -180,7 +180,12 @@ impl Norsewind {
         for p in 0..s.players as usize {
             let pl = &s.player[p];
             let first = if p == s.starting as usize { ", starting player" } else { "" };
-            out.push_str(&format!("P{p} ({}){first}: {} coins, {} turns\n", COLOURS[p], pl.coins, pl.turns));
+            out.push_str(&format!(
+                "P{p} ({}){first}: {}, {}\n",
+                COLOURS[p],
+                plural(pl.coins, "coin", "coins"),
+                plural(pl.turns, "turn", "turns")
+            ));
             for k in 0..KINGDOMS {
                 out.push_str(&format!("  {}\n", self.kingdom_line(s, p, k)));
             }
@@ -256,14 +261,14 @@ impl Norsewind {
         }
         let tally = self.kingdom_tally(s, p, k);
         format!(
-            "{} (pays for {}s): {} | {} helmets, {} shields, {} prestige, {} citizens: {} points",
+            "{} (pays for {}s): {} | {}, {}, {} prestige, {}: {} points",
             self.data.kingdom_names[k],
             TYPES[self.data.kingdom_income[k] as usize],
             if parts.is_empty() { "-".to_string() } else { parts.join(", ") },
-            tally.helmets,
-            tally.shields,
+            plural(tally.helmets, "helmet", "helmets"),
+            plural(tally.shields, "shield", "shields"),
             tally.prestige,
-            tally.citizens,
+            plural(tally.citizens, "citizen", "citizens"),
             tally.points
         )
     }
