@@ -54,6 +54,7 @@ registry! {
     regatta::Regatta => Listing::Unlisted,
     nauticus::Nauticus => Listing::Listed,
     mistwind::Mistwind => Listing::Unlisted,
+    norsewind::Norsewind => Listing::Unlisted,
 }
 
 /// The games offered to users, by name (`tw.GAMES`).

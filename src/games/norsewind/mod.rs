@@ -1,0 +1,145 @@
+//! Norsewind for 1 (solo against the Vikings) to 4 players, by its complete rules.
+//! `docs/games/norsewind.md` maps every rule to its code and test, records the rulings and
+//! says what is not built yet.
+
+use serde_json::Value;
+
+use crate::engine::data::ComponentData;
+use crate::engine::prelude::*;
+use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
+
+pub mod actions;
+pub mod data;
+mod heuristic;
+mod log;
+mod rules;
+mod setup;
+pub mod state;
+mod view;
+
+#[cfg(test)]
+mod golden_tests;
+#[cfg(test)]
+mod tests;
+
+pub use data::Data;
+pub use state::{Phase, State};
+
+use actions::NUM_ACTIONS;
+
+/// Turns after which a game is cut off as truncated (no winner), unless set by `max_turns`.
+pub const DEFAULT_MAX_TURNS: u32 = 1000;
+
+/// The game: player count, options and component data.
+#[derive(Debug, Clone)]
+pub struct Norsewind {
+    pub data: Data,
+    pub players: usize,
+    /// The solo level (1..=7); 0 with several players.
+    pub level: u8,
+    /// Variant: each player places his starting card in the kingdom of his choice.
+    pub free_start: bool,
+    /// Variant: 4 random kingdom tiles instead of 2 green and 2 red.
+    pub random_tiles: bool,
+    pub max_turns: u32,
+    /// The user's data (as JSON) when it is not the shipped file.
+    custom_data: Option<Value>,
+    spec: GameSpec,
+}
+
+impl GameDefinition for Norsewind {
+    const NAME: &'static str = "norsewind";
+    const TITLE: &'static str = "Norsewind";
+    const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
+    const NOTATION: &'static str = include_str!("text/notation.md");
+    const OPTIONS: &'static [OptionDecl] = &[
+        OptionDecl {
+            name: "players",
+            kind: OptionKind::Int { min: 1, max: 4, default: 2 },
+            configuration: true,
+            doc: "Norsewind is for 1 (solo, against the Vikings), 2, 3 or 4 players",
+        },
+        OptionDecl {
+            name: "free_start",
+            kind: OptionKind::Bool { default: false },
+            configuration: true,
+            doc: "variant: each player places his starting card in the kingdom of his choice",
+        },
+        OptionDecl {
+            name: "random_kingdom_tiles",
+            kind: OptionKind::Bool { default: false },
+            configuration: true,
+            doc: "variant: 4 random kingdom tiles instead of 2 green and 2 red (not in the solo game, whose level sets the tiles)",
+        },
+        OptionDecl {
+            name: "level",
+            kind: OptionKind::Int { min: 1, max: 7, default: 1 },
+            configuration: true,
+            doc: "the solo game's level, 1 to 7 (its kingdom tiles and Viking cards); only with players=1",
+        },
+        OptionDecl {
+            name: "max_turns",
+            kind: OptionKind::Int { min: 1, max: 100_000, default: DEFAULT_MAX_TURNS as i64 },
+            configuration: false,
+            doc: "turns after which a game is cut off as truncated, with no winner",
+        },
+        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
+    ];
+    const DATA_FILE: Option<DataFileDecl> =
+        Some(DataFileDecl { shipped: Data::SHIPPED, parse_text: |text| Data::from_json_str(text).map(|_| ()) });
+
+    fn from_options(options: &Options) -> Result<Self> {
+        let players = options.int("players") as usize;
+        let level = options.int("level") as u8;
+        let free_start = options.flag("free_start");
+        let random_tiles = options.flag("random_kingdom_tiles");
+        let max_turns = options.int("max_turns") as u32;
+        if players > 1 && level != 1 {
+            return Err(EngineError::option("level", "levels are for the solo game (players=1)"));
+        }
+        if players == 1 && random_tiles {
+            return Err(EngineError::option(
+                "random_kingdom_tiles",
+                "the solo game's level sets its kingdom tiles (players=1 takes no random_kingdom_tiles)",
+            ));
+        }
+        let data = Data::from_option(options.data("data"))?;
+        let custom_data = if data.file != Data::shipped().file {
+            Some(serde_json::to_value(&data.file).map_err(|e| EngineError::data("(file)", e.to_string()))?)
+        } else {
+            None
+        };
+        let solo = players == 1;
+        let castles = data.cards.iter().filter(|c| c.kind == data::CASTLE).count();
+        let max_chance = data.cards.len().max(24);
+        // Per turn: a decision, a figure, disc or castle decision, and the reveals of the
+        // player's and the Vikings' replenishments or of a new market (each reveal at most
+        // every castle before a building).
+        let per_turn = 3 + 7 * (castles + 1);
+        let setup = 1 + 5 + castles + 1 + 4 + 4 + 2 * players;
+        let spec = GameSpec {
+            name: Self::NAME,
+            players,
+            opponents: if solo { vec!["Vikings".to_string()] } else { Vec::new() },
+            tiers: if solo { data.tiers.iter().map(|t| t.0.clone()).collect() } else { Vec::new() },
+            num_distinct_actions: NUM_ACTIONS,
+            max_chance_outcomes: max_chance,
+            max_game_length: setup + (max_turns as usize + 1) * per_turn,
+            observation_tensor_shape: vec![view::tensor_len()],
+            // Winners share +1 and losers -1 with several players; the solo seat wins or loses.
+            zero_sum: !solo,
+            min_return: -1.0,
+            max_return: 1.0,
+        };
+        Ok(Norsewind {
+            data,
+            players,
+            level: if solo { level } else { 0 },
+            free_start,
+            random_tiles,
+            max_turns,
+            custom_data,
+            spec,
+        })
+    }
+}

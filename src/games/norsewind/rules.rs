@@ -1,0 +1,878 @@
+//! Norsewind's rules: setup, legal moves, chance, the effect of every move, final scoring
+//! and the winners. `docs/games/norsewind.md` maps each rule to its code and test.
+
+use serde_json::{Map, Value};
+
+use crate::engine::prelude::*;
+use crate::engine::{Action, Actor, GameSpec};
+
+use super::actions::{self, decode, Move, PASS, PLACE_CASTLE, PLACE_TILE};
+use super::data::{
+    is_green, Card, CASTLE, CHURCH, KINGDOMS, MAX_SPACES, NEUTRAL, SHIP, TILES, T_CASTLE_SEVEN, T_CITIZEN_COIN,
+    T_CITIZEN_SPACE, T_COLOURS, T_DIFFERENT, T_FOURTH, T_PRESTIGE, T_SHIELD, T_TOLL, T_TWO,
+};
+use super::state::{After, Kingdom, Phase, Player, State, MAX_BUILDINGS, MAX_PLAYERS, NONE, SLOTS};
+use super::Norsewind;
+
+/// The sums of one kingdom that final scoring reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct KingdomTally {
+    pub helmets: u32,
+    pub shields: u32,
+    pub prestige: u32,
+    /// Citizens as they score (a "colour-scoring" kingdom counts one figure per colour).
+    pub citizens: u32,
+    pub points: i64,
+}
+
+fn bits(mut m: u128) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let c = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(c)
+        }
+    })
+}
+
+impl Norsewind {
+    pub fn card(&self, c: u8) -> &Card {
+        &self.data.cards[c as usize]
+    }
+
+    pub fn solo(&self) -> bool {
+        self.players == 1
+    }
+
+    // ----- setup ----------------------------------------------------------------------
+
+    /// The green and red tiles to draw: the level's mix in the solo game, 2 and 2 otherwise.
+    fn tile_mix(&self) -> (u8, u8) {
+        if self.solo() {
+            let l = self.data.levels[self.level as usize - 1];
+            (l.green_tiles, l.red_tiles)
+        } else {
+            (2, 2)
+        }
+    }
+
+    /// Green and red Viking cards still to turn up.
+    fn viking_needs(&self, s: &State) -> (u32, u32) {
+        let l = self.data.levels[self.level as usize - 1];
+        let done = &s.viking_red[..s.setup_next as usize];
+        let reds = done.iter().filter(|&&r| r).count() as u32;
+        (l.green_vikings as u32 - (done.len() as u32 - reds), l.red_vikings as u32 - reds)
+    }
+
+    /// Where revealed cards come from: the draw deck, or the reserve deck once the end is
+    /// triggered.
+    pub fn source(&self, s: &State) -> u128 {
+        if s.end_triggered {
+            s.reserve
+        } else {
+            s.deck
+        }
+    }
+
+    // ----- facts about a player's kingdoms ----------------------------------------------
+
+    /// Buildings of type `t` in player `p`'s kingdoms other than `k`.
+    pub fn count_type_elsewhere(&self, s: &State, p: usize, k: usize, t: u8) -> u32 {
+        let pl = &s.player[p];
+        (0..KINGDOMS)
+            .filter(|&j| j != k)
+            .map(|j| {
+                let kg = &pl.kingdoms[j];
+                kg.buildings[..kg.count as usize].iter().filter(|&&c| self.card(c).kind == t).count() as u32
+            })
+            .sum()
+    }
+
+    /// Income for a card placed in kingdom `k`: the kingdom card's type in the other kingdoms.
+    pub fn income(&self, s: &State, p: usize, k: usize) -> u32 {
+        let t = self.data.kingdom_income[k];
+        self.data.income[t as usize] * self.count_type_elsewhere(s, p, k, t)
+    }
+
+    /// What building card `c` costs in kingdom `k` of player `p` (the inn's cost and the
+    /// helmet toll), or None if the card may not be placed there.
+    pub fn build_cost(&self, s: &State, p: usize, c: u8, k: usize) -> Option<u32> {
+        let r = &self.data.rules;
+        let card = self.card(c);
+        let kg = &s.player[p].kingdoms[k];
+        let tile = s.tiles[k];
+        let limit = if tile == T_TWO { r.red_limit.min(r.kingdom_limit) } else { r.kingdom_limit };
+        if kg.count >= limit {
+            return None;
+        }
+        if tile == T_DIFFERENT && kg.buildings[..kg.count as usize].iter().any(|&b| self.card(b).kind == card.kind) {
+            return None;
+        }
+        let mut cost = card.cost;
+        if tile == T_TOLL && card.helmets >= r.toll_helmets {
+            cost += r.toll_coins;
+        }
+        (cost <= s.player[p].coins).then_some(cost)
+    }
+
+    /// Whether castle `c` may be acquired for kingdom `k` by player `p`.
+    pub fn castle_allowed(&self, s: &State, p: usize, c: u8, k: usize) -> bool {
+        let card = self.card(c);
+        card.cost <= s.player[p].coins
+            && s.locked & (1 << c) == 0
+            && (s.tiles[k] != T_CASTLE_SEVEN || card.cost >= self.data.rules.red_castle_min)
+    }
+
+    /// The empty citizen space for a figure of `colour` (NEUTRAL: any) at place `q`
+    /// (0: the tile, 1..=4: a building) of kingdom `k`, as a space index.
+    pub fn free_space(&self, s: &State, p: usize, k: usize, q: u8, colour: u8) -> Option<usize> {
+        let kg = &s.player[p].kingdoms[k];
+        if q == PLACE_TILE {
+            let ok = s.tiles[k] == T_CITIZEN_SPACE && kg.tile_figure == NONE && (colour == NEUTRAL || colour == p as u8);
+            return ok.then_some(0);
+        }
+        let b = q as usize - 1;
+        if b >= kg.count as usize {
+            return None;
+        }
+        let spaces = &self.card(kg.buildings[b]).spaces;
+        (0..spaces.len()).find(|&j| kg.figures[b][j] == NONE && (colour == NEUTRAL || spaces[j] == colour))
+    }
+
+    /// Calls `f` with every citizen action for a figure of `colour`.
+    fn citizen_targets(&self, s: &State, p: usize, colour: u8, mut f: impl FnMut(Action)) {
+        for k in 0..KINGDOMS {
+            for q in 0..=MAX_BUILDINGS as u8 {
+                if self.free_space(s, p, k, q, colour).is_some() {
+                    f(actions::citizen(colour, k, q));
+                }
+            }
+        }
+    }
+
+    /// The coins a disc costs on a shield (or prestige) space at place `q` of kingdom `k`,
+    /// or None if there is no free space there.
+    pub fn disc_cost(&self, s: &State, p: usize, k: usize, q: u8, prestige: bool) -> Option<u32> {
+        let r = &self.data.rules;
+        let kg = &s.player[p].kingdoms[k];
+        let free = match q {
+            PLACE_TILE => !kg.tile_disc && s.tiles[k] == if prestige { T_PRESTIGE } else { T_SHIELD },
+            PLACE_CASTLE => {
+                kg.castle != NONE && {
+                    let c = self.card(kg.castle);
+                    if prestige {
+                        c.prestige_space > 0 && !kg.castle_prestige
+                    } else {
+                        c.shield_space > 0 && !kg.castle_shield
+                    }
+                }
+            }
+            _ => {
+                let b = q as usize - 1;
+                b < kg.count as usize && {
+                    let c = self.card(kg.buildings[b]);
+                    if prestige {
+                        c.prestige_space > 0 && !kg.prestige_discs[b]
+                    } else {
+                        c.shield_space > 0 && !kg.shield_discs[b]
+                    }
+                }
+            }
+        };
+        if !free {
+            return None;
+        }
+        let cost = if prestige {
+            r.prestige_cost
+        } else if q == PLACE_TILE {
+            r.green_shield_cost
+        } else {
+            0
+        };
+        (cost <= s.player[p].coins).then_some(cost)
+    }
+
+    fn disc_targets(&self, s: &State, p: usize, mut f: impl FnMut(Action)) {
+        for prestige in [false, true] {
+            for k in 0..KINGDOMS {
+                for q in 0..=PLACE_CASTLE {
+                    if self.disc_cost(s, p, k, q, prestige).is_some() {
+                        f(if prestige { actions::prestige(k, q) } else { actions::shield(k, q) });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The two supplies next to market slot `slot` (supply `i` lies between slots `i` and `i + 1`).
+    pub fn adjacent_supplies(slot: u8) -> [usize; 2] {
+        [(slot as usize + SLOTS - 1) % SLOTS, slot as usize]
+    }
+
+    /// Calls `f` with every way to take a figure or disc next to `slot`.
+    fn take_options(&self, s: &State, p: usize, slot: u8, mut f: impl FnMut(Action)) {
+        for sup in Self::adjacent_supplies(slot) {
+            if sup == 4 {
+                if s.discs > 0 {
+                    self.disc_targets(s, p, &mut f);
+                }
+            } else if s.supply[sup] > 0 {
+                self.citizen_targets(s, p, s.supply_colour[sup], &mut f);
+            }
+        }
+    }
+
+    fn has_empty_space(&self, s: &State, p: usize) -> bool {
+        let mut any = false;
+        self.citizen_targets(s, p, NEUTRAL, |_| any = true);
+        any
+    }
+
+    // ----- legal moves ------------------------------------------------------------------
+
+    // ----- moves --------------------------------------------------------------------------
+
+    /// Solo setup: the Viking cards' sides, by chance only while both sides are still wanted.
+    fn turn_vikings(&self, s: &mut State) {
+        while (s.setup_next as usize) < KINGDOMS {
+            let (g, r) = self.viking_needs(s);
+            if g > 0 && r > 0 {
+                s.phase = Phase::VikingSide;
+                return;
+            }
+            s.viking_red[s.setup_next as usize] = r > 0;
+            s.setup_next += 1;
+        }
+        s.setup_next = 0;
+        s.phase = Phase::Deal;
+    }
+
+    fn deal(&self, s: &mut State, c: u8) {
+        let p = s.setup_next as usize;
+        s.start_pool &= !(1 << c);
+        s.player[p].start_card = c;
+        s.player[p].coins += self.card(c).start_coins;
+        if !self.free_start {
+            self.place_building(s, p, c, self.card(c).row as usize);
+        }
+        s.setup_next += 1;
+        if s.setup_next < s.players {
+            return;
+        }
+        // Unused starting cards go back to the box; the lowest number starts.
+        s.out |= s.start_pool;
+        s.start_pool = 0;
+        let n = s.players as usize;
+        s.starting = (0..n).min_by_key(|&q| self.card(s.player[q].start_card).order).unwrap_or(0) as u8;
+        if self.free_start {
+            s.setup_next = 0;
+            s.current = s.starting;
+            s.phase = Phase::StartPlacement;
+        } else {
+            self.begin_turn(s, s.starting);
+        }
+    }
+
+    fn place_building(&self, s: &mut State, p: usize, c: u8, k: usize) {
+        let kg = &mut s.player[p].kingdoms[k];
+        let b = kg.count as usize;
+        kg.buildings[b] = c;
+        kg.figures[b] = [NONE; MAX_SPACES];
+        kg.shield_discs[b] = false;
+        kg.prestige_discs[b] = false;
+        kg.count += 1;
+    }
+
+    fn player_move(&self, s: &mut State, a: Action) {
+        let p = s.current as usize;
+        let Some(m) = decode(a) else { return };
+        match m {
+            Move::Start { kingdom } => {
+                let c = s.player[p].start_card;
+                let cost = self.build_cost(s, p, c, kingdom).unwrap_or(0);
+                s.player[p].coins -= cost;
+                self.place_building(s, p, c, kingdom);
+                s.setup_next += 1;
+                if s.setup_next < s.players {
+                    s.current = (s.current + 1) % s.players;
+                } else {
+                    self.begin_turn(s, s.starting);
+                }
+            }
+            Move::Build { slot, kingdom } => self.build(s, p, slot, kingdom),
+            Move::Castle { index, kingdom } => self.acquire_castle(s, p, index, kingdom),
+            Move::Citizen { colour, kingdom, place } => {
+                if colour == NEUTRAL {
+                    s.neutral -= 1;
+                } else if let Some(sup) = (0..4).find(|&i| s.supply_colour[i] == colour) {
+                    s.supply[sup] -= 1;
+                }
+                let space = self.free_space(s, p, kingdom, place, colour);
+                let kg = &mut s.player[p].kingdoms[kingdom];
+                match (place, space) {
+                    (PLACE_TILE, _) => kg.tile_figure = colour,
+                    (q, Some(j)) => kg.figures[q as usize - 1][j] = colour,
+                    _ => {}
+                }
+                if s.tiles[kingdom] == T_CITIZEN_COIN {
+                    s.player[p].coins += self.data.rules.citizen_coins;
+                }
+                if s.phase == Phase::Neutral {
+                    self.end_turn(s);
+                } else {
+                    self.replenish(s);
+                }
+            }
+            Move::Shield { kingdom, place } | Move::Prestige { kingdom, place } => {
+                let prestige = matches!(m, Move::Prestige { .. });
+                let cost = self.disc_cost(s, p, kingdom, place, prestige).unwrap_or(0);
+                s.player[p].coins -= cost;
+                s.discs -= 1;
+                let kg = &mut s.player[p].kingdoms[kingdom];
+                match (place, prestige) {
+                    (PLACE_TILE, _) => kg.tile_disc = true,
+                    (PLACE_CASTLE, false) => kg.castle_shield = true,
+                    (PLACE_CASTLE, true) => kg.castle_prestige = true,
+                    (q, false) => kg.shield_discs[q as usize - 1] = true,
+                    (q, true) => kg.prestige_discs[q as usize - 1] = true,
+                }
+                self.replenish(s);
+            }
+            Move::Keep { shield, prestige } => {
+                let kg = &mut s.player[p].kingdoms[s.reuse_kingdom as usize];
+                kg.castle_shield = shield;
+                kg.castle_prestige = prestige;
+                s.discs += s.reuse_discs - shield as u8 - prestige as u8;
+                s.reuse_discs = 0;
+                s.reuse_kingdom = NONE;
+                self.end_turn(s);
+            }
+            Move::Pass => {
+                s.passes += 1;
+                if s.passes >= s.players {
+                    s.end_triggered = true;
+                }
+                self.end_turn(s);
+            }
+        }
+    }
+
+    /// A) Acquire a building: place and pay (step 1), income (step 2), then step 3 or the
+    /// market's replenishment.
+    fn build(&self, s: &mut State, p: usize, slot: usize, k: usize) {
+        let r = &self.data.rules;
+        let c = s.market[slot];
+        let cost = self.build_cost(s, p, c, k).unwrap_or(0);
+        s.player[p].coins -= cost;
+        s.market[slot] = NONE;
+        self.place_building(s, p, c, k);
+        s.locked = 0;
+        s.passes = 0;
+        let card = self.card(c);
+        let mut gain = 0;
+        if s.tiles[k] == T_FOURTH && s.player[p].kingdoms[k].count == r.kingdom_limit {
+            gain += r.fourth_coins;
+        }
+        if card.kind == SHIP {
+            gain += card.coins;
+        }
+        gain += self.income(s, p, k);
+        s.player[p].coins += gain;
+        s.slot = slot as u8;
+        s.built_kingdom = k as u8;
+        let mut any = false;
+        self.take_options(s, p, slot as u8, |_| any = true);
+        if any {
+            s.phase = Phase::Take;
+        } else {
+            self.replenish(s);
+        }
+    }
+
+    /// B) Acquire a castle: pay, replace (discs), income, the neutral figure.
+    fn acquire_castle(&self, s: &mut State, p: usize, index: usize, k: usize) {
+        let c = s.display[index];
+        let len = s.display_len as usize;
+        s.display.copy_within(index + 1..len, index);
+        s.display[len - 1] = NONE;
+        s.display_len -= 1;
+        s.passes = 0;
+        s.player[p].coins -= self.card(c).cost;
+        let kg = &mut s.player[p].kingdoms[k];
+        let old = kg.castle;
+        let discs = kg.castle_shield as u8 + kg.castle_prestige as u8;
+        kg.castle = c;
+        kg.castle_shield = false;
+        kg.castle_prestige = false;
+        let gain = self.income(s, p, k);
+        s.player[p].coins += gain;
+        if old != NONE {
+            s.locked |= 1 << old;
+            self.add_castle(s, old);
+            let new = self.card(c);
+            if discs > 0 && (new.shield_space > 0 || new.prestige_space > 0) {
+                s.reuse_discs = discs;
+                s.reuse_kingdom = k as u8;
+                s.phase = Phase::Reuse;
+            } else {
+                s.discs += discs;
+                self.end_turn(s);
+            }
+        } else if s.neutral > 0 && self.has_empty_space(s, p) {
+            s.phase = Phase::Neutral;
+        } else {
+            self.end_turn(s);
+        }
+    }
+
+    /// A castle goes to the castle display (solo: at most 4, the leftmost leaves the game).
+    fn add_castle(&self, s: &mut State, c: u8) {
+        if self.solo() && s.display_len as usize >= self.data.rules.solo_display {
+            s.out |= 1 << s.display[0];
+            let len = s.display_len as usize;
+            s.display.copy_within(1..len, 0);
+            s.display_len -= 1;
+            s.display[s.display_len as usize] = NONE;
+        }
+        s.display[s.display_len as usize] = c;
+        s.display_len += 1;
+    }
+
+    /// Step 4: the market's empty slot is refilled; then the Vikings' turn or the next turn.
+    fn replenish(&self, s: &mut State) {
+        s.after = After::Building;
+        s.revealed = NONE;
+        self.fill(s);
+    }
+
+    /// Reveals cards into the empty slots while a card can be revealed; triggers the end
+    /// when the draw deck is exhausted; then goes on with `s.after`.
+    fn fill(&self, s: &mut State) {
+        if s.market.contains(&NONE) {
+            if !s.end_triggered && s.deck == 0 {
+                s.end_triggered = true;
+            }
+            if self.source(s) != 0 {
+                s.phase = Phase::Reveal;
+                return;
+            }
+        }
+        match s.after {
+            After::Setup => {
+                s.setup_next = 0;
+                s.phase = if self.solo() { Phase::Ship } else { Phase::Tile };
+            }
+            After::Refresh => {
+                s.deck |= s.refresh_pool;
+                s.refresh_pool = 0;
+                s.phase = Phase::Turn;
+                self.rare_case(s);
+            }
+            After::Building => {
+                if self.solo() {
+                    self.vikings(s);
+                } else {
+                    self.end_turn(s);
+                }
+            }
+            After::Vikings => self.end_turn(s),
+        }
+    }
+
+    fn reveal(&self, s: &mut State, c: u8) {
+        if s.end_triggered {
+            s.reserve &= !(1 << c);
+        } else {
+            s.deck &= !(1 << c);
+        }
+        if self.card(c).kind == CASTLE {
+            self.add_castle(s, c);
+        } else {
+            let slot = s.market.iter().position(|&m| m == NONE).unwrap_or(0);
+            s.market[slot] = c;
+            if s.after == After::Building {
+                s.revealed = c;
+            }
+        }
+        self.fill(s);
+    }
+
+    /// The Vikings' turn (solo): the ship moves by the helmets of the card revealed, the
+    /// Vikings take the active card, and the market is replenished.
+    fn vikings(&self, s: &mut State) {
+        let steps = if s.revealed == NONE { 0 } else { self.card(s.revealed).helmets };
+        s.ship = ((s.ship as u32 + steps) % SLOTS as u32) as u8;
+        s.revealed = NONE;
+        let c = s.market[s.ship as usize];
+        if c != NONE {
+            s.market[s.ship as usize] = NONE;
+            let row = self.viking_row(s, c);
+            s.viking_rows[row] |= 1 << c;
+        }
+        s.after = After::Vikings;
+        self.fill(s);
+    }
+
+    /// The Viking display's kingdom for card `c`: the Viking card of its type, or for a
+    /// church the topmost kingdom with the fewest cards.
+    pub fn viking_row(&self, s: &State, c: u8) -> usize {
+        let kind = self.card(c).kind;
+        if kind == CHURCH {
+            (0..KINGDOMS).min_by_key(|&i| (s.viking_rows[i].count_ones(), i)).unwrap_or(0)
+        } else {
+            (0..KINGDOMS).find(|&i| self.data.kingdom_income[i] == kind).unwrap_or(0)
+        }
+    }
+
+    fn begin_turn(&self, s: &mut State, p: u8) {
+        s.current = p;
+        s.turn += 1;
+        s.refreshed = false;
+        s.slot = NONE;
+        s.built_kingdom = NONE;
+        if s.turn > self.max_turns {
+            s.truncated = true;
+            s.phase = Phase::GameOver;
+            return;
+        }
+        s.phase = Phase::Turn;
+        self.rare_case(s);
+    }
+
+    /// The rare case: every card of the market costs more than the player has: the market is
+    /// discarded and 5 new cards are revealed; the discarded ones go back into the deck.
+    fn rare_case(&self, s: &mut State) {
+        let coins = s.player[s.current as usize].coins;
+        let cards = s.market.iter().filter(|&&c| c != NONE);
+        let unaffordable = cards.clone().count() > 0 && cards.clone().all(|&c| self.card(c).cost > coins);
+        if s.refreshed || !unaffordable {
+            return;
+        }
+        s.refreshed = true;
+        for m in s.market.iter_mut() {
+            if *m != NONE {
+                s.refresh_pool |= 1 << *m;
+                *m = NONE;
+            }
+        }
+        s.after = After::Refresh;
+        self.fill(s);
+    }
+
+    fn end_turn(&self, s: &mut State) {
+        let p = s.current as usize;
+        s.player[p].turns += 1;
+        s.phase = Phase::Turn;
+        let next = if self.solo() { 0 } else { (s.current + 1) % s.players };
+        if s.end_triggered && (self.solo() || next == s.starting) {
+            s.phase = Phase::GameOver;
+            return;
+        }
+        self.begin_turn(s, next);
+    }
+
+    // ----- scoring ----------------------------------------------------------------------
+
+    pub fn kingdom_tally(&self, s: &State, p: usize, k: usize) -> KingdomTally {
+        let r = &self.data.rules;
+        let kg: &Kingdom = &s.player[p].kingdoms[k];
+        let tile = s.tiles[k];
+        let mut t = KingdomTally::default();
+        if tile != NONE {
+            t.helmets += if is_green(tile) { r.green_helmets } else { r.red_helmets };
+        }
+        if kg.castle != NONE {
+            let c = self.card(kg.castle);
+            t.helmets += c.helmets;
+            t.shields += c.shields + if kg.castle_shield { c.shield_space } else { 0 };
+            t.prestige += c.prestige + if kg.castle_prestige { c.prestige_space } else { 0 };
+        }
+        let mut preprinted = 0;
+        let mut figures = 0;
+        let mut colours = 0u8;
+        for b in 0..kg.count as usize {
+            let c = self.card(kg.buildings[b]);
+            t.helmets += c.helmets;
+            t.shields += c.shields + if kg.shield_discs[b] { c.shield_space } else { 0 };
+            t.prestige += c.prestige + if kg.prestige_discs[b] { c.prestige_space } else { 0 };
+            preprinted += c.citizens;
+            for &f in &kg.figures[b] {
+                if f != NONE {
+                    figures += 1;
+                    colours |= 1 << f;
+                }
+            }
+        }
+        match tile {
+            T_CITIZEN_SPACE => {
+                preprinted += 1;
+                if kg.tile_figure != NONE {
+                    figures += 1;
+                    colours |= 1 << kg.tile_figure;
+                }
+            }
+            T_SHIELD if kg.tile_disc => t.shields += r.green_shield,
+            T_PRESTIGE if kg.tile_disc => t.prestige += r.green_prestige,
+            _ => {}
+        }
+        t.citizens = preprinted + if tile == T_COLOURS { colours.count_ones() } else { figures };
+        t.points = if t.shields < t.helmets { -r.unprotected } else { t.prestige as i64 * t.citizens as i64 };
+        t
+    }
+
+    /// A player's final score: coins plus each kingdom's points.
+    pub fn total(&self, s: &State, p: usize) -> i64 {
+        s.player[p].coins as i64 + (0..KINGDOMS).map(|k| self.kingdom_tally(s, p, k).points).sum::<i64>()
+    }
+
+    /// The Vikings' helmets in kingdom `k` (their card's side and the cards placed there).
+    pub fn viking_helmets(&self, s: &State, k: usize) -> u32 {
+        let side = self.data.vikings[k][s.viking_red[k] as usize];
+        side.helmets + bits(s.viking_rows[k]).map(|c| self.card(c).helmets).sum::<u32>()
+    }
+
+    /// The Vikings' points in kingdom `k`: its card's coin value per card when their helmets
+    /// exceed the player's shields there.
+    pub fn viking_points(&self, s: &State, k: usize) -> i64 {
+        let side = self.data.vikings[k][s.viking_red[k] as usize];
+        if self.viking_helmets(s, k) > self.kingdom_tally(s, 0, k).shields {
+            side.points as i64 * s.viking_rows[k].count_ones() as i64
+        } else {
+            0
+        }
+    }
+
+    pub fn viking_total(&self, s: &State) -> i64 {
+        (0..KINGDOMS).map(|k| self.viking_points(s, k)).sum()
+    }
+
+    /// The tier a solo margin reaches.
+    pub fn tier(&self, margin: i64) -> Option<usize> {
+        self.data.tiers.iter().rposition(|&(_, from)| margin >= from as i64)
+    }
+}
+
+impl Rules for Norsewind {
+    type State = State;
+
+    const STATE_FORMAT: u32 = 1;
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn config(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("game".into(), Value::from(Self::NAME));
+        m.insert("players".into(), Value::from(self.players));
+        m.insert("free_start".into(), Value::from(self.free_start));
+        m.insert("random_kingdom_tiles".into(), Value::from(self.random_tiles));
+        m.insert("level".into(), Value::from(self.level.max(1)));
+        m.insert("max_turns".into(), Value::from(self.max_turns));
+        if let Some(d) = &self.custom_data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+
+    fn initial_state(&self) -> State {
+        let d = &self.data;
+        let r = &d.rules;
+        let all = if d.cards.len() == 128 { u128::MAX } else { (1u128 << d.cards.len()) - 1 };
+        let deck = d.deck_cards(self.players);
+        let reserve = d.deck_of(super::data::RESERVE_DECK);
+        let start_pool = d.deck_of(super::data::START_DECK);
+        let (per_supply, neutral) = if self.solo() {
+            (r.solo_citizens, r.solo_neutral)
+        } else {
+            (d.citizens[&self.players], r.neutral_per_player * self.players as u8)
+        };
+        State {
+            phase: Phase::Colours,
+            players: self.players as u8,
+            level: self.level,
+            current: 0,
+            starting: 0,
+            turn: 0,
+            player: [Player::default(); MAX_PLAYERS],
+            deck,
+            reserve,
+            start_pool,
+            out: all & !(deck | reserve | start_pool),
+            market: [NONE; SLOTS],
+            display: [NONE; super::data::MAX_DISPLAY],
+            display_len: 0,
+            supply_colour: [0, 1, 2, 3],
+            supply: [per_supply; 4],
+            discs: r.discs,
+            neutral,
+            tiles: [NONE; 4],
+            setup_next: 0,
+            viking_red: [false; 4],
+            viking_rows: [0; 4],
+            ship: 0,
+            revealed: NONE,
+            slot: NONE,
+            after: After::Setup,
+            built_kingdom: NONE,
+            refresh_pool: 0,
+            refreshed: false,
+            reuse_discs: 0,
+            reuse_kingdom: NONE,
+            locked: 0,
+            passes: 0,
+            end_triggered: false,
+            truncated: false,
+        }
+    }
+
+    fn actor(&self, s: &State) -> Actor {
+        match s.phase {
+            Phase::Colours | Phase::Reveal | Phase::Ship | Phase::Tile | Phase::VikingSide | Phase::Deal => Actor::Chance,
+            Phase::GameOver => Actor::Terminal,
+            _ => Actor::Player(s.current as usize),
+        }
+    }
+
+    fn player_actions(&self, s: &State, out: &mut Vec<Action>) {
+        let p = s.current as usize;
+        match s.phase {
+            Phase::Turn => {
+                for slot in 0..SLOTS {
+                    let c = s.market[slot];
+                    if c == NONE {
+                        continue;
+                    }
+                    for k in 0..KINGDOMS {
+                        if self.build_cost(s, p, c, k).is_some() {
+                            out.push(actions::build(slot, k));
+                        }
+                    }
+                }
+                for i in 0..s.display_len as usize {
+                    for k in 0..KINGDOMS {
+                        if self.castle_allowed(s, p, s.display[i], k) {
+                            out.push(actions::castle(i, k));
+                        }
+                    }
+                }
+                if out.is_empty() {
+                    out.push(PASS);
+                }
+            }
+            Phase::Take => {
+                self.take_options(s, p, s.slot, |a| out.push(a));
+                out.sort_unstable();
+                out.dedup();
+            }
+            Phase::Neutral => self.citizen_targets(s, p, NEUTRAL, |a| out.push(a)),
+            Phase::Reuse => {
+                let c = self.card(s.player[p].kingdoms[s.reuse_kingdom as usize].castle);
+                for (i, (sh, pr)) in [(false, false), (true, false), (false, true), (true, true)].into_iter().enumerate() {
+                    let n = sh as u8 + pr as u8;
+                    if n <= s.reuse_discs && (!sh || c.shield_space > 0) && (!pr || c.prestige_space > 0) {
+                        out.push(actions::KEEP + i as Action);
+                    }
+                }
+            }
+            Phase::StartPlacement => {
+                let c = s.player[p].start_card;
+                for k in 0..KINGDOMS {
+                    if self.build_cost(s, p, c, k).is_some() {
+                        out.push(actions::START + k as Action);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Every chance outcome with its weight, in increasing order.
+    fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
+        match s.phase {
+            Phase::Colours => (0..24).for_each(|i| f(i, 1)),
+            Phase::Reveal => bits(self.source(s)).for_each(|c| f(c as Action, 1)),
+            Phase::Ship => (0..SLOTS as Action).for_each(|i| f(i, 1)),
+            Phase::Deal => bits(s.start_pool).for_each(|c| f(c as Action, 1)),
+            Phase::Tile => {
+                let used = |t: u8| s.tiles.contains(&t);
+                if self.random_tiles {
+                    (0..TILES.len() as u8).filter(|&t| !used(t)).for_each(|t| f(t as Action, 1));
+                    return;
+                }
+                let (g, r) = self.tile_mix();
+                let placed = &s.tiles[..s.setup_next as usize];
+                let g_need = g as u32 - placed.iter().filter(|&&t| is_green(t)).count() as u32;
+                let r_need = r as u32 - placed.iter().filter(|&&t| !is_green(t)).count() as u32;
+                let g_free = (0..5u8).filter(|&t| !used(t)).count() as u32;
+                let r_free = (5..10u8).filter(|&t| !used(t)).count() as u32;
+                for t in 0..TILES.len() as u8 {
+                    let w = if is_green(t) { g_need * r_free } else { r_need * g_free };
+                    if !used(t) && w > 0 {
+                        f(t as Action, w);
+                    }
+                }
+            }
+            Phase::VikingSide => {
+                let (g, r) = self.viking_needs(s);
+                f(0, g);
+                f(1, r);
+            }
+            _ => {}
+        }
+    }
+
+    fn apply(&self, s: &mut State, a: Action) {
+        match s.phase {
+            Phase::Colours => {
+                s.supply_colour = actions::permutation(a);
+                s.after = After::Setup;
+                self.fill(s);
+            }
+            Phase::Reveal => self.reveal(s, a as u8),
+            Phase::Ship => {
+                s.ship = a as u8;
+                s.phase = Phase::Tile;
+                s.setup_next = 0;
+            }
+            Phase::Tile => {
+                s.tiles[s.setup_next as usize] = a as u8;
+                s.setup_next += 1;
+                if s.setup_next as usize == KINGDOMS {
+                    s.setup_next = 0;
+                    if self.solo() {
+                        self.turn_vikings(s);
+                    } else {
+                        s.phase = Phase::Deal;
+                    }
+                }
+            }
+            Phase::VikingSide => {
+                s.viking_red[s.setup_next as usize] = a == 1;
+                s.setup_next += 1;
+                self.turn_vikings(s);
+            }
+            Phase::Deal => self.deal(s, a as u8),
+            _ => self.player_move(s, a),
+        }
+    }
+
+    fn winners(&self, s: &State) -> Vec<usize> {
+        if s.phase != Phase::GameOver || s.truncated {
+            return Vec::new();
+        }
+        if self.solo() {
+            return if self.total(s, 0) > self.viking_total(s) { vec![0] } else { Vec::new() };
+        }
+        let n = s.players as usize;
+        let key = |p: usize| (self.total(s, p), s.player[p].coins as i64);
+        let best = (0..n).map(key).max().unwrap_or((0, 0));
+        (0..n).filter(|&p| key(p) == best).collect()
+    }
+
+    fn is_truncated(&self, state: &State) -> bool {
+        state.truncated
+    }
+}

@@ -1,0 +1,515 @@
+//! What players see: action names, the table as text, the observation tensor and the score
+//! report. Everything on the table is open, so every seat sees the same table.
+
+use crate::engine::prelude::*;
+use crate::engine::{Action, OpponentRow, Rng, ScoreReport};
+
+use super::actions::{self, decode, Move, KEEP_NAMES, PLACE_CASTLE, PLACE_TILE};
+use super::data::{is_green, Card, CASTLE, COLOURS, KINGDOMS, MAX_DISPLAY, TILES, TYPES};
+use super::state::{Phase, State, MAX_PLAYERS, NONE, SLOTS};
+use super::Norsewind;
+
+/// Numbers per card in the tensor.
+pub const CARD_F: usize = 16;
+/// Numbers per castle of the display.
+pub const CASTLE_F: usize = 7;
+/// Numbers per kingdom of a player.
+pub const KINGDOM_F: usize = 13;
+/// Numbers per player.
+pub const PLAYER_F: usize = 5 + KINGDOMS * KINGDOM_F;
+pub const PHASES: usize = 12;
+
+/// The offsets of the tensor's blocks (`docs/games/norsewind.md`, "Observation tensor").
+pub const O_PHASE: usize = 0;
+pub const O_GLOBAL: usize = O_PHASE + PHASES;
+pub const O_SUPPLY: usize = O_GLOBAL + 6;
+pub const O_TILES: usize = O_SUPPLY + 4 * 5;
+pub const O_MARKET: usize = O_TILES + KINGDOMS * TILES.len();
+pub const O_SHIP: usize = O_MARKET + SLOTS * CARD_F;
+pub const O_DISPLAY: usize = O_SHIP + SLOTS;
+pub const O_PLAYERS: usize = O_DISPLAY + MAX_DISPLAY * CASTLE_F;
+pub const O_VIKINGS: usize = O_PLAYERS + MAX_PLAYERS * PLAYER_F;
+pub const TENSOR_LEN: usize = O_VIKINGS + KINGDOMS * 4;
+
+pub const fn tensor_len() -> usize {
+    TENSOR_LEN
+}
+
+pub fn phase_index(p: Phase) -> usize {
+    match p {
+        Phase::Colours => 0,
+        Phase::Reveal => 1,
+        Phase::Ship => 2,
+        Phase::Tile => 3,
+        Phase::VikingSide => 4,
+        Phase::Deal => 5,
+        Phase::StartPlacement => 6,
+        Phase::Turn => 7,
+        Phase::Take => 8,
+        Phase::Reuse => 9,
+        Phase::Neutral => 10,
+        Phase::GameOver => 11,
+    }
+}
+
+/// A name as it appears in action names: lower case, spaces as '-'.
+pub fn slug(name: &str) -> String {
+    name.to_lowercase().replace(' ', "-")
+}
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+impl Norsewind {
+    pub fn kingdom_slug(&self, k: usize) -> String {
+        slug(&self.data.kingdom_names[k])
+    }
+
+    /// The card at place `q` of kingdom `k` of player `p`, as an action name says it:
+    /// "tile", "castle" or the building's card id.
+    pub fn place_name(&self, s: &State, p: usize, k: usize, q: u8) -> String {
+        let kg = &s.player[p].kingdoms[k];
+        match q {
+            PLACE_TILE => "tile".into(),
+            PLACE_CASTLE => "castle".into(),
+            _ => {
+                let c = kg.buildings[q as usize - 1];
+                if c == NONE {
+                    format!("building-{q}")
+                } else {
+                    self.card(c).id.clone()
+                }
+            }
+        }
+    }
+
+    fn card_id(&self, a: Action) -> String {
+        self.data.cards.get(a as usize).map_or_else(|| format!("card-{a}"), |c| c.id.clone())
+    }
+
+    /// A card in words: "inn-3 (inn, 2 helmets, costs 2, 2 citizens, spaces blue)".
+    pub fn card_words(&self, c: u8) -> String {
+        let card: &Card = self.card(c);
+        let mut parts = vec![if card.kind == CASTLE { "castle".to_string() } else { TYPES[card.kind as usize].to_string() }];
+        if card.kind == CASTLE {
+            parts.push(format!("costs {}", card.cost));
+        }
+        parts.push(plural(card.helmets, "helmet", "helmets"));
+        if card.cost > 0 && card.kind != CASTLE {
+            parts.push(format!("costs {}", card.cost));
+        }
+        if card.coins > 0 {
+            parts.push(plural(card.coins, "coin", "coins"));
+        }
+        if card.citizens > 0 {
+            parts.push(plural(card.citizens, "citizen", "citizens"));
+        }
+        if !card.spaces.is_empty() {
+            let cols: Vec<&str> = card.spaces.iter().map(|&c| COLOURS[c as usize]).collect();
+            parts.push(format!("spaces {}", cols.join(" ")));
+        }
+        if card.shields > 0 || card.shield_space > 0 {
+            let space = if card.shield_space > 0 { format!(" (+{} space)", card.shield_space) } else { String::new() };
+            parts.push(format!("{}{space}", plural(card.shields, "shield", "shields")));
+        }
+        if card.prestige > 0 || card.prestige_space > 0 {
+            let space = if card.prestige_space > 0 { format!(" (+{} space)", card.prestige_space) } else { String::new() };
+            parts.push(format!("{} prestige{space}", card.prestige));
+        }
+        format!("{} ({})", card.id, parts.join(", "))
+    }
+
+    fn situation(&self, s: &State) -> String {
+        let p = s.current;
+        match s.phase {
+            Phase::Turn => format!("P{p} to play: acquire a building or a castle"),
+            Phase::Take => format!("P{p} takes a citizen figure or an upgrade disc next to slot {}", s.slot + 1),
+            Phase::Reuse => format!("P{p} keeps the replaced castle's discs or returns them"),
+            Phase::Neutral => format!("P{p} places the neutral citizen figure"),
+            Phase::StartPlacement => format!("P{p} places the starting card"),
+            Phase::GameOver if s.truncated => "game over (cut off at the turn limit)".into(),
+            Phase::GameOver => "game over".into(),
+            _ => "setting up / revealing cards".into(),
+        }
+    }
+
+    /// The whole table as text (every player sees all of it).
+    pub(crate) fn table(&self, s: &State) -> String {
+        let mut out = String::new();
+        let mode = if self.solo() { format!("solo, level {}", s.level) } else { format!("{} players", s.players) };
+        out.push_str(&format!("Norsewind ({mode}), turn {}: {}\n", s.turn, self.situation(s)));
+        out.push_str(&format!(
+            "Draw deck {}, reserve deck {}{}\n",
+            plural(s.deck.count_ones(), "card", "cards"),
+            plural(s.reserve.count_ones(), "card", "cards"),
+            if s.end_triggered { "; the end is triggered" } else { "" }
+        ));
+        out.push_str("Market:\n");
+        for slot in 0..SLOTS {
+            let c = s.market[slot];
+            let ship = if self.solo() && s.ship as usize == slot { " <- Viking ship" } else { "" };
+            let card = if c == NONE { "(empty)".to_string() } else { self.card_words(c) };
+            out.push_str(&format!("  slot {}: {card}{ship}\n", slot + 1));
+            if slot < 4 {
+                out.push_str(&format!("  supply {}: {} {} citizens\n", slot + 1, s.supply[slot], COLOURS[s.supply_colour[slot] as usize]));
+            } else {
+                out.push_str(&format!("  supply 5: {} upgrade discs\n", s.discs));
+            }
+        }
+        out.push_str("Castle display:");
+        if s.display_len == 0 {
+            out.push_str(" (empty)");
+        }
+        for &c in &s.display[..s.display_len as usize] {
+            let locked = if s.locked & (1 << c) != 0 { " [returned this turn]" } else { "" };
+            out.push_str(&format!("\n  {}{locked}", self.card_words(c)));
+        }
+        out.push_str(&format!("\nNeutral figures on the castle tile: {}\n", s.neutral));
+        let tiles: Vec<String> = (0..KINGDOMS)
+            .map(|k| {
+                let t = s.tiles[k];
+                if t == NONE {
+                    format!("{} ?", self.data.kingdom_names[k])
+                } else {
+                    format!("{} {} ({})", self.data.kingdom_names[k], TILES[t as usize], if is_green(t) { "green" } else { "red" })
+                }
+            })
+            .collect();
+        out.push_str(&format!("Kingdom tiles: {}\n", tiles.join(", ")));
+        for p in 0..s.players as usize {
+            let pl = &s.player[p];
+            let first = if p == s.starting as usize { ", starting player" } else { "" };
+            out.push_str(&format!(
+                "P{p} ({}){first}: {}, {}\n",
+                COLOURS[p],
+                plural(pl.coins, "coin", "coins"),
+                plural(pl.turns, "turn", "turns")
+            ));
+            for k in 0..KINGDOMS {
+                out.push_str(&format!("  {}\n", self.kingdom_line(s, p, k)));
+            }
+        }
+        if self.solo() {
+            out.push_str(&format!("Vikings (ship over slot {}):\n", s.ship + 1));
+            for k in 0..KINGDOMS {
+                let side = self.data.vikings[k][s.viking_red[k] as usize];
+                let mut cards = Vec::new();
+                let mut m = s.viking_rows[k];
+                while m != 0 {
+                    let c = m.trailing_zeros() as u8;
+                    m &= m - 1;
+                    cards.push(self.card(c).id.clone());
+                }
+                out.push_str(&format!(
+                    "  {} ({} side: {} helmets, {} a card): {} | {} helmets, {} points\n",
+                    self.data.kingdom_names[k],
+                    if s.viking_red[k] { "red" } else { "green" },
+                    side.helmets,
+                    side.points,
+                    if cards.is_empty() { "-".to_string() } else { cards.join(", ") },
+                    self.viking_helmets(s, k),
+                    self.viking_points(s, k)
+                ));
+            }
+        }
+        if s.phase == Phase::GameOver {
+            out.push_str(&self.score_report(s).to_table());
+        }
+        out
+    }
+
+    /// One kingdom: its castle, buildings with what lies on them, its tile and its sums.
+    pub fn kingdom_line(&self, s: &State, p: usize, k: usize) -> String {
+        let kg = &s.player[p].kingdoms[k];
+        let mut parts = Vec::new();
+        if kg.castle != NONE {
+            let mut discs = Vec::new();
+            if kg.castle_shield {
+                discs.push("shield disc");
+            }
+            if kg.castle_prestige {
+                discs.push("prestige disc");
+            }
+            let d = if discs.is_empty() { String::new() } else { format!(" [{}]", discs.join(", ")) };
+            parts.push(format!("castle {}{d}", self.card(kg.castle).id));
+        }
+        for b in 0..kg.count as usize {
+            let c = kg.buildings[b];
+            let mut extra: Vec<String> = kg.figures[b][..self.card(c).spaces.len()]
+                .iter()
+                .map(|&f| if f == NONE { "_".to_string() } else { COLOURS[f as usize].to_string() })
+                .collect();
+            if kg.shield_discs[b] {
+                extra.push("shield disc".into());
+            }
+            if kg.prestige_discs[b] {
+                extra.push("prestige disc".into());
+            }
+            let e = if extra.is_empty() { String::new() } else { format!(" [{}]", extra.join(", ")) };
+            parts.push(format!("{}{e}", self.card(c).id));
+        }
+        let t = s.tiles[k];
+        if t != NONE {
+            let mut tile = format!("tile {}", TILES[t as usize]);
+            if kg.tile_figure != NONE {
+                tile.push_str(&format!(" [{}]", COLOURS[kg.tile_figure as usize]));
+            } else if kg.tile_disc {
+                tile.push_str(" [disc]");
+            }
+            parts.push(tile);
+        }
+        let tally = self.kingdom_tally(s, p, k);
+        format!(
+            "{} (pays for {}s): {} | {}, {}, {} prestige, {}: {} points",
+            self.data.kingdom_names[k],
+            TYPES[self.data.kingdom_income[k] as usize],
+            if parts.is_empty() { "-".to_string() } else { parts.join(", ") },
+            plural(tally.helmets, "helmet", "helmets"),
+            plural(tally.shields, "shield", "shields"),
+            tally.prestige,
+            plural(tally.citizens, "citizen", "citizens"),
+            tally.points
+        )
+    }
+
+    fn card_features(&self, c: u8, out: &mut [f32]) {
+        if c == NONE {
+            return;
+        }
+        let card = self.card(c);
+        out[0] = 1.0;
+        out[1 + card.kind as usize] = 1.0;
+        out[7] = card.helmets as f32;
+        out[8] = card.cost as f32;
+        out[9] = card.coins as f32;
+        out[10] = card.citizens as f32;
+        out[11] = card.spaces.len() as f32;
+        out[12] = card.shields as f32;
+        out[13] = card.prestige as f32;
+        out[14] = card.shield_space as f32;
+        out[15] = card.prestige_space as f32;
+    }
+
+    /// Calls `f` with the place of every empty citizen space of kingdom `k`.
+    pub fn for_each_empty_space(&self, s: &State, p: usize, k: usize, mut f: impl FnMut(u8)) {
+        let kg = &s.player[p].kingdoms[k];
+        if s.tiles[k] == super::data::T_CITIZEN_SPACE && kg.tile_figure == NONE {
+            f(PLACE_TILE);
+        }
+        for b in 0..kg.count as usize {
+            let spaces = self.card(kg.buildings[b]).spaces.len();
+            for j in 0..spaces {
+                if kg.figures[b][j] == NONE {
+                    f(b as u8 + 1);
+                }
+            }
+        }
+    }
+}
+
+impl View for Norsewind {
+
+    fn action_to_string(&self, s: &State, a: Action) -> String {
+        match s.phase {
+            Phase::Colours if a >= 24 => return format!("action-{a}"),
+            Phase::Colours => {
+                let order = actions::permutation(a);
+                return format!("colours:{}", order.map(|c| COLOURS[c as usize]).join("-"));
+            }
+            Phase::Reveal => return format!("reveal:{}", self.card_id(a)),
+            Phase::Deal => return format!("deal:{}", self.card_id(a)),
+            Phase::Ship => return format!("viking-ship:{}", a + 1),
+            Phase::Tile => return format!("tile:{}", TILES.get(a as usize).copied().unwrap_or("unknown")),
+            Phase::VikingSide => return format!("viking-side:{}", if a == 1 { "red" } else { "green" }),
+            _ => {}
+        }
+        let p = s.current as usize;
+        match decode(a) {
+            Some(Move::Build { slot, kingdom }) => {
+                let c = s.market[slot];
+                let card = if c == NONE { format!("slot-{}", slot + 1) } else { self.card(c).id.clone() };
+                format!("build:{card}:{}", self.kingdom_slug(kingdom))
+            }
+            Some(Move::Castle { index, kingdom }) => {
+                let c = s.display.get(index).copied().unwrap_or(NONE);
+                let card = if c == NONE { format!("display-{}", index + 1) } else { self.card(c).id.clone() };
+                format!("castle:{card}:{}", self.kingdom_slug(kingdom))
+            }
+            Some(Move::Citizen { colour, kingdom, place }) => format!(
+                "citizen:{}:{}:{}",
+                COLOURS[colour as usize],
+                self.kingdom_slug(kingdom),
+                self.place_name(s, p, kingdom, place)
+            ),
+            Some(Move::Shield { kingdom, place }) => {
+                format!("shield:{}:{}", self.kingdom_slug(kingdom), self.place_name(s, p, kingdom, place))
+            }
+            Some(Move::Prestige { kingdom, place }) => {
+                format!("prestige:{}:{}", self.kingdom_slug(kingdom), self.place_name(s, p, kingdom, place))
+            }
+            Some(Move::Keep { shield, prestige }) => {
+                format!("keep-discs:{}", KEEP_NAMES[shield as usize + 2 * prestige as usize])
+            }
+            Some(Move::Start { kingdom }) => format!("start:{}", self.kingdom_slug(kingdom)),
+            Some(Move::Pass) => "pass".into(),
+            None => format!("action-{a}"),
+        }
+    }
+
+    /// Everything is open information: every seat sees the whole table.
+    fn observation_string(&self, state: &State, _player: usize) -> String {
+        self.table(state)
+    }
+
+    fn render(&self, state: &State) -> String {
+        self.table(state)
+    }
+
+    fn public_string(&self, state: &State) -> String {
+        self.table(state)
+    }
+
+    /// The observation tensor (layout in `docs/games/norsewind.md`): the players' blocks
+    /// start with the observer and go on in seat order.
+    fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
+        out.fill(0.0);
+        out[O_PHASE + phase_index(s.phase)] = 1.0;
+        let g = &mut out[O_GLOBAL..O_SUPPLY];
+        g[0] = s.deck.count_ones() as f32;
+        g[1] = s.reserve.count_ones() as f32;
+        g[2] = s.end_triggered as u8 as f32;
+        g[3] = s.display_len as f32;
+        g[4] = s.neutral as f32;
+        g[5] = s.discs as f32;
+        for i in 0..4 {
+            let o = O_SUPPLY + i * 5;
+            out[o + s.supply_colour[i] as usize] = 1.0;
+            out[o + 4] = s.supply[i] as f32;
+        }
+        for k in 0..KINGDOMS {
+            if s.tiles[k] != NONE {
+                out[O_TILES + k * TILES.len() + s.tiles[k] as usize] = 1.0;
+            }
+        }
+        for slot in 0..SLOTS {
+            let o = O_MARKET + slot * CARD_F;
+            self.card_features(s.market[slot], &mut out[o..o + CARD_F]);
+        }
+        if self.solo() {
+            out[O_SHIP + s.ship as usize] = 1.0;
+        }
+        for i in 0..s.display_len as usize {
+            let c = s.display[i];
+            let card = self.card(c);
+            let o = O_DISPLAY + i * CASTLE_F;
+            out[o..o + CASTLE_F].copy_from_slice(&[
+                1.0,
+                card.cost as f32,
+                card.shields as f32,
+                card.shield_space as f32,
+                card.prestige as f32,
+                card.prestige_space as f32,
+                (s.locked & (1 << c) != 0) as u8 as f32,
+            ]);
+        }
+        let n = s.players as usize;
+        for rel in 0..n {
+            let p = (player + rel) % n;
+            let pl = &s.player[p];
+            let o = O_PLAYERS + rel * PLAYER_F;
+            out[o] = 1.0;
+            out[o + 1] = (s.current as usize == p && s.phase != Phase::GameOver) as u8 as f32;
+            out[o + 2] = pl.coins as f32;
+            out[o + 3] = pl.turns as f32;
+            out[o + 4] = (s.starting as usize == p) as u8 as f32;
+            for k in 0..KINGDOMS {
+                let kg = &pl.kingdoms[k];
+                let t = self.kingdom_tally(s, p, k);
+                let q = o + 5 + k * KINGDOM_F;
+                let mut empty = 0;
+                self.for_each_empty_space(s, p, k, |_| empty += 1);
+                out[q] = kg.count as f32;
+                out[q + 1] = t.helmets as f32;
+                out[q + 2] = t.shields as f32;
+                out[q + 3] = t.prestige as f32;
+                out[q + 4] = t.citizens as f32;
+                out[q + 5] = t.points as f32;
+                out[q + 6] = (kg.castle != NONE) as u8 as f32;
+                out[q + 7] = empty as f32;
+                for &c in &kg.buildings[..kg.count as usize] {
+                    out[q + 8 + self.card(c).kind as usize] += 1.0;
+                }
+            }
+        }
+        if self.solo() {
+            for k in 0..KINGDOMS {
+                let o = O_VIKINGS + k * 4;
+                let side = self.data.vikings[k][s.viking_red[k] as usize];
+                out[o] = s.viking_red[k] as u8 as f32;
+                out[o + 1] = s.viking_rows[k].count_ones() as f32;
+                out[o + 2] = self.viking_helmets(s, k) as f32;
+                out[o + 3] = side.points as f32;
+            }
+        }
+    }
+
+    fn score_report(&self, s: &State) -> ScoreReport {
+        let n = self.players;
+        let mut categories = vec!["coins".to_string()];
+        categories.extend(self.data.kingdom_names.iter().cloned());
+        let points: Vec<Vec<f64>> = (0..n)
+            .map(|p| {
+                let mut row = vec![s.player[p].coins as f64];
+                row.extend((0..KINGDOMS).map(|k| self.kingdom_tally(s, p, k).points as f64));
+                row
+            })
+            .collect();
+        let totals: Vec<f64> = points.iter().map(|r| r.iter().sum()).collect();
+        let terminal = s.phase == Phase::GameOver;
+        let winners = self.winners(s);
+        let mut report = ScoreReport {
+            categories,
+            totals,
+            points,
+            winners,
+            terminal,
+            truncated: s.truncated,
+            ..ScoreReport::default()
+        };
+        if self.solo() {
+            let mut row = vec![0.0];
+            row.extend((0..KINGDOMS).map(|k| self.viking_points(s, k) as f64));
+            let total = row.iter().sum::<f64>();
+            report.opponents = vec![OpponentRow { name: "Vikings".into(), points: row, total }];
+            let margin = self.total(s, 0) - self.viking_total(s);
+            if terminal && !s.truncated {
+                if report.winners.is_empty() {
+                    report.opponent_winners = if margin < 0 { vec![0] } else { Vec::new() };
+                    report.notes.push(format!("the Vikings are not beaten (margin {margin})"));
+                } else if let Some(t) = self.tier(margin) {
+                    report.tier = Some(self.data.tiers[t].0.clone());
+                    report.notes.push(format!("margin over the Vikings: {margin}"));
+                }
+            }
+        } else {
+            report.tie_breakers = vec!["most remaining coins".into()];
+            report.tie_breaker_values = (0..n).map(|p| vec![s.player[p].coins as f64]).collect();
+        }
+        report
+    }
+
+    fn scores(&self, state: &State, out: &mut [f64]) {
+        for (p, o) in out.iter_mut().enumerate() {
+            *o = self.total(state, p) as f64;
+        }
+    }
+}
+
+impl Resample for Norsewind {
+    /// Nothing is hidden (the decks are sets of known cards, each drawn when it is revealed),
+    /// so the only consistent state is the state itself.
+    fn resample(&self, state: &State, _player: usize, _rng: &mut Rng) -> State {
+        state.clone()
+    }
+}
