@@ -154,6 +154,12 @@ impl Positions for Norsewind {
         if s.current as usize >= n || s.starting as usize >= n {
             return Err("the current or starting seat is not a seat of this game".into());
         }
+        if s.truncated && s.phase != Phase::GameOver {
+            return Err("the game is marked cut off at the turn limit but has not ended".into());
+        }
+        if s.turn > self.max_turns + 1 {
+            return Err(format!("turn {} is past the turn limit {}", s.turn, self.max_turns));
+        }
         let cards = self.data.cards.len();
         let all = if cards == 128 { u128::MAX } else { (1u128 << cards) - 1 };
         let mut seen = 0u128;
