@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
 use crate::engine::prelude::*;
 
@@ -974,7 +975,9 @@ impl Rules for BeforeTheWind {
     /// noted, so a sort of the short list keeps this allocation-free).
     fn player_actions(&self, s: &State, out: &mut Vec<Action>) {
         self.options(s, out);
-        out.sort_unstable();
+        if !out.is_sorted() {
+            out.sort_unstable();
+        }
     }
 
     /// The chance outcomes with their weights (cards of each design in the deck).
@@ -998,6 +1001,26 @@ impl Rules for BeforeTheWind {
             }
             _ => {}
         }
+    }
+
+    /// Draws a chance outcome: the same draw as the engine's general path (one `below` over
+    /// the total weight, the outcomes in id order), in one pass over the deck's designs.
+    fn sample_chance(&self, s: &State, rng: &mut Rng) -> Action {
+        let (ids, pile): (&[u8], &[u8]) = match s.phase {
+            Phase::Draw => (&self.data.deck_designs[s.draw_deck as usize], &s.deck.0),
+            Phase::Ships => (&self.data.size_ships[self.dealing_size(s)], &s.ship_deck.0),
+            _ => panic!("a chance node has outcomes"),
+        };
+        let total: u32 = ids.iter().map(|&i| pile[i as usize] as u32).sum();
+        let mut pick = below(rng, total);
+        for &i in ids {
+            let n = pile[i as usize] as u32;
+            if pick < n {
+                return i as Action;
+            }
+            pick -= n;
+        }
+        panic!("a chance node has outcomes")
     }
 
     fn apply(&self, s: &mut State, a: Action) {
