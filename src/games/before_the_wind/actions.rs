@@ -78,12 +78,23 @@ pub fn exchange_parts(a: Action) -> (usize, usize, usize) {
 pub(crate) trait Options {
     /// Records an option; returns true when generation may stop.
     fn offer(&mut self, a: Action) -> bool;
+
+    /// Records the options of `range` in order; returns true when generation may stop.
+    fn offer_range(&mut self, range: std::ops::Range<Action>) -> bool {
+        range.into_iter().any(|a| self.offer(a))
+    }
 }
 
 impl Options for Vec<Action> {
     #[inline]
     fn offer(&mut self, a: Action) -> bool {
         self.push(a);
+        false
+    }
+
+    #[inline]
+    fn offer_range(&mut self, range: std::ops::Range<Action>) -> bool {
+        self.extend(range);
         false
     }
 }

@@ -225,6 +225,10 @@ pub struct Data {
     /// Design id of each special index.
     pub specials: Vec<u8>,
     pub ships: Vec<ShipDesign>,
+    /// The design ids of each deck, in id order (what the deck tables are read by).
+    pub deck_designs: [Vec<u8>; 3],
+    /// The ship design ids of each size (`LARGE`, `SMALL`), in id order.
+    pub size_ships: [Vec<u8>; 2],
     /// Ships laid out per player count: `[large, small]`.
     pub harbour: BTreeMap<usize, [u8; 2]>,
     pub to_win: BTreeMap<usize, u32>,
@@ -479,7 +483,15 @@ impl ComponentData for Data {
                 return Err(EngineError::data("ships", format!("{n} {} ships cannot fill a harbour of {most}", SIZES[size])));
             }
         }
-        Ok(Data { file, rules, designs, specials, ships, harbour, to_win })
+        let mut deck_designs: [Vec<u8>; 3] = Default::default();
+        for (i, d) in designs.iter().enumerate() {
+            deck_designs[d.deck as usize].push(i as u8);
+        }
+        let mut size_ships: [Vec<u8>; 2] = Default::default();
+        for (i, x) in ships.iter().enumerate() {
+            size_ships[x.size as usize].push(i as u8);
+        }
+        Ok(Data { file, rules, designs, specials, ships, deck_designs, size_ships, harbour, to_win })
     }
 }
 

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
 use crate::engine::prelude::*;
 
@@ -48,33 +49,33 @@ impl BeforeTheWind {
 
     /// Cards of deck `d` in the deck and its discard pile.
     fn deck_cards(&self, d: u8, pile: &Counts<{ super::data::MAX_DESIGNS }>) -> u32 {
-        self.data.designs.iter().enumerate().filter(|(_, x)| x.deck == d).map(|(i, _)| pile[i] as u32).sum()
+        self.data.deck_designs[d as usize].iter().map(|&i| pile[i as usize] as u32).sum()
     }
 
     /// 4.3: "If an Action card deck runs out, form a new one by shuffling the matching discard
     /// pile" (ruling 3: at once when it runs out, and when a card must be drawn from an empty deck).
     fn reshuffle_if_empty(&self, s: &mut State, d: u8) {
         if self.deck_cards(d, &s.deck) == 0 {
-            for (i, x) in self.data.designs.iter().enumerate() {
-                if x.deck == d {
-                    s.deck[i] += s.discard[i];
-                    s.discard[i] = 0;
-                }
+            for &i in &self.data.deck_designs[d as usize] {
+                s.deck[i as usize] += s.discard[i as usize];
+                s.discard[i as usize] = 0;
             }
         }
     }
 
     /// Ruling 4: an empty ship deck is formed again from its discard pile.
     fn reshuffle_ships_if_empty(&self, s: &mut State, size: usize) {
-        let left: u32 = self.data.ships.iter().enumerate().filter(|(_, x)| x.size as usize == size).map(|(i, _)| s.ship_deck[i] as u32).sum();
-        if left == 0 {
-            for (i, x) in self.data.ships.iter().enumerate() {
-                if x.size as usize == size {
-                    s.ship_deck[i] += s.ship_discard[i];
-                    s.ship_discard[i] = 0;
-                }
+        if !self.ships_left(s, size) {
+            for &i in &self.data.size_ships[size] {
+                s.ship_deck[i as usize] += s.ship_discard[i as usize];
+                s.ship_discard[i as usize] = 0;
             }
         }
+    }
+
+    /// Whether the ship deck of `size` holds a card.
+    fn ships_left(&self, s: &State, size: usize) -> bool {
+        self.data.size_ships[size].iter().any(|&i| s.ship_deck[i as usize] > 0)
     }
 
     /// Lays out the ships still to come (3.0, 4.4.2); a size whose deck and discard pile are
@@ -83,8 +84,7 @@ impl BeforeTheWind {
         for size in [LARGE, SMALL] {
             if s.deal[size] > 0 {
                 self.reshuffle_ships_if_empty(s, size);
-                let left: u32 = self.data.ships.iter().enumerate().filter(|(_, x)| x.size as usize == size).map(|(i, _)| s.ship_deck[i] as u32).sum();
-                if left == 0 {
+                if !self.ships_left(s, size) {
                     s.deal[size] = 0;
                 } else {
                     s.phase = Phase::Ships;
@@ -142,7 +142,7 @@ impl BeforeTheWind {
     /// 4.1: deck `d` may be drawn from: at most two cards from each deck, at least two decks.
     fn may_draw(&self, s: &State, d: usize) -> bool {
         let r = &self.data.rules;
-        if s.drawn[d] >= r.max_from_deck || self.deck_cards(d as u8, &s.deck) + self.deck_cards(d as u8, &s.discard) == 0 {
+        if s.drawn[d] >= r.max_from_deck {
             return false;
         }
         let total: u8 = s.drawn.iter().sum();
@@ -152,6 +152,7 @@ impl BeforeTheWind {
         let used = after.iter().filter(|&&x| x > 0).count() as u8;
         let unused = 3 - used;
         used + remaining.min(unused) >= r.min_decks
+            && self.data.deck_designs[d].iter().any(|&i| s.deck[i as usize] > 0 || s.discard[i as usize] > 0)
     }
 
     // ----- the auction (4.2) -------------------------------------------------------------
@@ -718,10 +719,8 @@ impl BeforeTheWind {
                 if self.has_safe(s, p) && out.offer(SAFE_BID) {
                     return;
                 }
-                for k in 1..=pl.money.min(MAX_BID) {
-                    if out.offer(BID + k - 1) {
-                        return;
-                    }
+                if out.offer_range(BID..BID + pl.money.min(MAX_BID)) {
+                    return;
                 }
             }
             Phase::Resolve => {
@@ -976,29 +975,52 @@ impl Rules for BeforeTheWind {
     /// noted, so a sort of the short list keeps this allocation-free).
     fn player_actions(&self, s: &State, out: &mut Vec<Action>) {
         self.options(s, out);
-        out.sort_unstable();
+        if !out.is_sorted() {
+            out.sort_unstable();
+        }
     }
 
     /// The chance outcomes with their weights (cards of each design in the deck).
     fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
         match s.phase {
             Phase::Draw => {
-                for (i, d) in self.data.designs.iter().enumerate() {
-                    if d.deck == s.draw_deck && s.deck[i] > 0 {
-                        f(i as Action, s.deck[i] as u32);
+                for &i in &self.data.deck_designs[s.draw_deck as usize] {
+                    let n = s.deck[i as usize];
+                    if n > 0 {
+                        f(i as Action, n as u32);
                     }
                 }
             }
             Phase::Ships => {
-                let size = self.dealing_size(s);
-                for (i, d) in self.data.ships.iter().enumerate() {
-                    if d.size as usize == size && s.ship_deck[i] > 0 {
-                        f(i as Action, s.ship_deck[i] as u32);
+                for &i in &self.data.size_ships[self.dealing_size(s)] {
+                    let n = s.ship_deck[i as usize];
+                    if n > 0 {
+                        f(i as Action, n as u32);
                     }
                 }
             }
             _ => {}
         }
+    }
+
+    /// Draws a chance outcome: the same draw as the engine's general path (one `below` over
+    /// the total weight, the outcomes in id order), in one pass over the deck's designs.
+    fn sample_chance(&self, s: &State, rng: &mut Rng) -> Action {
+        let (ids, pile): (&[u8], &[u8]) = match s.phase {
+            Phase::Draw => (&self.data.deck_designs[s.draw_deck as usize], &s.deck.0),
+            Phase::Ships => (&self.data.size_ships[self.dealing_size(s)], &s.ship_deck.0),
+            _ => panic!("a chance node has outcomes"),
+        };
+        let total: u32 = ids.iter().map(|&i| pile[i as usize] as u32).sum();
+        let mut pick = below(rng, total);
+        for &i in ids {
+            let n = pile[i as usize] as u32;
+            if pick < n {
+                return i as Action;
+            }
+            pick -= n;
+        }
+        panic!("a chance node has outcomes")
     }
 
     fn apply(&self, s: &mut State, a: Action) {
