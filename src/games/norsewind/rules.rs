@@ -49,7 +49,7 @@ impl Norsewind {
     // ----- setup ----------------------------------------------------------------------
 
     /// The green and red tiles to draw: the level's mix in the solo game, 2 and 2 otherwise.
-    fn tile_mix(&self) -> (u8, u8) {
+    pub(crate) fn tile_mix(&self) -> (u8, u8) {
         if self.solo() {
             let l = self.data.levels[self.level as usize - 1];
             (l.green_tiles, l.red_tiles)

@@ -43,7 +43,7 @@ struct KingdomDesc {
     tile: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct PlayerDesc {
     #[serde(default)]
@@ -83,8 +83,9 @@ struct Desc {
     market: Option<Vec<Option<String>>>,
     #[serde(default)]
     display: Vec<String>,
-    /// The kingdom tile of each row, by kind.
-    tiles: Vec<String>,
+    /// The kingdom tile of each row, by kind (default: the first green tiles, then the first
+    /// red ones, as many of each as the configuration draws).
+    tiles: Option<Vec<String>>,
     supply_colours: Option<Vec<String>>,
     supply: Option<Vec<u8>>,
     discs: Option<u8>,
@@ -386,10 +387,19 @@ impl Positions for Norsewind {
         let mut s = self.initial_state();
         let n = self.players;
         let mut used = 0u128;
-        if d.tiles.len() != KINGDOMS {
+        let tiles: Vec<String> = match d.tiles {
+            Some(tiles) => tiles,
+            None => {
+                let (green, red) = self.tile_mix();
+                let red_first = super::data::GREEN_TILES as usize;
+                let firsts = TILES[..green as usize].iter().chain(&TILES[red_first..red_first + red as usize]);
+                firsts.map(|t| t.to_string()).collect()
+            }
+        };
+        if tiles.len() != KINGDOMS {
             return Err(bad("tiles", "one kingdom tile for each of the 4 rows"));
         }
-        for (k, t) in d.tiles.iter().enumerate() {
+        for (k, t) in tiles.iter().enumerate() {
             let i = TILES.iter().position(|&x| x == t).ok_or_else(|| bad(format!("tiles[{k}]"), format!("{t:?} is not a kingdom tile: {}", TILES.join(", "))))?;
             if s.tiles[..k].contains(&(i as u8)) {
                 return Err(bad(format!("tiles[{k}]"), "the players draw each kind of tile once"));
@@ -408,12 +418,14 @@ impl Positions for Norsewind {
                 s.supply_colour[i] = col;
             }
         }
-        if d.players.len() != n {
-            return Err(bad("players", format!("this game has {n} players; the description lists {}", d.players.len())));
+        // No players described: each seat starts with nothing (no coins, no buildings).
+        let players = if d.players.is_empty() { (0..n).map(|_| PlayerDesc::default()).collect() } else { d.players };
+        if players.len() != n {
+            return Err(bad("players", format!("this game has {n} players; the description lists {}", players.len())));
         }
         let mut figures = [0u32; 5];
         let mut discs_placed = 0u32;
-        for (p, pd) in d.players.iter().enumerate() {
+        for (p, pd) in players.iter().enumerate() {
             let f = |x: &str| format!("players[{p}].{x}");
             s.player[p].coins = pd.coins;
             s.player[p].turns = pd.turns;
