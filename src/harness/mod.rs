@@ -19,6 +19,7 @@
 //! * [`playthrough`]: seeded playthroughs as text, from the start or from a given position.
 //! * [`golden`]: golden files of those playthroughs, for every registered configuration
 //!   and for the edge positions a game's own tests choose.
+//! * [`tensor_doc`]: an observation tensor decoded by the fields its game's doc lists.
 
 /// Returns `Err(format!(...))` from the enclosing check unless `cond` holds.
 macro_rules! ensure {
@@ -40,5 +41,6 @@ pub mod mutate;
 pub mod playthrough;
 pub mod positions;
 pub mod targets;
+pub mod tensor_doc;
 pub mod triage;
 pub mod vocabulary;

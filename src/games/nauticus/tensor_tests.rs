@@ -3,9 +3,9 @@
 //! table is what the code writes; each field's values are asserted against positions built
 //! with `setup()`, computed from their descriptions.
 
-use std::path::Path;
-
 use serde_json::json;
+
+use crate::harness::tensor_doc::{documented_layout, one_hot, Decoded, Field};
 
 use super::data::{KINDS, MAX_SHIPS, TILES};
 use super::tests::{layout_with, play, play_starting, position, St, LAYOUT};
@@ -41,64 +41,18 @@ const FIELDS: [&str; 27] = [
     "ships",
 ];
 
+/// The documented layout.
+fn layout() -> Vec<Field> {
+    documented_layout("nauticus", &[])
+}
+
+/// `player`'s observation of `st`, split into the documented fields.
+fn decoded(st: &St, player: usize) -> Decoded {
+    Decoded::new(st.observation_tensor(player).unwrap(), layout())
+}
+
 const PLAYER_ROW: usize = 8 + KINDS + 4;
 const SHIP_ROW: usize = 23;
-
-/// The documented layout: each field's name, start and size.
-fn documented_layout() -> Vec<(String, usize, usize)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/games/nauticus.md");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let section = text.split("\n## Observation tensor\n").nth(1).expect("an 'Observation tensor' section");
-    let section = section.split("\n## ").next().unwrap();
-    let mut rows = section.lines().filter(|l| l.starts_with('|'));
-    let header: Vec<&str> = rows.next().unwrap().trim_matches('|').split('|').map(str::trim).collect();
-    assert_eq!(header, ["Field", "Size", "Meaning"]);
-    rows.next(); // | --- | --- | --- |
-    let mut layout = Vec::new();
-    let mut start = 0;
-    for row in rows {
-        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
-        let size: usize = cells[1]
-            .split('×')
-            .map(|f| f.trim().parse::<usize>().unwrap_or_else(|_| panic!("cannot read the size {:?}", cells[1])))
-            .product();
-        layout.push((cells[0].to_string(), start, size));
-        start += size;
-    }
-    layout
-}
-
-/// An observation split into the documented fields.
-struct Decoded {
-    tensor: Vec<f32>,
-    layout: Vec<(String, usize, usize)>,
-}
-
-impl Decoded {
-    fn of(st: &St, player: usize) -> Decoded {
-        let tensor = st.observation_tensor(player).unwrap();
-        let layout = documented_layout();
-        let (_, start, size) = layout.last().unwrap();
-        assert_eq!(start + size, tensor.len(), "the documented sizes add up to the tensor");
-        Decoded { tensor, layout }
-    }
-
-    fn field(&self, name: &str) -> &[f32] {
-        let (_, start, size) = self.layout.iter().find(|f| f.0 == name).unwrap_or_else(|| panic!("no field {name:?}"));
-        &self.tensor[*start..start + size]
-    }
-
-    /// Row `i` of a field made of rows of `len` values.
-    fn row(&self, name: &str, i: usize, len: usize) -> &[f32] {
-        let f = self.field(name);
-        assert_eq!(f.len() % len, 0, "{name}: rows of {len}");
-        &f[i * len..(i + 1) * len]
-    }
-}
-
-fn one_hot(len: usize, i: Option<usize>) -> Vec<f32> {
-    (0..len).map(|k| (Some(k) == i) as u8 as f32).collect()
-}
 
 fn tile(name: &str) -> usize {
     TILES.iter().position(|t| *t == name).unwrap_or_else(|| panic!("no action tile {name:?}"))
@@ -121,10 +75,10 @@ fn by_kind(st: &St, counts: &[(&str, f32)]) -> Vec<f32> {
 #[test]
 fn the_documented_layout_is_the_tensors() {
     let st = position(2, json!({}));
-    let layout = documented_layout();
-    let names: Vec<&str> = layout.iter().map(|f| f.0.as_str()).collect();
+    let layout = layout();
+    let names: Vec<&str> = layout.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, FIELDS);
-    let sizes: Vec<usize> = layout.iter().map(|f| f.2).collect();
+    let sizes: Vec<usize> = layout.iter().map(|f| f.size).collect();
     assert_eq!(
         sizes,
         [1, 1, 4, 9, 64, 8, 8, 8, 8, 8, KINDS, 4, 3, 8, 1, 1, 4, 1, KINDS, 1, 1, 6, 1, 4, 1, 4 * PLAYER_ROW, MAX_SHIPS * SHIP_ROW]
@@ -148,7 +102,7 @@ fn the_table_and_the_players_decode() {
     );
     let g = st.game();
     for observer in [0usize, 1] {
-        let d = Decoded::of(&st, observer);
+        let d = decoded(&st, observer);
         let rel = |p: usize| (p + 4 - observer) % 4;
         assert_eq!(d.field("round"), [2.0]);
         assert_eq!(d.field("action phases"), [3.0]);
@@ -220,7 +174,7 @@ fn the_table_and_the_players_decode() {
     }
     // Three players: the fourth row is empty.
     let st3 = position(3, json!({}));
-    let d = Decoded::of(&st3, 0);
+    let d = decoded(&st3, 0);
     assert!(d.row("players", 3, PLAYER_ROW).iter().all(|&v| v == 0.0));
     assert_eq!(d.field("step"), one_hot(9, Some(0)), "the deal");
     assert!(d.field("actor").iter().all(|&v| v == 0.0) && d.field("spaces").iter().all(|&v| v == 0.0));
@@ -243,7 +197,7 @@ fn the_turn_decodes_while_buying_and_with_the_extra_action() {
     // Space 4 (buy hull parts) has 2 blue workers; its prices are single 0, bow 1, stern 3, centre 2.
     let mut st = base();
     play(&mut st, "buy: a bow for 1 Taler");
-    let d = Decoded::of(&st, 1);
+    let d = decoded(&st, 1);
     assert_eq!(d.field("step"), one_hot(9, Some(4)), "place");
     assert_eq!(d.field("actor"), one_hot(4, Some(0)));
     assert_eq!(d.field("chosen action"), one_hot(3, Some(1)));
@@ -256,13 +210,13 @@ fn the_turn_decodes_while_buying_and_with_the_extra_action() {
     assert_eq!(d.field("gift owed"), [0.0]);
     assert_eq!(d.field("used"), [1.0]);
     // Seen by another seat, the actor is one seat back.
-    assert_eq!(Decoded::of(&st, 2).field("actor"), one_hot(4, Some(2)));
+    assert_eq!(decoded(&st, 2).field("actor"), one_hot(4, Some(2)));
     play(&mut st, "begin a new ship: the bow");
     play(&mut st, "buy: a single hull for 0 Taler");
     play(&mut st, "buy: a stern for 3 Taler");
     play_starting(&mut st, "put on ship 1: the stern");
     play(&mut st, "buy: a centre for 2 Taler");
-    let d = Decoded::of(&st, 1);
+    let d = decoded(&st, 1);
     assert_eq!(d.field("bought"), [1.0, 1.0, 1.0, 1.0]);
     assert_eq!(d.field("gift owed"), [1.0]);
     assert_eq!(d.field("pending tile"), by_kind(&st, &[("centre", 1.0)]));
@@ -270,7 +224,7 @@ fn the_turn_decodes_while_buying_and_with_the_extra_action() {
 
     let mut st = base();
     play(&mut st, "use the extra action: withdraw money");
-    let d = Decoded::of(&st, 1);
+    let d = decoded(&st, 1);
     assert_eq!(d.field("extra action in hand"), [1.0]);
     assert_eq!(d.field("action in hand"), one_hot(8, Some(tile("withdraw money"))));
     assert_eq!(d.field("used"), [0.0]);
@@ -288,18 +242,18 @@ fn the_rewards_decode() {
     play(&mut st, "choose: buy sails");
     play(&mut st, "buy: an anchor sail for 1 Taler");
     play_starting(&mut st, "put on ship 1: the anchor sail");
-    let d = Decoded::of(&st, 0);
+    let d = decoded(&st, 0);
     assert_eq!(d.field("step"), one_hot(9, Some(6)), "reward");
     assert_eq!(d.field("rewards left"), [2.0]);
     assert_eq!(d.row("ships", 0, SHIP_ROW)[SHIP_ROW - 1], 1.0, "complete");
     play(&mut st, "reward: 2 different goods");
-    let d = Decoded::of(&st, 0);
+    let d = decoded(&st, 0);
     assert_eq!(d.field("step"), one_hot(9, Some(7)), "reward good");
     assert_eq!(d.field("rewards left"), [1.0]);
     assert_eq!(d.field("rewards taken"), [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
     assert_eq!(d.field("reward goods left"), [2.0]);
     play(&mut st, "take as a reward: salt");
-    let d = Decoded::of(&st, 0);
+    let d = decoded(&st, 0);
     assert_eq!(d.field("reward goods left"), [1.0]);
     assert_eq!(d.field("reward goods taken"), [0.0, 0.0, 1.0, 0.0]);
     assert_eq!(d.row("players", 0, PLAYER_ROW)[8 + kind(&st, "salt")], 1.0);

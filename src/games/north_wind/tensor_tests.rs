@@ -3,9 +3,9 @@
 //! that the table is what the code writes; each field's values are asserted against
 //! positions built with `setup()`, computed from their descriptions.
 
-use std::path::Path;
-
 use serde_json::json;
+
+use crate::harness::tensor_doc::{documented_layout, one_hot, Decoded, Field};
 
 use super::tests::{legal_names, limited, play, position, St};
 
@@ -30,63 +30,14 @@ const FIELDS: [&str; 17] = [
     "turn",
 ];
 
-/// The documented layout: each field's name, start and size, for `types` card types (`T`).
-fn documented_layout(types: usize) -> Vec<(String, usize, usize)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/games/north-wind.md");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let section = text.split("\n## Observation tensor\n").nth(1).expect("an 'Observation tensor' section");
-    let section = section.split("\n## ").next().unwrap();
-    let mut rows = section.lines().filter(|l| l.starts_with('|'));
-    let header: Vec<&str> = rows.next().unwrap().trim_matches('|').split('|').map(str::trim).collect();
-    assert_eq!(header, ["Field", "Size", "Meaning"]);
-    rows.next(); // | --- | --- | --- |
-    let mut layout = Vec::new();
-    let mut start = 0;
-    for row in rows {
-        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
-        let size: usize = cells[1]
-            .split('×')
-            .map(|f| match f.trim() {
-                "T" => types,
-                n => n.parse().unwrap_or_else(|_| panic!("cannot read the size {:?}", cells[1])),
-            })
-            .product();
-        layout.push((cells[0].to_string(), start, size));
-        start += size;
-    }
-    layout
+/// The documented layout for this state's number of card types (`T`).
+fn layout(st: &St) -> Vec<Field> {
+    documented_layout("north-wind", &[("T", st.game().data.types.len())])
 }
 
-/// An observation split into the documented fields.
-pub(super) struct Decoded {
-    tensor: Vec<f32>,
-    layout: Vec<(String, usize, usize)>,
-}
-
-impl Decoded {
-    pub(super) fn of(st: &St, player: usize) -> Decoded {
-        let tensor = st.observation_tensor(player).unwrap();
-        let layout = documented_layout(st.game().data.types.len());
-        let (_, start, size) = layout.last().unwrap();
-        assert_eq!(start + size, tensor.len(), "the documented sizes add up to the tensor");
-        Decoded { tensor, layout }
-    }
-
-    pub(super) fn field(&self, name: &str) -> &[f32] {
-        let (_, start, size) = self.layout.iter().find(|f| f.0 == name).unwrap_or_else(|| panic!("no field {name:?}"));
-        &self.tensor[*start..start + size]
-    }
-
-    /// Row `i` of a field made of rows of `len` values.
-    fn row(&self, name: &str, i: usize, len: usize) -> &[f32] {
-        let f = self.field(name);
-        assert_eq!(f.len() % len, 0, "{name}: rows of {len}");
-        &f[i * len..(i + 1) * len]
-    }
-}
-
-fn one_hot(len: usize, i: Option<usize>) -> Vec<f32> {
-    (0..len).map(|k| (Some(k) == i) as u8 as f32).collect()
+/// `player`'s observation of `st`, split into the documented fields.
+pub(super) fn decoded(st: &St, player: usize) -> Decoded {
+    Decoded::new(st.observation_tensor(player).unwrap(), layout(st))
 }
 
 /// A card type's index in the data file's list of types.
@@ -109,10 +60,10 @@ fn by_type(st: &St, counts: &[(&str, f32)]) -> Vec<f32> {
 fn the_documented_layout_is_the_tensors() {
     let st = position(2, json!({}));
     let types = st.game().data.types.len();
-    let layout = documented_layout(types);
-    let names: Vec<&str> = layout.iter().map(|f| f.0.as_str()).collect();
+    let layout = layout(&st);
+    let names: Vec<&str> = layout.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, FIELDS);
-    let sizes: Vec<usize> = layout.iter().map(|f| f.2).collect();
+    let sizes: Vec<usize> = layout.iter().map(|f| f.size).collect();
     assert_eq!(sizes, [4, 4, 4 * 19, 3 * 4, 3, 3 * 5, 8, 12, 4, 3, types, types, types, 6, 3 * types, 3 * 4 * 9, 1]);
     assert_eq!(types, 18);
     // The rows of "runs": the multi-copy types in the data file's order, fog then outfitter.
@@ -129,10 +80,10 @@ fn the_documented_layout_is_the_tensors() {
 #[test]
 fn observation_shows_the_bank_as_the_option_makes_it() {
     let st = limited(2, json!({"ships": [{"gold": 40}, {"gold": 5}]}));
-    assert_eq!(Decoded::of(&st, 0).field("supply")[7], 45.0 / 90.0);
+    assert_eq!(decoded(&st, 0).field("supply")[7], 45.0 / 90.0);
     assert!(st.observation_string(1).unwrap().contains("| gold 45"));
     let st = position(2, json!({"ships": [{"gold": 40}, {"gold": 5}]}));
-    assert_eq!(Decoded::of(&st, 0).field("supply")[7], 1.0);
+    assert_eq!(decoded(&st, 0).field("supply")[7], 1.0);
     assert!(st.observation_string(1).unwrap().contains("| gold unlimited"));
 }
 
@@ -157,7 +108,7 @@ fn every_field_of_a_position_between_voyages() {
     let columns = st.game().data.contracts.iter().map(|c| c.len() as f32).collect::<Vec<_>>();
     assert_eq!(columns, [9.0, 9.0, 9.0]);
     for p in 0..3 {
-        let d = Decoded::of(&st, p);
+        let d = decoded(&st, p);
         assert_eq!(d.field("observer"), one_hot(4, Some(p)));
         assert_eq!(d.field("on turn"), one_hot(4, Some(1)));
         // Gold/10, goods (grain, fish, salt, wood, wine)/2, captains/2, letters/2, cannons/4,
@@ -222,7 +173,7 @@ fn every_voyage_field_through_a_turn() {
     let none = vec![0.0; types];
     let check = |st: &St, phase: usize, decider: Option<usize>, numbers: [f32; 6]| {
         for p in 0..3 {
-            let d = Decoded::of(st, p);
+            let d = decoded(st, p);
             assert_eq!(d.field("phase"), one_hot(12, Some(phase)), "{}", st.render());
             assert_eq!(d.field("on turn"), one_hot(4, Some(0)));
             assert_eq!(d.field("decider"), one_hot(4, decider), "{}", st.render());
@@ -231,9 +182,9 @@ fn every_voyage_field_through_a_turn() {
             assert_eq!(d.field("supply")[7], 1.0, "an unlimited bank shows full");
         }
     };
-    let lookout = |st: &St, p: usize| Decoded::of(st, p).field("lookout").to_vec();
-    let revealed = |st: &St| Decoded::of(st, 2).field("revealed").to_vec();
-    let current = |st: &St| Decoded::of(st, 2).field("current card").to_vec();
+    let lookout = |st: &St, p: usize| decoded(st, p).field("lookout").to_vec();
+    let revealed = |st: &St| decoded(st, 2).field("revealed").to_vec();
+    let current = |st: &St| decoded(st, 2).field("current card").to_vec();
 
     play(&mut st, "sail:Trutzhaven");
     check(&st, 2, None, [0.0; 6]); // the lookout looks
@@ -271,7 +222,7 @@ fn every_voyage_field_through_a_turn() {
     // Won: the fight's numbers stay until the next fight; no card is being resolved.
     check(&st, 4, Some(0), [0.0, 2.0 / 6.0, 1.0, 1.0, 0.0, 0.0]);
     assert_eq!(current(&st), none);
-    assert_eq!(Decoded::of(&st, 0).row("ships", 0, 19)[6], 0.5, "a pirate captain in the prison");
+    assert_eq!(decoded(&st, 0).row("ships", 0, 19)[6], 0.5, "a pirate captain in the prison");
 
     // A trading port: the voyager's card, then P1's trade-letter offer (P2 holds no letter);
     // after the offers nobody decides.
@@ -299,7 +250,7 @@ fn every_voyage_field_through_a_turn() {
     let tr = [("Trutzhaven", 1.0), ("Outfitter (2)", 1.0), ("Fog", 1.0), ("Grain port (1)", 1.0), ("Merchant (2)", 1.0)];
     let multi = |t: usize| st.game().data.types[t].multi.unwrap() as usize;
     for p in 0..3 {
-        let d = Decoded::of(&st, p);
+        let d = decoded(&st, p);
         assert_eq!(d.field("phase"), one_hot(12, Some(1)));
         assert_eq!(d.field("on turn"), one_hot(4, Some(1)));
         assert_eq!(d.field("turn"), [1.0 / 1000.0]);
@@ -316,7 +267,7 @@ fn every_voyage_field_through_a_turn() {
         assert_eq!(d.field("runs"), runs, "P{p}");
     }
     // The voyager's goods: 1 grain and 1 wine; the supply is one short of each.
-    let d = Decoded::of(&st, 2);
+    let d = decoded(&st, 2);
     assert_eq!(d.row("ships", 0, 19)[1..6], [0.5, 0.0, 0.0, 0.0, 0.5]);
     assert_eq!(d.field("supply")[..5], [0.875, 1.0, 1.0, 1.0, 0.875]);
 }
@@ -328,7 +279,7 @@ fn every_voyage_field_through_a_turn() {
 fn the_deal_and_the_end_of_the_game() {
     let game = std::sync::Arc::new(super::tests::game(2));
     let st = St::new(game, 1, true);
-    let d = Decoded::of(&st, 0);
+    let d = decoded(&st, 0);
     assert_eq!(d.field("phase"), one_hot(12, Some(0)));
     assert_eq!(d.field("on turn"), one_hot(4, Some(0)));
 
@@ -343,7 +294,7 @@ fn the_deal_and_the_end_of_the_game() {
     play(&mut st, "fulfil-contract");
     assert!(st.is_terminal());
     for p in 0..2 {
-        let d = Decoded::of(&st, p);
+        let d = decoded(&st, p);
         assert_eq!(d.field("phase"), one_hot(12, Some(11)));
         assert_eq!(d.field("on turn"), [0.0; 4]);
         assert_eq!(d.row("ships", 0, 19)[15], 1.0, "ten tokens of ten");

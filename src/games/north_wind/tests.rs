@@ -11,7 +11,7 @@ use crate::engine::prelude::*;
 
 use super::actions::*;
 use super::state::{Phase, NONE};
-use super::tensor_tests::Decoded;
+use super::tensor_tests::decoded;
 use super::NorthWind;
 
 fn opts(v: Value) -> Map<String, Value> {
@@ -1191,7 +1191,7 @@ fn ruling_throwing_goods_overboard_only_makes_room_for_a_purchase() {
     assert!(st.apply(PASS).is_err());
     assert_eq!(legal_names(&st), ["buy-1:salt", "jettison:grain", "jettison:fish", "jettison:wood"]);
     assert!(st.observation_string(0).unwrap().contains("P1 has thrown 1 good(s) overboard and must buy"));
-    assert_eq!(Decoded::of(&st, 0).field("voyage numbers")[5], 0.5, "goods thrown overboard/2");
+    assert_eq!(decoded(&st, 0).field("voyage numbers")[5], 0.5, "goods thrown overboard/2");
     play(&mut st, "buy-1:salt");
     assert_eq!((ship(&st, 1).goods, ship(&st, 1).gold, ship(&st, 1).letters), ([1, 2, 1, 2, 0], 4, 0));
     assert_eq!(st.inner().phase, Phase::Reveal);
