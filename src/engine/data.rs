@@ -89,11 +89,16 @@ pub trait ComponentData: Sized {
 impl Sourced {
     /// The value, if it lies in `lo..=hi`; otherwise a data error naming `field`'s value.
     pub fn within(&self, field: &str, lo: u32, hi: u32) -> Result<u32> {
-        if self.value < lo || self.value > hi {
-            Err(EngineError::data(format!("{field}.value"), format!("{} is outside {lo}..={hi}", self.value)))
-        } else {
-            Ok(self.value)
-        }
+        within(format!("{field}.value"), self.value, lo, hi)
+    }
+}
+
+/// `value`, if it lies in `lo..=hi`; otherwise a data error at `field` that says so.
+pub fn within(field: impl Into<String>, value: u32, lo: u32, hi: u32) -> Result<u32> {
+    if value < lo || value > hi {
+        Err(EngineError::data(field, format!("{value} is outside {lo}..={hi}")))
+    } else {
+        Ok(value)
     }
 }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{is_zero, ComponentData};
+use crate::engine::data::{is_zero, within, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -246,24 +246,17 @@ impl ComponentData for Data {
             return Err(EngineError::data("game", format!("this is a data file for {:?}, not before-the-wind", file.game)));
         }
         let r = &file.rules;
-        let get = |name: &str, s: &Sourced, lo: u32, hi: u32| -> Result<u32> {
-            if s.value < lo || s.value > hi {
-                Err(EngineError::data(format!("rules.{name}.value"), format!("{} is outside {lo}..={hi}", s.value)))
-            } else {
-                Ok(s.value)
-            }
-        };
         let rules = Rules {
-            starting_guilders: get("starting_guilders", &r.starting_guilders, 0, 1000)?,
-            bank_guilders: get("bank_guilders", &r.bank_guilders, 0, 100_000)?,
-            starting_goods: get("starting_goods", &r.starting_goods, 0, 8)? as u8,
-            warehouse_capacity: get("warehouse_capacity", &r.warehouse_capacity, 1, 20)? as u8,
-            goods_per_kind: get("goods_per_kind", &r.goods_per_kind, 1, 60)? as u8,
-            max_from_deck: get("max_cards_from_one_deck", &r.max_cards_from_one_deck, 2, 4)? as u8,
-            min_decks: get("min_different_decks", &r.min_different_decks, 1, 2)? as u8,
-            fleet_leaves_at: get("fleet_leaves_at", &r.fleet_leaves_at, 0, 4)? as u8,
-            sell_price: get("sell_price", &r.sell_price, 0, 100)?,
-            safe_compensation: get("safe_compensation", &r.safe_compensation, 0, 100)?,
+            starting_guilders: r.starting_guilders.within("rules.starting_guilders", 0, 1000)?,
+            bank_guilders: r.bank_guilders.within("rules.bank_guilders", 0, 100_000)?,
+            starting_goods: r.starting_goods.within("rules.starting_goods", 0, 8)? as u8,
+            warehouse_capacity: r.warehouse_capacity.within("rules.warehouse_capacity", 1, 20)? as u8,
+            goods_per_kind: r.goods_per_kind.within("rules.goods_per_kind", 1, 60)? as u8,
+            max_from_deck: r.max_cards_from_one_deck.within("rules.max_cards_from_one_deck", 2, 4)? as u8,
+            min_decks: r.min_different_decks.within("rules.min_different_decks", 1, 2)? as u8,
+            fleet_leaves_at: r.fleet_leaves_at.within("rules.fleet_leaves_at", 0, 4)? as u8,
+            sell_price: r.sell_price.within("rules.sell_price", 0, 100)?,
+            safe_compensation: r.safe_compensation.within("rules.safe_compensation", 0, 100)?,
         };
         // Four players need starting goods from stacks of `goods_per_kind` of 4 kinds.
         if 4 * rules.starting_goods as u32 > 4 * rules.goods_per_kind as u32 {
@@ -281,14 +274,8 @@ impl ComponentData for Data {
         let mut harbour = BTreeMap::new();
         for (key, h) in &file.harbour {
             let p = players_key("harbour", key)?;
-            let large = h.large.value;
-            let small = h.small.value;
-            if large > 6 {
-                return Err(EngineError::data(format!("harbour.{key}.large.value"), format!("{large} is outside 0..=6")));
-            }
-            if small > 6 {
-                return Err(EngineError::data(format!("harbour.{key}.small.value"), format!("{small} is outside 0..=6")));
-            }
+            let large = h.large.within(&format!("harbour.{key}.large"), 0, 6)?;
+            let small = h.small.within(&format!("harbour.{key}.small"), 0, 6)?;
             if large + small > MAX_HARBOUR as u32 {
                 return Err(EngineError::data(format!("harbour.{key}"), format!("more than {MAX_HARBOUR} ships")));
             }
@@ -301,10 +288,7 @@ impl ComponentData for Data {
         let mut to_win = BTreeMap::new();
         for (key, s) in &file.victory_points_to_win {
             let p = players_key("victory_points_to_win", key)?;
-            if s.value == 0 || s.value > 1000 {
-                return Err(EngineError::data(format!("victory_points_to_win.{key}.value"), format!("{} is outside 1..=1000", s.value)));
-            }
-            to_win.insert(p, s.value);
+            to_win.insert(p, s.within(&format!("victory_points_to_win.{key}"), 1, 1000)?);
         }
         for p in 2..=4 {
             if !harbour.contains_key(&p) {
@@ -324,21 +308,17 @@ impl ComponentData for Data {
         let mut normal_per_deck = [0u32; 3];
         for (i, c) in file.action_cards.iter().enumerate() {
             let f = |field: &str| format!("action_cards[{i}].{field}");
-            if c.count == 0 || c.count > 60 {
-                return Err(EngineError::data(f("count"), format!("{} is outside 1..=60", c.count)));
-            }
+            within(f("count"), c.count, 1, 60)?;
             let deck = c.deck as u8;
             let needs_n = |lo: u32, hi: u32| -> Result<u8> {
                 match c.goods_count {
-                    Some(n) if (lo..=hi).contains(&n) => Ok(n as u8),
-                    Some(n) => Err(EngineError::data(f("goods_count"), format!("{n} is outside {lo}..={hi}"))),
+                    Some(n) => Ok(within(f("goods_count"), n, lo, hi)? as u8),
                     None => Err(EngineError::data(f("goods_count"), "missing")),
                 }
             };
             let needs_cost = || -> Result<u32> {
                 match c.cost {
-                    Some(v) if v <= 200 => Ok(v),
-                    Some(v) => Err(EngineError::data(f("cost"), format!("{v} is outside 0..=200"))),
+                    Some(v) => within(f("cost"), v, 0, 200),
                     None => Err(EngineError::data(f("cost"), "missing")),
                 }
             };
@@ -376,9 +356,7 @@ impl ComponentData for Data {
                     let Some(g) = &c.goods else { return Err(EngineError::data(f("goods"), "missing")) };
                     let a = g.array();
                     for (k, &n) in a.iter().enumerate() {
-                        if n > 8 {
-                            return Err(EngineError::data(format!("action_cards[{i}].goods.{}", GOODS[k]), format!("{n} is outside 0..=8")));
-                        }
+                        within(format!("action_cards[{i}].goods.{}", GOODS[k]), n, 0, 8)?;
                     }
                     if a.iter().sum::<u32>() == 0 {
                         return Err(EngineError::data(f("goods"), "a Receive Goods card gives at least one good"));
@@ -387,8 +365,7 @@ impl ComponentData for Data {
                 }
                 ActionFile::StoreGoods => Kind::Store { n: needs_n(1, cap)?, cost: needs_cost()? },
                 ActionFile::LoadOrProfit => match c.profit {
-                    Some(p) if p <= 200 => Kind::LoadOrProfit { profit: p },
-                    Some(p) => return Err(EngineError::data(f("profit"), format!("{p} is outside 0..=200"))),
+                    Some(p) => Kind::LoadOrProfit { profit: within(f("profit"), p, 0, 200)? },
                     None => return Err(EngineError::data(f("profit"), "missing")),
                 },
                 ActionFile::ReceiveGoodsOfChoice => Kind::ReceiveChoice { n: needs_n(1, 8)? },
@@ -447,9 +424,7 @@ impl ComponentData for Data {
         let mut per_size = [0u32; 2];
         for (i, s) in file.ships.iter().enumerate() {
             let f = |field: &str| format!("ships[{i}].{field}");
-            if s.count == 0 || s.count > 60 {
-                return Err(EngineError::data(f("count"), format!("{} is outside 1..=60", s.count)));
-            }
+            within(f("count"), s.count, 1, 60)?;
             let a = s.goods.array();
             for (k, &n) in a.iter().enumerate() {
                 if n > rules.warehouse_capacity as u32 {
@@ -465,9 +440,7 @@ impl ComponentData for Data {
                 return Err(EngineError::data(f("goods"), format!(
                     "{total} goods can never be loaded: a warehouse holds at most {}", rules.warehouse_capacity)));
             }
-            if s.victory_points == 0 || s.victory_points > 200 {
-                return Err(EngineError::data(f("victory_points"), format!("{} is outside 1..=200", s.victory_points)));
-            }
+            within(f("victory_points"), s.victory_points, 1, 200)?;
             let goods = a.map(|n| n as u8);
             let size = s.size as u8;
             let name = format!("{} ship ({}) worth {} VP", if size == 0 { "large" } else { "small" }, goods_phrase(&goods), s.victory_points);

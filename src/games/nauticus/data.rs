@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{is_zero, ComponentData};
+use crate::engine::data::{is_zero, within, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -360,12 +360,8 @@ impl ComponentData for Data {
             }
             let mut seats = Vec::new();
             for (i, c) in list.iter().enumerate() {
-                if c.taler > 100 {
-                    return Err(EngineError::data(format!("seat_compensation.{key}[{i}].taler"), format!("{} is outside 0..=100", c.taler)));
-                }
-                if c.workers > 100 {
-                    return Err(EngineError::data(format!("seat_compensation.{key}[{i}].workers"), format!("{} is outside 0..=100", c.workers)));
-                }
+                within(format!("seat_compensation.{key}[{i}].taler"), c.taler, 0, 100)?;
+                within(format!("seat_compensation.{key}[{i}].workers"), c.workers, 0, 100)?;
                 seats.push((c.taler, c.workers));
             }
             compensation.insert(p, seats);
@@ -436,15 +432,9 @@ impl ComponentData for Data {
         let mut bonuses = [Bonus::default(); 8];
         for (i, b) in file.bonuses.iter().enumerate() {
             let f = |x: &str| format!("bonuses[{i}].{x}");
-            if b.workers > 100 {
-                return Err(EngineError::data(f("workers"), format!("{} is outside 0..=100", b.workers)));
-            }
-            if b.taler > 100 {
-                return Err(EngineError::data(f("taler"), format!("{} is outside 0..=100", b.taler)));
-            }
-            if b.victory_points > 100 {
-                return Err(EngineError::data(f("victory_points"), format!("{} is outside 0..=100", b.victory_points)));
-            }
+            within(f("workers"), b.workers, 0, 100)?;
+            within(f("taler"), b.taler, 0, 100)?;
+            within(f("victory_points"), b.victory_points, 0, 100)?;
             let tiles = b.regular_mast as u8 + b.regular_sail as u8 + b.good as u8;
             if tiles > 1 {
                 return Err(EngineError::data(format!("bonuses[{i}]"), "a bonus gives at most one tile (a regular mast, a regular sail or a good)"));

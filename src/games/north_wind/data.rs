@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{is_zero, ComponentData};
+use crate::engine::data::{is_zero, within, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -293,43 +293,36 @@ impl ComponentData for Data {
             return Err(EngineError::data("game", format!("this is a data file for {:?}, not north-wind", file.game)));
         }
         let r = &file.rules;
-        let get = |name: &str, s: &Sourced, lo: u32, hi: u32| -> Result<u32> {
-            if s.value < lo || s.value > hi {
-                Err(EngineError::data(format!("rules.{name}.value"), format!("{} is outside {lo}..={hi}", s.value)))
-            } else {
-                Ok(s.value)
-            }
-        };
         if r.sea_card_stacks.value != 3 {
             return Err(EngineError::data("rules.sea_card_stacks.value", "North Wind has exactly 3 stacks, one per destination port"));
         }
-        let max_sail = get("max_sail_level", &r.max_sail_level, 1, 7)? as u8;
+        let max_sail = r.max_sail_level.within("rules.max_sail_level", 1, 7)? as u8;
         let rules = Rules {
-            starting_gold: get("starting_gold", &r.starting_gold, 0, 1000)?,
-            gold_total: get("gold_total", &r.gold_total, 0, 10_000)?,
-            starting_letters: get("starting_trade_letters", &r.starting_trade_letters, 0, 8)? as u8,
-            max_letters: get("trade_letters_max_held", &r.trade_letters_max_held, 0, 8)? as u8,
-            letters_total: get("trade_letters_total", &r.trade_letters_total, 0, 64)? as u8,
-            crew_per_player: get("crew_per_player", &r.crew_per_player, 0, 5)? as u8,
-            cannons_per_player: get("cannons_per_player", &r.cannons_per_player, 0, 8)? as u8,
-            starting_cannons: get("starting_cannons", &r.starting_cannons, 0, r.cannons_per_player.value)? as u8,
-            starting_sail: get("starting_sail_level", &r.starting_sail_level, 1, max_sail as u32)? as u8,
+            starting_gold: r.starting_gold.within("rules.starting_gold", 0, 1000)?,
+            gold_total: r.gold_total.within("rules.gold_total", 0, 10_000)?,
+            starting_letters: r.starting_trade_letters.within("rules.starting_trade_letters", 0, 8)? as u8,
+            max_letters: r.trade_letters_max_held.within("rules.trade_letters_max_held", 0, 8)? as u8,
+            letters_total: r.trade_letters_total.within("rules.trade_letters_total", 0, 64)? as u8,
+            crew_per_player: r.crew_per_player.within("rules.crew_per_player", 0, 5)? as u8,
+            cannons_per_player: r.cannons_per_player.within("rules.cannons_per_player", 0, 8)? as u8,
+            starting_cannons: r.starting_cannons.within("rules.starting_cannons", 0, r.cannons_per_player.value)? as u8,
+            starting_sail: r.starting_sail_level.within("rules.starting_sail_level", 1, max_sail as u32)? as u8,
             max_sail,
-            hold_slots: get("hold_slots", &r.hold_slots, 1, 20)? as u8,
-            max_per_kind: get("max_goods_per_kind", &r.max_goods_per_kind, 1, 20)? as u8,
-            prison_slots: get("prison_slots", &r.prison_slots, 0, 8)? as u8,
-            goods_per_kind: get("goods_per_kind", &r.goods_per_kind, 0, 64)? as u8,
-            captains_total: get("pirate_captains", &r.pirate_captains, 0, 64)? as u8,
-            actions_per_voyage: get("actions_per_voyage", &r.actions_per_voyage, 1, 8)? as u8,
-            poor_income: get("poor_income", &r.poor_income, 0, 100)?,
-            treasurer_income: get("treasurer_income", &r.treasurer_income, 0, 100)?,
-            shipwreck_gold: get("shipwreck_gold", &r.shipwreck_gold, 0, 100)?,
-            port_max_units: get("trading_port_max_units", &r.trading_port_max_units, 1, 2)? as u8,
-            pirate_toll: get("pirate_toll", &r.pirate_toll, 0, 100)?,
-            treasure_gold: get("treasure_gold", &r.treasure_gold, 0, 100)?,
-            full_prison_gold: get("full_prison_gold", &r.full_prison_gold, 0, 100)?,
-            bookkeeper_bonus: get("bookkeeper_bonus", &r.bookkeeper_bonus, 0, 100)?,
-            boatswain_transactions: get("boatswain_transactions", &r.boatswain_transactions, 1, 2)? as u8,
+            hold_slots: r.hold_slots.within("rules.hold_slots", 1, 20)? as u8,
+            max_per_kind: r.max_goods_per_kind.within("rules.max_goods_per_kind", 1, 20)? as u8,
+            prison_slots: r.prison_slots.within("rules.prison_slots", 0, 8)? as u8,
+            goods_per_kind: r.goods_per_kind.within("rules.goods_per_kind", 0, 64)? as u8,
+            captains_total: r.pirate_captains.within("rules.pirate_captains", 0, 64)? as u8,
+            actions_per_voyage: r.actions_per_voyage.within("rules.actions_per_voyage", 1, 8)? as u8,
+            poor_income: r.poor_income.within("rules.poor_income", 0, 100)?,
+            treasurer_income: r.treasurer_income.within("rules.treasurer_income", 0, 100)?,
+            shipwreck_gold: r.shipwreck_gold.within("rules.shipwreck_gold", 0, 100)?,
+            port_max_units: r.trading_port_max_units.within("rules.trading_port_max_units", 1, 2)? as u8,
+            pirate_toll: r.pirate_toll.within("rules.pirate_toll", 0, 100)?,
+            treasure_gold: r.treasure_gold.within("rules.treasure_gold", 0, 100)?,
+            full_prison_gold: r.full_prison_gold.within("rules.full_prison_gold", 0, 100)?,
+            bookkeeper_bonus: r.bookkeeper_bonus.within("rules.bookkeeper_bonus", 0, 100)?,
+            boatswain_transactions: r.boatswain_transactions.within("rules.boatswain_transactions", 1, 2)? as u8,
         };
 
         if rules.starting_letters > rules.max_letters {
@@ -346,10 +339,7 @@ impl ComponentData for Data {
                 "4" => 4,
                 _ => return Err(EngineError::data(format!("victory_tokens.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
             };
-            if s.value == 0 || s.value > 40 {
-                return Err(EngineError::data(format!("victory_tokens.{key}.value"), format!("{} is outside 1..=40", s.value)));
-            }
-            tokens.insert(players, s.value as u8);
+            tokens.insert(players, s.within(&format!("victory_tokens.{key}"), 1, 40)? as u8);
         }
         for p in 2..=4 {
             if !tokens.contains_key(&p) {
@@ -371,10 +361,7 @@ impl ComponentData for Data {
             if types.iter().any(|t| t.name == c.name) {
                 return Err(EngineError::data(f("name"), format!("duplicate card name {:?}", c.name)));
             }
-            let count = c.count.unwrap_or(1);
-            if count == 0 || count > 16 {
-                return Err(EngineError::data(f("count"), format!("{count} is outside 1..=16")));
-            }
+            let count = within(f("count"), c.count.unwrap_or(1), 1, 16)?;
             let needs = |has: bool, field: &str, kind: &str| -> Result<()> {
                 if has {
                     Ok(())
@@ -391,8 +378,7 @@ impl ComponentData for Data {
             };
             let price = |p: Option<u32>| -> Result<u8> {
                 match p {
-                    Some(v) if (1..=50).contains(&v) => Ok(v as u8),
-                    Some(v) => Err(EngineError::data(f("price"), format!("{v} is outside 1..=50"))),
+                    Some(v) => Ok(within(f("price"), v, 1, 50)? as u8),
                     None => Err(EngineError::data(f("price"), "missing")),
                 }
             };
@@ -538,9 +524,7 @@ impl ComponentData for Data {
                     return Err(EngineError::data(format!("event_die[{i}].strength"), "a pirates face needs a strength in 1..=8"))
                 }
             };
-            if e.count == 0 || e.count > 100 {
-                return Err(EngineError::data(format!("event_die[{i}].count"), "outside 1..=100"));
-            }
+            within(format!("event_die[{i}].count"), e.count, 1, 100)?;
             if event_faces.iter().any(|(x, _)| *x == o) {
                 return Err(EngineError::data(format!("event_die[{i}]"), "the same face twice: add up the counts"));
             }
@@ -556,9 +540,7 @@ impl ComponentData for Data {
                 CombatFaceKind::Double => CombatOutcome::Double,
                 CombatFaceKind::Miss => CombatOutcome::Miss,
             };
-            if e.count == 0 || e.count > 100 {
-                return Err(EngineError::data(format!("combat_die[{i}].count"), "outside 1..=100"));
-            }
+            within(format!("combat_die[{i}].count"), e.count, 1, 100)?;
             if combat_faces.iter().any(|(x, _)| *x == o) {
                 return Err(EngineError::data(format!("combat_die[{i}]"), "the same face twice: add up the counts"));
             }
