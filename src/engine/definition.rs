@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use super::data::ComponentData;
 use super::error::Result;
 use super::game::Game;
 use super::options::{self, OptionDecl, Options};
@@ -14,6 +15,18 @@ use super::options::{self, OptionDecl, Options};
 pub struct DataFileDecl {
     pub shipped: &'static str,
     pub parse_text: fn(&str) -> Result<()>,
+}
+
+impl DataFileDecl {
+    /// The declaration of a game's component data: its shipped file, validated by its
+    /// [`ComponentData::compile`].
+    pub const fn of<D: ComponentData>() -> DataFileDecl {
+        DataFileDecl { shipped: D::SHIPPED, parse_text: validates::<D> }
+    }
+}
+
+fn validates<D: ComponentData>(text: &str) -> Result<()> {
+    D::from_json_str(text).map(|_| ())
 }
 
 pub trait GameDefinition: Game {

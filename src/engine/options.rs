@@ -32,6 +32,20 @@ pub struct OptionDecl {
 }
 
 impl OptionDecl {
+    /// The component data file (`data`), for games that have one.
+    pub const DATA: OptionDecl =
+        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" };
+
+    /// The move bound (`max_turns`): turns after which a game is cut off as truncated.
+    pub const fn max_turns(default: u32) -> OptionDecl {
+        OptionDecl {
+            name: "max_turns",
+            kind: OptionKind::Int { min: 1, max: 100_000, default: default as i64 },
+            configuration: false,
+            doc: "turns after which a game is cut off as truncated, with no winner",
+        }
+    }
+
     /// What the option allows, for error messages and listings.
     pub fn allowed(&self) -> String {
         match self.kind {

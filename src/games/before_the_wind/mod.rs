@@ -68,18 +68,12 @@ impl GameDefinition for BeforeTheWind {
             configuration: true,
             doc: "the bank of guilders: \"unlimited\" (it always pays) or \"limited\" to the box's guilders, 228 (ruling 17)",
         },
-        OptionDecl {
-            name: "max_turns",
-            kind: OptionKind::Int { min: 1, max: 100_000, default: DEFAULT_MAX_TURNS as i64 },
-            configuration: false,
-            doc: "turns after which a game is cut off as truncated, with no winner",
-        },
-        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
+        OptionDecl::max_turns(DEFAULT_MAX_TURNS),
+        OptionDecl::DATA,
     ];
     const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
     const NOTATION: &'static str = include_str!("text/notation.md");
-    const DATA_FILE: Option<DataFileDecl> =
-        Some(DataFileDecl { shipped: Data::SHIPPED, parse_text: |text| Data::from_json_str(text).map(|_| ()) });
+    const DATA_FILE: Option<DataFileDecl> = Some(DataFileDecl::of::<Data>());
 
     fn from_options(options: &Options) -> Result<Self> {
         let players = options.int("players") as usize;

@@ -48,12 +48,11 @@ impl GameDefinition for Mistwind {
             configuration: true,
             doc: "Mistwind with 3, 4 or 5 players (4 rounds, 5 with 5 players); the 2-player and solo games are not built yet",
         },
-        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
+        OptionDecl::DATA,
     ];
     const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
     const NOTATION: &'static str = include_str!("text/notation.md");
-    const DATA_FILE: Option<DataFileDecl> =
-        Some(DataFileDecl { shipped: Data::SHIPPED, parse_text: |text| Data::from_json_str(text).map(|_| ()) });
+    const DATA_FILE: Option<DataFileDecl> = Some(DataFileDecl::of::<Data>());
 
     fn from_options(options: &Options) -> Result<Self> {
         let players = options.int("players") as usize;

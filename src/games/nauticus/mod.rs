@@ -51,12 +51,11 @@ impl GameDefinition for Nauticus {
             configuration: true,
             doc: "Nauticus is for 2, 3 or 4 players (4 rounds with 2 players, 5 with 3 or 4)",
         },
-        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
+        OptionDecl::DATA,
     ];
     const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
     const NOTATION: &'static str = include_str!("text/notation.md");
-    const DATA_FILE: Option<DataFileDecl> =
-        Some(DataFileDecl { shipped: Data::SHIPPED, parse_text: |text| Data::from_json_str(text).map(|_| ()) });
+    const DATA_FILE: Option<DataFileDecl> = Some(DataFileDecl::of::<Data>());
 
     fn from_options(options: &Options) -> Result<Self> {
         let players = options.int("players") as usize;

@@ -77,16 +77,10 @@ impl GameDefinition for Norsewind {
             configuration: true,
             doc: "the solo game's level, 1 to 7 (its kingdom tiles and Viking cards); only with players=1",
         },
-        OptionDecl {
-            name: "max_turns",
-            kind: OptionKind::Int { min: 1, max: 100_000, default: DEFAULT_MAX_TURNS as i64 },
-            configuration: false,
-            doc: "turns after which a game is cut off as truncated, with no winner",
-        },
-        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
+        OptionDecl::max_turns(DEFAULT_MAX_TURNS),
+        OptionDecl::DATA,
     ];
-    const DATA_FILE: Option<DataFileDecl> =
-        Some(DataFileDecl { shipped: Data::SHIPPED, parse_text: |text| Data::from_json_str(text).map(|_| ()) });
+    const DATA_FILE: Option<DataFileDecl> = Some(DataFileDecl::of::<Data>());
 
     fn from_options(options: &Options) -> Result<Self> {
         let players = options.int("players") as usize;

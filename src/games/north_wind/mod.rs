@@ -67,22 +67,16 @@ impl GameDefinition for NorthWind {
             configuration: true,
             doc: "North Wind is for 2, 3 or 4 players",
         },
-        OptionDecl {
-            name: "max_turns",
-            kind: OptionKind::Int { min: 1, max: 100_000, default: DEFAULT_MAX_TURNS as i64 },
-            configuration: false,
-            doc: "turns after which a game is cut off as truncated, with no winner",
-        },
+        OptionDecl::max_turns(DEFAULT_MAX_TURNS),
         OptionDecl {
             name: "gold",
             kind: OptionKind::Choice { values: GOLD_CHOICES, default: "unlimited" },
             configuration: true,
             doc: "the bank of gold: \"unlimited\" (it always pays) or \"limited\" to the box's coins, 90 gold (ruling 13)",
         },
-        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" },
+        OptionDecl::DATA,
     ];
-    const DATA_FILE: Option<DataFileDecl> =
-        Some(DataFileDecl { shipped: Data::SHIPPED, parse_text: |text| Data::from_json_str(text).map(|_| ()) });
+    const DATA_FILE: Option<DataFileDecl> = Some(DataFileDecl::of::<Data>());
 
     fn from_options(options: &Options) -> Result<Self> {
         let players = options.int("players") as usize;
