@@ -127,7 +127,9 @@ def test_setup_follows_the_player_count(players: int, supply: int, cards: int) -
         assert "supply 5: 24 upgrade discs" in table
         neutral = 4 if players == 1 else 4 * players
         assert f"Neutral figures on the castle tile: {neutral}" in table
-        deck = int(re.search(r"Draw deck (\d+) cards, reserve deck 5 cards", table).group(1))
+        sizes = re.search(r"Draw deck (\d+) cards, reserve deck 5 cards", table)
+        assert sizes is not None
+        deck = int(sizes.group(1))
         market = len(re.findall(r"slot \d: \S+ \((farm|inn|ship|blacksmith|church),", table))
         display = table.split("Castle display:")[1].split("Neutral figures")[0].count("(castle,")
         # "Reveal 1 card ... in each slot ... Place any castle cards that are revealed in a separate
