@@ -5,6 +5,7 @@ Run from the root of a checkout, with the package and ``open-spiel`` installed::
     python benches/compare.py                 # 5 rounds of ~0.5 s samples
     python benches/compare.py --rounds 7 --seconds 1 --json results.json
     python benches/compare.py --games before-the-wind --players 3   # one game, one player count
+    python benches/compare.py --games norsewind --per-player-count   # a game not listed yet
 
 What is measured (each sample plays whole games from fixed seeds; every round must
 reproduce the checksum of the first, so the same work is timed each time):
@@ -35,7 +36,10 @@ reproduce the checksum of the first, so the same work is timed each time):
   asserted).
 
 Every game of ``tw.GAMES`` is measured in every configuration it has (player counts, modes),
-as ``tradewinds._core.configurations`` lists them: a new game needs no edit here.
+as ``tradewinds._core.configurations`` lists them: a new game needs no edit here. ``--games``
+names the games instead, any registered one (a game being built, not listed yet, too);
+``--per-player-count`` keeps, of each game, only its first configuration for each player
+count (its base configuration).
 
 Units. A *decision* is an action chosen by a player. A *step* is any applied action:
 decisions plus chance outcomes (OpenSpiel's history length). Both sides are reported in
@@ -78,7 +82,7 @@ import numpy as np
 import numpy.typing as npt
 
 import tradewinds as tw
-from tradewinds._core import configurations
+from tradewinds._core import REGISTERED, configurations
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from oracles import twin  # noqa: E402
@@ -211,16 +215,20 @@ def random_legal_argmax(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -
 
 
 def random_legal_keys(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.uint16]:
-    """The same choice, computed faster: each legal action gets a 16-bit key, 8 random bits
-    above its id, and the largest key per game wins (ties, 1 in 256 between two actions, go to
-    the higher id). The keys are laid out actions-first, so the maximum runs along the batch,
-    which numpy vectorises, where an argmax along each short row of the mask does not."""
+    """The same choice, computed faster: each legal action gets a key, random bits above its
+    id, and the largest key per game wins (ties go to the higher id). With at most 256 actions a
+    key is 16 bits, 8 of them random (a tie 1 in 256 between two actions); with more, 32 bits,
+    16 random. The keys are laid out actions-first, so the maximum runs along the batch, which
+    numpy vectorises, where an argmax along each short row of the mask does not."""
     n, a = mask.shape
-    noise = rng.bit_generator.random_raw(-(-n * a // 8)).view(np.uint8)[: n * a].reshape(a, n)
-    keys = np.left_shift(noise, 8, dtype=np.uint16)
-    keys |= np.arange(a, dtype=np.uint16)[:, None]
+    narrow = a <= 1 << 8
+    bits, key, part = (8, np.uint16, np.uint8) if narrow else (16, np.uint32, np.uint16)
+    words = -(-n * a * (bits // 8) // 8)
+    noise = rng.bit_generator.random_raw(words).view(part)[: n * a].reshape(a, n)
+    keys = np.left_shift(noise, bits, dtype=key)
+    keys |= np.arange(a, dtype=key)[:, None]
     keys *= np.ascontiguousarray(mask.T)
-    chosen: npt.NDArray[np.uint16] = keys.max(axis=0) & 0xFF
+    chosen: npt.NDArray[np.unsignedinteger[Any]] = keys.max(axis=0) & ((1 << bits) - 1)
     return chosen
 
 
@@ -336,9 +344,22 @@ def calibrate(case: Case, seconds: float) -> None:
     case.games = max(1, round(games * seconds / max(clock.wall, 1e-9)))
 
 
-def our_configurations() -> list[tuple[str, dict[str, Any]]]:
-    """Every game of tw.GAMES in every configuration (player count, mode) it has."""
-    return [(name, options) for name in tw.GAMES for options in configurations(name)]
+def our_configurations(names: list[str] | None = None, per_player_count: bool = False
+                       ) -> list[tuple[str, dict[str, Any]]]:
+    """The games named (default: every game of tw.GAMES) in every configuration (player count,
+    mode) each has, or only in the first configuration of each player count."""
+    out = []
+    for name in names or tw.GAMES:
+        if name not in REGISTERED:
+            sys.exit(f"benches/compare.py: no game {name!r}; registered: {', '.join(REGISTERED)}")
+        seen: set[Any] = set()
+        for options in configurations(name):
+            if per_player_count:
+                if options.get("players") in seen:
+                    continue
+                seen.add(options.get("players"))
+            out.append((name, options))
+    return out
 
 
 def describe(name: str, options: dict[str, Any]) -> str:
@@ -346,9 +367,9 @@ def describe(name: str, options: dict[str, Any]) -> str:
     return " ".join([name, f"{options['players']}p" if "players" in options else "", *rest]).strip()
 
 
-def build_cases(only_players: set[int] | None, only_games: set[str] | None = None) -> list[Case]:
-    """The cases in measuring order: natives, then pure Python, then Python loops, then the
-    batched loops, so that the two samples of a ratio are taken close together in time."""
+def build_cases(configs: list[tuple[str, dict[str, Any]]], only_players: set[int] | None) -> list[Case]:
+    """The cases of `configs` in measuring order: natives, then pure Python, then Python loops,
+    then the batched loops, so that the two samples of a ratio are taken close together in time."""
     native: list[Case] = []
     pure: list[Case] = []
     python: list[Case] = []
@@ -359,10 +380,8 @@ def build_cases(only_players: set[int] | None, only_games: set[str] | None = Non
                            name, partial(openspiel_native, g)))
         python.append(Case(f"os-python:{name}", f"OpenSpiel {name}, Python loop", "openspiel",
                            name, partial(openspiel_python, g)))
-    for name, options in our_configurations():
+    for name, options in configs:
         if only_players and options.get("players") not in only_players:
-            continue
-        if only_games and name not in only_games:
             continue
         game = tw.load(name, **options)
         cfg = describe(name, options)
@@ -394,12 +413,12 @@ def build_cases(only_players: set[int] | None, only_games: set[str] | None = Non
     return native + pure + python + vector
 
 
-def check_pure_python_agrees(cases: list[Case]) -> None:
+def check_pure_python_agrees(cases: list[Case], configs: list[tuple[str, dict[str, Any]]]) -> None:
     """The pure-Python engine and tw.simulate play the same games from the same seed."""
     for case in cases:
         if case.side != "pure-python":
             continue
-        name, options = next((n, o) for n, o in our_configurations() if describe(n, o) == case.game)
+        name, options = next((n, o) for n, o in configs if describe(n, o) == case.game)
         n = min(case.games, 20)
         _, theirs = case.run(n)
         _, ours = ours_native(tw.load(name, **options), n)
@@ -545,11 +564,15 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     ap.add_argument("--seconds", type=float, default=0.5, help="target length of one sample (default 0.5)")
     ap.add_argument("--players", type=int, nargs="*", help="only these player counts of our games")
-    ap.add_argument("--games", nargs="*", help="only these games of tw.GAMES (e.g. before-the-wind)")
+    ap.add_argument("--games", nargs="*",
+                    help="these games instead of tw.GAMES: any registered game, listed or not (e.g. norsewind)")
+    ap.add_argument("--per-player-count", action="store_true",
+                    help="of each game, only the first configuration of each player count")
     ap.add_argument("--json", type=Path, help="also write the results to this file")
     args = ap.parse_args()
 
-    cases = build_cases(set(args.players) if args.players else None, set(args.games) if args.games else None)
+    configs = our_configurations(args.games, args.per_player_count)
+    cases = build_cases(configs, set(args.players) if args.players else None)
     print(f"python {platform.python_version()}, tradewinds {tw.__version__}, open_spiel "
           f"{_version('open_spiel')}, {os.cpu_count()} cores, {platform.machine()}; load average {_load()}")
     print(f"calibrating {len(cases)} cases to ~{args.seconds:g} s per sample ...", flush=True)
@@ -560,7 +583,7 @@ def main() -> None:
             c.games = next(d.games for d in cases if d.key == "tw-vec-large:" + c.game)  # the same calls
         else:
             calibrate(c, args.seconds)
-    check_pure_python_agrees(cases)
+    check_pure_python_agrees(cases, configs)
     for r in range(args.rounds):
         for c in cases if r % 2 == 0 else reversed(cases):
             c.sample()
