@@ -121,7 +121,7 @@ impl Norsewind {
     pub fn castle_allowed(&self, s: &State, p: usize, c: u8, k: usize) -> bool {
         let card = self.card(c);
         card.cost <= s.player[p].coins
-            && s.locked & (1 << c) == 0
+            && s.locked[p] & (1 << c) == 0
             && (s.tiles[k] != T_CASTLE_SEVEN || card.cost >= self.data.rules.red_castle_min)
     }
 
@@ -368,7 +368,7 @@ impl Norsewind {
         s.player[p].coins -= cost;
         s.market[slot] = NONE;
         self.place_building(s, p, c, k);
-        s.locked = 0;
+        s.locked = [0; MAX_PLAYERS];
         s.passes = 0;
         let card = self.card(c);
         let mut gain = 0;
@@ -409,7 +409,7 @@ impl Norsewind {
         let gain = self.income(s, p, k);
         s.player[p].coins += gain;
         if old != NONE {
-            s.locked |= 1 << old;
+            s.locked[p] |= 1 << old;
             self.add_castle(s, old);
             let new = self.card(c);
             if discs > 0 && (new.shield_space > 0 || new.prestige_space > 0) {
@@ -551,6 +551,9 @@ impl Norsewind {
             return;
         }
         s.refreshed = true;
+        // A renewed market (and castles it reveals) can give a player who passed something
+        // to acquire: the passes before it no longer show that nothing can change (ruling 7).
+        s.passes = 0;
         for m in s.market.iter_mut() {
             if *m != NONE {
                 s.refresh_pool |= 1 << *m;
@@ -657,7 +660,7 @@ impl Norsewind {
 impl Rules for Norsewind {
     type State = State;
 
-    const STATE_FORMAT: u32 = 1;
+    const STATE_FORMAT: u32 = 2;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
@@ -721,7 +724,7 @@ impl Rules for Norsewind {
             refreshed: false,
             reuse_discs: 0,
             reuse_kingdom: NONE,
-            locked: 0,
+            locked: [0; MAX_PLAYERS],
             passes: 0,
             end_triggered: false,
             truncated: false,

@@ -53,6 +53,9 @@ struct PlayerDesc {
     turns: u32,
     #[serde(default)]
     kingdoms: Vec<KingdomDesc>,
+    /// Castles of the display this player returned since the last building (ruling 6).
+    #[serde(default)]
+    locked: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -96,9 +99,6 @@ struct Desc {
     end_triggered: bool,
     #[serde(default)]
     passes: u8,
-    /// Castles returned since the last building.
-    #[serde(default)]
-    locked: Vec<String>,
     vikings: Option<VikingsDesc>,
     #[serde(default)]
     players: Vec<PlayerDesc>,
@@ -199,6 +199,10 @@ impl Positions for Norsewind {
                 return Err("the castle display holds a card that is not a castle".into());
             }
             add("the castle display", 1 << c)?;
+        }
+        let castles = (0..cards).filter(|&c| self.card(c as u8).kind == CASTLE).fold(0u128, |m, c| m | 1 << c);
+        if s.locked.iter().any(|&l| l & !castles != 0) || s.locked[n..].iter().any(|&l| l != 0) {
+            return Err("a card that is not a castle is locked (ruling 6), or a seat this game lacks has a lock".into());
         }
         if s.deck & !self.data.deck_cards(n) != 0 {
             return Err("the draw deck holds a card of a deck this game does not use".into());
@@ -534,9 +538,15 @@ impl Positions for Norsewind {
             s.display[i] = c;
         }
         s.display_len = d.display.len() as u8;
-        for (i, id) in d.locked.iter().enumerate() {
-            let c = self.card_named(&format!("locked[{i}]"), id)?;
-            s.locked |= 1 << c;
+        for (p, pd) in players.iter().enumerate() {
+            for (i, id) in pd.locked.iter().enumerate() {
+                let field = format!("players[{p}].locked[{i}]");
+                let c = self.card_named(&field, id)?;
+                if self.card(c).kind != CASTLE {
+                    return Err(bad(field, format!("{id:?} is not a castle")));
+                }
+                s.locked[p] |= 1 << c;
+            }
         }
         if let Some(v) = &d.vikings {
             if !self.solo() {
@@ -659,6 +669,9 @@ impl Positions for Norsewind {
             None => dd as u8,
         };
         s.end_triggered = d.end_triggered;
+        if d.passes >= n as u8 {
+            return Err(bad("passes", format!("passes in a row, fewer than the {n} players (as many end the game)")));
+        }
         s.passes = d.passes;
         s.turn = d.turn;
         s.setup_next = 0;

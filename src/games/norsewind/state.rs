@@ -169,10 +169,11 @@ pub struct State {
     /// Discs of a replaced castle waiting for the player's decision.
     pub reuse_discs: u8,
     pub reuse_kingdom: u8,
-    /// Castles returned by a replacement since the last building was acquired: they cannot be
-    /// acquired again before the next building (ruling 6).
-    #[serde(with = "bits")]
-    pub locked: u128,
+    /// Per player, the castles that player returned by a replacement since the last building
+    /// was acquired: that player cannot acquire them again before the next building; the
+    /// others can (ruling 6).
+    #[serde(with = "bits4")]
+    pub locked: [u128; MAX_PLAYERS],
     /// Passes in a row (ruling 7).
     pub passes: u8,
     pub end_triggered: bool,

@@ -123,6 +123,17 @@ fn the_component_counts_match_the_component_list() {
     assert!(d.cards.iter().filter(|c| c.kind == CASTLE).all(|c| c.cost > 0));
     assert_eq!(d.levels.len(), 7);
     assert_eq!(d.tiers.iter().map(|t| t.1).collect::<Vec<_>>(), vec![1, 9, 17, 25]);
+    // "16 Kingdom Cards (4 per player)", "40 Kingdom Tiles: 20 green (5 per player), 20 red (5 per
+    // player)", "4 Viking Cards": each player's set is the same 4 kingdoms and 10 tile kinds.
+    assert_eq!(d.kingdom_names.len() * 4, 16);
+    let green = super::data::TILES.iter().enumerate().filter(|(i, _)| super::data::is_green(*i as u8)).count();
+    assert_eq!((green * 4, (super::data::TILES.len() - green) * 4), (20, 20));
+    assert_eq!(d.vikings.len(), 4);
+    // "64 Citizen Figures: 16 neutral (white), 12 purple, 12 red, 12 yellow, 12 blue" and "24
+    // Upgrade Discs": a 4-player game puts all of them on the table.
+    let s = game(4).initial_state();
+    assert_eq!((s.neutral, s.supply, s.discs), (16, [12; 4], 24));
+    assert_eq!(s.neutral as u32 + s.supply.iter().map(|&n| n as u32).sum::<u32>(), 64);
 }
 
 #[test]
@@ -446,10 +457,199 @@ fn a_castle_brings_income_a_neutral_figure_and_replaces_the_old_one() {
     assert_eq!(u.discs, discs);
     let c2 = g.data.card_index("castle-2").unwrap();
     assert_eq!(u.display[..u.display_len as usize].last(), Some(&c2));
-    // Ruling 6: the returned castle cannot be acquired again before a building is acquired.
+    // Ruling 6: the returned castle cannot be acquired again by the player who returned it
+    // before a building is acquired.
     u.current = 0;
     u.player[0].coins = 20;
     assert!(!g.castle_allowed(&u, 0, c2, 1));
+}
+
+#[test]
+fn ruling_6_only_the_player_who_returned_a_castle_waits_for_a_building() {
+    // "If there is already a castle in the kingdom, it is replaced by the new castle and returned
+    // to the castle display." "Choose 1 card from the castle display": any other player may take
+    // the returned castle at once; only the player who returned it waits for the next building.
+    let g = game(2);
+    let mut s = pos(&g, json!({
+        "tiles": ["shield-space", "two-buildings", "castle-seven", "helmet-toll"],
+        "display": ["castle-4", "castle-5", "castle-1"],
+        "market": ["farm-1", "farm-2", "farm-3", "farm-4", "farm-5"],
+        "players": [{"coins": 9, "kingdoms": [{"castle": "castle-2", "castle_discs": ["prestige"]}]}, {"coins": 20}]
+    }));
+    play(&g, &mut s, "castle:castle-5:northumbria");
+    play(&g, &mut s, "keep-discs:shield");
+    assert_eq!(s.current, 1);
+    let c2 = g.data.card_index("castle-2").unwrap();
+    assert!(names(&g, &s).contains(&"castle:castle-2:east-anglia".to_string()));
+    assert!(!g.castle_allowed(&s, 0, c2, 1), "P0 returned it");
+    assert!(g.table(&s).contains("castle-2 (castle, costs 5, 0 helmets, 3 shields (+2 space), 1 prestige (+1 space)) [P0 returned it: not for P0 before the next building]"));
+    // A building, by anyone, lifts the lock.
+    play(&g, &mut s, "build:farm-1:wessex");
+    assert_eq!(s.locked, [0; 4]);
+
+    // The audit's position: P1's only move is the castle P0 returned (P1 has no room for a
+    // building). With a lock for everyone P1 had to pass, and the game ended by ruling 7 with
+    // 13 cards in the draw deck.
+    let mut t = pos(&g, json!({
+        "tiles": ["different-types", "two-buildings", "shield-space", "prestige-space"],
+        "market": ["inn-1", "inn-2", "inn-3", "inn-4", "inn-5"], "display": ["castle-2"],
+        "players": [
+            {"coins": 5, "kingdoms": [{"buildings": ["inn-6"]}, {"buildings": ["farm-6", "ship-1"]},
+                {"castle": "castle-1", "buildings": ["farm-1", "farm-2", "farm-3", "farm-4"]},
+                {"buildings": ["ship-2", "ship-3", "ship-4", "ship-5"]}]},
+            {"coins": 4, "kingdoms": [{"buildings": ["start-1", "start-3", "ship-6", "start-4"]}, {"buildings": ["start-2", "start-5"]},
+                {"buildings": ["reserve-1", "reserve-2", "reserve-3", "reserve-4"]},
+                {"buildings": ["reserve-5", "blacksmith-1", "blacksmith-2", "church-1"]}]}
+        ]
+    }));
+    play(&g, &mut t, "castle:castle-2:mercia");
+    assert_eq!(names(&g, &t), vec!["castle:castle-1:northumbria", "castle:castle-1:east-anglia", "castle:castle-1:mercia", "castle:castle-1:wessex"]);
+    play(&g, &mut t, "castle:castle-1:northumbria");
+    while t.phase == Phase::Neutral {
+        first(&g, &mut t);
+    }
+    assert!(!t.end_triggered);
+    assert_eq!((t.phase, t.current), (Phase::Turn, 0));
+}
+
+#[test]
+fn ruling_6_bounds_castle_swaps_between_buildings() {
+    // Each replacement locks one more castle for the player who made it until the next
+    // building, so a player whose kingdom pays more than a castle costs cannot swap for ever:
+    // here, three castles in all, at most three acquisitions before P0 can only pass.
+    let g = solo(1);
+    let mut s = solo_pos(&g, json!({
+        "display": ["castle-1", "castle-2"],
+        "market": ["inn-1", "inn-2", "inn-3", "inn-4", "inn-5"],
+        "players": [{"coins": 4, "kingdoms": [
+            {"castle": "castle-3", "buildings": ["farm-6", "ship-1", "blacksmith-1", "church-1"]},
+            {"buildings": ["farm-1", "farm-2"]},
+            {"buildings": ["farm-3", "farm-4", "farm-5", "farm-7"]},
+            {"buildings": ["ship-2", "ship-3", "ship-4", "ship-5"]}]}]
+    }));
+    // Northumbria pays 2 coins a farm elsewhere (6 farms: 12 coins), more than any castle here.
+    let swap = |s: &State| names(&g, s).into_iter().find(|n| n.starts_with("castle:") && n.ends_with(":northumbria"));
+    let mut acquisitions = 0;
+    while let Some(a) = swap(&s) {
+        play(&g, &mut s, &a);
+        while s.phase == Phase::Reuse {
+            first(&g, &mut s);
+        }
+        acquisitions += 1;
+        assert!(acquisitions <= 3, "{acquisitions}");
+    }
+    assert_eq!(acquisitions, 2);
+}
+
+#[test]
+fn ruling_7_a_player_who_can_acquire_nothing_passes_and_a_round_of_passes_ends_the_game() {
+    // "On your turn, you must perform either of the two following actions": a player who can
+    // place no market card and afford no castle passes; when every seat has passed in a row the
+    // end is triggered and the round is finished.
+    let g = game(2);
+    let full = json!({
+        "tiles": ["different-types", "two-buildings", "shield-space", "prestige-space"],
+        "market": ["inn-1", "inn-2", "inn-3", "inn-4", "inn-5"],
+        "current": 0, "starting": 1,
+        "players": [
+            {"coins": 5, "turns": 0, "kingdoms": [{"buildings": ["inn-6"]}, {"buildings": ["farm-6", "ship-1"]},
+                {"buildings": ["farm-1", "farm-2", "farm-3", "farm-4"]}, {"buildings": ["ship-2", "ship-3", "ship-4", "ship-5"]}]},
+            {"coins": 3, "turns": 1, "kingdoms": [{"buildings": ["start-1", "start-3", "ship-6", "start-4"]}, {"buildings": ["start-2", "start-5"]},
+                {"buildings": ["reserve-1", "reserve-2", "reserve-3", "reserve-4"]},
+                {"buildings": ["reserve-5", "blacksmith-1", "blacksmith-2", "church-1"]}]}
+        ]
+    });
+    let mut s = pos(&g, full.clone());
+    assert_eq!(names(&g, &s), vec!["pass"]);
+    play(&g, &mut s, "pass");
+    assert!(!s.end_triggered, "one pass does not end the game");
+    assert_eq!((s.current, s.passes), (1, 1));
+    play(&g, &mut s, "pass");
+    assert!(s.end_triggered);
+    // P1 started: P0 still plays its turn of the round, then the game is over with equal turns.
+    assert_eq!((s.phase, s.current), (Phase::Turn, 0));
+    play(&g, &mut s, "pass");
+    assert_eq!(s.phase, Phase::GameOver);
+    assert_eq!((s.player[0].turns, s.player[1].turns), (2, 2));
+    // A player who can acquire something is never offered the pass, and a building resets the
+    // count of passes in a row.
+    let mut t = pos(&g, json!({"passes": 1, "players": [{"coins": 0}, {"coins": 0}]}));
+    assert!(!names(&g, &t).contains(&"pass".to_string()));
+    first(&g, &mut t);
+    assert_eq!(t.passes, 0);
+    // The setup helper refuses a count of passes that would already have ended the game.
+    let mut d = full;
+    d["passes"] = json!(2);
+    assert!(matches!(g.setup(&d), Err(EngineError::Setup { field, .. }) if field == "passes"));
+}
+
+#[test]
+fn a_market_renewed_by_the_rare_case_resets_the_passes() {
+    // "If all cards in the market have a cost you cannot afford, discard all 5 cards in the
+    // market, and reveal 5 new cards from the deck to form a new market." After P0 passed, P1's
+    // renewal brings cards P0 can place: P0's pass no longer shows that nothing can change, and
+    // P1's pass must not end the game (ruling 7).
+    let g = game(2);
+    let mut s = pos(&g, json!({
+        "tiles": ["different-types", "two-buildings", "shield-space", "prestige-space"],
+        "market": ["inn-1", "inn-2", "inn-3", "inn-4", "inn-5"],
+        "players": [
+            {"coins": 5, "kingdoms": [{"buildings": ["inn-6"]}, {"buildings": ["farm-6", "ship-1"]},
+                {"buildings": ["farm-1", "farm-2", "farm-3", "farm-4"]}, {"buildings": ["ship-2", "ship-3", "ship-4", "ship-5"]}]},
+            {"coins": 0, "kingdoms": [{"buildings": ["start-1", "start-3", "ship-6", "start-4"]}, {"buildings": ["start-2", "start-5"]},
+                {"buildings": ["reserve-1", "reserve-2", "reserve-3", "reserve-4"]},
+                {"buildings": ["reserve-5", "blacksmith-1", "blacksmith-2", "church-1"]}]}
+        ]
+    }));
+    play(&g, &mut s, "pass");
+    // P1 (0 coins) cannot pay any inn: the rare case renews the market.
+    for id in ["blacksmith-5", "church-2", "blacksmith-6", "farm-5", "farm-7"] {
+        reveal(&g, &mut s, id);
+    }
+    assert_eq!((s.phase, s.current), (Phase::Turn, 1));
+    assert_eq!(names(&g, &s), vec!["pass"]);
+    play(&g, &mut s, "pass");
+    assert!(!s.end_triggered, "the draw deck is not exhausted and P0 can build");
+    assert_eq!((s.phase, s.current), (Phase::Turn, 0));
+    assert!(names(&g, &s).contains(&"build:blacksmith-5:northumbria".to_string()));
+}
+
+#[test]
+fn the_rare_case_after_the_end_returns_the_discards_to_the_draw_deck() {
+    // "Shuffle the discarded cards back into the deck." and, once the end is triggered, "replenish
+    // the market with the top card from the reserve deck" (ruling 9): the discards go back into
+    // the draw deck, which is not drawn again; the new market comes from the reserve deck, and a
+    // slot it cannot fill stays empty.
+    let g = game(2);
+    let mut s = pos(&g, json!({
+        "market": ["inn-1", "inn-2", "inn-3", "inn-4", "inn-5"], "deck": [],
+        "reserve": ["reserve-1", "reserve-2", "reserve-3", "reserve-4", "reserve-5"],
+        "end_triggered": true, "current": 1, "starting": 1,
+        "players": [{"coins": 0}, {"coins": 3}]
+    }));
+    play(&g, &mut s, "build:inn-1:northumbria");
+    while g.actor(&s) == Actor::Player(1) {
+        first(&g, &mut s);
+    }
+    reveal(&g, &mut s, "reserve-2");
+    // P0 (0 coins) faces five inns: the rare case.
+    for id in ["reserve-1", "reserve-3", "reserve-4", "reserve-5"] {
+        reveal(&g, &mut s, id);
+    }
+    assert_eq!((s.phase, s.current), (Phase::Turn, 0));
+    assert_eq!(s.reserve, 0);
+    assert_eq!(s.market[4], NONE);
+    let discards = ["reserve-2", "inn-2", "inn-3", "inn-4", "inn-5"].map(|id| 1u128 << g.data.card_index(id).unwrap());
+    assert_eq!(s.deck, discards.iter().fold(0, |a, b| a | b));
+}
+
+#[test]
+fn the_setup_helper_refuses_a_lock_on_a_card_that_is_no_castle() {
+    let g = game(2);
+    let e = g.setup(&json!({"display": ["castle-1"], "players": [{"locked": ["farm-1"]}, {}]}));
+    assert!(matches!(e, Err(EngineError::Setup { field, .. }) if field == "players[0].locked[0]"));
+    let s = g.setup(&json!({"display": ["castle-1"], "players": [{}, {"locked": ["castle-1"]}]})).unwrap();
+    assert_eq!(s.locked[1], 1 << g.data.card_index("castle-1").unwrap());
 }
 
 #[test]

@@ -162,8 +162,10 @@ impl Norsewind {
             out.push_str(" (empty)");
         }
         for &c in &s.display[..s.display_len as usize] {
-            let locked = if s.locked & (1 << c) != 0 { " [returned this turn]" } else { "" };
-            out.push_str(&format!("\n  {}{locked}", self.card_words(c)));
+            out.push_str(&format!("\n  {}", self.card_words(c)));
+            for p in (0..s.players as usize).filter(|&p| s.locked[p] & (1 << c) != 0) {
+                out.push_str(&format!(" [P{p} returned it: not for P{p} before the next building]"));
+            }
         }
         out.push_str(&format!("\nNeutral figures on the castle tile: {}\n", s.neutral));
         let tiles: Vec<String> = (0..KINGDOMS)
@@ -410,7 +412,7 @@ impl View for Norsewind {
                 card.shield_space as f32,
                 card.prestige as f32,
                 card.prestige_space as f32,
-                (s.locked & (1 << c) != 0) as u8 as f32,
+                (s.locked[player] & (1 << c) != 0) as u8 as f32,
             ]);
         }
         let n = s.players as usize;
