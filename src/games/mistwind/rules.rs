@@ -307,8 +307,25 @@ impl Mistwind {
     // ----- legal moves -----
 
 
-    fn uses(&self, pl: &Player, out: &mut Vec<Action>) {
+    /// The one-time characters whose ability still does something in this turn: a gain at
+    /// any decision of the player's turn, free whale moves while the whales may still move
+    /// and their moves are not free already.
+    fn usable_one_time(&self, s: &State, pl: &Player) -> u64 {
+        let unmoved = (0..MAX_WHALES).any(|w| pl.whales[w] != NONE && s.moved & (1 << w) == 0);
+        let moving = (matches!(s.step, Step::Chip | Step::PortChoice(_) | Step::WorkerBuild(_)) || (s.step == Step::Move && unmoved))
+            && !s.free_moves
+            && self.has_ability(pl, Ability::FreeMoves) == 0;
+        let mut m = 0u64;
         for c in bits(self.one_time_cards(pl)) {
+            if moving || self.data.characters[c].ability != Ability::FreeMoves {
+                m |= 1 << c;
+            }
+        }
+        m
+    }
+
+    fn uses(&self, s: &State, pl: &Player, out: &mut Vec<Action>) {
+        for c in bits(self.usable_one_time(s, pl)) {
             out.push(USE + c as Action);
         }
     }
@@ -665,7 +682,7 @@ impl Mistwind {
             self.begin_round(s);
         }
         if s.phase == Phase::Turns && s.step == Step::Claim && !self.any_claim(s, s.current as usize)
-            && self.one_time_cards(&s.players[s.current as usize]) == 0
+            && self.usable_one_time(s, &s.players[s.current as usize]) == 0
         {
             self.end_turn(s);
             self.settle(s);
@@ -789,6 +806,7 @@ impl Rules for Mistwind {
                             }
                         }
                     }
+                    self.uses(s, pl, out);
                 }
                 Step::PortChoice(i) => {
                     let port = d.port_cards[s.port_row[i as usize] as usize].port;
@@ -799,6 +817,7 @@ impl Rules for Mistwind {
                         out.push(BUILD_WHALE);
                     }
                     out.extend((0..4).map(|r| TAKE + r));
+                    self.uses(s, pl, out);
                 }
                 Step::WorkerBuild(i) => {
                     let outpost = d.worker_board[i as usize].ability == WorkerAbility::BuildOutpost;
@@ -808,6 +827,7 @@ impl Rules for Mistwind {
                             out.push(BUILD_AT + q as Action);
                         }
                     }
+                    self.uses(s, pl, out);
                 }
                 Step::Move => {
                     for w in 0..MAX_WHALES {
@@ -822,7 +842,7 @@ impl Rules for Mistwind {
                         }
                     }
                     out.push(END_MOVES);
-                    self.uses(pl, out);
+                    self.uses(s, pl, out);
                 }
                 Step::Cargo => {
                     for w in 0..MAX_WHALES {
@@ -854,7 +874,7 @@ impl Rules for Mistwind {
                         }
                     }
                     out.push(END_CARGO);
-                    self.uses(pl, out);
+                    self.uses(s, pl, out);
                 }
                 Step::BottomChoice(i) => {
                     let mut ch = d.bottom_choices[i as usize];
@@ -865,7 +885,7 @@ impl Rules for Mistwind {
                     }
                 }
                 Step::Claim => {
-                    self.uses(pl, out);
+                    self.uses(s, pl, out);
                     self.claims(s, p, out);
                 }
             },

@@ -235,7 +235,12 @@ impl Positions for Mistwind {
             pl.used_resource_board = pd.used_resource_board;
             pl.used_worker_board = pd.used_worker_board;
             for (i, o) in pd.outposts.iter().enumerate() {
-                pl.outposts |= 1 << self.port_of(&format!("{}[{i}]", f("outposts")), o)?;
+                let q = self.port_of(&format!("{}[{i}]", f("outposts")), o)?;
+                // "only one outpost per player is allowed there"
+                if pl.outposts & (1 << q) != 0 {
+                    return Err(err(format!("{}[{i}]", f("outposts")), format!("{o} is named twice: one outpost per player per port")));
+                }
+                pl.outposts |= 1 << q;
             }
             if pd.whales.len() > d.rules.whales as usize {
                 return Err(err(f("whales"), format!("a player has {} whales", d.rules.whales)));
@@ -307,6 +312,14 @@ impl Positions for Mistwind {
             }
             for &c in &pd.card_discards {
                 pl.card_discards |= 1 << (c - 1);
+            }
+            // "give one of each difficulty level to every player": held, revealed and
+            // discarded together hold at most one card of each difficulty.
+            let all = pl.cards | pl.claimed | pl.card_discards;
+            for diff in 0..3u8 {
+                if (0..d.network_cards.len()).filter(|&c| all & (1 << c) != 0 && d.network_cards[c].difficulty == diff).count() > 1 {
+                    return Err(err(f("network_cards"), format!("two {} network cards: each player is dealt one of each difficulty", DIFFICULTIES[diff as usize])));
+                }
             }
         }
         s.network_deck &= !dealt;

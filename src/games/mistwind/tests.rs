@@ -774,3 +774,160 @@ fn the_log_hides_the_secret_discard_and_the_dealt_cards_from_the_other_seats() {
     assert_eq!(g.describe_move(&t, v[0], &u, Some(1)), "P0 is dealt a network card (easy), face down.");
     assert!(g.describe_move(&t, v[0], &u, Some(0)).starts_with("P0 is dealt the easy network card "));
 }
+
+// ----- the audit's findings -----
+
+/// P0 with no wood or steel, Forester (one-time: 3 wood), Ironmonger (one-time: 3 steel) and
+/// Ferryman (one-time: free whale moves) in hand, at the start of a turn.
+fn one_time_position(g: &Mistwind) -> State {
+    at(g, json!({
+        "players": [
+            {"wood": 0, "steel": 0, "krill": 0, "coins": 5, "whales": [{"port": "Fernwick"}],
+             "characters": ["Forester", "Ironmonger", "Ferryman"]},
+            {"whales": [{"port": "Sporeholm"}]},
+            {"whales": [{"port": "Glowcap"}]}
+        ],
+        "character_row": ["Lumber Merchant", "Smelter", "Whale Tamer", "Patron", "Cartographer"],
+        "port_row": [1, 2, 3, 4, 6]
+    }))
+}
+
+#[test]
+fn a_one_time_character_can_pay_for_the_action_of_the_same_turn() {
+    // "The ability may be used during your turn in the current or a later round (one-time
+    // use)": during the whole turn, so also before the chip and while its action is carried out.
+    let g = game(3);
+    let mut s = one_time_position(&g);
+    assert!(is_legal(&g, &s, "use:Forester") && is_legal(&g, &s, "use:Ironmonger"), "{:?}", legal(&g, &s));
+    // On a port card: the resources arrive in time to build there.
+    play(&g, &mut s, "play-1:port Mossgate");
+    assert!(!is_legal(&g, &s, "build-outpost"));
+    play(&g, &mut s, "use:Forester");
+    play(&g, &mut s, "use:Ironmonger");
+    assert_eq!((s.players[0].res[WOOD], s.players[0].res[STEEL]), (3, 3));
+    play(&g, &mut s, "build-outpost");
+    assert_eq!(s.players[0].outposts, 1 << 0);
+    assert_eq!((s.players[0].res[WOOD], s.players[0].res[STEEL]), (2, 2));
+    // Before the chip: the gain makes the worker board's outpost field payable.
+    let mut t = one_time_position(&g);
+    assert!(!is_legal(&g, &t, "play-1:worker"), "no wood or steel yet");
+    play(&g, &mut t, "use:Forester");
+    play(&g, &mut t, "use:Ironmonger");
+    play(&g, &mut t, "play-1:worker");
+    assert!(is_legal(&g, &t, "build:Tin Haven"));
+}
+
+#[test]
+fn a_free_moves_character_is_offered_only_while_whales_may_move() {
+    // "The ability may be used during your turn": free whale moves do something only before
+    // the whales have finished moving, and only when their moves are not free already.
+    let g = game(3);
+    let mut s = one_time_position(&g);
+    assert!(is_legal(&g, &s, "use:Ferryman"));
+    play(&g, &mut s, "play-1:port Mossgate");
+    play(&g, &mut s, "take:coins");
+    assert!(is_legal(&g, &s, "use:Ferryman"), "the move step");
+    play(&g, &mut s, "end-moves");
+    assert!(!is_legal(&g, &s, "use:Ferryman"), "the cargo step: no whale moves any more");
+    assert!(is_legal(&g, &s, "use:Forester"), "a gain stays usable all turn");
+    // The worker board's free moves make the card useless this turn.
+    let mut t = one_time_position(&g);
+    play(&g, &mut t, "play-3:worker");
+    assert!(!is_legal(&g, &t, "use:Ferryman"));
+    // With only a free-moves card left, the empty claim step is skipped as before.
+    let mut u = at(&g, json!({"players": [{"whales": [{"port": "Fernwick"}], "characters": ["Ferryman"]}],
+                              "port_row": [1, 2, 3, 4, 6]}));
+    play(&g, &mut u, "play-1:port Mossgate");
+    play(&g, &mut u, "take:coins");
+    assert!(is_legal(&g, &u, "use:Ferryman"));
+    play(&g, &mut u, "move-whale-1:Lichen Bay");
+    assert!(!is_legal(&g, &u, "use:Ferryman"), "every whale has moved");
+    play(&g, &mut u, "end-moves");
+    play(&g, &mut u, "end-cargo");
+    assert_eq!(u.current, 1);
+}
+
+#[test]
+fn the_worker_boards_fields_carry_out_their_abilities() {
+    // "III. Worker Board (only one action chip per player per round): Each field has a
+    // different ability." Side A (reconstructed): 1 build an outpost anywhere, 2 gain 2 coins
+    // and 1 krill, 3 free whale moves this turn, 5 build a whale where you have an outpost.
+    let g = game(3);
+    let base = |extra: Value| {
+        let mut p = json!({"wood": 3, "steel": 3, "krill": 0, "coins": 5, "whales": [{"port": "Fernwick"}]});
+        for (k, v) in extra.as_object().unwrap() {
+            p[k] = v.clone();
+        }
+        at(&g, json!({"players": [p, {"whales": [{"port": "Sporeholm"}]}, {"whales": [{"port": "Glowcap"}]}],
+                      "port_row": [1, 2, 3, 4, 6]}))
+    };
+    let mut s = base(json!({}));
+    play(&g, &mut s, "play-1:worker");
+    assert_eq!(legal(&g, &s).iter().filter(|n| n.starts_with("build:")).count(), 26);
+    play(&g, &mut s, "build:Tin Haven");
+    assert_eq!(s.players[0].res, [2, 2, 0, 5]);
+    assert!(s.players[0].outposts != 0 && s.worker_fields[0] == 0);
+    let mut s = base(json!({}));
+    play(&g, &mut s, "play-2:worker");
+    assert_eq!(s.players[0].res, [3, 3, 1, 7]);
+    let mut s = base(json!({}));
+    assert!(!is_legal(&g, &{ let mut m = s.clone(); play(&g, &mut m, "play-1:port Mossgate"); play(&g, &mut m, "take:coins"); m }, "move-whale-1:Sporeholm"),
+        "without krill the whale cannot leave");
+    play(&g, &mut s, "play-3:worker");
+    assert!(is_legal(&g, &s, "move-whale-1:Driftwood"), "any distance without krill");
+    // At the boundary: field 5 needs 2 wood and 2 steel and an outpost.
+    let mut s = base(json!({"wood": 2, "steel": 2, "outposts": ["Peat Landing"]}));
+    play(&g, &mut s, "play-5:worker");
+    assert_eq!(legal(&g, &s), vec!["build:Peat Landing"]);
+    play(&g, &mut s, "build:Peat Landing");
+    assert_eq!(s.players[0].res[..2], [0, 0]);
+    assert_eq!(s.players[0].whales[1], 21);
+    let short = base(json!({"wood": 2, "steel": 1, "outposts": ["Peat Landing"]}));
+    assert!(!is_legal(&g, &short, "play-5:worker"));
+}
+
+#[test]
+fn the_permanent_abilities_take_build_and_deliver() {
+    // "The ability can be used at any time." Foreman: one more resource when taking at a port
+    // card; Surveyor: outposts without steel; Broker: a coin per delivery.
+    let g = game(3);
+    let who = |c: &str, extra: Value| {
+        let mut p = json!({"wood": 3, "steel": 0, "krill": 0, "coins": 0, "whales": [{"port": "Fernwick", "cargo": "textiles"}], "characters": [c]});
+        for (k, v) in extra.as_object().unwrap() {
+            p[k] = v.clone();
+        }
+        at(&g, json!({"players": [p], "port_row": [1, 2, 3, 4, 6], "character_row": ["Lumber Merchant", "Smelter", "Whale Tamer", "Patron", "Cartographer"],
+                      "territory_display": {"green": ["coal", "textiles", "oil", "oil"]}}))
+    };
+    let mut s = who("Foreman", json!({}));
+    play(&g, &mut s, "play-2:port Fernwick");
+    play(&g, &mut s, "take:wood");
+    assert_eq!(s.players[0].res[WOOD], 3 + 1 + 1);
+    let mut s = who("Surveyor", json!({}));
+    play(&g, &mut s, "play-2:port Fernwick");
+    play(&g, &mut s, "build-outpost");
+    assert_eq!((s.players[0].res[WOOD], s.players[0].res[STEEL], s.players[0].outposts), (2, 0, 1 << 1));
+    let mut s = who("Broker", json!({}));
+    play(&g, &mut s, "play-2:port Fernwick");
+    play(&g, &mut s, "take:wood");
+    play(&g, &mut s, "end-moves");
+    play(&g, &mut s, "deliver-1:demand row space 2");
+    assert_eq!(s.players[0].res[COINS], 1);
+    settle_chance(&g, &mut s);
+    play(&g, &mut s, "choose:coins");
+    assert_eq!(s.players[0].res[COINS], 2);
+}
+
+#[test]
+fn the_setup_helper_refuses_positions_the_rules_cannot_reach() {
+    // "only one outpost per player is allowed there"; "give one of each difficulty level to
+    // every player".
+    let g = game(3);
+    let e = g.setup(&json!({"players": [{"outposts": ["Fernwick", "Fernwick"]}]})).unwrap_err().to_string();
+    assert!(e.contains("players[0].outposts[1]"), "{e}");
+    let e = g.setup(&json!({"players": [{"network_cards": [1, 2, 11]}]})).unwrap_err().to_string();
+    assert!(e.contains("players[0].network_cards") && e.contains("two easy"), "{e}");
+    let e = g.setup(&json!({"players": [{"network_cards": [6, 11], "claimed": [1], "card_discards": [2]}]})).unwrap_err().to_string();
+    assert!(e.contains("two easy"), "{e}");
+    assert!(g.setup(&json!({"players": [{"network_cards": [6, 11], "claimed": [1]}]})).is_ok());
+}

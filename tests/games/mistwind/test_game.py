@@ -49,3 +49,28 @@ def test_the_score_report_has_the_seven_categories_and_the_tie_breaker() -> None
 def test_setup_errors_name_the_field() -> None:
     with pytest.raises(tw.SetupError, match="players\\[0\\].whales\\[0\\].port"):
         tw.load(NAME).setup({"players": [{"whales": [{"port": "Atlantis"}]}]})
+
+
+def test_a_one_time_character_pays_for_the_build_of_the_same_turn() -> None:
+    # "The ability may be used during your turn in the current or a later round (one-time
+    # use)": Forester (3 wood) and Ironmonger (3 steel) pay for the outpost of the port card
+    # just played.
+    game = tw.load(NAME, players=3)
+    state = game.setup({"players": [{"wood": 0, "steel": 0, "krill": 0, "coins": 5, "whales": [{"port": "Fernwick"}],
+                                     "characters": ["Forester", "Ironmonger"]}],
+                        "port_row": [1, 2, 3, 4, 6]})
+    state.apply("play-1:port Mossgate")
+    names = [state.action_to_string(a) for a in state.legal_actions()]
+    assert "use:Forester" in names and "build-outpost" not in names
+    state.apply("use:Forester")
+    state.apply("use:Ironmonger")
+    state.apply("build-outpost")
+    text = str(state)
+    assert "P0 (starting player): wood 2 steel 2 krill 0 coins 5" in text
+    assert "outposts (1): Mossgate" in text
+
+
+def test_setup_refuses_two_network_cards_of_one_difficulty() -> None:
+    # "give one of each difficulty level to every player"
+    with pytest.raises(tw.SetupError, match="players\\[0\\].network_cards"):
+        tw.load(NAME).setup({"players": [{"network_cards": [1, 2, 11]}]})
