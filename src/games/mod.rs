@@ -53,8 +53,8 @@ registry! {
     before_the_wind::BeforeTheWind => Listing::Listed,
     regatta::Regatta => Listing::Unlisted,
     nauticus::Nauticus => Listing::Listed,
-    mistwind::Mistwind => Listing::Unlisted,
-    norsewind::Norsewind => Listing::Unlisted,
+    mistwind::Mistwind => Listing::Listed,
+    norsewind::Norsewind => Listing::Listed,
 }
 
 /// The games offered to users, by name (`tw.GAMES`).
