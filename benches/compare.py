@@ -214,15 +214,14 @@ def random_legal_argmax(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -
     return chosen
 
 
-def random_legal_keys(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.uint16]:
+def random_legal_keys(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.unsignedinteger[Any]]:
     """The same choice, computed faster: each legal action gets a key, random bits above its
     id, and the largest key per game wins (ties go to the higher id). With at most 256 actions a
     key is 16 bits, 8 of them random (a tie 1 in 256 between two actions); with more, 32 bits,
     16 random. The keys are laid out actions-first, so the maximum runs along the batch, which
     numpy vectorises, where an argmax along each short row of the mask does not."""
     n, a = mask.shape
-    narrow = a <= 1 << 8
-    bits, key, part = (8, np.uint16, np.uint8) if narrow else (16, np.uint32, np.uint16)
+    bits, key, part = (8, np.uint16, np.uint8) if a <= 1 << 8 else (16, np.uint32, np.uint16)
     words = -(-n * a * (bits // 8) // 8)
     noise = rng.bit_generator.random_raw(words).view(part)[: n * a].reshape(a, n)
     keys = np.left_shift(noise, bits, dtype=key)
