@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import LISTED_CONFIGS, ONE_CONFIG, SEATS, Config, games_with_data, ids
+from conftest import CONFIGS, LISTED_CONFIGS, ONE_CONFIG, SEATS, Config, games_with_data, ids
 from tradewinds._core import REGISTERED
 from tradewinds._core import options as declared_options
 
@@ -55,6 +55,15 @@ def _play_randomly(state: Any, rng: random.Random, check: Any = None) -> Any:
     if check is not None:
         check(state)
     return state
+
+
+def _steps(state: Any, rng: random.Random) -> int:
+    """The number of steps of a random game from ``state``, drawn as the tests' loops draw."""
+    steps = 0
+    while not state.is_terminal():
+        state.apply_action(_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+        steps += 1
+    return steps
 
 
 def test_player_ids_are_openspiels() -> None:
@@ -106,9 +115,9 @@ def test_every_game_is_registered_with_its_type(name: str) -> None:
     assert game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert game_type.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert game_type.reward_model == pyspiel.GameType.RewardModel.TERMINAL
-    expected_utility = (
-        pyspiel.GameType.Utility.ZERO_SUM if tw.load(name).zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
-    )
+    # Zero-sum only when every configuration is (Norsewind's solo game is not).
+    zero_sum = all(tw.load(name, **c.options).zero_sum for c in CONFIGS if c.game == name)
+    expected_utility = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
     assert game_type.utility == expected_utility
     assert game_type.min_num_players == min(SEATS[name])
     assert game_type.max_num_players == max(SEATS[name])
@@ -139,8 +148,9 @@ def test_game_info_matches_the_tradewinds_game(config: Config) -> None:
     assert game.information_state_tensor_shape() == list(tw_game.observation_tensor_shape)
     assert game.observation_tensor_shape() == list(tw_game.observation_tensor_shape)
     assert (game.min_utility(), game.max_utility()) == (tw_game.min_return, tw_game.max_return)
-    if tw_game.zero_sum:
-        assert game.utility_sum() == 0.0
+    # OpenSpiel gives a utility sum only to games of a zero-sum type (every configuration).
+    if game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM:
+        assert tw_game.zero_sum and game.utility_sum() == 0.0
     # The same game through OpenSpiel's game strings.
     again = pyspiel.load_game(str(game))
     assert str(again) == str(game) and again.num_players() == players
@@ -260,13 +270,16 @@ def test_resample_from_infostate_keeps_the_information_state(config: Config) -> 
     players = config.players
     game = two.load(config.game, **config.options)
     rng = random.Random(11)
+    # About eight checkpoints in the game, whatever its length: the same game played once
+    # first gives its number of steps.
+    stride = max(1, _steps(game.new_initial_state(), random.Random(11)) // 8)
     state = game.new_initial_state()
     checked = 0
     changed = 0
     hides = 0  # how often a seat's information state lacked a line of the whole table
     step = 0
     while not state.is_terminal():
-        if step % 97 == 0:
+        if step % stride == 0:
             for p in range(players):
                 draw = random.Random(step * 10 + p).random
                 resampled = state.resample_from_infostate(p, draw)

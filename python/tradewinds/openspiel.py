@@ -29,8 +29,9 @@ information state, with the right probabilities, through :meth:`tradewinds.State
 ``history()`` is empty: the true history would reveal what p may not know.
 
 Utilities: the game's own return range (``Game.min_return``, ``Game.max_return``); a game cut
-off at its turn bound (``max_turns``) is terminal with all returns 0. Games whose returns always
-sum to zero (``Game.zero_sum``) are registered as zero-sum, the others as general-sum.
+off at its turn bound (``max_turns``) is terminal with all returns 0. Games whose returns sum to
+zero in every configuration (``Game.zero_sum``) are registered as zero-sum, the others (Norsewind,
+whose solo game is won or lost against the Vikings) as general-sum.
 """
 
 from __future__ import annotations
@@ -97,7 +98,9 @@ def register(game: str) -> str:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(
-            pyspiel.GameType.Utility.ZERO_SUM if tw.load(game).zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
+            pyspiel.GameType.Utility.ZERO_SUM
+            if all(tw.load(game, **c).zero_sum for c in configurations(game))
+            else pyspiel.GameType.Utility.GENERAL_SUM
         ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(counts),
@@ -179,7 +182,7 @@ class TradewindsGame(pyspiel.Game):  # type: ignore[misc]
             num_players=g.players,
             min_utility=g.min_return,
             max_utility=g.max_return,
-            utility_sum=0.0 if g.zero_sum else None,
+            utility_sum=0.0 if _GAME_TYPES[game].utility == pyspiel.GameType.Utility.ZERO_SUM else None,
             max_game_length=g.max_game_length,
         )
         full = dict(_GAME_TYPES[game].parameter_specification)

@@ -53,7 +53,7 @@ registry! {
     before_the_wind::BeforeTheWind => Listing::Listed,
     regatta::Regatta => Listing::Unlisted,
     nauticus::Nauticus => Listing::Listed,
-    mistwind::Mistwind => Listing::Listed,
+    mistwind::Mistwind => Listing::Unlisted,
     norsewind::Norsewind => Listing::Listed,
 }
 
