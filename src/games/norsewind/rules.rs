@@ -47,6 +47,11 @@ fn nth_card(m: u128, n: u32) -> Action {
     base + word.trailing_zeros()
 }
 
+/// Bit `i` of `x` (0..=4) moved to bit `8 * i`.
+fn spread_bytes(x: u8) -> u64 {
+    (x as u64 * 0x1020_4081) & 0x01_0101_0101
+}
+
 fn bits(mut m: u128) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
         if m == 0 {
@@ -176,15 +181,15 @@ impl Norsewind {
         (0..spaces.len()).find(|&j| kg.figures[b][j] == NONE && (colour == NEUTRAL || spaces[j] == colour))
     }
 
-    /// The places of kingdom `k` (bit `q`: 0 the tile, 1..=4 the buildings) with an empty
-    /// citizen space for a figure of `colour` (NEUTRAL: any): where `free_space` finds one.
-    fn citizen_places(&self, s: &State, p: usize, k: usize, colour: u8) -> u8 {
+    /// The places of kingdom `k` with an empty citizen space, for every colour at once:
+    /// byte `colour` (0..=3, and 4 for a neutral figure, which takes any) has bit `q` set
+    /// (0: the tile, 1..=4: the buildings) where `free_space` finds a space for that colour.
+    fn citizen_places(&self, s: &State, p: usize, k: usize) -> u64 {
         let kg = &s.player[p].kingdoms[k];
-        let mut places = 0u8;
-        if s.tiles[k] == T_CITIZEN_SPACE && kg.tile_figure == NONE && (colour == NEUTRAL || colour == p as u8) {
-            places |= 1;
+        let mut places = 0u64;
+        if s.tiles[k] == T_CITIZEN_SPACE && kg.tile_figure == NONE {
+            places |= 1 << (8 * p) | 1 << (8 * NEUTRAL);
         }
-        let want = if colour == NEUTRAL { 0x0f } else { 1u8 << colour };
         for b in 0..kg.count as usize {
             let bits = &self.facts(kg.buildings[b]).space_bits;
             let figures = &kg.figures[b];
@@ -194,20 +199,26 @@ impl Norsewind {
                     free |= bits[j];
                 }
             }
-            if free & want != 0 {
-                places |= 2 << b;
-            }
+            let any = (free != 0) as u64;
+            places |= (spread_bytes(free) | any << (8 * NEUTRAL)) << (b + 1);
         }
         places
     }
 
-    /// Calls `f` with every citizen action for a figure of `colour`, in id order.
-    fn citizen_targets(&self, s: &State, p: usize, colour: u8, mut f: impl FnMut(Action)) {
-        for k in 0..KINGDOMS {
-            let mut places = self.citizen_places(s, p, k, colour);
-            while places != 0 {
-                f(actions::citizen(colour, k, places.trailing_zeros() as u8));
-                places &= places - 1;
+    /// Calls `f` with every citizen action for a figure of each colour of `colours` (bits,
+    /// 4: neutral), in id order.
+    fn citizen_targets(&self, s: &State, p: usize, colours: u8, mut f: impl FnMut(Action)) {
+        let table: [u64; KINGDOMS] = std::array::from_fn(|k| self.citizen_places(s, p, k));
+        let mut colours = colours & 0x1f;
+        while colours != 0 {
+            let colour = colours.trailing_zeros() as u8;
+            colours &= colours - 1;
+            for (k, &t) in table.iter().enumerate() {
+                let mut places = (t >> (8 * colour)) as u8;
+                while places != 0 {
+                    f(actions::citizen(colour, k, places.trailing_zeros() as u8));
+                    places &= places - 1;
+                }
             }
         }
     }
@@ -311,9 +322,9 @@ impl Norsewind {
         [(slot as usize + SLOTS - 1) % SLOTS, slot as usize]
     }
 
-    /// Calls `f` with every way to take a figure or disc next to `slot`, in id order and
-    /// each once: the figures' actions by colour, then the discs'.
-    fn take_options(&self, s: &State, p: usize, slot: u8, mut f: impl FnMut(Action)) {
+    /// What a building at `slot` lets the player take: the colours of the figures next to
+    /// it (bits) and whether discs are.
+    fn take_sources(s: &State, slot: u8) -> (u8, bool) {
         let mut colours = 0u8;
         let mut discs = false;
         for sup in Self::adjacent_supplies(slot) {
@@ -323,17 +334,33 @@ impl Norsewind {
                 colours |= 1 << s.supply_colour[sup];
             }
         }
-        while colours != 0 {
-            self.citizen_targets(s, p, colours.trailing_zeros() as u8, &mut f);
-            colours &= colours - 1;
+        (colours, discs)
+    }
+
+    /// Calls `f` with every way to take a figure or disc next to `slot`, in id order and
+    /// each once: the figures' actions by colour, then the discs'.
+    fn take_options(&self, s: &State, p: usize, slot: u8, mut f: impl FnMut(Action)) {
+        let (colours, discs) = Self::take_sources(s, slot);
+        if colours != 0 {
+            self.citizen_targets(s, p, colours, &mut f);
         }
         if discs {
             self.disc_targets(s, p, &mut f);
         }
     }
 
+    /// Whether `take_options` has any option (stopping at the first kingdom that has one).
+    fn can_take(&self, s: &State, p: usize, slot: u8) -> bool {
+        let (colours, discs) = Self::take_sources(s, slot);
+        let wanted = spread_bytes(colours & 0x1f) * 0xff;
+        (0..KINGDOMS).any(|k| {
+            (wanted != 0 && self.citizen_places(s, p, k) & wanted != 0)
+                || (discs && (self.disc_places(s, p, k, false) | self.disc_places(s, p, k, true)) != 0)
+        })
+    }
+
     fn has_empty_space(&self, s: &State, p: usize) -> bool {
-        (0..KINGDOMS).any(|k| self.citizen_places(s, p, k, NEUTRAL) != 0)
+        (0..KINGDOMS).any(|k| self.citizen_places(s, p, k) >> (8 * NEUTRAL) & 0xff != 0)
     }
 
     // ----- legal moves ------------------------------------------------------------------
@@ -488,9 +515,7 @@ impl Norsewind {
         s.player[p].coins += gain;
         s.slot = slot as u8;
         s.built_kingdom = k as u8;
-        let mut any = false;
-        self.take_options(s, p, slot as u8, |_| any = true);
-        if any {
+        if self.can_take(s, p, slot as u8) {
             s.phase = Phase::Take;
         } else {
             self.replenish(s);
@@ -708,10 +733,9 @@ impl Norsewind {
             t.prestige += c.prestige + if kg.prestige_discs[b] { c.prestige_space } else { 0 };
             preprinted += c.citizens;
             for &f in &kg.figures[b] {
-                if f != NONE {
-                    figures += 1;
-                    colours |= 1 << f;
-                }
+                let placed = f != NONE;
+                figures += placed as u32;
+                colours |= (placed as u8) << (f & 7);
             }
         }
         match tile {
@@ -755,6 +779,21 @@ impl Norsewind {
 
     pub fn viking_total(&self, s: &State) -> i64 {
         (0..KINGDOMS).map(|k| self.viking_points(s, k)).sum()
+    }
+
+    /// The winners, given every seat's total: the highest total, ties broken by the most
+    /// coins; in the solo game the player if his total beats the Vikings'.
+    pub fn winners_of(&self, s: &State, totals: &[i64; MAX_PLAYERS]) -> Vec<usize> {
+        if s.phase != Phase::GameOver || s.truncated {
+            return Vec::new();
+        }
+        if self.solo() {
+            return if totals[0] > self.viking_total(s) { vec![0] } else { Vec::new() };
+        }
+        let n = s.players as usize;
+        let key = |p: usize| (totals[p], s.player[p].coins as i64);
+        let best = (0..n).map(key).max().unwrap_or((0, 0));
+        (0..n).filter(|&p| key(p) == best).collect()
     }
 
     /// The tier a solo margin reaches.
@@ -877,7 +916,7 @@ impl Rules for Norsewind {
                 }
             }
             Phase::Take => self.take_options(s, p, s.slot, |a| out.push(a)),
-            Phase::Neutral => self.citizen_targets(s, p, NEUTRAL, |a| out.push(a)),
+            Phase::Neutral => self.citizen_targets(s, p, 1 << NEUTRAL, |a| out.push(a)),
             Phase::Reuse => {
                 let c = self.facts(s.player[p].kingdoms[s.reuse_kingdom as usize].castle);
                 for (i, (sh, pr)) in [(false, false), (true, false), (false, true), (true, true)].into_iter().enumerate() {
@@ -1000,22 +1039,8 @@ impl Rules for Norsewind {
     }
 
     fn winners(&self, s: &State) -> Vec<usize> {
-        if s.phase != Phase::GameOver || s.truncated {
-            return Vec::new();
-        }
-        if self.solo() {
-            return if self.total(s, 0) > self.viking_total(s) { vec![0] } else { Vec::new() };
-        }
-        let n = s.players as usize;
-        let keys: [(i64, i64); MAX_PLAYERS] = std::array::from_fn(|p| {
-            if p < n {
-                (self.total(s, p), s.player[p].coins as i64)
-            } else {
-                (0, 0)
-            }
-        });
-        let best = keys[..n].iter().copied().max().unwrap_or((0, 0));
-        (0..n).filter(|&p| keys[p] == best).collect()
+        let totals: [i64; MAX_PLAYERS] = std::array::from_fn(|p| if p < self.players { self.total(s, p) } else { 0 });
+        self.winners_of(s, &totals)
     }
 
     fn is_truncated(&self, state: &State) -> bool {
