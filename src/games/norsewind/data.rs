@@ -267,8 +267,9 @@ pub struct CardFacts {
     pub shield_space: u32,
     pub prestige_space: u32,
     pub citizens: u32,
-    /// Each citizen space's colour as a bit (`1 << colour`); 0 past the card's spaces.
-    pub space_bits: [u8; MAX_SPACES],
+    /// Each citizen space as the figures that fit it: bit `8 * colour` for its colour's and
+    /// bit `8 * NEUTRAL` for a neutral one; 0 past the card's spaces.
+    pub space_places: [u64; MAX_SPACES],
 }
 
 /// The compiled component data.
@@ -560,9 +561,9 @@ impl ComponentData for Data {
         let mut facts = [CardFacts::default(); 256];
         let mut decks = [0u128; 5];
         for (i, c) in cards.iter().enumerate() {
-            let mut space_bits = [0u8; MAX_SPACES];
-            for (b, &colour) in space_bits.iter_mut().zip(&c.spaces) {
-                *b = 1 << colour;
+            let mut space_places = [0u64; MAX_SPACES];
+            for (b, &colour) in space_places.iter_mut().zip(&c.spaces) {
+                *b = 1 << (8 * colour) | 1 << (8 * NEUTRAL);
             }
             let toll = if c.helmets >= rules.toll_helmets { rules.toll_coins } else { 0 };
             facts[i] = CardFacts {
@@ -576,7 +577,7 @@ impl ComponentData for Data {
                 shield_space: c.shield_space,
                 prestige_space: c.prestige_space,
                 citizens: c.citizens,
-                space_bits,
+                space_places,
             };
             decks[c.deck as usize] |= 1 << i;
         }

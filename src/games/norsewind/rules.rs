@@ -159,10 +159,20 @@ impl Norsewind {
 
     /// Whether castle `c` may be acquired for kingdom `k` by player `p`.
     pub fn castle_allowed(&self, s: &State, p: usize, c: u8, k: usize) -> bool {
+        self.castle_kingdoms(s, p, c) >> k & 1 != 0
+    }
+
+    /// The kingdoms (bit `k`) for which player `p` may acquire castle `c`: he can pay, did
+    /// not return it since the last building, and a "castle-seven" tile's minimum is met.
+    pub fn castle_kingdoms(&self, s: &State, p: usize, c: u8) -> u8 {
         let card = self.facts(c);
-        card.cost <= s.player[p].coins
-            && s.locked[p] & (1 << c) == 0
-            && (s.tiles[k] != T_CASTLE_SEVEN || card.cost >= self.data.rules.red_castle_min)
+        if card.cost > s.player[p].coins || s.locked[p] & (1 << c) != 0 {
+            return 0;
+        }
+        if card.cost >= self.data.rules.red_castle_min {
+            return 0xf;
+        }
+        (0..KINGDOMS).filter(|&k| s.tiles[k] != T_CASTLE_SEVEN).fold(0, |m, k| m | 1 << k)
     }
 
     /// The empty citizen space for a figure of `colour` (NEUTRAL: any) at place `q`
@@ -191,16 +201,15 @@ impl Norsewind {
             places |= 1 << (8 * p) | 1 << (8 * NEUTRAL);
         }
         for b in 0..kg.count as usize {
-            let bits = &self.facts(kg.buildings[b]).space_bits;
+            let spaces = &self.facts(kg.buildings[b]).space_places;
             let figures = &kg.figures[b];
-            let mut free = 0u8;
+            let mut free = 0u64;
             for j in 0..MAX_SPACES {
                 if figures[j] == NONE {
-                    free |= bits[j];
+                    free |= spaces[j];
                 }
             }
-            let any = (free != 0) as u64;
-            places |= (spread_bytes(free) | any << (8 * NEUTRAL)) << (b + 1);
+            places |= free << (b + 1);
         }
         places
     }
@@ -888,27 +897,40 @@ impl Rules for Norsewind {
         let p = s.current as usize;
         match s.phase {
             Phase::Turn => {
-                // `build_cost` for every card and kingdom, with each kingdom's room read once.
-                let rooms: [(bool, u8); KINGDOMS] = std::array::from_fn(|k| self.building_room(s, p, k));
+                // `build_cost` for every card and kingdom, with each kingdom read once into
+                // sets of kingdoms (bit k): those with room, those each building type is
+                // barred from, those with the toll.
                 let coins = s.player[p].coins;
+                let (mut room, mut barred, mut toll) = (0u8, [0u8; 8], 0u8);
+                for k in 0..KINGDOMS {
+                    let (has_room, mut types) = self.building_room(s, p, k);
+                    room |= (has_room as u8) << k;
+                    while types != 0 {
+                        barred[types.trailing_zeros() as usize] |= 1 << k;
+                        types &= types - 1;
+                    }
+                    toll |= ((s.tiles[k] == T_TOLL) as u8) << k;
+                }
                 for slot in 0..SLOTS {
                     let c = s.market[slot];
-                    if c == NONE {
+                    if c == NONE || room == 0 {
                         continue;
                     }
                     let card = self.facts(c);
-                    for (k, &(room, types)) in rooms.iter().enumerate() {
-                        let cost = if s.tiles[k] == T_TOLL { card.toll_cost } else { card.cost };
-                        if room && types & (1 << card.kind) == 0 && cost <= coins {
-                            out.push(actions::build(slot, k));
-                        }
+                    let mut kingdoms = if card.cost > coins { 0 } else { room & !barred[card.kind as usize] };
+                    if card.toll_cost > coins {
+                        kingdoms &= !toll;
+                    }
+                    while kingdoms != 0 {
+                        out.push(actions::build(slot, kingdoms.trailing_zeros() as usize));
+                        kingdoms &= kingdoms - 1;
                     }
                 }
                 for i in 0..s.display_len as usize {
-                    for k in 0..KINGDOMS {
-                        if self.castle_allowed(s, p, s.display[i], k) {
-                            out.push(actions::castle(i, k));
-                        }
+                    let mut kingdoms = self.castle_kingdoms(s, p, s.display[i]);
+                    while kingdoms != 0 {
+                        out.push(actions::castle(i, kingdoms.trailing_zeros() as usize));
+                        kingdoms &= kingdoms - 1;
                     }
                 }
                 if out.is_empty() {
