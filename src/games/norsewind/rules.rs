@@ -26,6 +26,17 @@ pub struct KingdomTally {
     pub points: i64,
 }
 
+/// The number of set bits of each byte value.
+const BYTE_ONES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
 /// The card of set `m` with `n` cards of the set below it (`n` < the set's size).
 fn nth_card(m: u128, n: u32) -> Action {
     let low = m as u64;
@@ -33,7 +44,7 @@ fn nth_card(m: u128, n: u32) -> Action {
         if n < low.count_ones() { (low, n, 0) } else { ((m >> 64) as u64, n - low.count_ones(), 64) };
     // Whole bytes first, then the set bits of the byte that holds it.
     loop {
-        let byte = (word & 0xff).count_ones();
+        let byte = BYTE_ONES[(word & 0xff) as usize] as u32;
         if n < byte {
             break;
         }
@@ -274,49 +285,39 @@ impl Norsewind {
         (cost <= s.player[p].coins).then_some(cost)
     }
 
-    /// The places of kingdom `k` (bit `q`, as in `disc_cost`) with a free shield (or prestige)
-    /// space the player can pay for: where `disc_cost` is not None.
-    fn disc_places(&self, s: &State, p: usize, k: usize, prestige: bool) -> u8 {
+    /// The places of kingdom `k` (bit `q`, as in `disc_cost`) with a free shield space and
+    /// with a free prestige space that the player can pay for: where `disc_cost` is not None.
+    fn disc_places(&self, s: &State, p: usize, k: usize) -> (u8, u8) {
         let r = &self.data.rules;
         let kg = &s.player[p].kingdoms[k];
         let coins = s.player[p].coins;
-        let mut places = 0u8;
-        if prestige {
-            if r.prestige_cost > coins {
-                return 0;
-            }
-            if !kg.tile_disc && s.tiles[k] == T_PRESTIGE {
-                places |= 1;
-            }
-            for b in 0..kg.count as usize {
-                if self.facts(kg.buildings[b]).prestige_space > 0 && !kg.prestige_discs[b] {
-                    places |= 2 << b;
-                }
-            }
-            if kg.castle != NONE && self.facts(kg.castle).prestige_space > 0 && !kg.castle_prestige {
-                places |= 1 << PLACE_CASTLE;
-            }
-        } else {
-            if !kg.tile_disc && s.tiles[k] == T_SHIELD && r.green_shield_cost <= coins {
-                places |= 1;
-            }
-            for b in 0..kg.count as usize {
-                if self.facts(kg.buildings[b]).shield_space > 0 && !kg.shield_discs[b] {
-                    places |= 2 << b;
-                }
-            }
-            if kg.castle != NONE && self.facts(kg.castle).shield_space > 0 && !kg.castle_shield {
-                places |= 1 << PLACE_CASTLE;
-            }
+        let (mut shield, mut prestige) = (0u8, 0u8);
+        if !kg.tile_disc {
+            shield |= (s.tiles[k] == T_SHIELD && r.green_shield_cost <= coins) as u8;
+            prestige |= (s.tiles[k] == T_PRESTIGE) as u8;
         }
-        places
+        for b in 0..kg.count as usize {
+            let c = self.facts(kg.buildings[b]);
+            shield |= ((c.shield_space > 0 && !kg.shield_discs[b]) as u8) << (b + 1);
+            prestige |= ((c.prestige_space > 0 && !kg.prestige_discs[b]) as u8) << (b + 1);
+        }
+        if kg.castle != NONE {
+            let c = self.facts(kg.castle);
+            shield |= ((c.shield_space > 0 && !kg.castle_shield) as u8) << PLACE_CASTLE;
+            prestige |= ((c.prestige_space > 0 && !kg.castle_prestige) as u8) << PLACE_CASTLE;
+        }
+        if r.prestige_cost > coins {
+            prestige = 0;
+        }
+        (shield, prestige)
     }
 
     /// Calls `f` with every disc action, in id order.
     fn disc_targets(&self, s: &State, p: usize, mut f: impl FnMut(Action)) {
+        let table: [(u8, u8); KINGDOMS] = std::array::from_fn(|k| self.disc_places(s, p, k));
         for prestige in [false, true] {
-            for k in 0..KINGDOMS {
-                let mut places = self.disc_places(s, p, k, prestige);
+            for (k, &(sh, pr)) in table.iter().enumerate() {
+                let mut places = if prestige { pr } else { sh };
                 while places != 0 {
                     let q = places.trailing_zeros() as u8;
                     f(if prestige { actions::prestige(k, q) } else { actions::shield(k, q) });
@@ -364,7 +365,7 @@ impl Norsewind {
         let wanted = spread_bytes(colours & 0x1f) * 0xff;
         (0..KINGDOMS).any(|k| {
             (wanted != 0 && self.citizen_places(s, p, k) & wanted != 0)
-                || (discs && (self.disc_places(s, p, k, false) | self.disc_places(s, p, k, true)) != 0)
+                || (discs && self.disc_places(s, p, k) != (0, 0))
         })
     }
 
@@ -590,7 +591,7 @@ impl Norsewind {
     /// Reveals cards into the empty slots while a card can be revealed; triggers the end
     /// when the draw deck is exhausted; then goes on with `s.after`.
     fn fill(&self, s: &mut State) {
-        if s.market.contains(&NONE) {
+        if s.market.iter().any(|&m| m == NONE) {
             if !s.end_triggered && s.deck == 0 {
                 s.end_triggered = true;
             }
@@ -742,9 +743,14 @@ impl Norsewind {
             t.prestige += c.prestige + if kg.prestige_discs[b] { c.prestige_space } else { 0 };
             preprinted += c.citizens;
             for &f in &kg.figures[b] {
-                let placed = f != NONE;
-                figures += placed as u32;
-                colours |= (placed as u8) << (f & 7);
+                figures += (f != NONE) as u32;
+            }
+            if tile == T_COLOURS {
+                for &f in &kg.figures[b] {
+                    if f != NONE {
+                        colours |= 1 << f;
+                    }
+                }
             }
         }
         match tile {
