@@ -251,6 +251,27 @@ pub struct Level {
     pub red_vikings: u8,
 }
 
+/// What the rules read of a card on their hot paths, compiled from [`Card`] so that legal
+/// moves, income and scoring read a few bytes instead of the card's full record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CardFacts {
+    pub kind: u8,
+    pub cost: u32,
+    /// The cost in a kingdom with the helmet-toll tile (the toll added at its helmets).
+    pub toll_cost: u32,
+    /// A ship's coin value.
+    pub coins: u32,
+    pub helmets: u32,
+    pub shields: u32,
+    pub prestige: u32,
+    pub shield_space: u32,
+    pub prestige_space: u32,
+    pub citizens: u32,
+    /// Each citizen space as the figures that fit it: bit `8 * colour` for its colour's and
+    /// bit `8 * NEUTRAL` for a neutral one; 0 past the card's spaces.
+    pub space_places: [u64; MAX_SPACES],
+}
+
 /// The compiled component data.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Data {
@@ -270,6 +291,10 @@ pub struct Data {
     pub levels: Vec<Level>,
     /// Tier names and the margin each starts at, lowest first.
     pub tiers: Vec<(String, u32)>,
+    /// Each card's [`CardFacts`], indexed by any card number (a `u8`; unused entries are zero).
+    pub facts: [CardFacts; 256],
+    /// The cards of each deck (`DECKS` order).
+    pub decks: [u128; 5],
 }
 
 fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
@@ -533,7 +558,30 @@ impl ComponentData for Data {
         if castles > MAX_DISPLAY {
             return Err(err("cards", format!("{castles} castles; at most {MAX_DISPLAY}")));
         }
-        Ok(Data { file, rules, cards, citizens, income, kingdom_names, kingdom_income, vikings, levels, tiers })
+        let mut facts = [CardFacts::default(); 256];
+        let mut decks = [0u128; 5];
+        for (i, c) in cards.iter().enumerate() {
+            let mut space_places = [0u64; MAX_SPACES];
+            for (b, &colour) in space_places.iter_mut().zip(&c.spaces) {
+                *b = 1 << (8 * colour) | 1 << (8 * NEUTRAL);
+            }
+            let toll = if c.helmets >= rules.toll_helmets { rules.toll_coins } else { 0 };
+            facts[i] = CardFacts {
+                kind: c.kind,
+                cost: c.cost,
+                toll_cost: c.cost + toll,
+                coins: c.coins,
+                helmets: c.helmets,
+                shields: c.shields,
+                prestige: c.prestige,
+                shield_space: c.shield_space,
+                prestige_space: c.prestige_space,
+                citizens: c.citizens,
+                space_places,
+            };
+            decks[c.deck as usize] |= 1 << i;
+        }
+        Ok(Data { file, rules, cards, citizens, income, kingdom_names, kingdom_income, vikings, levels, tiers, facts, decks })
     }
 }
 
@@ -541,29 +589,18 @@ impl Data {
 
     /// The cards of the decks a game of `players` uses (the solo game: the 1+-player deck).
     pub fn deck_cards(&self, players: usize) -> u128 {
-        let mut set = 0u128;
-        for (i, c) in self.cards.iter().enumerate() {
-            let used = match c.deck {
-                0 => true,
-                1 => players >= 3,
-                2 => players >= 4,
-                _ => false,
-            };
-            if used {
-                set |= 1 << i;
-            }
+        let mut set = self.decks[0];
+        if players >= 3 {
+            set |= self.decks[1];
+        }
+        if players >= 4 {
+            set |= self.decks[2];
         }
         set
     }
 
     pub fn deck_of(&self, deck: u8) -> u128 {
-        let mut set = 0u128;
-        for (i, c) in self.cards.iter().enumerate() {
-            if c.deck == deck {
-                set |= 1 << i;
-            }
-        }
-        set
+        self.decks[deck as usize]
     }
 
     pub fn card_index(&self, id: &str) -> Option<u8> {

@@ -4,14 +4,15 @@
 use serde_json::{Map, Value};
 
 use crate::engine::prelude::*;
+use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
 
 use super::actions::{self, decode, Move, PASS, PLACE_CASTLE, PLACE_TILE};
 use super::data::{
-    is_green, Card, CASTLE, CHURCH, KINGDOMS, MAX_SPACES, NEUTRAL, SHIP, TILES, T_CASTLE_SEVEN, T_CITIZEN_COIN,
+    is_green, Card, CardFacts, CASTLE, CHURCH, KINGDOMS, MAX_SPACES, NEUTRAL, SHIP, TILES, T_CASTLE_SEVEN, T_CITIZEN_COIN,
     T_CITIZEN_SPACE, T_COLOURS, T_DIFFERENT, T_FOURTH, T_PRESTIGE, T_SHIELD, T_TOLL, T_TWO,
 };
-use super::state::{After, Kingdom, Phase, Player, State, MAX_BUILDINGS, MAX_PLAYERS, NONE, SLOTS};
+use super::state::{After, Kingdom, Phase, Player, State, MAX_PLAYERS, NONE, SLOTS};
 use super::Norsewind;
 
 /// The sums of one kingdom that final scoring reads.
@@ -23,6 +24,43 @@ pub struct KingdomTally {
     /// Citizens as they score (a "colour-scoring" kingdom counts one figure per colour).
     pub citizens: u32,
     pub points: i64,
+}
+
+/// The number of set bits of each byte value.
+const BYTE_ONES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The card of set `m` with `n` cards of the set below it (`n` < the set's size).
+fn nth_card(m: u128, n: u32) -> Action {
+    let low = m as u64;
+    let (mut word, mut n, mut base) =
+        if n < low.count_ones() { (low, n, 0) } else { ((m >> 64) as u64, n - low.count_ones(), 64) };
+    // Whole bytes first, then the set bits of the byte that holds it.
+    loop {
+        let byte = BYTE_ONES[(word & 0xff) as usize] as u32;
+        if n < byte {
+            break;
+        }
+        n -= byte;
+        word >>= 8;
+        base += 8;
+    }
+    for _ in 0..n {
+        word &= word - 1;
+    }
+    base + word.trailing_zeros()
+}
+
+/// Bit `i` of `x` (0..=4) moved to bit `8 * i`.
+fn spread_bytes(x: u8) -> u64 {
+    (x as u64 * 0x1020_4081) & 0x01_0101_0101
 }
 
 fn bits(mut m: u128) -> impl Iterator<Item = u8> {
@@ -40,6 +78,11 @@ fn bits(mut m: u128) -> impl Iterator<Item = u8> {
 impl Norsewind {
     pub fn card(&self, c: u8) -> &Card {
         &self.data.cards[c as usize]
+    }
+
+    /// The card's compiled facts (what the hot paths read).
+    pub fn facts(&self, c: u8) -> &CardFacts {
+        &self.data.facts[c as usize]
     }
 
     pub fn solo(&self) -> bool {
@@ -85,7 +128,7 @@ impl Norsewind {
             .filter(|&j| j != k)
             .map(|j| {
                 let kg = &pl.kingdoms[j];
-                kg.buildings[..kg.count as usize].iter().filter(|&&c| self.card(c).kind == t).count() as u32
+                kg.buildings[..kg.count as usize].iter().filter(|&&c| self.facts(c).kind == t).count() as u32
             })
             .sum()
     }
@@ -99,30 +142,48 @@ impl Norsewind {
     /// What building card `c` costs in kingdom `k` of player `p` (the inn's cost and the
     /// helmet toll), or None if the card may not be placed there.
     pub fn build_cost(&self, s: &State, p: usize, c: u8, k: usize) -> Option<u32> {
+        let (room, types) = self.building_room(s, p, k);
+        let card = self.facts(c);
+        if !room || types & (1 << card.kind) != 0 {
+            return None;
+        }
+        let cost = if s.tiles[k] == T_TOLL { card.toll_cost } else { card.cost };
+        (cost <= s.player[p].coins).then_some(cost)
+    }
+
+    /// Whether kingdom `k` of player `p` has room for a building (its tile's limit), and the
+    /// building types it may not take (those already there, on a "different-types" tile) as
+    /// bits.
+    fn building_room(&self, s: &State, p: usize, k: usize) -> (bool, u8) {
         let r = &self.data.rules;
-        let card = self.card(c);
         let kg = &s.player[p].kingdoms[k];
         let tile = s.tiles[k];
         let limit = if tile == T_TWO { r.red_limit.min(r.kingdom_limit) } else { r.kingdom_limit };
-        if kg.count >= limit {
-            return None;
+        let mut types = 0u8;
+        if tile == T_DIFFERENT {
+            for &b in &kg.buildings[..kg.count as usize] {
+                types |= 1 << self.facts(b).kind;
+            }
         }
-        if tile == T_DIFFERENT && kg.buildings[..kg.count as usize].iter().any(|&b| self.card(b).kind == card.kind) {
-            return None;
-        }
-        let mut cost = card.cost;
-        if tile == T_TOLL && card.helmets >= r.toll_helmets {
-            cost += r.toll_coins;
-        }
-        (cost <= s.player[p].coins).then_some(cost)
+        (kg.count < limit, types)
     }
 
     /// Whether castle `c` may be acquired for kingdom `k` by player `p`.
     pub fn castle_allowed(&self, s: &State, p: usize, c: u8, k: usize) -> bool {
-        let card = self.card(c);
-        card.cost <= s.player[p].coins
-            && s.locked[p] & (1 << c) == 0
-            && (s.tiles[k] != T_CASTLE_SEVEN || card.cost >= self.data.rules.red_castle_min)
+        self.castle_kingdoms(s, p, c) >> k & 1 != 0
+    }
+
+    /// The kingdoms (bit `k`) for which player `p` may acquire castle `c`: he can pay, did
+    /// not return it since the last building, and a "castle-seven" tile's minimum is met.
+    pub fn castle_kingdoms(&self, s: &State, p: usize, c: u8) -> u8 {
+        let card = self.facts(c);
+        if card.cost > s.player[p].coins || s.locked[p] & (1 << c) != 0 {
+            return 0;
+        }
+        if card.cost >= self.data.rules.red_castle_min {
+            return 0xf;
+        }
+        (0..KINGDOMS).filter(|&k| s.tiles[k] != T_CASTLE_SEVEN).fold(0, |m, k| m | 1 << k)
     }
 
     /// The empty citizen space for a figure of `colour` (NEUTRAL: any) at place `q`
@@ -141,12 +202,42 @@ impl Norsewind {
         (0..spaces.len()).find(|&j| kg.figures[b][j] == NONE && (colour == NEUTRAL || spaces[j] == colour))
     }
 
-    /// Calls `f` with every citizen action for a figure of `colour`.
-    fn citizen_targets(&self, s: &State, p: usize, colour: u8, mut f: impl FnMut(Action)) {
-        for k in 0..KINGDOMS {
-            for q in 0..=MAX_BUILDINGS as u8 {
-                if self.free_space(s, p, k, q, colour).is_some() {
-                    f(actions::citizen(colour, k, q));
+    /// The places of kingdom `k` with an empty citizen space, for every colour at once:
+    /// byte `colour` (0..=3, and 4 for a neutral figure, which takes any) has bit `q` set
+    /// (0: the tile, 1..=4: the buildings) where `free_space` finds a space for that colour.
+    fn citizen_places(&self, s: &State, p: usize, k: usize) -> u64 {
+        let kg = &s.player[p].kingdoms[k];
+        let mut places = 0u64;
+        if s.tiles[k] == T_CITIZEN_SPACE && kg.tile_figure == NONE {
+            places |= 1 << (8 * p) | 1 << (8 * NEUTRAL);
+        }
+        for b in 0..kg.count as usize {
+            let spaces = &self.facts(kg.buildings[b]).space_places;
+            let figures = &kg.figures[b];
+            let mut free = 0u64;
+            for j in 0..MAX_SPACES {
+                if figures[j] == NONE {
+                    free |= spaces[j];
+                }
+            }
+            places |= free << (b + 1);
+        }
+        places
+    }
+
+    /// Calls `f` with every citizen action for a figure of each colour of `colours` (bits,
+    /// 4: neutral), in id order.
+    fn citizen_targets(&self, s: &State, p: usize, colours: u8, mut f: impl FnMut(Action)) {
+        let table: [u64; KINGDOMS] = std::array::from_fn(|k| self.citizen_places(s, p, k));
+        let mut colours = colours & 0x1f;
+        while colours != 0 {
+            let colour = colours.trailing_zeros() as u8;
+            colours &= colours - 1;
+            for (k, &t) in table.iter().enumerate() {
+                let mut places = (t >> (8 * colour)) as u8;
+                while places != 0 {
+                    f(actions::citizen(colour, k, places.trailing_zeros() as u8));
+                    places &= places - 1;
                 }
             }
         }
@@ -161,7 +252,7 @@ impl Norsewind {
             PLACE_TILE => !kg.tile_disc && s.tiles[k] == if prestige { T_PRESTIGE } else { T_SHIELD },
             PLACE_CASTLE => {
                 kg.castle != NONE && {
-                    let c = self.card(kg.castle);
+                    let c = self.facts(kg.castle);
                     if prestige {
                         c.prestige_space > 0 && !kg.castle_prestige
                     } else {
@@ -172,7 +263,7 @@ impl Norsewind {
             _ => {
                 let b = q as usize - 1;
                 b < kg.count as usize && {
-                    let c = self.card(kg.buildings[b]);
+                    let c = self.facts(kg.buildings[b]);
                     if prestige {
                         c.prestige_space > 0 && !kg.prestige_discs[b]
                     } else {
@@ -194,13 +285,43 @@ impl Norsewind {
         (cost <= s.player[p].coins).then_some(cost)
     }
 
+    /// The places of kingdom `k` (bit `q`, as in `disc_cost`) with a free shield space and
+    /// with a free prestige space that the player can pay for: where `disc_cost` is not None.
+    fn disc_places(&self, s: &State, p: usize, k: usize) -> (u8, u8) {
+        let r = &self.data.rules;
+        let kg = &s.player[p].kingdoms[k];
+        let coins = s.player[p].coins;
+        let (mut shield, mut prestige) = (0u8, 0u8);
+        if !kg.tile_disc {
+            shield |= (s.tiles[k] == T_SHIELD && r.green_shield_cost <= coins) as u8;
+            prestige |= (s.tiles[k] == T_PRESTIGE) as u8;
+        }
+        for b in 0..kg.count as usize {
+            let c = self.facts(kg.buildings[b]);
+            shield |= ((c.shield_space > 0 && !kg.shield_discs[b]) as u8) << (b + 1);
+            prestige |= ((c.prestige_space > 0 && !kg.prestige_discs[b]) as u8) << (b + 1);
+        }
+        if kg.castle != NONE {
+            let c = self.facts(kg.castle);
+            shield |= ((c.shield_space > 0 && !kg.castle_shield) as u8) << PLACE_CASTLE;
+            prestige |= ((c.prestige_space > 0 && !kg.castle_prestige) as u8) << PLACE_CASTLE;
+        }
+        if r.prestige_cost > coins {
+            prestige = 0;
+        }
+        (shield, prestige)
+    }
+
+    /// Calls `f` with every disc action, in id order.
     fn disc_targets(&self, s: &State, p: usize, mut f: impl FnMut(Action)) {
+        let table: [(u8, u8); KINGDOMS] = std::array::from_fn(|k| self.disc_places(s, p, k));
         for prestige in [false, true] {
-            for k in 0..KINGDOMS {
-                for q in 0..=PLACE_CASTLE {
-                    if self.disc_cost(s, p, k, q, prestige).is_some() {
-                        f(if prestige { actions::prestige(k, q) } else { actions::shield(k, q) });
-                    }
+            for (k, &(sh, pr)) in table.iter().enumerate() {
+                let mut places = if prestige { pr } else { sh };
+                while places != 0 {
+                    let q = places.trailing_zeros() as u8;
+                    f(if prestige { actions::prestige(k, q) } else { actions::shield(k, q) });
+                    places &= places - 1;
                 }
             }
         }
@@ -211,23 +332,45 @@ impl Norsewind {
         [(slot as usize + SLOTS - 1) % SLOTS, slot as usize]
     }
 
-    /// Calls `f` with every way to take a figure or disc next to `slot`.
-    fn take_options(&self, s: &State, p: usize, slot: u8, mut f: impl FnMut(Action)) {
+    /// What a building at `slot` lets the player take: the colours of the figures next to
+    /// it (bits) and whether discs are.
+    fn take_sources(s: &State, slot: u8) -> (u8, bool) {
+        let mut colours = 0u8;
+        let mut discs = false;
         for sup in Self::adjacent_supplies(slot) {
             if sup == 4 {
-                if s.discs > 0 {
-                    self.disc_targets(s, p, &mut f);
-                }
+                discs = s.discs > 0;
             } else if s.supply[sup] > 0 {
-                self.citizen_targets(s, p, s.supply_colour[sup], &mut f);
+                colours |= 1 << s.supply_colour[sup];
             }
+        }
+        (colours, discs)
+    }
+
+    /// Calls `f` with every way to take a figure or disc next to `slot`, in id order and
+    /// each once: the figures' actions by colour, then the discs'.
+    fn take_options(&self, s: &State, p: usize, slot: u8, mut f: impl FnMut(Action)) {
+        let (colours, discs) = Self::take_sources(s, slot);
+        if colours != 0 {
+            self.citizen_targets(s, p, colours, &mut f);
+        }
+        if discs {
+            self.disc_targets(s, p, &mut f);
         }
     }
 
+    /// Whether `take_options` has any option (stopping at the first kingdom that has one).
+    fn can_take(&self, s: &State, p: usize, slot: u8) -> bool {
+        let (colours, discs) = Self::take_sources(s, slot);
+        let wanted = spread_bytes(colours & 0x1f) * 0xff;
+        (0..KINGDOMS).any(|k| {
+            (wanted != 0 && self.citizen_places(s, p, k) & wanted != 0)
+                || (discs && self.disc_places(s, p, k) != (0, 0))
+        })
+    }
+
     fn has_empty_space(&self, s: &State, p: usize) -> bool {
-        let mut any = false;
-        self.citizen_targets(s, p, NEUTRAL, |_| any = true);
-        any
+        (0..KINGDOMS).any(|k| self.citizen_places(s, p, k) >> (8 * NEUTRAL) & 0xff != 0)
     }
 
     // ----- legal moves ------------------------------------------------------------------
@@ -370,7 +513,7 @@ impl Norsewind {
         self.place_building(s, p, c, k);
         s.locked = [0; MAX_PLAYERS];
         s.passes = 0;
-        let card = self.card(c);
+        let card = self.facts(c);
         let mut gain = 0;
         if s.tiles[k] == T_FOURTH && s.player[p].kingdoms[k].count == r.kingdom_limit {
             gain += r.fourth_coins;
@@ -382,9 +525,7 @@ impl Norsewind {
         s.player[p].coins += gain;
         s.slot = slot as u8;
         s.built_kingdom = k as u8;
-        let mut any = false;
-        self.take_options(s, p, slot as u8, |_| any = true);
-        if any {
+        if self.can_take(s, p, slot as u8) {
             s.phase = Phase::Take;
         } else {
             self.replenish(s);
@@ -399,7 +540,7 @@ impl Norsewind {
         s.display[len - 1] = NONE;
         s.display_len -= 1;
         s.passes = 0;
-        s.player[p].coins -= self.card(c).cost;
+        s.player[p].coins -= self.facts(c).cost;
         let kg = &mut s.player[p].kingdoms[k];
         let old = kg.castle;
         let discs = kg.castle_shield as u8 + kg.castle_prestige as u8;
@@ -411,7 +552,7 @@ impl Norsewind {
         if old != NONE {
             s.locked[p] |= 1 << old;
             self.add_castle(s, old);
-            let new = self.card(c);
+            let new = self.facts(c);
             if discs > 0 && (new.shield_space > 0 || new.prestige_space > 0) {
                 s.reuse_discs = discs;
                 s.reuse_kingdom = k as u8;
@@ -450,7 +591,7 @@ impl Norsewind {
     /// Reveals cards into the empty slots while a card can be revealed; triggers the end
     /// when the draw deck is exhausted; then goes on with `s.after`.
     fn fill(&self, s: &mut State) {
-        if s.market.contains(&NONE) {
+        if s.market.iter().any(|&m| m == NONE) {
             if !s.end_triggered && s.deck == 0 {
                 s.end_triggered = true;
             }
@@ -487,7 +628,7 @@ impl Norsewind {
         } else {
             s.deck &= !(1 << c);
         }
-        if self.card(c).kind == CASTLE {
+        if self.facts(c).kind == CASTLE {
             self.add_castle(s, c);
         } else {
             let slot = s.market.iter().position(|&m| m == NONE).unwrap_or(0);
@@ -502,7 +643,7 @@ impl Norsewind {
     /// The Vikings' turn (solo): the ship moves by the helmets of the card revealed, the
     /// Vikings take the active card, and the market is replenished.
     fn vikings(&self, s: &mut State) {
-        let steps = if s.revealed == NONE { 0 } else { self.card(s.revealed).helmets };
+        let steps = if s.revealed == NONE { 0 } else { self.facts(s.revealed).helmets };
         s.ship = ((s.ship as u32 + steps) % SLOTS as u32) as u8;
         s.revealed = NONE;
         let c = s.market[s.ship as usize];
@@ -518,7 +659,7 @@ impl Norsewind {
     /// The Viking display's kingdom for card `c`: the Viking card of its type, or for a
     /// church the topmost kingdom with the fewest cards.
     pub fn viking_row(&self, s: &State, c: u8) -> usize {
-        let kind = self.card(c).kind;
+        let kind = self.facts(c).kind;
         if kind == CHURCH {
             (0..KINGDOMS).min_by_key(|&i| (s.viking_rows[i].count_ones(), i)).unwrap_or(0)
         } else {
@@ -546,7 +687,7 @@ impl Norsewind {
     fn rare_case(&self, s: &mut State) {
         let coins = s.player[s.current as usize].coins;
         let cards = s.market.iter().filter(|&&c| c != NONE);
-        let unaffordable = cards.clone().count() > 0 && cards.clone().all(|&c| self.card(c).cost > coins);
+        let unaffordable = cards.clone().count() > 0 && cards.clone().all(|&c| self.facts(c).cost > coins);
         if s.refreshed || !unaffordable {
             return;
         }
@@ -587,7 +728,7 @@ impl Norsewind {
             t.helmets += if is_green(tile) { r.green_helmets } else { r.red_helmets };
         }
         if kg.castle != NONE {
-            let c = self.card(kg.castle);
+            let c = self.facts(kg.castle);
             t.helmets += c.helmets;
             t.shields += c.shields + if kg.castle_shield { c.shield_space } else { 0 };
             t.prestige += c.prestige + if kg.castle_prestige { c.prestige_space } else { 0 };
@@ -596,15 +737,19 @@ impl Norsewind {
         let mut figures = 0;
         let mut colours = 0u8;
         for b in 0..kg.count as usize {
-            let c = self.card(kg.buildings[b]);
+            let c = self.facts(kg.buildings[b]);
             t.helmets += c.helmets;
             t.shields += c.shields + if kg.shield_discs[b] { c.shield_space } else { 0 };
             t.prestige += c.prestige + if kg.prestige_discs[b] { c.prestige_space } else { 0 };
             preprinted += c.citizens;
             for &f in &kg.figures[b] {
-                if f != NONE {
-                    figures += 1;
-                    colours |= 1 << f;
+                figures += (f != NONE) as u32;
+            }
+            if tile == T_COLOURS {
+                for &f in &kg.figures[b] {
+                    if f != NONE {
+                        colours |= 1 << f;
+                    }
                 }
             }
         }
@@ -633,7 +778,7 @@ impl Norsewind {
     /// The Vikings' helmets in kingdom `k` (their card's side and the cards placed there).
     pub fn viking_helmets(&self, s: &State, k: usize) -> u32 {
         let side = self.data.vikings[k][s.viking_red[k] as usize];
-        side.helmets + bits(s.viking_rows[k]).map(|c| self.card(c).helmets).sum::<u32>()
+        side.helmets + bits(s.viking_rows[k]).map(|c| self.facts(c).helmets).sum::<u32>()
     }
 
     /// The Vikings' points in kingdom `k`: its card's coin value per card when their helmets
@@ -649,6 +794,21 @@ impl Norsewind {
 
     pub fn viking_total(&self, s: &State) -> i64 {
         (0..KINGDOMS).map(|k| self.viking_points(s, k)).sum()
+    }
+
+    /// The winners, given every seat's total: the highest total, ties broken by the most
+    /// coins; in the solo game the player if his total beats the Vikings'.
+    pub fn winners_of(&self, s: &State, totals: &[i64; MAX_PLAYERS]) -> Vec<usize> {
+        if s.phase != Phase::GameOver || s.truncated {
+            return Vec::new();
+        }
+        if self.solo() {
+            return if totals[0] > self.viking_total(s) { vec![0] } else { Vec::new() };
+        }
+        let n = s.players as usize;
+        let key = |p: usize| (totals[p], s.player[p].coins as i64);
+        let best = (0..n).map(key).max().unwrap_or((0, 0));
+        (0..n).filter(|&p| key(p) == best).collect()
     }
 
     /// The tier a solo margin reaches.
@@ -743,36 +903,50 @@ impl Rules for Norsewind {
         let p = s.current as usize;
         match s.phase {
             Phase::Turn => {
+                // `build_cost` for every card and kingdom, with each kingdom read once into
+                // sets of kingdoms (bit k): those with room, those each building type is
+                // barred from, those with the toll.
+                let coins = s.player[p].coins;
+                let (mut room, mut barred, mut toll) = (0u8, [0u8; 8], 0u8);
+                for k in 0..KINGDOMS {
+                    let (has_room, mut types) = self.building_room(s, p, k);
+                    room |= (has_room as u8) << k;
+                    while types != 0 {
+                        barred[types.trailing_zeros() as usize] |= 1 << k;
+                        types &= types - 1;
+                    }
+                    toll |= ((s.tiles[k] == T_TOLL) as u8) << k;
+                }
                 for slot in 0..SLOTS {
                     let c = s.market[slot];
-                    if c == NONE {
+                    if c == NONE || room == 0 {
                         continue;
                     }
-                    for k in 0..KINGDOMS {
-                        if self.build_cost(s, p, c, k).is_some() {
-                            out.push(actions::build(slot, k));
-                        }
+                    let card = self.facts(c);
+                    let mut kingdoms = if card.cost > coins { 0 } else { room & !barred[card.kind as usize] };
+                    if card.toll_cost > coins {
+                        kingdoms &= !toll;
+                    }
+                    while kingdoms != 0 {
+                        out.push(actions::build(slot, kingdoms.trailing_zeros() as usize));
+                        kingdoms &= kingdoms - 1;
                     }
                 }
                 for i in 0..s.display_len as usize {
-                    for k in 0..KINGDOMS {
-                        if self.castle_allowed(s, p, s.display[i], k) {
-                            out.push(actions::castle(i, k));
-                        }
+                    let mut kingdoms = self.castle_kingdoms(s, p, s.display[i]);
+                    while kingdoms != 0 {
+                        out.push(actions::castle(i, kingdoms.trailing_zeros() as usize));
+                        kingdoms &= kingdoms - 1;
                     }
                 }
                 if out.is_empty() {
                     out.push(PASS);
                 }
             }
-            Phase::Take => {
-                self.take_options(s, p, s.slot, |a| out.push(a));
-                out.sort_unstable();
-                out.dedup();
-            }
-            Phase::Neutral => self.citizen_targets(s, p, NEUTRAL, |a| out.push(a)),
+            Phase::Take => self.take_options(s, p, s.slot, |a| out.push(a)),
+            Phase::Neutral => self.citizen_targets(s, p, 1 << NEUTRAL, |a| out.push(a)),
             Phase::Reuse => {
-                let c = self.card(s.player[p].kingdoms[s.reuse_kingdom as usize].castle);
+                let c = self.facts(s.player[p].kingdoms[s.reuse_kingdom as usize].castle);
                 for (i, (sh, pr)) in [(false, false), (true, false), (false, true), (true, true)].into_iter().enumerate() {
                     let n = sh as u8 + pr as u8;
                     if n <= s.reuse_discs && (!sh || c.shield_space > 0) && (!pr || c.prestige_space > 0) {
@@ -827,6 +1001,36 @@ impl Rules for Norsewind {
         }
     }
 
+    /// The engine's draw (one `below` over the total weight, the outcomes in id order) in one
+    /// pass: a revealed or dealt card is the drawn number's card among the set's, in id order.
+    fn sample_chance(&self, s: &State, rng: &mut Rng) -> Action {
+        match s.phase {
+            Phase::Reveal => nth_card(self.source(s), below(rng, self.source(s).count_ones())),
+            Phase::Deal => nth_card(s.start_pool, below(rng, s.start_pool.count_ones())),
+            Phase::Colours => below(rng, 24),
+            Phase::Ship => below(rng, SLOTS as u32),
+            _ => {
+                // The kingdom tiles and the Viking sides: a few weighted outcomes.
+                let mut outcomes = [(0 as Action, 0u32); TILES.len()];
+                let mut n = 0;
+                let mut total = 0;
+                self.chance_weights(s, |a, w| {
+                    outcomes[n] = (a, w);
+                    n += 1;
+                    total += w;
+                });
+                let mut pick = below(rng, total);
+                for &(a, w) in &outcomes[..n] {
+                    if pick < w {
+                        return a;
+                    }
+                    pick -= w;
+                }
+                panic!("a chance node has outcomes")
+            }
+        }
+    }
+
     fn apply(&self, s: &mut State, a: Action) {
         match s.phase {
             Phase::Colours => {
@@ -863,16 +1067,8 @@ impl Rules for Norsewind {
     }
 
     fn winners(&self, s: &State) -> Vec<usize> {
-        if s.phase != Phase::GameOver || s.truncated {
-            return Vec::new();
-        }
-        if self.solo() {
-            return if self.total(s, 0) > self.viking_total(s) { vec![0] } else { Vec::new() };
-        }
-        let n = s.players as usize;
-        let key = |p: usize| (self.total(s, p), s.player[p].coins as i64);
-        let best = (0..n).map(key).max().unwrap_or((0, 0));
-        (0..n).filter(|&p| key(p) == best).collect()
+        let totals: [i64; MAX_PLAYERS] = std::array::from_fn(|p| if p < self.players { self.total(s, p) } else { 0 });
+        self.winners_of(s, &totals)
     }
 
     fn is_truncated(&self, state: &State) -> bool {

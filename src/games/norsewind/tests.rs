@@ -1124,3 +1124,118 @@ fn greedy_and_mcts_self_play_finish_in_every_configuration() {
         let _: &dyn DynGame = &*game;
     }
 }
+
+/// The listing's and the sampler's fast paths against the rules they compile: every legal move
+/// is what `build_cost`, `castle_allowed`, `free_space` and `disc_cost` allow, one by one, and
+/// every draw is the engine's two-pass draw over `chance_weights`, in random games of several
+/// configurations.
+#[test]
+fn the_fast_listing_and_draw_agree_with_the_rules_one_by_one() {
+    use super::actions::{self, CITIZEN, PASS};
+    use super::data::{KINGDOMS, NEUTRAL};
+    use crate::engine::rng::{below, rng_from_seed};
+    let configs = [
+        json!({"players": 1, "level": 7}),
+        json!({"players": 2, "free_start": true}),
+        json!({"players": 3}),
+        json!({"players": 4, "random_kingdom_tiles": true}),
+    ];
+    for cfg in configs {
+        let g = Norsewind::load(&opts(cfg.clone())).unwrap();
+        for seed in 0..40 {
+            let mut rng = rng_from_seed(seed);
+            let mut s = g.initial_state();
+            let mut legal = Vec::new();
+            loop {
+                match g.actor(&s) {
+                    Actor::Terminal => break,
+                    Actor::Chance => {
+                        let mut two_pass = rng.clone();
+                        let mut total = 0;
+                        g.chance_weights(&s, |_, w| total += w);
+                        let mut pick = below(&mut two_pass, total);
+                        let mut want = None;
+                        g.chance_weights(&s, |a, w| {
+                            if want.is_none() {
+                                if pick < w {
+                                    want = Some(a);
+                                } else {
+                                    pick -= w;
+                                }
+                            }
+                        });
+                        let a = g.sample_chance(&s, &mut rng);
+                        assert_eq!(Some(a), want, "{cfg} seed {seed}: {:?}", s.phase);
+                        g.apply(&mut s, a);
+                    }
+                    Actor::Player(p) => {
+                        g.legal_actions(&s, &mut legal);
+                        let mut slow = Vec::new();
+                        match s.phase {
+                            Phase::Turn => {
+                                for slot in 0..5 {
+                                    for k in 0..KINGDOMS {
+                                        let c = s.market[slot];
+                                        if c != NONE && g.build_cost(&s, p, c, k).is_some() {
+                                            slow.push(actions::build(slot, k));
+                                        }
+                                    }
+                                }
+                                for i in 0..s.display_len as usize {
+                                    for k in 0..KINGDOMS {
+                                        if g.castle_allowed(&s, p, s.display[i], k) {
+                                            slow.push(actions::castle(i, k));
+                                        }
+                                    }
+                                }
+                                if slow.is_empty() {
+                                    slow.push(PASS);
+                                }
+                            }
+                            Phase::Take | Phase::Neutral => {
+                                let mut colours = Vec::new();
+                                let mut discs = false;
+                                if s.phase == Phase::Neutral {
+                                    colours.push(NEUTRAL);
+                                } else {
+                                    for sup in Norsewind::adjacent_supplies(s.slot) {
+                                        if sup == 4 {
+                                            discs = s.discs > 0;
+                                        } else if s.supply[sup] > 0 {
+                                            colours.push(s.supply_colour[sup]);
+                                        }
+                                    }
+                                }
+                                for &colour in &colours {
+                                    for k in 0..KINGDOMS {
+                                        for q in 0..5 {
+                                            if g.free_space(&s, p, k, q, colour).is_some() {
+                                                slow.push(actions::citizen(colour, k, q));
+                                            }
+                                        }
+                                    }
+                                }
+                                for prestige in [false, true] {
+                                    for k in 0..KINGDOMS {
+                                        for q in 0..6 {
+                                            if discs && g.disc_cost(&s, p, k, q, prestige).is_some() {
+                                                slow.push(if prestige { actions::prestige(k, q) } else { actions::shield(k, q) });
+                                            }
+                                        }
+                                    }
+                                }
+                                slow.sort_unstable();
+                                slow.dedup();
+                                assert!(slow.iter().all(|&a| a >= CITIZEN));
+                            }
+                            _ => slow = legal.clone(),
+                        }
+                        assert_eq!(legal, slow, "{cfg} seed {seed}: {:?}", s.phase);
+                        let a = legal[below(&mut rng, legal.len() as u32) as usize];
+                        g.apply(&mut s, a);
+                    }
+                }
+            }
+        }
+    }
+}

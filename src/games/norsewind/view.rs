@@ -460,16 +460,23 @@ impl View for Norsewind {
         let n = self.players;
         let mut categories = vec!["coins".to_string()];
         categories.extend(self.data.kingdom_names.iter().cloned());
+        // Each kingdom is tallied once: the points, the totals and the winners read the tallies.
+        let mut seat_total = [0i64; MAX_PLAYERS];
         let points: Vec<Vec<f64>> = (0..n)
             .map(|p| {
                 let mut row = vec![s.player[p].coins as f64];
-                row.extend((0..KINGDOMS).map(|k| self.kingdom_tally(s, p, k).points as f64));
+                seat_total[p] = s.player[p].coins as i64;
+                for k in 0..KINGDOMS {
+                    let kingdom = self.kingdom_tally(s, p, k).points;
+                    seat_total[p] += kingdom;
+                    row.push(kingdom as f64);
+                }
                 row
             })
             .collect();
         let totals: Vec<f64> = points.iter().map(|r| r.iter().sum()).collect();
         let terminal = s.phase == Phase::GameOver;
-        let winners = self.winners(s);
+        let winners = self.winners_of(s, &seat_total);
         let mut report = ScoreReport {
             categories,
             totals,
@@ -484,7 +491,7 @@ impl View for Norsewind {
             row.extend((0..KINGDOMS).map(|k| self.viking_points(s, k) as f64));
             let total = row.iter().sum::<f64>();
             report.opponents = vec![OpponentRow { name: "Vikings".into(), points: row, total }];
-            let margin = self.total(s, 0) - self.viking_total(s);
+            let margin = seat_total[0] - self.viking_total(s);
             if terminal && !s.truncated {
                 if report.winners.is_empty() {
                     report.opponent_winners = if margin < 0 { vec![0] } else { Vec::new() };
