@@ -94,18 +94,23 @@ impl Mistwind {
                 return Draw::NetworkTile(r as u8);
             }
         }
+        let capital_row = self.data.capital_row as usize;
         for r in 0..REGIONS {
-            for k in 0..self.data.capital_row as usize {
-                if s.capital_display[r][k] == NONE && s.capital_stack[r].iter().any(|&c| c > 0) {
+            if let Some(k) = s.capital_display[r][..capital_row].iter().position(|&t| t == NONE) {
+                if s.capital_stack[r].iter().any(|&c| c > 0) {
                     return Draw::Capital(r as u8, k as u8);
                 }
             }
         }
+        // The high bit of each byte of the territory rows' spaces.
+        let spaces = 0x8080_8080_8080_8080u64 >> (8 * (MAX_TERRITORY_ROW - self.data.territory_row as usize));
         for r in 0..REGIONS {
-            for i in 0..self.data.territory_row as usize {
-                if s.territory_display[r][i] == NONE && s.territory_stack[r].iter().any(|&c| c > 0) {
-                    return Draw::Territory(r as u8, i as u8);
-                }
+            // A byte of `free` is 0 where the space holds `NONE` (no tile).
+            let free = !u64::from_le_bytes(s.territory_display[r]);
+            let low = 0x7f7f_7f7f_7f7f_7f7fu64;
+            let empty = !(((free & low) + low) | free) & spaces;
+            if empty != 0 && s.territory_stack[r].iter().any(|&c| c > 0) {
+                return Draw::Territory(r as u8, (empty.trailing_zeros() / 8) as u8);
             }
         }
         if setup {
@@ -173,16 +178,15 @@ impl Mistwind {
             return 0;
         }
         let mut reach = 1u32 << from;
-        loop {
-            let mut next = reach;
-            for i in bits(reach as u64) {
-                next |= self.data.adjacent[i] & presence;
-            }
-            if next == reach {
-                return reach;
-            }
-            reach = next;
+        let mut todo = reach;
+        while todo != 0 {
+            let i = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let new = self.data.adjacent[i] & presence & !reach;
+            reach |= new;
+            todo |= new;
         }
+        reach
     }
 
     /// How many destinations of network card `c` the player's network joins to its port.
@@ -355,10 +359,19 @@ impl Mistwind {
         }
     }
 
+    /// Whether `p` can claim anything: what `claims` would list besides ending the turn.
     fn any_claim(&self, s: &State, p: usize) -> bool {
         let pl = &s.players[p];
-        bits(pl.cards as u64).any(|c| self.card_claimable(pl, c))
-            || (0..REGIONS).any(|r| self.tile_claimable(s, p, r, true))
+        let presence = pl.presence();
+        let joins = |from: u8, to: u8| presence & (1 << from) != 0 && self.connected(presence, from) & (1 << to) != 0;
+        bits(pl.cards as u64).any(|c| {
+            let card = &self.data.network_cards[c];
+            card.destinations.iter().all(|&d| joins(card.port, d))
+        }) || (self.markers_left(pl)
+            && (0..REGIONS).any(|r| {
+                let t = s.network_tiles[r];
+                pl.markers[r] == 0 && t != NONE && joins(self.data.capital[r], self.data.network_tiles[t as usize].destination)
+            }))
             || (0..4).any(|l| self.achievement_claimable(s, p, l))
     }
 
@@ -1098,12 +1111,12 @@ impl Rules for Mistwind {
         if s.phase != Phase::GameOver {
             return Vec::new();
         }
-        let key = |p: usize| {
-            let t: u32 = self.tally(s, p).iter().sum();
-            (t, s.players[p].res[WOOD] as u32 + s.players[p].res[STEEL] as u32)
-        };
-        let best = (0..self.players).map(key).max().unwrap();
-        (0..self.players).filter(|&p| key(p) == best).collect()
+        let mut keys = [(0u32, 0u32); MAX_PLAYERS];
+        for (p, k) in keys.iter_mut().enumerate().take(self.players) {
+            *k = (self.tally(s, p).iter().sum(), s.players[p].res[WOOD] as u32 + s.players[p].res[STEEL] as u32);
+        }
+        let best = keys[..self.players].iter().max().copied().unwrap();
+        (0..self.players).filter(|&p| keys[p] == best).collect()
     }
 
     fn is_truncated(&self, _state: &State) -> bool {
