@@ -25,6 +25,13 @@ fn bits(mut m: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The high bit of each byte of `x` that is `NONE`.
+fn none_bytes(x: u64) -> u64 {
+    let v = !x;
+    let low = 0x7f7f_7f7f_7f7f_7f7fu64;
+    !(((v & low) + low) | v) & !low
+}
+
 /// The `k`-th (from 0) of the set bits of `m`, lowest first.
 fn nth_bit(mut m: u64, k: u32) -> usize {
     for _ in 0..k {
@@ -94,21 +101,21 @@ impl Mistwind {
                 return Draw::NetworkTile(r as u8);
             }
         }
-        let capital_row = self.data.capital_row as usize;
-        for r in 0..REGIONS {
-            if let Some(k) = s.capital_display[r][..capital_row].iter().position(|&t| t == NONE) {
-                if s.capital_stack[r].iter().any(|&c| c > 0) {
-                    return Draw::Capital(r as u8, k as u8);
-                }
+        // The rows' spaces without a tile, as the high bits of the bytes that hold `NONE`.
+        let capitals = s.capital_display.as_flattened();
+        let capital_spaces = if self.data.capital_row == 2 { 0x8080_8080_8080_8080 } else { 0x0080_0080_0080_0080 };
+        let mut empty = none_bytes(u64::from_le_bytes(capitals.try_into().expect("two spaces a region"))) & capital_spaces;
+        while empty != 0 {
+            let i = empty.trailing_zeros() as usize / 8;
+            let r = i / 2;
+            if s.capital_stack[r].iter().any(|&c| c > 0) {
+                return Draw::Capital(r as u8, (i % 2) as u8);
             }
+            empty &= !(0xffff << (16 * r));
         }
-        // The high bit of each byte of the territory rows' spaces.
-        let spaces = 0x8080_8080_8080_8080u64 >> (8 * (MAX_TERRITORY_ROW - self.data.territory_row as usize));
+        let territory_spaces = 0x8080_8080_8080_8080u64 >> (8 * (MAX_TERRITORY_ROW - self.data.territory_row as usize));
         for r in 0..REGIONS {
-            // A byte of `free` is 0 where the space holds `NONE` (no tile).
-            let free = !u64::from_le_bytes(s.territory_display[r]);
-            let low = 0x7f7f_7f7f_7f7f_7f7fu64;
-            let empty = !(((free & low) + low) | free) & spaces;
+            let empty = none_bytes(u64::from_le_bytes(s.territory_display[r])) & territory_spaces;
             if empty != 0 && s.territory_stack[r].iter().any(|&c| c > 0) {
                 return Draw::Territory(r as u8, (empty.trailing_zeros() / 8) as u8);
             }
@@ -403,12 +410,16 @@ impl Mistwind {
     /// any decision of the player's turn, free whale moves while the whales may still move
     /// and their moves are not free already.
     fn usable_one_time(&self, s: &State, pl: &Player) -> u64 {
+        let cards = self.one_time_cards(pl);
+        if cards == 0 {
+            return 0;
+        }
         let unmoved = (0..MAX_WHALES).any(|w| pl.whales[w] != NONE && s.moved & (1 << w) == 0);
         let moving = (matches!(s.step, Step::Chip | Step::PortChoice(_) | Step::WorkerBuild(_)) || (s.step == Step::Move && unmoved))
             && !s.free_moves
             && self.has_ability(pl, Ability::FreeMoves) == 0;
         let mut m = 0u64;
-        for c in bits(self.one_time_cards(pl)) {
+        for c in bits(cards) {
             if moving || self.data.characters[c].ability != Ability::FreeMoves {
                 m |= 1 << c;
             }
