@@ -9,13 +9,16 @@
 use crate::engine::prelude::*;
 use crate::engine::rng::{below, Rng};
 
-use super::state::{State, MAX_PLAYERS};
+use super::state::{Phase, State, MAX_PLAYERS};
 use super::Mistwind;
 
 impl Resample for Mistwind {
     fn resample(&self, s: &State, player: usize, rng: &mut Rng) -> State {
         let mut out = s.clone();
         let d = &self.data;
+        // At the end the cards still held are turned up for scoring: only the discarded ones
+        // stay hidden.
+        let open = s.phase == Phase::GameOver;
         // Network cards: per difficulty, the cards `player` has not seen (undealt, or held or
         // discarded by another) are dealt again to the same slots.
         for diff in 0..3u8 {
@@ -36,10 +39,13 @@ impl Resample for Mistwind {
                     continue;
                 }
                 let pl = &s.players[q];
-                held[q] = of(pl.cards).count_ones();
+                if !open {
+                    held[q] = of(pl.cards).count_ones();
+                    unseen |= of(pl.cards);
+                    out.players[q].cards &= !of(pl.cards);
+                }
                 gone[q] = of(pl.card_discards).count_ones();
-                unseen |= of(pl.cards) | of(pl.card_discards);
-                out.players[q].cards &= !of(pl.cards);
+                unseen |= of(pl.card_discards);
                 out.players[q].card_discards &= !of(pl.card_discards);
             }
             let mut take = |unseen: &mut u16| -> u16 {

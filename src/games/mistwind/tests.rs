@@ -931,3 +931,33 @@ fn the_setup_helper_refuses_positions_the_rules_cannot_reach() {
     assert!(e.contains("two easy"), "{e}");
     assert!(g.setup(&json!({"players": [{"network_cards": [6, 11], "claimed": [1]}]})).is_ok());
 }
+
+#[test]
+fn at_the_end_the_cards_still_held_are_turned_up_for_scoring() {
+    // Scoring 6: "Receive the higher VP value on your network cards if you have completely
+    // fulfilled their conditions during the game. You receive the lower VP value if the
+    // conditions were only partially fulfilled." The cards still held are scored, so they are
+    // turned up: the winner announced at the end depends on them.
+    use crate::engine::rng::rng_from_seed;
+    let g = game(3);
+    let desc = |phase: &str, p0: [u8; 3]| {
+        json!({"phase": phase, "players": [{"network_cards": p0}, {"network_cards": [2, 7, 12]}, {"network_cards": [3, 8, 13]}]})
+    };
+    let tensor = |s: &State| {
+        let mut t = vec![0.0f32; super::view::tensor_len()];
+        g.observation_tensor(s, 1, &mut t);
+        t
+    };
+    let (mid, mid2) = (at(&g, desc("turns", [1, 6, 11])), at(&g, desc("turns", [4, 9, 14])));
+    assert!(!g.observation_string(&mid, 1).contains(&g.card_words(0)));
+    assert_eq!(tensor(&mid), tensor(&mid2), "hidden during the game");
+    let (end, end2) = (at(&g, desc("game-over", [1, 6, 11])), at(&g, desc("game-over", [4, 9, 14])));
+    assert!(g.observation_string(&end, 1).contains(&g.card_words(0)), "{}", g.observation_string(&end, 1));
+    assert_ne!(tensor(&end), tensor(&end2), "turned up at the end");
+    let mut rng = rng_from_seed(5);
+    for _ in 0..20 {
+        let r = g.resample(&end, 1, &mut rng);
+        assert_eq!(r.players[0].cards, end.players[0].cards);
+        assert_eq!(g.observation_string(&r, 1), g.observation_string(&end, 1));
+    }
+}

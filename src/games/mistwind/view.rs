@@ -347,7 +347,8 @@ impl Mistwind {
             let achs: Vec<&str> = bits(pl.achievements as u64).map(|l| LETTERS[l]).collect();
             let _ = writeln!(o, "    achievements [{}], control markers {}", achs.join(" "), (0..REGIONS).filter(|&r| pl.markers[r] != 0).map(|r| format!("{} {}", d.regions[r], if pl.markers[r] == 1 { "upper" } else { "lower" })).collect::<Vec<_>>().join(", "));
             let claimed: Vec<String> = bits(pl.claimed as u64).map(|c| self.card_words(c)).collect();
-            let held: Vec<String> = if mine {
+            // The cards still held are turned up for the final scoring.
+            let held: Vec<String> = if mine || s.phase == Phase::GameOver {
                 bits(pl.cards as u64).map(|c| self.card_words(c)).collect()
             } else {
                 bits(pl.cards as u64).map(|c| format!("{} (face down)", DIFFICULTIES[d.network_cards[c].difficulty as usize])).collect()
@@ -483,7 +484,7 @@ impl View for Mistwind {
                 for r in 0..REGIONS {
                     w.one_hot(2, (pl.markers[r] as usize).wrapping_sub(1));
                 }
-                w.mask(MAX_NETWORK_CARDS, if p == viewer { pl.cards as u64 } else { 0 });
+                w.mask(MAX_NETWORK_CARDS, if p == viewer || s.phase == Phase::GameOver { pl.cards as u64 } else { 0 });
                 for diff in 0..3u8 {
                     w.value(bits(pl.cards as u64).filter(|&c| d.network_cards[c].difficulty == diff).count() as f32);
                 }
