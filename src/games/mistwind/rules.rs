@@ -282,11 +282,11 @@ impl Mistwind {
     }
 
     /// The ports a whale at `start` reaches, spreading one paid departure at a time: each
-    /// round first follows every free departure (from ports in `home`), then, if `enough(reached,
-    /// paid)` is false, leaves every port reached so far that is not in `home`. Returns the ports
-    /// reached and the paid departures the last of them needed; a port first reached after
-    /// `paid` paid departures costs `paid` times the toll (a breadth-first search over bit sets:
-    /// every departure costs the toll or nothing).
+    /// step first follows every free departure (from ports in `home`), then, unless
+    /// `enough(reached, paid)`, leaves every port reached so far that is not in `home`. Returns
+    /// the ports reached and the paid departures the last of them needed; a port first reached
+    /// after `paid` paid departures costs `paid` times the toll (a breadth-first search over
+    /// bit sets: every departure costs the toll or nothing).
     fn sail(&self, start: u8, home: u32, mut enough: impl FnMut(u32, u32) -> bool) -> (u32, u32) {
         let adjacent = &self.data.adjacent;
         let mut reached = 1u32 << start;
