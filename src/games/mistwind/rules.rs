@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::engine::prelude::*;
+use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameDefinition, GameSpec};
 
 use super::actions::*;
@@ -22,6 +23,40 @@ fn bits(mut m: u64) -> impl Iterator<Item = usize> {
             Some(i)
         }
     })
+}
+
+/// The high bit of each byte of `x` that is `NONE`.
+fn none_bytes(x: u64) -> u64 {
+    let v = !x;
+    let low = 0x7f7f_7f7f_7f7f_7f7fu64;
+    !(((v & low) + low) | v) & !low
+}
+
+/// The `k`-th (from 0) of the set bits of `m`, lowest first.
+fn nth_bit(mut m: u64, k: u32) -> usize {
+    for _ in 0..k {
+        m &= m - 1;
+    }
+    m.trailing_zeros() as usize
+}
+
+/// One of the set bits of `m`, each as likely: the one `chance_weights` lists at the drawn
+/// position.
+fn draw_bit(m: u64, rng: &mut Rng) -> Action {
+    nth_bit(m, below(rng, m.count_ones())) as Action
+}
+
+/// One outcome drawn with the weights `counts` (the outcome is the index).
+fn draw_weighted(counts: &[u8], rng: &mut Rng) -> Action {
+    let total: u32 = counts.iter().map(|&n| n as u32).sum();
+    let mut pick = below(rng, total);
+    for (c, &n) in counts.iter().enumerate() {
+        if pick < n as u32 {
+            return c as Action;
+        }
+        pick -= n as u32;
+    }
+    panic!("a chance node has outcomes")
 }
 
 fn can_pay(res: &[u16; 4], cost: &[u8; 4]) -> bool {
@@ -66,18 +101,23 @@ impl Mistwind {
                 return Draw::NetworkTile(r as u8);
             }
         }
-        for r in 0..REGIONS {
-            for k in 0..self.data.capital_row as usize {
-                if s.capital_display[r][k] == NONE && s.capital_stack[r].iter().any(|&c| c > 0) {
-                    return Draw::Capital(r as u8, k as u8);
-                }
+        // The rows' spaces without a tile, as the high bits of the bytes that hold `NONE`.
+        let capitals = s.capital_display.as_flattened();
+        let capital_spaces = if self.data.capital_row == 2 { 0x8080_8080_8080_8080 } else { 0x0080_0080_0080_0080 };
+        let mut empty = none_bytes(u64::from_le_bytes(capitals.try_into().expect("two spaces a region"))) & capital_spaces;
+        while empty != 0 {
+            let i = empty.trailing_zeros() as usize / 8;
+            let r = i / 2;
+            if s.capital_stack[r].iter().any(|&c| c > 0) {
+                return Draw::Capital(r as u8, (i % 2) as u8);
             }
+            empty &= !(0xffff << (16 * r));
         }
+        let territory_spaces = 0x8080_8080_8080_8080u64 >> (8 * (MAX_TERRITORY_ROW - self.data.territory_row as usize));
         for r in 0..REGIONS {
-            for i in 0..self.data.territory_row as usize {
-                if s.territory_display[r][i] == NONE && s.territory_stack[r].iter().any(|&c| c > 0) {
-                    return Draw::Territory(r as u8, i as u8);
-                }
+            let empty = none_bytes(u64::from_le_bytes(s.territory_display[r])) & territory_spaces;
+            if empty != 0 && s.territory_stack[r].iter().any(|&c| c > 0) {
+                return Draw::Territory(r as u8, (empty.trailing_zeros() / 8) as u8);
             }
         }
         if setup {
@@ -145,16 +185,15 @@ impl Mistwind {
             return 0;
         }
         let mut reach = 1u32 << from;
-        loop {
-            let mut next = reach;
-            for i in bits(reach as u64) {
-                next |= self.data.adjacent[i] & presence;
-            }
-            if next == reach {
-                return reach;
-            }
-            reach = next;
+        let mut todo = reach;
+        while todo != 0 {
+            let i = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let new = self.data.adjacent[i] & presence & !reach;
+            reach |= new;
+            todo |= new;
         }
+        reach
     }
 
     /// How many destinations of network card `c` the player's network joins to its port.
@@ -220,43 +259,94 @@ impl Mistwind {
         (pl.markers.iter().filter(|&&m| m != 0).count() as u8) < self.data.rules.markers
     }
 
-    /// The cheapest krill to bring whale `w` to each port (`u8::MAX` where it cannot go):
-    /// leaving a port costs krill unless the player has an outpost or another whale there.
-    pub fn move_costs(&self, s: &State, p: usize, w: usize) -> [u8; MAX_PORTS] {
+    /// Where whale `w` of player `p` starts, the ports it leaves for free (all of them when
+    /// moves are free), and the krill to leave any other port: leaving a port costs krill
+    /// unless the player has an outpost or another whale there.
+    fn departures(&self, s: &State, p: usize, w: usize) -> (u8, u32, u8) {
         let pl = &s.players[p];
-        let n = self.data.ports.len();
-        let mut cost = [u8::MAX; MAX_PORTS];
-        let start = pl.whales[w];
-        if start == NONE {
-            return cost;
+        let toll = self.data.rules.krill_to_leave;
+        if toll == 0 || s.free_moves || self.has_ability(pl, Ability::FreeMoves) > 0 {
+            return (pl.whales[w], self.all_ports(), 0);
         }
-        let free = s.free_moves || self.has_ability(pl, Ability::FreeMoves) > 0;
         let mut home = pl.outposts;
         for (v, &q) in pl.whales.iter().enumerate() {
             if v != w && q != NONE {
                 home |= 1 << q;
             }
         }
-        let toll = |q: usize| if free || home & (1 << q) != 0 { 0 } else { self.data.rules.krill_to_leave };
-        cost[start as usize] = 0;
-        let mut done = 0u32;
+        (pl.whales[w], home, toll)
+    }
+
+    fn all_ports(&self) -> u32 {
+        (((1u64 << self.data.ports.len()) - 1) & u32::MAX as u64) as u32
+    }
+
+    /// The ports a whale at `start` reaches, spreading one paid departure at a time: each
+    /// step first follows every free departure (from ports in `home`), then, unless
+    /// `enough(reached, paid)`, leaves every port reached so far that is not in `home`. Returns
+    /// the ports reached and the paid departures the last of them needed; a port first reached
+    /// after `paid` paid departures costs `paid` times the toll (a breadth-first search over
+    /// bit sets: every departure costs the toll or nothing).
+    fn sail(&self, start: u8, home: u32, mut enough: impl FnMut(u32, u32) -> bool) -> (u32, u32) {
+        let adjacent = &self.data.adjacent;
+        let mut reached = 1u32 << start;
+        let mut free = reached & home;
+        let mut paying = reached & !home;
+        let mut paid = 0;
         loop {
-            let mut best = None;
-            for q in 0..n {
-                if done & (1 << q) == 0 && cost[q] != u8::MAX && best.is_none_or(|b: usize| cost[q] < cost[b]) {
-                    best = Some(q);
-                }
+            while free != 0 {
+                let q = free.trailing_zeros() as usize;
+                free &= free - 1;
+                let new = adjacent[q] & !reached;
+                reached |= new;
+                free |= new & home;
+                paying |= new & !home;
             }
-            let Some(q) = best else { break };
-            done |= 1 << q;
-            let c = cost[q].saturating_add(toll(q));
-            for v in bits(self.data.adjacent[q] as u64) {
-                if c < cost[v] {
-                    cost[v] = c;
-                }
+            if paying == 0 || enough(reached, paid) {
+                return (reached, paid);
             }
+            paid += 1;
+            let mut new = 0;
+            for q in bits(paying as u64) {
+                new |= adjacent[q];
+            }
+            new &= !reached;
+            reached |= new;
+            free = new & home;
+            paying = new & !home;
         }
-        cost
+    }
+
+    /// The ports whale `w` of player `p` can reach with at most `krill` krill (its own port
+    /// included; every port when `krill` is at least `u8::MAX`, the cost of a port it cannot
+    /// reach).
+    pub fn reachable(&self, s: &State, p: usize, w: usize, krill: u16) -> u32 {
+        let (start, home, toll) = self.departures(s, p, w);
+        if start == NONE {
+            return 0;
+        }
+        if krill >= u8::MAX as u16 {
+            return self.all_ports();
+        }
+        let most = if toll == 0 { 0 } else { (krill / toll as u16) as u32 };
+        self.sail(start, home, |_, paid| paid >= most).0
+    }
+
+    /// The cheapest krill to bring whale `w` of player `p` to port `q` (`u8::MAX` where it
+    /// cannot go, or not for less).
+    pub fn move_cost(&self, s: &State, p: usize, w: usize, q: u8) -> u8 {
+        let (start, home, toll) = self.departures(s, p, w);
+        if start == NONE {
+            return u8::MAX;
+        }
+        let (reached, paid) = self.sail(start, home, |reached, paid| {
+            reached & (1 << q) != 0 || (paid + 1) * toll as u32 >= u8::MAX as u32
+        });
+        if reached & (1 << q) != 0 {
+            (paid * toll as u32) as u8
+        } else {
+            u8::MAX
+        }
     }
 
     fn card_claimable(&self, pl: &Player, c: usize) -> bool {
@@ -276,10 +366,19 @@ impl Mistwind {
         }
     }
 
+    /// Whether `p` can claim anything: what `claims` would list besides ending the turn.
     fn any_claim(&self, s: &State, p: usize) -> bool {
         let pl = &s.players[p];
-        bits(pl.cards as u64).any(|c| self.card_claimable(pl, c))
-            || (0..REGIONS).any(|r| self.tile_claimable(s, p, r, true))
+        let presence = pl.presence();
+        let joins = |from: u8, to: u8| presence & (1 << from) != 0 && self.connected(presence, from) & (1 << to) != 0;
+        bits(pl.cards as u64).any(|c| {
+            let card = &self.data.network_cards[c];
+            card.destinations.iter().all(|&d| joins(card.port, d))
+        }) || (self.markers_left(pl)
+            && (0..REGIONS).any(|r| {
+                let t = s.network_tiles[r];
+                pl.markers[r] == 0 && t != NONE && joins(self.data.capital[r], self.data.network_tiles[t as usize].destination)
+            }))
             || (0..4).any(|l| self.achievement_claimable(s, p, l))
     }
 
@@ -311,12 +410,16 @@ impl Mistwind {
     /// any decision of the player's turn, free whale moves while the whales may still move
     /// and their moves are not free already.
     fn usable_one_time(&self, s: &State, pl: &Player) -> u64 {
+        let cards = self.one_time_cards(pl);
+        if cards == 0 {
+            return 0;
+        }
         let unmoved = (0..MAX_WHALES).any(|w| pl.whales[w] != NONE && s.moved & (1 << w) == 0);
         let moving = (matches!(s.step, Step::Chip | Step::PortChoice(_) | Step::WorkerBuild(_)) || (s.step == Step::Move && unmoved))
             && !s.free_moves
             && self.has_ability(pl, Ability::FreeMoves) == 0;
         let mut m = 0u64;
-        for c in bits(self.one_time_cards(pl)) {
+        for c in bits(cards) {
             if moving || self.data.characters[c].ability != Ability::FreeMoves {
                 m |= 1 << c;
             }
@@ -435,7 +538,7 @@ impl Mistwind {
             _ if (MOVE..END_MOVES).contains(&a) => {
                 let w = ((a - MOVE) as usize) / MAX_PORTS;
                 let q = ((a - MOVE) as usize % MAX_PORTS) as u8;
-                let cost = self.move_costs(s, p, w)[q as usize];
+                let cost = self.move_cost(s, p, w, q);
                 let pl = &mut s.players[p];
                 pl.res[KRILL] -= cost as u16;
                 pl.whales[w] = q;
@@ -834,11 +937,9 @@ impl Rules for Mistwind {
                         if pl.whales[w] == NONE || s.moved & (1 << w) != 0 {
                             continue;
                         }
-                        let cost = self.move_costs(s, p, w);
-                        for q in 0..d.ports.len() {
-                            if q as u8 != pl.whales[w] && cost[q] as u16 <= pl.res[KRILL] {
-                                out.push(MOVE + (w * MAX_PORTS + q) as Action);
-                            }
+                        let to = self.reachable(s, p, w, pl.res[KRILL]) & !(1 << pl.whales[w]);
+                        for q in bits(to as u64) {
+                            out.push(MOVE + (w * MAX_PORTS + q) as Action);
                         }
                     }
                     out.push(END_MOVES);
@@ -937,6 +1038,28 @@ impl Rules for Mistwind {
         }
     }
 
+    /// The outcome the engine's two passes over `chance_weights` would draw, in one.
+    fn sample_chance(&self, s: &State, rng: &mut Rng) -> Action {
+        let d = &self.data;
+        let uniform = |n: usize, rng: &mut Rng, is: &dyn Fn(usize) -> bool| {
+            let k = below(rng, (0..n).filter(|&i| is(i)).count() as u32) as usize;
+            (0..n).filter(|&i| is(i)).nth(k).expect("a chance node has outcomes") as Action
+        };
+        match s.draw {
+            Draw::None => panic!("a chance node has outcomes"),
+            Draw::Achievement(l) => uniform(d.achievements.len(), rng, &|i| d.achievements[i].letter == l),
+            Draw::NetworkTile(r) => uniform(d.network_tiles.len(), rng, &|i| d.network_tiles[i].region == r),
+            Draw::Capital(r, _) => draw_weighted(&s.capital_stack[r as usize], rng),
+            Draw::Territory(r, _) => draw_weighted(&s.territory_stack[r as usize], rng),
+            Draw::NetworkCard(_, diff) => {
+                let deck = bits(s.network_deck as u64).filter(|&c| d.network_cards[c].difficulty == diff).fold(0u64, |m, c| m | 1 << c);
+                draw_bit(deck, rng)
+            }
+            Draw::PortCard(_) => draw_bit(s.port_deck as u64, rng),
+            Draw::Character(_) => draw_bit(s.character_deck, rng),
+        }
+    }
+
     fn apply(&self, s: &mut State, a: Action) {
         if s.draw != Draw::None {
             self.apply_draw(s, a);
@@ -999,12 +1122,12 @@ impl Rules for Mistwind {
         if s.phase != Phase::GameOver {
             return Vec::new();
         }
-        let key = |p: usize| {
-            let t: u32 = self.tally(s, p).iter().sum();
-            (t, s.players[p].res[WOOD] as u32 + s.players[p].res[STEEL] as u32)
-        };
-        let best = (0..self.players).map(key).max().unwrap();
-        (0..self.players).filter(|&p| key(p) == best).collect()
+        let mut keys = [(0u32, 0u32); MAX_PLAYERS];
+        for (p, k) in keys.iter_mut().enumerate().take(self.players) {
+            *k = (self.tally(s, p).iter().sum(), s.players[p].res[WOOD] as u32 + s.players[p].res[STEEL] as u32);
+        }
+        let best = keys[..self.players].iter().max().copied().unwrap();
+        (0..self.players).filter(|&p| keys[p] == best).collect()
     }
 
     fn is_truncated(&self, _state: &State) -> bool {
