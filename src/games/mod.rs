@@ -53,7 +53,7 @@ registry! {
     before_the_wind::BeforeTheWind => Listing::Listed,
     regatta::Regatta => Listing::Unlisted,
     nauticus::Nauticus => Listing::Listed,
-    mistwind::Mistwind => Listing::Unlisted,
+    mistwind::Mistwind => Listing::Listed,
     norsewind::Norsewind => Listing::Listed,
 }
 

@@ -692,6 +692,7 @@ fn the_observation_tensor_decodes_field_by_field() {
     assert_eq!(one(l::ACTOR, 7), vec![1]);
     assert_eq!(one(l::PHASE, 7), vec![3]);
     assert_eq!(one(l::STEP, 7), vec![0]);
+    assert_eq!(one(l::STEP_FIELD, 5), Vec::<usize>::new(), "the chip step has no field");
     assert_eq!(one(l::ROUND, 5), vec![0]);
     assert_eq!(one(l::START_PLAYER, 5), vec![2]);
     let p0 = l::PLAYERS;
@@ -702,8 +703,11 @@ fn the_observation_tensor_decodes_field_by_field() {
     assert_eq!(one(p1 + l::DISCARDED, 5), Vec::<usize>::new(), "another's discard is hidden");
     assert_eq!(one(p1 + l::HAND, 5), vec![0, 1, 2, 4]);
     assert_eq!(one(p0 + l::OUTPOSTS, 32), vec![1, 5]);
-    assert_eq!(t[p0 + l::WHALES + 1], 1.0);
-    assert_eq!(t[p1 + l::WHALES], 2.0);
+    assert_eq!(one(p0 + l::WHALES, 32), vec![1], "whale 1 in Fernwick");
+    assert_eq!(one(p0 + l::WHALES + 32, 32), Vec::<usize>::new(), "whale 2 in the supply");
+    let mossgate = one(p1 + l::WHALES, 32);
+    assert_eq!(mossgate.len(), 1);
+    assert_eq!(one(p1 + l::WHALES + 32, 32), mossgate, "both whales in Mossgate, each in its own row");
     assert_eq!(one(p0 + l::CARGO, 6), vec![4], "whale 1 carries oil");
     assert_eq!(one(p0 + l::CHARACTERS, 64), vec![13]);
     assert_eq!(t[p0 + l::TERRITORY_TILES + 1], 2.0);
@@ -960,4 +964,70 @@ fn at_the_end_the_cards_still_held_are_turned_up_for_scoring() {
         assert_eq!(r.players[0].cards, end.players[0].cards);
         assert_eq!(g.observation_string(&r, 1), g.observation_string(&end, 1));
     }
+}
+
+#[test]
+fn the_turn_state_that_decides_the_legal_moves_is_observed() {
+    // A player knows what they did on their turn, and the others saw it: two positions that
+    // differ only in this turn's state (a whale moved, loaded, moves made free, the field of a
+    // pending choice, the demand space of a resource choice) differ in the legal moves and
+    // must look different to every seat, in the observation string and the tensor.
+    let g = game(3);
+    let cargo = at(&g, json!({"phase": "turns", "step": "cargo", "current": 0, "players": [
+        {"krill": 0, "whales": [{"port": "Fernwick"}, {"port": "Fernwick"}]}]}));
+    let mut pairs = vec![("a whale loaded", cargo.clone(), {
+        let mut s = cargo.clone();
+        s.cargo_done = 1;
+        s
+    })];
+    assert_eq!(legal(&g, &pairs[0].2).iter().filter(|a| a.starts_with("load-")).collect::<Vec<_>>(), vec!["load-2"]);
+    let mv = at(&g, json!({"phase": "turns", "step": "move", "current": 0, "players": [
+        {"krill": 0, "whales": [{"port": "Fernwick"}, {"port": "Fernwick"}]}]}));
+    let mut moved = mv.clone();
+    moved.moved = 1;
+    pairs.push(("a whale moved", mv.clone(), moved));
+    let mut free = mv.clone();
+    free.free_moves = true;
+    pairs.push(("whale moves free", mv.clone(), free));
+    let chip = at(&g, json!({"phase": "turns", "step": "chip", "current": 0, "port_row": [3, 1, 2, 4, 5], "players": [
+        {"wood": 9, "steel": 9, "krill": 9, "coins": 9, "outposts": ["Fernwick"], "whales": [{"port": "Fernwick"}]}]}));
+    let port_choice = |i: u8| {
+        let mut s = chip.clone();
+        s.step = Step::PortChoice(i);
+        // An outpost in the first card's port: building one is open on the second card only.
+        s.players[0].outposts = 1 << g.data.port_cards[s.port_row[0] as usize].port;
+        s
+    };
+    pairs.push(("the port field of the choice", port_choice(0), port_choice(1)));
+    let bottom = |i: u8| {
+        let mut s = cargo.clone();
+        s.step = Step::BottomChoice(i);
+        s
+    };
+    pairs.push(("the demand space of the resource choice", bottom(0), bottom(1)));
+    for (what, a, b) in &pairs {
+        g.validate_state(a).unwrap();
+        g.validate_state(b).unwrap();
+        assert_ne!(legal(&g, a), legal(&g, b), "{what}: the legal moves differ");
+        for seat in 0..3 {
+            assert_ne!(g.observation_string(a, seat), g.observation_string(b, seat), "{what}: seat {seat}'s string");
+            let mut x = vec![0.0f32; super::view::tensor_len()];
+            let mut y = x.clone();
+            g.observation_tensor(a, seat, &mut x);
+            g.observation_tensor(b, seat, &mut y);
+            assert_ne!(x, y, "{what}: seat {seat}'s tensor");
+        }
+    }
+    // Which whale is where decides the moves' ids: the tensor tells the whales apart.
+    let mut swapped = mv.clone();
+    swapped.players[0].whales = [mv.players[0].whales[0], NONE, NONE];
+    swapped.players[0].res[KRILL] = 1;
+    let mut other = swapped.clone();
+    other.players[0].whales = [NONE, mv.players[0].whales[0], NONE];
+    assert_ne!(legal(&g, &swapped), legal(&g, &other));
+    let mut x = vec![0.0f32; super::view::tensor_len()];
+    let mut y = x.clone();
+    g.observation_tensor(&swapped, 1, &mut x);
+    g.observation_tensor(&other, 1, &mut y);
+    assert_ne!(x, y, "whale 1 or whale 2 in Fernwick");
 }

@@ -72,9 +72,9 @@ pub fn res_words(r: &[u8; 4]) -> String {
 }
 
 // Sizes of the observation tensor's parts (the doc's "Observation tensor" section).
-const HEADER: usize = 5 + 7 + 7 + 7 + 5 + 5 + 5;
+const HEADER: usize = 5 + 7 + 7 + 7 + ROW + 5 + 5 + 5;
 const PER_PLAYER: usize =
-    4 + 5 + 5 + 2 + MAX_PORTS + MAX_PORTS + MAX_WHALES * CARGO_TYPES + 2 * MAX_CHARACTERS + 2 * REGIONS + 4 + 2 * REGIONS + MAX_NETWORK_CARDS + 3 + MAX_NETWORK_CARDS + 3;
+    4 + 5 + 5 + 2 + MAX_PORTS + MAX_WHALES * MAX_PORTS + MAX_WHALES * CARGO_TYPES + 2 * MAX_CHARACTERS + 2 * REGIONS + 4 + 2 * REGIONS + MAX_NETWORK_CARDS + 3 + MAX_NETWORK_CARDS + 3;
 pub const MAX_ACHIEVEMENTS: usize = 32;
 pub const MAX_TILES: usize = 16;
 const BOARD: usize = 2 * ROW * MAX_PLAYERS
@@ -278,7 +278,12 @@ impl Mistwind {
             Phase::Setup => "setup".into(),
             Phase::PlaceWhales => format!("P{p} places a whale"),
             Phase::Discard => format!("P{p} discards a chip in secret"),
-            Phase::Turns => format!("P{p}'s turn, step {}", STEPS[step_index(s.step)]),
+            Phase::Turns => format!("P{p}'s turn, step {}{}", STEPS[step_index(s.step)], match s.step {
+                Step::PortChoice(i) => format!(" on port field {}", i + 1),
+                Step::WorkerBuild(i) => format!(" from worker field {}", i + 1),
+                Step::BottomChoice(i) => format!(" for demand row space {}", i + 1),
+                _ => String::new(),
+            }),
             Phase::EndRoundClaims => format!("P{p} may claim after the port bonuses"),
             Phase::DiscardNetworkCard => format!("P{p} discards a network card"),
             Phase::GameOver => "game over".into(),
@@ -291,6 +296,11 @@ impl Mistwind {
         let mut o = String::new();
         let _ = writeln!(o, "Mistwind, round {}/{} - {}", (s.round + 1).min(self.rounds), self.rounds, self.whose(s));
         let owner = |x: u8| if x == NONE { "-".to_string() } else { format!("P{x}") };
+        if s.phase == Phase::Turns {
+            let whales = |m: u8| bits(m as u64).map(|w| (w + 1).to_string()).collect::<Vec<_>>().join(" ");
+            let _ = writeln!(o, "This turn: whales moved [{}], whales loaded or unloaded [{}], whale moves {}",
+                whales(s.moved), whales(s.cargo_done), if s.free_moves { "free" } else { "cost krill" });
+        }
         let _ = writeln!(o, "Resource board: {}", (0..ROW).map(|i| format!("{}:{}", i + 1, owner(s.resource_fields[i]))).collect::<Vec<_>>().join(" "));
         let _ = writeln!(o, "Worker board: {}", (0..ROW).map(|i| format!("{}:{}", i + 1, owner(s.worker_fields[i]))).collect::<Vec<_>>().join(" "));
         let _ = writeln!(o, "Characters:");
@@ -451,6 +461,11 @@ impl View for Mistwind {
         w.one_hot(7, actor);
         w.one_hot(7, phase_index(s.phase));
         w.one_hot(7, step_index(s.step));
+        let step_field = match s.step {
+            Step::PortChoice(i) | Step::WorkerBuild(i) | Step::BottomChoice(i) => i as usize,
+            _ => ROW,
+        };
+        w.one_hot(ROW, step_field);
         w.one_hot(5, s.round as usize);
         w.one_hot(MAX_PLAYERS, s.start_player as usize);
         w.one_hot(MAX_PLAYERS, s.round_lead as usize);
@@ -466,8 +481,8 @@ impl View for Mistwind {
                 w.value(pl.used_resource_board as u8 as f32);
                 w.value(pl.used_worker_board as u8 as f32);
                 w.mask(MAX_PORTS, pl.outposts as u64);
-                for q in 0..MAX_PORTS {
-                    w.value(pl.whales.iter().filter(|&&x| x as usize == q).count() as f32);
+                for wh in 0..MAX_WHALES {
+                    w.one_hot(MAX_PORTS, pl.whales[wh] as usize);
                 }
                 for wh in 0..MAX_WHALES {
                     w.one_hot(CARGO_TYPES, pl.cargo[wh] as usize);
@@ -609,9 +624,10 @@ pub mod layout {
     pub const ACTOR: usize = 5;
     pub const PHASE: usize = 12;
     pub const STEP: usize = 19;
-    pub const ROUND: usize = 26;
-    pub const START_PLAYER: usize = 31;
-    pub const ROUND_LEAD: usize = 36;
+    pub const STEP_FIELD: usize = 26;
+    pub const ROUND: usize = 31;
+    pub const START_PLAYER: usize = 36;
+    pub const ROUND_LEAD: usize = 41;
     pub const PLAYERS: usize = HEADER;
     pub const PLAYER_SIZE: usize = PER_PLAYER;
     /// Within a player's block.
@@ -620,7 +636,7 @@ pub mod layout {
     pub const DISCARDED: usize = 9;
     pub const OUTPOSTS: usize = 16;
     pub const WHALES: usize = OUTPOSTS + MAX_PORTS;
-    pub const CARGO: usize = WHALES + MAX_PORTS;
+    pub const CARGO: usize = WHALES + MAX_WHALES * MAX_PORTS;
     pub const CHARACTERS: usize = CARGO + MAX_WHALES * CARGO_TYPES;
     pub const TERRITORY_TILES: usize = CHARACTERS + 2 * MAX_CHARACTERS;
     pub const CAPITAL_TILES: usize = TERRITORY_TILES + REGIONS;
