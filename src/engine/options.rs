@@ -149,6 +149,17 @@ impl Options {
         self.get(name).as_bool().expect("a boolean option holds a boolean")
     }
 
+    /// The game's configuration as saved states and records carry it: the game's name, every
+    /// option but the data file, and `data`, the file itself, when it is not the shipped one.
+    pub fn config(&self, game: &str, custom_data: Option<&Value>) -> Value {
+        let mut m: Map<String, Value> = self.values.iter().filter(|(k, _)| *k != "data").map(|(k, v)| (k.clone(), v.clone())).collect();
+        m.insert("game".into(), Value::from(game));
+        if let Some(d) = custom_data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+
     /// A data option's value as given (`null` for the shipped file).
     pub fn data(&self, name: &str) -> &Value {
         self.get(name)

@@ -48,7 +48,7 @@ pub struct BeforeTheWind {
     /// pays only what it holds (ruling 17).
     pub limited_bank: bool,
     /// The user's data (as JSON) when it is not the shipped file.
-    custom_data: Option<Value>,
+    config: Value,
     spec: GameSpec,
 }
 
@@ -115,7 +115,7 @@ impl GameDefinition for BeforeTheWind {
             min_return: -1.0,
             max_return: 1.0,
         };
-        Ok(BeforeTheWind { data, players, max_turns, limited_bank, custom_data, spec })
+        Ok(BeforeTheWind { data, players, max_turns, limited_bank, config: options.config(Self::NAME, custom_data.as_ref()), spec })
     }
 }
 

@@ -2,7 +2,7 @@
 //! does. Sections refer to the rulebook; `docs/games/before-the-wind.md` maps each rule to
 //! its code and test and records the rulings.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
@@ -11,7 +11,7 @@ use crate::engine::prelude::*;
 use super::actions::*;
 use super::data::{Kind, APPLES, CHEESE, LARGE, MAX_HARBOUR, SMALL, SPICES};
 use super::state::{Counts, Phase, Player, Source, Standing, State, MAX_PLAYERS, NONE};
-use super::{BeforeTheWind, BANK_CHOICES};
+use super::BeforeTheWind;
 
 /// Counts options up to two (whether a node has one option, or a choice).
 #[derive(Default)]
@@ -886,15 +886,7 @@ impl Rules for BeforeTheWind {
     }
 
     fn config(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("game".into(), Value::from(Self::NAME));
-        m.insert("players".into(), Value::from(self.players));
-        m.insert("bank".into(), Value::from(BANK_CHOICES[self.limited_bank as usize]));
-        m.insert("max_turns".into(), Value::from(self.max_turns));
-        if let Some(d) = &self.custom_data {
-            m.insert("data".into(), d.clone());
-        }
-        Value::Object(m)
+        self.config.clone()
     }
 
     fn winners(&self, state: &State) -> Vec<usize> {

@@ -34,7 +34,7 @@ pub struct Mistwind {
     /// Rounds of this player count (4, or 5 with 5 players).
     pub rounds: u8,
     /// The user's data (as JSON) when it is not the shipped file.
-    pub(crate) custom_data: Option<Value>,
+    pub(crate) config: Value,
     pub(crate) spec: GameSpec,
 }
 
@@ -81,7 +81,7 @@ impl GameDefinition for Mistwind {
             min_return: -1.0,
             max_return: 1.0,
         };
-        Ok(Mistwind { data, players, rounds, custom_data, spec })
+        Ok(Mistwind { data, players, rounds, config: options.config(Self::NAME, custom_data.as_ref()), spec })
     }
 }
 

@@ -1,10 +1,10 @@
 //! Mistwind's rules: who acts, the legal moves, chance, and what a move does.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::engine::prelude::*;
 use crate::engine::rng::{below, Rng};
-use crate::engine::{Action, Actor, GameDefinition, GameSpec};
+use crate::engine::{Action, Actor, GameSpec};
 
 use super::actions::*;
 use super::data::*;
@@ -803,13 +803,7 @@ impl Rules for Mistwind {
     }
 
     fn config(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("game".into(), Value::from(Self::NAME));
-        m.insert("players".into(), Value::from(self.players));
-        if let Some(d) = &self.custom_data {
-            m.insert("data".into(), d.clone());
-        }
-        Value::Object(m)
+        self.config.clone()
     }
 
     fn initial_state(&self) -> State {

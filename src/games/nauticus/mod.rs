@@ -37,7 +37,7 @@ pub struct Nauticus {
     /// Rounds of this player count (4 with 2 players, 5 otherwise).
     pub rounds: u8,
     /// The user's data (as JSON) when it is not the shipped file.
-    custom_data: Option<Value>,
+    config: Value,
     spec: GameSpec,
 }
 
@@ -80,7 +80,7 @@ impl GameDefinition for Nauticus {
             min_return: -1.0,
             max_return: 1.0,
         };
-        Ok(Nauticus { data, players, rounds, custom_data, spec })
+        Ok(Nauticus { data, players, rounds, config: options.config(Self::NAME, custom_data.as_ref()), spec })
     }
 }
 

@@ -1,7 +1,7 @@
 //! Nauticus's rules: the round structure, the bonuses, the actions one use at a time, the
 //! placement of tiles, rewards for completed ships, the extra action and the end of rounds.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::engine::{Action, Actor, GameSpec};
 use crate::engine::prelude::*;
@@ -491,13 +491,7 @@ impl Rules for Nauticus {
     }
 
     fn config(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("game".into(), Value::from(Self::NAME));
-        m.insert("players".into(), Value::from(self.players));
-        if let Some(d) = &self.custom_data {
-            m.insert("data".into(), d.clone());
-        }
-        Value::Object(m)
+        self.config.clone()
     }
 
     fn is_truncated(&self, _state: &State) -> bool {

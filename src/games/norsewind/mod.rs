@@ -43,7 +43,7 @@ pub struct Norsewind {
     pub random_tiles: bool,
     pub max_turns: u32,
     /// The user's data (as JSON) when it is not the shipped file.
-    custom_data: Option<Value>,
+    config: Value,
     spec: GameSpec,
 }
 
@@ -132,7 +132,7 @@ impl GameDefinition for Norsewind {
             free_start,
             random_tiles,
             max_turns,
-            custom_data,
+            config: options.config(Self::NAME, custom_data.as_ref()),
             spec,
         })
     }

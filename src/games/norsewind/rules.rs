@@ -1,7 +1,7 @@
 //! Norsewind's rules: setup, legal moves, chance, the effect of every move, final scoring
 //! and the winners. `docs/games/norsewind.md` maps each rule to its code and test.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::engine::prelude::*;
 use crate::engine::rng::{below, Rng};
@@ -827,17 +827,7 @@ impl Rules for Norsewind {
     }
 
     fn config(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("game".into(), Value::from(Self::NAME));
-        m.insert("players".into(), Value::from(self.players));
-        m.insert("free_start".into(), Value::from(self.free_start));
-        m.insert("random_kingdom_tiles".into(), Value::from(self.random_tiles));
-        m.insert("level".into(), Value::from(self.level.max(1)));
-        m.insert("max_turns".into(), Value::from(self.max_turns));
-        if let Some(d) = &self.custom_data {
-            m.insert("data".into(), d.clone());
-        }
-        Value::Object(m)
+        self.config.clone()
     }
 
     fn initial_state(&self) -> State {

@@ -51,7 +51,7 @@ pub struct NorthWind {
     /// `gold="limited"`: the bank holds the box's coins and pays only what it holds (ruling 13).
     pub limited_gold: bool,
     /// The user's data (as JSON) when it is not the shipped file.
-    custom_data: Option<Value>,
+    config: Value,
     spec: GameSpec,
 }
 
@@ -122,7 +122,7 @@ impl GameDefinition for NorthWind {
             min_return: -1.0 / (players as f64 - 1.0),
             max_return: 1.0,
         };
-        Ok(NorthWind { data, players, max_turns, tokens, limited_gold, custom_data, spec })
+        Ok(NorthWind { data, players, max_turns, tokens, limited_gold, config: options.config(Self::NAME, custom_data.as_ref()), spec })
     }
 }
 

@@ -1,7 +1,7 @@
 //! The rules of North Wind: legal moves, state transitions and chance.
 //! Section names in comments are the rulebook's.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
@@ -10,7 +10,7 @@ use crate::engine::prelude::*;
 use super::actions::*;
 use super::data::{CombatOutcome, EventOutcome, Kind, BOATSWAIN, BOOKKEEPER, GUNNER, LOOKOUT, TREASURER};
 use super::state::{Phase, Ship, State, Voyage, NONE, PUBLIC, VIEWS};
-use super::{NorthWind, GOLD_CHOICES};
+use super::NorthWind;
 
 impl NorthWind {
 
@@ -589,15 +589,7 @@ impl Rules for NorthWind {
     }
 
     fn config(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("game".into(), Value::from(Self::NAME));
-        m.insert("players".into(), Value::from(self.players));
-        m.insert("max_turns".into(), Value::from(self.max_turns));
-        m.insert("gold".into(), Value::from(GOLD_CHOICES[self.limited_gold as usize]));
-        if let Some(d) = &self.custom_data {
-            m.insert("data".into(), d.clone());
-        }
-        Value::Object(m)
+        self.config.clone()
     }
 
     fn winners(&self, state: &State) -> Vec<usize> {
