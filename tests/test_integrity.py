@@ -441,6 +441,13 @@ def log_line_of_another_index(out: Path) -> None:
     write_log(out, lines)
 
 
+def edit_line(out: Path, **entries: Any) -> None:
+    """Gives the third line of the chunk log ``entries``, with its check made to match."""
+    lines = log_lines(out)
+    lines[2] = resign({**lines[2], **entries})
+    write_log(out, lines)
+
+
 LOGS: list[tuple[str, Callable[[Path], object], str]] = [
     ("a line naming a file outside", log_line_pointing_outside, "names the file \"../outside/precious.txt\""),
     ("a damaged line", lambda out: flip(out / CHUNK_LOG, 1500), "chunk"),
@@ -450,6 +457,11 @@ LOGS: list[tuple[str, Callable[[Path], object], str]] = [
     ("an index out of range", log_line_of_another_index, "incomplete"),
     ("garbage", lambda out: (out / CHUNK_LOG).write_bytes(os.urandom(3000)), "incomplete"),
     ("a line a megabyte long", lambda out: (out / CHUNK_LOG).write_bytes(b"x" * (1 << 20) + b"\n"), "incomplete"),
+    ("a time too large for a float", lambda out: edit_line(out, finished=10**400), "lacks its timing"),
+    ("a time that is no number", lambda out: edit_line(out, session_start=float("nan")), "lacks its timing"),
+    ("a thread count too large", lambda out: edit_line(out, threads=1 << 64), "lacks its timing"),
+    ("a session that is no name", lambda out: edit_line(out, session=7), "lacks its timing"),
+    ("a size too large", lambda out: edit_line(out, bytes=1 << 64), "lacks its size"),
 ]
 
 

@@ -72,6 +72,34 @@ def test_memory_does_not_grow_with_the_number_of_chunks(where: str, tmp_path: Pa
     assert pa.total_allocated_bytes() < 256 * 1024
 
 
+@pytest.mark.parametrize("how", ["resumed", "load_dir"])
+def test_reading_a_run_back_needs_memory_that_does_not_grow_with_its_chunks(how: str, tmp_path: Path) -> None:
+    """Resuming a run (which checks every finished chunk against the chunk log) and reading
+    one back keep what the chunk log records of each chunk in fixed-size rows, not its line."""
+    pytest.importorskip("pyarrow")
+    name, options = GAME
+    game = tw.load(name, **options)
+    runs = {chunks: tmp_path / f"run-{chunks}" for chunks in (FEW, MANY)}
+    for chunks, out in runs.items():
+        tw.simulate(game, chunks * CHUNK, seed=1, threads=2, chunk_games=CHUNK, out=out)
+
+    def read(chunks: int) -> tw.SimulationResult:
+        if how == "resumed":  # finished: every chunk is checked, none is played
+            return tw.simulate(game, chunks * CHUNK, seed=1, threads=2, chunk_games=CHUNK, out=runs[chunks],
+                               resume=True)
+        result = tw.SimulationResult.load_dir(runs[chunks])
+        result.summary()
+        return result
+
+    read(MANY)
+    few_peak, few_kept = measured(lambda: read(FEW))
+    many_peak, many_kept = measured(lambda: read(MANY))
+    # A line of the chunk log takes about 2.4 KB parsed, a chunk's row 109 bytes.
+    for what, few, many in (("peak", few_peak, many_peak), ("kept", few_kept, many_kept)):
+        per_chunk = (many - few) / (MANY - FEW)
+        assert per_chunk < 1000, f"{what}: {few} -> {many} bytes, {per_chunk:.0f} a chunk"
+
+
 def peak_rss_kib(args: list[str]) -> int:
     """The peak resident memory (KiB) of a fresh process running the command line ``args``."""
     code = ("import json, resource, sys\n"

@@ -51,6 +51,7 @@ import errno
 import hashlib
 import io
 import json
+import math
 import os
 import re
 import secrets
@@ -158,6 +159,8 @@ CHUNK_LOG = "_chunks.jsonl"
 _MANIFEST_LIMIT = 16 << 20
 #: The longest line of the chunk log read as a record (a record is a few hundred bytes).
 _LOG_LINE_LIMIT = 1 << 16
+#: The largest size or thread count a line of the chunk log may give (what a record keeps).
+_INT64 = (1 << 63) - 1
 #: Failures of a write that space or permissions cause (what :class:`RunWriteError` reports).
 _WRITE_FAILURES = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM",
                                                              "EFBIG") if hasattr(errno, name))
@@ -236,9 +239,12 @@ def _read_file(path: str | os.PathLike[str], limit: int) -> bytes:
             raise ValueError("it is a symbolic link (a run directory holds its files itself)") from None
         raise
     with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
             raise ValueError("it is not a regular file")
-        data = f.read(limit + 1)
+        # What the file holds, and a byte more if it grew meanwhile (a read of the limit
+        # would allocate the limit).
+        data = f.read(min(info.st_size, limit) + 1)
     if len(data) > limit:
         raise ValueError(f"it is larger than {limit:,} bytes")
     return data
@@ -550,27 +556,113 @@ def _record_problem(record: Any, manifest: Mapping[str, Any], files: ChunkFiles)
         return index, f"its line of the chunk log names the file {_shown(record.get('file'))}, not {name}"
     if (record.get("first"), record.get("games")) != (first, games):
         return index, f"its line of the chunk log gives games {_shown(record.get('first'))} on, not {first} on"
-    if not _int(record.get("bytes"), 1) or not all(isinstance(record.get(k), str) and _HEX64.fullmatch(record[k])
+    if not _int(record.get("bytes"), 1, _INT64) or not all(isinstance(record.get(k), str) and _HEX64.fullmatch(record[k])
                                                   for k in ("sha256", "data_sha256")):
         return index, "its line of the chunk log lacks its size or checksums"
-    if not all(isinstance(record.get(k), (int, float, str)) for k in _TIMING):
+    if not (_int(record.get("threads"), 0, _INT64) and isinstance(record.get("session"), str)
+            and all(_number(record.get(k)) for k in ("session_start", "finished", "elapsed_seconds"))):
         return index, "its line of the chunk log lacks its timing"
     return index, None
+
+
+def _number(value: Any) -> bool:
+    """Whether ``value`` is a finite number (a time, in seconds)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer too large for a float
+        return False
+
+
+class ChunkRecords(Mapping[int, dict[str, Any]]):
+    """The valid line of each chunk of a run, as the chunk log gives it, kept as a row of
+    109 bytes (whatever the line holds) rather than as the parsed line: what is checked of a
+    chunk (its file's size and SHA-256, its games' checksum) and its timing.
+    ``records[index]`` gives them as a dict. Rows are allocated in blocks of consecutive
+    chunks, as lines name them."""
+
+    _ROW = np.dtype([("present", np.bool_), ("bytes", np.int64), ("sha256", np.uint8, 32),
+                     ("data_sha256", np.uint8, 32), ("threads", np.int64), ("session", np.int32),
+                     ("times", np.float64, 3)])  # session_start, finished, elapsed_seconds
+    _BLOCK = 1024
+
+    def __init__(self) -> None:
+        self._blocks: dict[int, npt.NDArray[np.void]] = {}
+        self._count = 0
+        self._sessions: list[str] = []
+        self._session_ids: dict[str, int] = {}
+
+    def _row(self, index: int, create: bool = False) -> np.void | None:
+        block = self._blocks.get(index // self._BLOCK)
+        if block is None:
+            if not create:
+                return None
+            block = self._blocks[index // self._BLOCK] = np.zeros(self._BLOCK, dtype=self._ROW)
+        row: np.void = block[index % self._BLOCK]
+        return row
+
+    def add(self, index: int, record: Mapping[str, Any]) -> None:
+        """Keeps ``record``, a valid line (see :func:`_record_problem`), as chunk ``index``'s."""
+        session = self._session_ids.setdefault(record["session"], len(self._sessions))
+        if session == len(self._sessions):
+            self._sessions.append(record["session"])
+        row = self._row(index, create=True)
+        assert row is not None
+        self._count += not row["present"]
+        row["present"] = True
+        row["bytes"] = record["bytes"]
+        row["sha256"] = np.frombuffer(bytes.fromhex(record["sha256"]), dtype=np.uint8)
+        row["data_sha256"] = np.frombuffer(bytes.fromhex(record["data_sha256"]), dtype=np.uint8)
+        row["threads"] = record["threads"]
+        row["session"] = session
+        row["times"] = (record["session_start"], record["finished"], record["elapsed_seconds"])
+
+    def discard(self, index: int) -> None:
+        row = self._row(index)
+        if row is not None and row["present"]:
+            row["present"] = False
+            self._count -= 1
+
+    def __contains__(self, index: object) -> bool:
+        if not isinstance(index, int) or index < 0:
+            return False
+        row = self._row(index)
+        return row is not None and bool(row["present"])
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        row = self._row(index) if isinstance(index, int) and index >= 0 else None
+        if row is None or not row["present"]:
+            raise KeyError(index)
+        start, finished, elapsed = (float(t) for t in row["times"])
+        return {"bytes": int(row["bytes"]), "sha256": row["sha256"].tobytes().hex(),
+                "data_sha256": row["data_sha256"].tobytes().hex(), "threads": int(row["threads"]),
+                "session": self._sessions[int(row["session"])], "session_start": start, "finished": finished,
+                "elapsed_seconds": elapsed}
+
+    def __iter__(self) -> Iterator[int]:
+        for key in sorted(self._blocks):
+            for offset in np.flatnonzero(self._blocks[key]["present"]):
+                yield key * self._BLOCK + int(offset)
+
+    def __len__(self) -> int:
+        return self._count
 
 
 @dataclass
 class ChunkLog:
     """What the chunk log of a run directory says: the valid line of each chunk (the last
     one, when a chunk was played again), why the line of a chunk is not believed
-    (``problems``), and how many lines name no chunk at all."""
+    (``problems``), and how many lines name no chunk at all. The log is read a line at a
+    time, and only what is checked of each chunk is kept (:class:`ChunkRecords`)."""
 
-    records: dict[int, dict[str, Any]]
+    records: ChunkRecords
     problems: dict[int, str]
     unreadable_lines: int
 
     @classmethod
     def read(cls, path: Path, manifest: Mapping[str, Any], files: ChunkFiles) -> ChunkLog:
-        log = cls({}, {}, 0)
+        log = cls(ChunkRecords(), {}, 0)
         file = path / CHUNK_LOG
         if not os.path.lexists(file):
             return log
@@ -604,9 +696,9 @@ class ChunkLog:
                     log.unreadable_lines += 1
                 elif problem is not None:
                     log.problems[index] = problem
-                    log.records.pop(index, None)
+                    log.records.discard(index)
                 else:
-                    log.records[index] = record
+                    log.records.add(index, record)
                     log.problems.pop(index, None)
         return log
 
@@ -808,9 +900,9 @@ class RunDirectory:
         self.layout = Layout.from_meta(manifest)
         self._lock = lock
         self._log: int | None = None
-        #: The timing of each chunk finished before this session, until :meth:`stored` takes
-        #: it (format version 4; nothing is kept of a chunk once merged).
-        self._timing: dict[int, dict[str, Any]] = {}
+        #: The chunk log's line of each chunk finished before this session, as :meth:`finished`
+        #: read it (format version 4), for its timing.
+        self._records: ChunkRecords | None = None
         #: The chunks found damaged or missing by :meth:`finished`, and why.
         self.damaged: dict[int, str] = {}
         #: The games' checksum each damaged chunk must have when played again (from its line).
@@ -924,9 +1016,10 @@ class RunDirectory:
         out = set()
         if self.files.checked:
             log = ChunkLog.read(self.path, self.manifest, self.files)
+            self._records = log.records
             for index, why in sorted(log.problems.items()):
                 self._set_aside(index, why)
-            for index, record in sorted(log.records.items()):
+            for index, record in log.records.items():
                 try:
                     data = _verified(self.chunk_path(index), self.manifest, self.files, self.layout, index, record)
                     meta, games = self.files.read_meta(data, self.layout)
@@ -936,7 +1029,6 @@ class RunDirectory:
                     self._expected[index] = record["data_sha256"]
                     self._set_aside(index, str(e))
                     continue
-                self._timing[index] = {k: record[k] for k in _TIMING}
                 out.add(index)
             for index in _present(self.path, self.manifest, self.files):
                 if index not in log.records and index not in log.problems:
@@ -977,15 +1069,18 @@ class RunDirectory:
         finished = os.lstat(path).st_mtime
         timing = {"elapsed_seconds": 0.0, "threads": 0, "session": "", "session_start": finished,
                   "finished": finished}
-        self.commit(index, {"index": index, "file": path.name, "first": first, "games": games, "bytes": len(data),
-                            "sha256": hashlib.sha256(data).hexdigest(), "data_sha256": checksum(arrays),
-                            "run_id": self.manifest["run_id"], **timing, "writer": None})
-        self._timing[index] = timing
+        record = {"index": index, "file": path.name, "first": first, "games": games, "bytes": len(data),
+                  "sha256": hashlib.sha256(data).hexdigest(), "data_sha256": checksum(arrays),
+                  "run_id": self.manifest["run_id"], **timing, "writer": None}
+        self.commit(index, record)
+        if self._records is not None:
+            self._records.add(index, record)
 
     def stored(self, index: int) -> tuple[RunStatistics, dict[str, Any]]:
         """The statistics and timing of chunk ``index``, finished before this session (and
         verified by :meth:`finished`)."""
-        return _stored(self.path, self.manifest, self.files, self.layout, index, self._timing.pop(index, None), False)
+        record = self._records[index] if self._records is not None and index in self._records else None
+        return _stored(self.path, self.manifest, self.files, self.layout, index, record, False)
 
     def commit(self, index: int, record: dict[str, Any]) -> None:
         """Records chunk ``index``, just written, as finished: its line goes to the chunk log,
@@ -1055,17 +1150,21 @@ class RunDirectory:
 
 
 def _present(path: Path, manifest: Mapping[str, Any], files: ChunkFiles) -> list[int]:
+    """The indices of the chunk files present in ``path``, in order."""
+    return sorted(_chunk_files(path, manifest, files))
+
+
+def _chunk_files(path: Path, manifest: Mapping[str, Any], files: ChunkFiles) -> Iterator[int]:
     """The indices of the chunk files present in ``path`` (by their names; as many as the
-    directory holds, whatever the manifest says the run's chunks are)."""
+    directory holds, whatever the manifest says the run's chunks are), in the directory's
+    order."""
     chunks = int(manifest["chunks"])
-    out = []
     pattern = re.compile(r"chunk-(\d+)" + re.escape(files.suffix))
     with os.scandir(path) as entries:
         for entry in entries:
             m = pattern.fullmatch(entry.name)
             if m and int(m.group(1)) < chunks and entry.name == files.name(int(m.group(1)), chunks):
-                out.append(int(m.group(1)))
-    return sorted(out)
+                yield int(m.group(1))
 
 
 def _stored(
@@ -1185,10 +1284,10 @@ class RunReader:
     """A finished run in directory ``path``, read on demand: its statistics from the chunks'
     metadata (:meth:`statistics`), its games chunk by chunk (:meth:`chunks`) or all at once
     (:meth:`arrays`); every chunk checked against the chunk log as it is read. Picklable (a
-    path, a manifest and the lines of the chunk log)."""
+    path, a manifest and what the chunk log records of each chunk)."""
 
     def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any],
-                 records: dict[int, dict[str, Any]] | None = None) -> None:
+                 records: ChunkRecords | None = None) -> None:
         self.path = Path(path)
         self.manifest = manifest
         self._records = records
@@ -1211,16 +1310,22 @@ class RunReader:
             if log.problems:
                 index, why = min(log.problems.items())
                 raise _chunk_error(where, manifest, index, why)
-            finished = set(log.records).intersection(_present(where, manifest, files))
+            records: ChunkRecords | None = log.records
             reader = cls(path, manifest, log.records)
         else:
-            finished = set(_present(where, manifest, files))
+            records = None
             reader = cls(path, manifest)
-        if len(finished) < chunks:
-            first = next(i for i in range(chunks) if i not in finished)
+
+        def finished(index: int) -> bool:  # its file is present, and its line in the chunk log
+            return records is None or index in records
+
+        count = sum(finished(i) for i in _chunk_files(where, manifest, files))
+        if count < chunks:
+            done = {i for i in _chunk_files(where, manifest, files) if finished(i)}
+            first = next(i for i in range(chunks) if i not in done)
             hint = resume_hint(manifest, path)
             error = ChunkError(
-                f"{path} is incomplete: {chunks - len(finished)} of {chunks} chunks are missing "
+                f"{path} is incomplete: {chunks - count} of {chunks} chunks are missing "
                 f"(the first is {files.name(first, chunks)}); {hint}"
             )
             error.path, error.index, error.file, error.repair = str(path), first, str(reader.chunk_path(first)), hint
@@ -1231,7 +1336,7 @@ class RunReader:
         return reader
 
     @property
-    def records(self) -> dict[int, dict[str, Any]] | None:
+    def records(self) -> ChunkRecords | None:
         """The chunk log's line of each chunk (None for a directory without one)."""
         if self._records is None and self.files.checked:
             self._records = ChunkLog.read(self.path, self.manifest, self.files).records
