@@ -18,12 +18,13 @@ import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import CONFIGS, LISTED_CONFIGS, Config, ids, random_action, snapshots
+from conftest import CONFIGS, LISTED_CONFIGS, Config, ids, random_action, random_trajectory, snapshots
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
 
@@ -238,3 +239,64 @@ def test_resampled_states_play_on_to_the_end(config: Config, explicit_chance: bo
         _play_on(world, seed=i)
         # The resample is an independent state: the original is untouched and plays on too.
         _play_on(state.clone(), seed=i)
+
+
+# ---- observations are information states ----------------------------------------------------
+
+
+def _record_view(seen: dict[tuple[int, str | bytes], list[Any]], state: tw.State) -> None:
+    """Keys ``state`` by the seat to move and its observation: equal strings must have equal
+    legal moves (ids and names), equal tensors equal legal action ids (what a policy reading
+    the tensor chooses among; two cards alike in every number may differ in name)."""
+    if state.is_terminal or state.is_chance:
+        return
+    p = state.current_player
+    ids = state.legal_actions()
+    legal = [state.action_to_string(a) for a in ids]
+    text = state.observation_string(p)
+    first = seen.setdefault((p, text), legal)
+    assert first == legal, f"P{p} sees the same position with different legal moves:\n{text}\n{first}\n{legal}"
+    first = seen.setdefault((p, state.observation_tensor(p).tobytes()), ids)
+    assert first == ids, f"P{p}'s observation tensor is the same with different legal actions:\n{text}\n{first}\n{ids}"
+
+
+#: Points of a game from which a search is walked, and its lines from each.
+WALKS, LINES, DEPTH = 8, 5, 24
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+def test_equal_observations_of_the_seat_to_move_give_equal_legal_moves(config: Config) -> None:
+    """Search over information states (OpenSpiel's IS-MCTS keys its tree on the acting seat's
+    observation string) relies on it. A random game is played with explicit chance; at points
+    along it the acting seat's hidden information is resampled into other worlds, and random
+    action sequences from there are walked in the true game and in every world (a world stops
+    where the sequence is not legal in it), as a search tree grows. Every position met is keyed
+    by the seat to move and its observation: equal keys must have equal legal moves."""
+    game = config.load()
+    rng = random.Random(config.players)
+    # Where the walks start: spread over the decisions of a game of about the usual length.
+    decisions = sum(not s.is_chance and not s.is_terminal for s in random_trajectory(game, 5, True))
+    every = max(1, decisions // WALKS)
+    seen: dict[tuple[int, str | bytes], list[str]] = {}
+    state = game.new_state(config.players, True)
+    walked = walks = decisions = 0
+    while not state.is_terminal:
+        _record_view(seen, state)
+        decisions += not state.is_chance
+        if not state.is_chance and decisions % every == 0 and walks < WALKS:
+            walks += 1
+            p = state.current_player
+            start = [state.clone()] + [state.resample(p, seed) for seed in range(3)]
+            for _ in range(LINES):
+                worlds = [w.clone() for w in start]
+                for _ in range(DEPTH):
+                    if worlds[0].is_terminal:
+                        break
+                    action = random_action(worlds[0], rng)
+                    worlds = [w for w in worlds if action in w.legal_actions()]
+                    for w in worlds:
+                        w.apply(action)
+                        _record_view(seen, w)
+                        walked += 1
+        state.apply(random_action(state, rng))
+    assert walks > 0 and walked > 0

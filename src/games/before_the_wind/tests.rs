@@ -733,6 +733,10 @@ fn preservation_beyond_the_warehouse_saves_goods_in_the_hand() {
     play(&mut st, "preserve-in-warehouse:apple");
     assert_eq!(names(&st), ["let-spoil", "preserve-in-hand:cheese", "preserve-in-hand:silk"]);
     play(&mut st, "preserve-in-hand:cheese");
+    // What was saved from the hand so far is seen: it decides what more may be (a second
+    // cheese, not a third).
+    let seen = st.observation_string(0).unwrap();
+    assert!(seen.contains("(1 more; spoiling in the warehouse: nothing; preserved from the hand: 1 cheese)"), "{seen}");
     play(&mut st, "preserve-in-hand:cheese");
     assert_eq!(seat(&st, 0).warehouse, [1, 0, 0, 0]);
     assert_eq!(seat(&st, 0).hand, [0, 2, 0, 0]);

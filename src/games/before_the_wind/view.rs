@@ -162,9 +162,11 @@ impl BeforeTheWind {
             Phase::Sell => format!("P{c} sells goods"),
             Phase::Spoil => format!("the fleet leaves: P{c} chooses which cheeses and spices spoil"),
             Phase::Preserve => format!(
-                "the fleet leaves: P{c} preserves goods ({} more; spoiling in the warehouse: {})",
+                "the fleet leaves: P{c} preserves goods ({} more; spoiling in the warehouse: {}; preserved from the \
+                 hand: {})",
                 s.preserve_left,
-                goods_phrase(&s.spoiling)
+                goods_phrase(&s.spoiling),
+                goods_phrase(&s.preserved_hand)
             ),
             Phase::GameOver if s.truncated => "the game was cut off at the turn bound".into(),
             Phase::GameOver => "the game is over".into(),

@@ -573,6 +573,9 @@ fn worked_example_buying_masts_with_a_duplicate_for_4_taler() {
     play_starting(&mut st, "put on ship 1: the anchor mast");
     // "the second and every further identical tile costs 4 Taler"
     assert!(has(&st, "buy: an anchor mast for 4 Taler"));
+    // The players see what was bought in this action, which sets these prices.
+    let seen = st.observation_string(1).unwrap();
+    assert!(seen.contains(", bought 1 whale mast, 1 anchor mast"), "{seen}");
     assert!(has(&st, "buy: a compass mast for 3 Taler"));
     play(&mut st, "buy: an anchor mast for 4 Taler");
     play_starting(&mut st, "put on ship 1: the anchor mast");

@@ -9,7 +9,7 @@ use crate::engine::prelude::*;
 use crate::engine::rng::Rng;
 
 use super::actions::*;
-use super::data::{Category, CROWN_MAST, CROWN_SAIL, GOODS, KINDS, MAX_SHIPS, TILES};
+use super::data::{tile_category, Category, CROWN_MAST, CROWN_SAIL, GOODS, KINDS, MAX_SHIPS, TILES};
 use super::state::{Ship, State, Step, MAIN_DONE, MAX_PLAYERS, NONE};
 use super::log::plural;
 use super::Nauticus;
@@ -255,6 +255,16 @@ impl Nauticus {
                     }
                     if !t.used {
                         line.push_str(", no use yet");
+                    }
+                    if let Some(category) = tile_category(t.session) {
+                        // What was bought in this action sets the price of another of it.
+                        let bought: Vec<String> = (0..4u8)
+                            .filter(|&i| t.bought[i as usize] > 0)
+                            .map(|i| format!("{} {}", t.bought[i as usize], self.data.kind_name(category.first() + i)))
+                            .collect();
+                        if !bought.is_empty() {
+                            let _ = write!(line, ", bought {}", bought.join(", "));
+                        }
                     }
                 } else if t.main == MAIN_DONE {
                     line.push_str("has finished the action");

@@ -10,7 +10,7 @@ use crate::engine::prelude::*;
 use crate::engine::{Actor, EngineError};
 use crate::harness::conformance::check_random_games;
 
-use super::data::{Data, CASTLE};
+use super::data::{Data, CASTLE, COLOURS};
 use super::state::{Phase, State, NONE};
 use super::Norsewind;
 
@@ -1029,12 +1029,15 @@ fn the_observation_tensor_decodes_field_by_field() {
     let s = g.setup(&desc).unwrap();
     let mut t = vec![0.0f32; TENSOR_LEN];
     g.observation_tensor(&s, 1, &mut t);
-    assert_eq!(t.len(), 575);
+    assert_eq!(t.len(), 1280);
+    let number = |id: &str| g.data.card_index(id).unwrap() as f32 + 1.0;
     // Phase: a turn.
     assert_eq!(&t[O_PHASE..O_GLOBAL], &[0., 0., 0., 0., 0., 0., 0., 1., 0., 0., 0., 0.]);
     // Global: deck, reserve, end triggered, display, neutral, discs.
     let deck = s.deck.count_ones() as f32;
-    assert_eq!(&t[O_GLOBAL..O_SUPPLY], &[deck, 5., 0., 1., 8., 24. - 8.]);
+    assert_eq!(&t[O_GLOBAL..O_TURN], &[deck, 5., 0., 1., 8., 24. - 8.]);
+    // No step 3 or castle replacement under way, no pass, no rare case.
+    assert!(t[O_TURN..O_SUPPLY].iter().all(|&x| x == 0.0));
     // Supplies: supply 1 is blue (colour 3); Lucy's figures: purple, red x2, yellow, blue.
     assert_eq!(&t[O_SUPPLY..O_SUPPLY + 5], &[0., 0., 0., 1., 7.]);
     assert_eq!(&t[O_SUPPLY + 5..O_SUPPLY + 10], &[0., 1., 0., 0., 6.]);
@@ -1044,30 +1047,71 @@ fn the_observation_tensor_decodes_field_by_field() {
         assert_eq!(row.iter().position(|&x| x == 1.0), Some(kind));
         assert_eq!(row.iter().sum::<f32>(), 1.0);
     }
-    // Market slot 1: inn-1 (inn, 1 helmet, cost 1, 1 citizen, 1 space); slot 3 empty.
-    assert_eq!(&t[O_MARKET..O_MARKET + CARD_F], &[1., 0., 0., 1., 0., 0., 0., 1., 1., 0., 1., 1., 0., 0., 0., 0.]);
+    // Market slot 1: inn-1 (inn, 1 helmet, cost 1, 1 citizen, 1 space), and which card it is;
+    // slot 3 empty.
+    let inn1 = number("inn-1");
+    assert_eq!(&t[O_MARKET..O_MARKET + CARD_F], &[1., 0., 0., 1., 0., 0., 0., 1., 1., 0., 1., 1., 0., 0., 0., 0., inn1]);
     assert!(t[O_MARKET + 2 * CARD_F..O_MARKET + 3 * CARD_F].iter().all(|&x| x == 0.0));
     // Not solo: no ship.
     assert!(t[O_SHIP..O_DISPLAY].iter().all(|&x| x == 0.0));
     // The display: castle-1 (cost 4, 2 shields +2, 1 prestige +1), not returned.
-    assert_eq!(&t[O_DISPLAY..O_DISPLAY + CASTLE_F], &[1., 4., 2., 2., 1., 1., 0.]);
-    // Players from the observer (P1) on: P1 first, then Lucy (P0).
+    assert_eq!(&t[O_DISPLAY..O_DISPLAY + CASTLE_F], &[1., 4., 2., 2., 1., 1., 0., number("castle-1")]);
+    // Players from the observer (P1) on: P1 first, then Lucy (P0), her starting card start-2.
     let p1 = &t[O_PLAYERS..O_PLAYERS + PLAYER_F];
-    assert_eq!(&p1[..5], &[1., 1., 0., 0., 0.]);
+    assert_eq!(&p1[..6], &[1., 1., 0., 0., 0., 0.]);
     let lucy = &t[O_PLAYERS + PLAYER_F..O_PLAYERS + 2 * PLAYER_F];
-    assert_eq!(&lucy[..5], &[1., 0., 3., 0., 1.]);
+    assert_eq!(&lucy[..6], &[1., 0., 3., 0., 1., number("start-2")]);
+    let kingdom = |k: usize| &lucy[6 + k * KINGDOM_F..6 + (k + 1) * KINGDOM_F];
     // Northumbria: 4 buildings, 12 helmets, 12 shields, 4 prestige, 3 citizens, 12 points, a
     // castle, no empty space; 0 farms, 0 blacksmiths, 0 inns, 3 ships, 1 church.
-    assert_eq!(&lucy[5..5 + KINGDOM_F], &[4., 12., 12., 4., 3., 12., 1., 0., 0., 0., 0., 3., 1.]);
+    assert_eq!(&kingdom(0)[..13], &[4., 12., 12., 4., 3., 12., 1., 0., 0., 0., 0., 3., 1.]);
+    // castle-5 with a shield disc; the shield-space tile's disc; church-1 with a prestige disc.
+    assert_eq!(&kingdom(0)[13..18], &[number("castle-5"), 1., 0., 0., 1.]);
+    assert_eq!(&kingdom(0)[18..18 + BUILDING_F], &[number("church-1"), 0., 0., 0., 0., 0., 0., 0., 1.]);
     // East Anglia: the empty blue space of the inn.
-    assert_eq!(&lucy[5 + KINGDOM_F..5 + 2 * KINGDOM_F], &[2., 6., 7., 2., 4., 8., 1., 1., 1., 0., 1., 0., 0.]);
-    assert_eq!(lucy[5 + 2 * KINGDOM_F + 5], -7.0);
-    assert_eq!(lucy[5 + 3 * KINGDOM_F + 5], 48.0);
+    assert_eq!(&kingdom(1)[..13], &[2., 6., 7., 2., 4., 8., 1., 1., 1., 0., 1., 0., 0.]);
+    assert_eq!(kingdom(2)[5], -7.0);
+    assert_eq!(kingdom(3)[5], 48.0);
+    // Each building's spaces: their colours and figures. Wessex's farm-1 holds a purple figure
+    // on its purple space.
+    let farm1 = &kingdom(3)[18..18 + BUILDING_F];
+    let colour = |c: &str| COLOURS.iter().position(|&x| x == c).unwrap() as f32 + 1.0;
+    let space = g.card(g.data.card_index("farm-1").unwrap()).spaces[0];
+    assert_eq!(&farm1[..3], &[number("farm-1"), space as f32 + 1.0, colour("purple")]);
+    // East Anglia's inn-3: its space empty.
+    let inn3 = &kingdom(1)[18 + BUILDING_F..18 + 2 * BUILDING_F];
+    let inn3_space = g.card(g.data.card_index("inn-3").unwrap()).spaces[0];
+    assert_eq!(&inn3[..3], &[number("inn-3"), inn3_space as f32 + 1.0, 0.]);
     // No Vikings with two players; the other seats' blocks are empty.
     assert!(t[O_PLAYERS + 2 * PLAYER_F..].iter().all(|&x| x == 0.0));
     // The observer's view: seen from P0, Lucy comes first.
     g.observation_tensor(&s, 0, &mut t);
     assert_eq!(&t[O_PLAYERS..O_PLAYERS + 5], &[1., 0., 3., 0., 1.]);
+}
+
+#[test]
+fn the_tensor_shows_the_turn_under_way() {
+    use super::view::*;
+    // Step 3 after a building from slot 2 into Mercia: the slot and the kingdom; and a
+    // replaced castle's discs waiting in Wessex.
+    let g = game(2);
+    let mut s = g.setup(&lucy()).unwrap();
+    let mut t = vec![0.0f32; TENSOR_LEN];
+    s.phase = Phase::Take;
+    s.slot = 1;
+    s.built_kingdom = 2;
+    s.passes = 1;
+    g.observation_tensor(&s, 0, &mut t);
+    let turn = &t[O_TURN..O_SUPPLY];
+    assert_eq!(turn, &[0., 1., 0., 0., 0., 0., 0., 1., 0., 0., 0., 0., 0., 0., 1., 0.]);
+    s.phase = Phase::Reuse;
+    s.reuse_kingdom = 3;
+    s.reuse_discs = 2;
+    s.passes = 0;
+    s.refreshed = true;
+    g.observation_tensor(&s, 0, &mut t);
+    let turn = &t[O_TURN..O_SUPPLY];
+    assert_eq!(turn, &[0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 1., 2., 0., 1.]);
 }
 
 #[test]

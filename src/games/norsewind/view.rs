@@ -5,24 +5,31 @@ use crate::engine::prelude::*;
 use crate::engine::{Action, OpponentRow, Rng, ScoreReport};
 
 use super::actions::{self, decode, Move, KEEP_NAMES, PLACE_CASTLE, PLACE_TILE};
-use super::data::{is_green, Card, CASTLE, COLOURS, KINGDOMS, MAX_DISPLAY, TILES, TYPES};
-use super::state::{Phase, State, MAX_PLAYERS, NONE, SLOTS};
+use super::data::{is_green, Card, CASTLE, COLOURS, KINGDOMS, MAX_DISPLAY, MAX_SPACES, TILES, TYPES};
+use super::state::{Phase, State, MAX_BUILDINGS, MAX_PLAYERS, NONE, SLOTS};
 use super::Norsewind;
 
 /// Numbers per card in the tensor.
-pub const CARD_F: usize = 16;
+pub const CARD_F: usize = 17;
 /// Numbers per castle of the display.
-pub const CASTLE_F: usize = 7;
+pub const CASTLE_F: usize = 8;
+/// Numbers per building position of a kingdom: the card, each citizen space's colour and
+/// figure, the shield and prestige discs.
+pub const BUILDING_F: usize = 3 + 2 * MAX_SPACES;
 /// Numbers per kingdom of a player.
-pub const KINGDOM_F: usize = 13;
+pub const KINGDOM_F: usize = 13 + 5 + MAX_BUILDINGS * BUILDING_F;
 /// Numbers per player.
-pub const PLAYER_F: usize = 5 + KINGDOMS * KINGDOM_F;
+pub const PLAYER_F: usize = 6 + KINGDOMS * KINGDOM_F;
 pub const PHASES: usize = 12;
+/// Numbers of the turn under way: step 3's slot, the kingdom built in, the kingdom of a
+/// replaced castle, its discs, the passes in a row, the rare case resolved.
+pub const TURN_F: usize = SLOTS + 2 * KINGDOMS + 3;
 
 /// The offsets of the tensor's blocks (`docs/games/norsewind.md`, "Observation tensor").
 pub const O_PHASE: usize = 0;
 pub const O_GLOBAL: usize = O_PHASE + PHASES;
-pub const O_SUPPLY: usize = O_GLOBAL + 6;
+pub const O_TURN: usize = O_GLOBAL + 6;
+pub const O_SUPPLY: usize = O_TURN + TURN_F;
 pub const O_TILES: usize = O_SUPPLY + 4 * 5;
 pub const O_MARKET: usize = O_TILES + KINGDOMS * TILES.len();
 pub const O_SHIP: usize = O_MARKET + SLOTS * CARD_F;
@@ -53,6 +60,25 @@ pub fn phase_index(p: Phase) -> usize {
 }
 
 /// A name as it appears in action names: lower case, spaces as '-'.
+/// Which card `c` is, as the tensor gives it: its position in the component data's list of
+/// cards, from 1 (0: none).
+fn card_number(c: u8) -> f32 {
+    if c == NONE {
+        0.0
+    } else {
+        c as f32 + 1.0
+    }
+}
+
+/// A figure's or a space's colour as the tensor gives it: its colour's number from 1 (0: none).
+fn colour_number(c: u8) -> f32 {
+    if c == NONE {
+        0.0
+    } else {
+        c as f32 + 1.0
+    }
+}
+
 pub fn slug(name: &str) -> String {
     name.to_lowercase().replace(' ', "-")
 }
@@ -291,6 +317,7 @@ impl Norsewind {
         out[13] = card.prestige as f32;
         out[14] = card.shield_space as f32;
         out[15] = card.prestige_space as f32;
+        out[16] = card_number(c);
     }
 
     /// Calls `f` with the place of every empty citizen space of kingdom `k`.
@@ -384,6 +411,20 @@ impl View for Norsewind {
         g[3] = s.display_len as f32;
         g[4] = s.neutral as f32;
         g[5] = s.discs as f32;
+        let turn = &mut out[O_TURN..O_SUPPLY];
+        match s.phase {
+            Phase::Take => {
+                turn[s.slot as usize] = 1.0;
+                turn[SLOTS + s.built_kingdom as usize] = 1.0;
+            }
+            Phase::Reuse => {
+                turn[SLOTS + KINGDOMS + s.reuse_kingdom as usize] = 1.0;
+                turn[SLOTS + 2 * KINGDOMS] = s.reuse_discs as f32;
+            }
+            _ => {}
+        }
+        turn[SLOTS + 2 * KINGDOMS + 1] = s.passes as f32;
+        turn[SLOTS + 2 * KINGDOMS + 2] = s.refreshed as u8 as f32;
         for i in 0..4 {
             let o = O_SUPPLY + i * 5;
             out[o + s.supply_colour[i] as usize] = 1.0;
@@ -413,6 +454,7 @@ impl View for Norsewind {
                 card.prestige as f32,
                 card.prestige_space as f32,
                 (s.locked[player] & (1 << c) != 0) as u8 as f32,
+                card_number(c),
             ]);
         }
         let n = s.players as usize;
@@ -425,10 +467,11 @@ impl View for Norsewind {
             out[o + 2] = pl.coins as f32;
             out[o + 3] = pl.turns as f32;
             out[o + 4] = (s.starting as usize == p) as u8 as f32;
+            out[o + 5] = card_number(pl.start_card);
             for k in 0..KINGDOMS {
                 let kg = &pl.kingdoms[k];
                 let t = self.kingdom_tally(s, p, k);
-                let q = o + 5 + k * KINGDOM_F;
+                let q = o + 6 + k * KINGDOM_F;
                 let mut empty = 0;
                 self.for_each_empty_space(s, p, k, |_| empty += 1);
                 out[q] = kg.count as f32;
@@ -441,6 +484,24 @@ impl View for Norsewind {
                 out[q + 7] = empty as f32;
                 for &c in &kg.buildings[..kg.count as usize] {
                     out[q + 8 + self.card(c).kind as usize] += 1.0;
+                }
+                out[q + 13..q + 18].copy_from_slice(&[
+                    card_number(kg.castle),
+                    kg.castle_shield as u8 as f32,
+                    kg.castle_prestige as u8 as f32,
+                    colour_number(kg.tile_figure),
+                    kg.tile_disc as u8 as f32,
+                ]);
+                for b in 0..kg.count as usize {
+                    let c = kg.buildings[b];
+                    let row = &mut out[q + 18 + b * BUILDING_F..q + 18 + (b + 1) * BUILDING_F];
+                    row[0] = card_number(c);
+                    for (j, &colour) in self.card(c).spaces.iter().enumerate() {
+                        row[1 + 2 * j] = colour_number(colour);
+                        row[2 + 2 * j] = colour_number(kg.figures[b][j]);
+                    }
+                    row[1 + 2 * MAX_SPACES] = kg.shield_discs[b] as u8 as f32;
+                    row[2 + 2 * MAX_SPACES] = kg.prestige_discs[b] as u8 as f32;
                 }
             }
         }

@@ -10,7 +10,7 @@ use crate::harness::tensor_doc::{documented_layout, one_hot, Decoded, Field};
 use super::tests::{legal_names, limited, play, position, St};
 
 /// The documented fields in order (a field added, removed or moved must be documented).
-const FIELDS: [&str; 17] = [
+const FIELDS: [&str; 18] = [
     "observer",
     "on turn",
     "ships",
@@ -25,6 +25,7 @@ const FIELDS: [&str; 17] = [
     "current card",
     "lookout",
     "voyage numbers",
+    "boatswain's first trade",
     "seen",
     "runs",
     "turn",
@@ -54,7 +55,7 @@ fn by_type(st: &St, counts: &[(&str, f32)]) -> Vec<f32> {
     v
 }
 
-/// The table's fields in order, each of the size the code writes: 256 + 6·T values with
+/// The table's fields in order, each of the size the code writes: 266 + 6·T values with
 /// T = 18 card types, in every configuration.
 #[test]
 fn the_documented_layout_is_the_tensors() {
@@ -64,14 +65,14 @@ fn the_documented_layout_is_the_tensors() {
     let names: Vec<&str> = layout.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, FIELDS);
     let sizes: Vec<usize> = layout.iter().map(|f| f.size).collect();
-    assert_eq!(sizes, [4, 4, 4 * 19, 3 * 4, 3, 3 * 5, 8, 12, 4, 3, types, types, types, 6, 3 * types, 3 * 4 * 9, 1]);
+    assert_eq!(sizes, [4, 4, 4 * 19, 3 * 4, 3, 3 * 5, 8, 12, 4, 3, types, types, types, 6, 10, 3 * types, 3 * 4 * 9, 1]);
     assert_eq!(types, 18);
     // The rows of "runs": the multi-copy types in the data file's order, fog then outfitter.
     let multi: Vec<(&str, u8)> =
         st.game().data.types.iter().filter_map(|t| t.multi.map(|m| (t.name.as_str(), m))).collect();
     assert_eq!(multi, [("Fog", 0), ("Outfitter (2)", 1)]);
     for players in 2..=4 {
-        assert_eq!(position(players, json!({})).observation_tensor(0).unwrap().len(), 256 + 6 * types);
+        assert_eq!(position(players, json!({})).observation_tensor(0).unwrap().len(), 266 + 6 * types);
     }
 }
 
@@ -239,10 +240,17 @@ fn every_voyage_field_through_a_turn() {
     // A merchant: the boatswain's second trade, then P1's offer; two actions end the voyage.
     play(&mut st, "reveal:Merchant (2)");
     check(&st, 8, Some(0), [0.5, 4.0 / 6.0, 1.0, 1.0, 0.0, 0.0]);
+    assert!(decoded(&st, 0).field("boatswain's first trade").iter().all(|&x| x == 0.0));
     play(&mut st, "merchant-buy:wine");
     check(&st, 10, Some(0), [1.0, 4.0 / 6.0, 1.0, 1.0, 0.0, 0.0]);
+    // The first trade, which the second may not repeat ("1 other good"): bought wine (good 4).
+    for p in 0..3 {
+        assert_eq!(decoded(&st, p).field("boatswain's first trade"), one_hot(10, Some(4)));
+    }
+    assert!(st.observation_string(1).unwrap().contains("P0's boatswain may trade once more (he bought wine)"));
     assert_eq!(legal_names(&st)[0], "pass");
     play(&mut st, "pass");
+    assert!(decoded(&st, 0).field("boatswain's first trade").iter().all(|&x| x == 0.0));
     check(&st, 9, Some(1), [1.0, 4.0 / 6.0, 1.0, 1.0, 0.0, 0.0]);
     play(&mut st, "pass");
 

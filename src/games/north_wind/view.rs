@@ -32,6 +32,7 @@ pub fn tensor_len(players: usize, types: usize) -> usize {
         + types // current card
         + types // the card the observer looks at or slid under (lookout, private)
         + 6 // actions, revealed, pirates, hits, rolls left, goods thrown overboard
+        + 10 // the boatswain's first trade: bought, then sold, each good
         + 3 * types // types the observer has seen in each stack
         + 3 * MAX_MULTI_TYPES * RUN_LEN // the observer's run statistics
         + 1 // turn / max turns
@@ -98,7 +99,12 @@ impl NorthWind {
                 s.voyage.decider,
                 self.describe_card(s.voyage.current)
             ),
-            Phase::Boatswain => format!("P{}'s boatswain may trade once more", s.voyage.decider),
+            Phase::Boatswain => {
+                // His first trade decides what the second may be ("1 other good").
+                let first = s.voyage.first_trade as Action;
+                let (done, g) = if first >= MERCHANT_SELL { ("sold", first - MERCHANT_SELL) } else { ("bought", first - MERCHANT_BUY) };
+                format!("P{}'s boatswain may trade once more (he {done} {})", s.voyage.decider, GOODS[g as usize])
+            }
             Phase::GameOver => {
                 if s.truncated {
                     "game over: truncated at the turn bound".into()
@@ -404,6 +410,10 @@ impl View for NorthWind {
         out[i + 4] = if in_v { v.rolls_left as f32 / 4.0 } else { 0.0 };
         out[i + 5] = if in_v { v.jettisoned as f32 / 2.0 } else { 0.0 };
         i += 6;
+        if s.phase == Phase::Boatswain {
+            out[i + (v.first_trade as Action - MERCHANT_BUY) as usize] = 1.0;
+        }
+        i += 10;
         for st in 0..3 {
             for t in 0..types {
                 out[i] = (s.seen[player][st] >> t & 1) as f32;
