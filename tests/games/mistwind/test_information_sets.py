@@ -33,7 +33,7 @@ def _record(seen: dict[tuple[int, str | bytes], list[str]], state: tw.State) -> 
     assert first == legal, f"P{p}'s observation tensor is the same with different legal moves:\n{text}\n{first}\n{legal}"
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_equal_observations_of_the_seat_to_move_give_equal_legal_moves(players: int) -> None:
     game = tw.load(NAME, players=players)
     rng = random.Random(players)
