@@ -23,10 +23,10 @@ impl Mistwind {
         self.order[(slot + k) % self.positions] as usize
     }
 
-    /// The `k`-th seat (from 0) clockwise from position `from`, `from` itself first when it is
-    /// a seat: the order of what only the players do.
+    /// The `k`-th seat (from 0, modulo the seats) clockwise from position `from`, `from` itself
+    /// first when it is a seat: the order of what only the players do.
     pub fn seat_order(&self, from: usize, k: usize) -> usize {
-        let mut left = k;
+        let mut left = k % self.players;
         for j in 0..self.positions {
             let q = self.clockwise(from, j);
             if q < self.players {
@@ -36,7 +36,7 @@ impl Mistwind {
                 left -= 1;
             }
         }
-        unreachable!("a seat {k} places from {from}")
+        unreachable!("every table has a seat")
     }
 
     /// The name of a table position: `P0` for a seat, `AUT1` for the first automa player.

@@ -87,9 +87,10 @@ impl GameDefinition for Mistwind {
             max_chance_outcomes: max_chance,
             max_game_length: max_game_length(&data, positions, rounds),
             observation_tensor_shape: vec![view::tensor_len()],
-            // Winners share +1, losers share -1; a draw of all is 0 for all. The automa
-            // players never win (ruling 15), so the seats' returns add up to zero.
-            zero_sum: true,
+            // Winners share +1, losers share -1; a draw of all is 0 for all. A game with
+            // automa players says false, as the engine contract asks of every game with
+            // opponents (its returns add up to zero all the same: they never win, ruling 15).
+            zero_sum: automa == 0,
             min_return: -1.0,
             max_return: 1.0,
         };
