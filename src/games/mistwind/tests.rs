@@ -1258,6 +1258,7 @@ fn the_observation_shows_the_automa_players_chips_and_decks() {
     // and the tensor show them, and the decks they draw from.
     let g = game(2);
     let mut s = automa_turn(&g, AUT1, json!({}));
+    assert!(g.observation_string(&s, 0).starts_with("Mistwind, round 1/4 - AUT1 draws a chip\n"));
     play(&g, &mut s, "automa-chip:AUT1 draws chip 2");
     let text = g.observation_string(&s, 0);
     assert!(text.contains("Resource board: 1:- 2:AUT1"), "{text}");

@@ -274,6 +274,7 @@ impl Mistwind {
     fn whose(&self, s: &State) -> String {
         match s.draw {
             Draw::None => {}
+            Draw::Automa(q) => return format!("{} draws a chip", self.who(q as usize)),
             _ => return "chance".into(),
         }
         let p = self.who(s.current as usize);
