@@ -1271,3 +1271,25 @@ fn the_observation_shows_the_automa_players_chips_and_decks() {
     assert_eq!(&t[aut + layout::HAND..aut + layout::HAND + 5], &[1.0, 0.0, 1.0, 1.0, 1.0]);
     assert_eq!(t[layout::START_PLAYER + AUT1 as usize], 1.0);
 }
+
+#[test]
+fn an_automa_player_with_the_marker_leads_the_next_round() {
+    // "an AUT does take the starting player marker whenever it randomly places its chip on the
+    // fourth field of the worker board" and "The starting player begins with their first turn,
+    // after which all other players take their turn clockwise": AUT2 takes the marker with the
+    // round's last chip; in the next round P1, the first player clockwise from AUT2, discards
+    // first, then P0, and AUT2 opens Phase B (rulings 10, 17).
+    let g = game(2);
+    let mut s = automa_turn(&g, AUT2, json!({"players": [{"chips": []}, {"chips": []}],
+        "automa": [{"chips": [5]}, {"chips": [4, 5]}], "resource_fields": {"4": 0}, "character_chips": {"4": 1}}));
+    play(&g, &mut s, "automa-chip:AUT2 draws chip 4");
+    assert_eq!(s.start_player, AUT2);
+    settle_chance(&g, &mut s);
+    assert_eq!((s.round, s.phase, s.current), (1, Phase::Discard, 1));
+    play(&g, &mut s, "discard:chip 1");
+    assert_eq!(s.current, 0);
+    play(&g, &mut s, "discard:chip 1");
+    assert_eq!((s.phase, s.draw, s.round_lead), (Phase::Turns, Draw::Automa(AUT2), AUT2));
+    // The network tiles' side for two players is "1-3" (ruling 19).
+    assert_eq!(Data::tile_side(g.players), 0);
+}
