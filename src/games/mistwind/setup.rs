@@ -569,6 +569,11 @@ impl Positions for Mistwind {
         if s.draw == Draw::None && s.phase != Phase::GameOver && self.is_automa(s.current as usize) {
             return Err(bad(format!("{} is to move without its draw", self.who(s.current as usize))));
         }
+        if let Draw::Automa(q) = s.draw {
+            if s.step != Step::Chip || self.playable(s, q as usize) == 0 {
+                return Err(bad(format!("{} draws a chip out of its turn's start, or with none left to play", self.who(q as usize))));
+            }
+        }
         let mut chars = s.character_deck;
         let mut cards = s.network_deck;
         let mut cargo = s.cargo_supply;

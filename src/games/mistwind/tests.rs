@@ -1293,3 +1293,21 @@ fn an_automa_player_with_the_marker_leads_the_next_round() {
     // The network tiles' side for two players is "1-3" (ruling 19).
     assert_eq!(Data::tile_side(g.players), 0);
 }
+
+#[test]
+fn saved_2_player_states_with_an_impossible_automa_player_are_refused() {
+    let g = game(2);
+    let s = automa_turn(&g, AUT1, json!({}));
+    g.validate_state(&s).unwrap();
+    let mut holds = s.clone();
+    holds.players[AUT1 as usize].res[WOOD] = 1;
+    let mut moving = s.clone();
+    moving.step = Step::Move;
+    let mut empty = s.clone();
+    empty.players[AUT1 as usize].hand = 0b1;
+    let mut no_draw = s.clone();
+    no_draw.draw = Draw::None;
+    for bad in [holds, moving, empty, no_draw] {
+        assert!(g.validate_state(&bad).is_err());
+    }
+}
