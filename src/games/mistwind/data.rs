@@ -265,6 +265,17 @@ pub struct NetworkTileFile {
     pub note: Option<String>,
 }
 
+/// The 2-player rules' zones 1 to 4 (the automa players' placement order), by location.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZonesFile {
+    /// Zone 1 first: "resource board", "character row", "worker board", "port row".
+    pub zones: Vec<String>,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DataFile {
@@ -287,7 +298,12 @@ pub struct DataFile {
     pub network_cards: Vec<NetworkCardFile>,
     pub achievements: Vec<AchievementFile>,
     pub network_tiles: Vec<NetworkTileFile>,
+    pub automa_zones: ZonesFile,
 }
+
+/// The locations of numbered fields, in the order of the rulebook's "Numbered fields exist in
+/// the following locations" (I to IV); the indices are `actions::RESOURCE_BOARD` and the others.
+pub const LOCATION_NAMES: [&str; 4] = ["resource board", "character row", "worker board", "port row"];
 
 /// The numbers of the rules.
 #[derive(Debug, Clone, PartialEq)]
@@ -486,6 +502,8 @@ pub struct Data {
     pub network_cards: Vec<NetworkCard>,
     pub achievements: Vec<Achievement>,
     pub network_tiles: Vec<NetworkTile>,
+    /// The location of each automa zone, zone 1 first (the last one is the port row).
+    pub zones: [u8; 4],
 }
 
 fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
@@ -825,6 +843,23 @@ impl ComponentData for Data {
                 return Err(err("network_tiles", format!("no tile for region {:?}", file.regions[r as usize])));
             }
         }
+        // Zones 1 to 3 are the three locations with one chip per field, in any order; zone 4,
+        // where the automa always places, is the port row, the one location where chips stack.
+        let z = &file.automa_zones.zones;
+        if z.len() != 4 {
+            return Err(err("automa_zones.zones", format!("{} zones; the rulebook has 4", z.len())));
+        }
+        let mut zones = [0u8; 4];
+        for (k, name) in z.iter().enumerate() {
+            let table: Vec<(&str, u8)> = LOCATION_NAMES.iter().enumerate().map(|(i, n)| (*n, i as u8)).collect();
+            zones[k] = lookup(&format!("automa_zones.zones[{k}]"), name, &table)?;
+            if zones[..k].contains(&zones[k]) {
+                return Err(err(format!("automa_zones.zones[{k}]"), format!("{name:?} is named twice")));
+            }
+        }
+        if zones[3] != 3 {
+            return Err(err("automa_zones.zones[3]", "zone 4 is the port row: the automa always places there, and only port cards stack chips"));
+        }
         Ok(Data {
             rules,
             regions: file.regions.clone(),
@@ -846,6 +881,7 @@ impl ComponentData for Data {
             network_cards,
             achievements,
             network_tiles,
+            zones,
             file,
         })
     }

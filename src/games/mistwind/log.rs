@@ -23,6 +23,20 @@ fn delta(before: &[u16; 4], after: &[u16; 4]) -> (String, String) {
 }
 
 impl Mistwind {
+    /// "AUT1 draws chip 3 and places it on field 3 of the resource board (zone 1)."
+    fn describe_automa(&self, b: &State, q: usize, i: usize) -> String {
+        let (z, location) = self.automa_zone(b, q, i);
+        let at = match location {
+            RESOURCE_BOARD => format!("field {} of the resource board", i + 1),
+            CHARACTER_ROW => format!("character field {}, blocking it", i + 1),
+            WORKER_BOARD => {
+                let marker = if self.data.worker_board[i].ability == WorkerAbility::StartPlayer { ", taking the starting player marker" } else { "" };
+                format!("field {} of the worker board{marker}", i + 1)
+            }
+            _ => format!("the port card of field {} (stack of {})", i + 1, b.stack_height[i] + 1),
+        };
+        format!("{} draws chip {} and places it on {at} (zone {}).", self.who(q), i + 1, z + 1)
+    }
 
 
     fn describe_turn(&self, b: &State, a: Action, after: &State) -> String {
@@ -116,6 +130,7 @@ impl Describe for Mistwind {
             }
             (Draw::PortCard(i), _) => format!("Port card {} is revealed at field {}.", self.port_card_words(a as usize), i + 1),
             (Draw::Character(i), _) => format!("Character {} is revealed at field {}.", self.character_words(a as usize), i + 1),
+            (Draw::Automa(q), _) => self.describe_automa(before, q as usize, a as usize),
             (Draw::None, Phase::PlaceWhales) => format!("P{p} places a transport whale in {}.", self.port_name((a - PLACE_WHALE) as u8)),
             (Draw::None, Phase::Discard) => {
                 if sees(p) {
@@ -141,7 +156,7 @@ impl Describe for Mistwind {
         } else if after.round != before.round {
             line.push_str(&format!(" Round {} ends.", before.round + 1));
         } else if before.phase == Phase::Turns && after.phase == Phase::Turns && after.current != before.current {
-            line.push_str(&format!(" P{}'s turn.", after.current));
+            line.push_str(&format!(" {}'s turn.", self.who(after.current as usize)));
         } else if before.phase == Phase::Turns && after.phase != Phase::Turns {
             line.push_str(" All chips are played: the port bonuses are paid.");
         }

@@ -1,7 +1,8 @@
-//! Mistwind (Adrian Adamescu & Daryl Andrews, SPIEL DAS! / First Fish Games 2024) for 3 to 5
-//! players on side A of both boards. `docs/games/mistwind.md` maps every rule to its code and
-//! test, records the rulings and the reconstructed components, and says what is not built
-//! yet (the 2-player and solo games with automa players, and side B).
+//! Mistwind (Adrian Adamescu & Daryl Andrews, SPIEL DAS! / First Fish Games 2024) for 2 to 5
+//! players on side A of both boards; the 2-player game adds two automa players (AUT) that
+//! are not seats. `docs/games/mistwind.md` maps every rule to its code and test, records the
+//! rulings and the reconstructed components, and says what is not built yet (the solo game
+//! and side B).
 
 use serde_json::Value;
 
@@ -9,6 +10,7 @@ use crate::engine::data::ComponentData;
 use crate::engine::{DataFileDecl, EngineError, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result};
 
 pub mod actions;
+mod automa;
 pub mod data;
 mod heuristic;
 mod log;
@@ -25,12 +27,19 @@ pub use data::Data;
 pub use state::{Phase, State, Step};
 
 use actions::NUM_ACTIONS;
+use state::MAX_PLAYERS;
 
 /// The game: player count and component data.
 #[derive(Debug, Clone)]
 pub struct Mistwind {
     pub data: Data,
     pub players: usize,
+    /// Automa players (AUT): table positions after the seats, moved by the game.
+    pub automa: usize,
+    /// Table positions: the seats (`0..players`), then the automa players.
+    pub positions: usize,
+    /// The table's clockwise order of positions, from the first position (`order[..positions]`).
+    pub order: [u8; MAX_PLAYERS],
     /// Rounds of this player count (4, or 5 with 5 players).
     pub rounds: u8,
     /// The user's data (as JSON) when it is not the shipped file.
@@ -44,9 +53,9 @@ impl GameDefinition for Mistwind {
     const OPTIONS: &'static [OptionDecl] = &[
         OptionDecl {
             name: "players",
-            kind: OptionKind::Int { min: 3, max: 5, default: 3 },
+            kind: OptionKind::Int { min: 2, max: 5, default: 3 },
             configuration: true,
-            doc: "Mistwind with 3, 4 or 5 players (4 rounds, 5 with 5 players); the 2-player and solo games are not built yet",
+            doc: "Mistwind with 2 to 5 players (4 rounds, 5 with 5 players); 2 players play with two automa players; the solo game is not built yet",
         },
         OptionDecl::DATA,
     ];
@@ -63,6 +72,8 @@ impl GameDefinition for Mistwind {
             None
         };
         let rounds = data.rounds(players);
+        let (automa, order) = table(players);
+        let positions = players + automa;
         let max_chance = [data.characters.len(), data.port_cards.len(), data.achievements.len(), data.network_tiles.len(), data.network_cards.len(), data::CARGO_TYPES]
             .into_iter()
             .max()
@@ -70,18 +81,30 @@ impl GameDefinition for Mistwind {
         let spec = GameSpec {
             name: Self::NAME,
             players,
-            opponents: Vec::new(),
+            opponents: (1..=automa).map(|k| format!("AUT{k}")).collect(),
             tiers: Vec::new(),
             num_distinct_actions: NUM_ACTIONS,
             max_chance_outcomes: max_chance,
-            max_game_length: max_game_length(&data, players, rounds),
+            max_game_length: max_game_length(&data, positions, rounds),
             observation_tensor_shape: vec![view::tensor_len()],
-            // Winners share +1, losers share -1; a draw of all is 0 for all.
-            zero_sum: true,
+            // Winners share +1, losers share -1; a draw of all is 0 for all. A game with
+            // automa players says false, as the engine contract asks of every game with
+            // opponents (its returns add up to zero all the same: they never win, ruling 15).
+            zero_sum: automa == 0,
             min_return: -1.0,
             max_return: 1.0,
         };
-        Ok(Mistwind { data, players, rounds, config: options.config(Self::NAME, custom_data.as_ref()), spec })
+        Ok(Mistwind { data, players, automa, positions, order, rounds, config: options.config(Self::NAME, custom_data.as_ref()), spec })
+    }
+}
+
+/// The automa players and the table's clockwise order of positions for `players` seats. With
+/// 2 players two automa players (positions 2 and 3) sit between them: "turn order: AUT, PLA,
+/// AUT, PLA", AUT1 first.
+fn table(players: usize) -> (usize, [u8; MAX_PLAYERS]) {
+    match players {
+        2 => (2, [2, 0, 3, 1, 4]),
+        _ => (0, [0, 1, 2, 3, 4]),
     }
 }
 
@@ -90,8 +113,8 @@ impl GameDefinition for Mistwind {
 /// delivery per whale (each delivery with a resource choice and a refill), the ends of the
 /// steps, and the row refill. Over the game: each one-time character used once, each
 /// victory condition claimed once, the claims after the bonuses and the card discards.
-fn max_game_length(data: &Data, players: usize, rounds: u8) -> usize {
-    let n = players;
+fn max_game_length(data: &Data, positions: usize, rounds: u8) -> usize {
+    let n = positions;
     let setup = 4 + 4 + 4 * (data.capital_row as usize + data.territory_row as usize) + 3 * n + 10 + n;
     let per_turn = 2 + (3 + 1) + 3 * 3 + 1 + 1;
     let per_round = n * 2 + n * 5 * per_turn + 10 + n;

@@ -142,6 +142,9 @@ impl Mistwind {
                 }
             }
         }
+        if s.phase == Phase::Turns && self.is_automa(s.current as usize) {
+            return Draw::Automa(s.current);
+        }
         Draw::None
     }
 
@@ -172,6 +175,10 @@ impl Mistwind {
             Draw::Character(i) => {
                 s.character_deck &= !(1u64 << a);
                 s.character_row[i as usize] = a8;
+            }
+            Draw::Automa(p) => {
+                self.automa_place(s, p as usize, a as usize);
+                self.end_turn(s);
             }
         }
     }
@@ -663,10 +670,9 @@ impl Mistwind {
     }
 
     fn end_turn(&self, s: &mut State) {
-        let n = self.players;
-        for k in 1..=n {
-            let q = (s.current as usize + k) % n;
-            if s.players[q].hand & !s.players[q].discarded != 0 {
+        for k in 1..=self.positions {
+            let q = self.clockwise(s.current as usize, k);
+            if self.playable(s, q) != 0 {
                 self.begin_turn(s, q as u8);
                 return;
             }
@@ -681,7 +687,8 @@ impl Mistwind {
         s.free_moves = false;
         for i in 0..ROW {
             let top = s.stack_top[i];
-            if top == NONE || s.port_row[i] == NONE {
+            // An automa player on top takes no bonus (ruling 16).
+            if top == NONE || s.port_row[i] == NONE || self.is_automa(top as usize) {
                 continue;
             }
             let card = self.data.port_cards[s.port_row[i] as usize];
@@ -701,7 +708,7 @@ impl Mistwind {
     fn next_end_round_claim(&self, s: &mut State) {
         let n = self.players;
         while (s.cursor as usize) < n {
-            let p = (s.start_player as usize + s.cursor as usize) % n;
+            let p = self.seat_order(s.start_player as usize, s.cursor as usize);
             if self.any_claim(s, p) {
                 s.current = p as u8;
                 return;
@@ -713,7 +720,7 @@ impl Mistwind {
 
     /// Phase C steps 3–5: chips back, rows discarded, the round marker moved.
     fn clear_round(&self, s: &mut State) {
-        for pl in s.players.iter_mut().take(self.players) {
+        for pl in s.players.iter_mut().take(self.positions) {
             pl.hand = ALL_CHIPS;
             pl.discarded = 0;
             pl.used_resource_board = false;
@@ -740,7 +747,7 @@ impl Mistwind {
     fn next_network_discard(&self, s: &mut State) {
         let n = self.players;
         while (s.cursor as usize) < n {
-            let p = (s.start_player as usize + s.cursor as usize) % n;
+            let p = self.seat_order(s.start_player as usize, s.cursor as usize);
             if s.players[p].cards != 0 {
                 s.current = p as u8;
                 return;
@@ -758,14 +765,14 @@ impl Mistwind {
             s.refilling = true;
             s.phase = Phase::Discard;
             s.cursor = 0;
-            s.current = s.start_player;
+            s.current = self.seat_order(s.start_player as usize, 0) as u8;
         }
     }
 
     fn begin_round(&self, s: &mut State) {
         s.phase = Phase::Discard;
         s.cursor = 0;
-        s.current = s.start_player;
+        s.current = self.seat_order(s.start_player as usize, 0) as u8;
     }
 
     /// Finds the next chance draw, and moves past what needs no decision: the end of the
@@ -778,7 +785,7 @@ impl Mistwind {
         if s.phase == Phase::Setup {
             s.phase = Phase::PlaceWhales;
             s.cursor = 0;
-            s.current = s.start_player;
+            s.current = self.seat_order(s.start_player as usize, 0) as u8;
         }
         if s.refilling {
             s.refilling = false;
@@ -809,11 +816,18 @@ impl Rules for Mistwind {
     fn initial_state(&self) -> State {
         let r = &self.data.rules;
         let mut players = [Player::new(); MAX_PLAYERS];
-        for (p, pl) in players.iter_mut().enumerate().take(self.players) {
-            // Setup K: steel 1, wood 1, coins 2; krill 1 for the starting player, 2 for the
-            // second, and so on (seat 0 holds the starting player marker).
-            pl.res = [r.start[WOOD] as u16, r.start[STEEL] as u16, r.start[KRILL] as u16 + p as u16, r.start[COINS] as u16];
+        // The first position of the table holds the starting player marker (an automa player
+        // in the 2-player game).
+        let start = self.order[0] as usize;
+        for k in 0..self.positions {
+            let p = self.clockwise(start, k);
+            let pl = &mut players[p];
             pl.hand = ALL_CHIPS;
+            if p < self.players {
+                // Setup K: steel 1, wood 1, coins 2; krill 1 for the starting player, 2 for
+                // the second position, and so on, automa positions counted (ruling 17).
+                pl.res = [r.start[WOOD] as u16, r.start[STEEL] as u16, r.start[KRILL] as u16 + k as u16, r.start[COINS] as u16];
+            }
         }
         let d = &self.data;
         let mut s = State {
@@ -821,9 +835,9 @@ impl Rules for Mistwind {
             step: Step::Chip,
             draw: Draw::None,
             round: 0,
-            start_player: 0,
-            round_lead: 0,
-            current: 0,
+            start_player: start as u8,
+            round_lead: start as u8,
+            current: start as u8,
             cursor: 0,
             players,
             resource_fields: [NONE; ROW],
@@ -1029,6 +1043,7 @@ impl Rules for Mistwind {
             }
             Draw::PortCard(_) => bits(s.port_deck as u64).for_each(|c| f(c as Action, 1)),
             Draw::Character(_) => bits(s.character_deck).for_each(|c| f(c as Action, 1)),
+            Draw::Automa(p) => bits(s.players[p as usize].hand as u64).for_each(|c| f(c as Action, 1)),
         }
     }
 
@@ -1051,6 +1066,7 @@ impl Rules for Mistwind {
             }
             Draw::PortCard(_) => draw_bit(s.port_deck as u64, rng),
             Draw::Character(_) => draw_bit(s.character_deck, rng),
+            Draw::Automa(p) => draw_bit(s.players[p as usize].hand as u64, rng),
         }
     }
 
@@ -1070,7 +1086,7 @@ impl Rules for Mistwind {
                 if s.cursor as usize == self.players {
                     self.begin_round(s);
                 } else {
-                    s.current = ((s.start_player as usize + s.cursor as usize) % self.players) as u8;
+                    s.current = self.seat_order(s.start_player as usize, s.cursor as usize) as u8;
                 }
             }
             Phase::Discard => {
@@ -1082,7 +1098,7 @@ impl Rules for Mistwind {
                     s.round_lead = s.start_player;
                     self.begin_turn(s, s.start_player);
                 } else {
-                    s.current = ((s.start_player as usize + (s.cursor / k) as usize) % self.players) as u8;
+                    s.current = self.seat_order(s.start_player as usize, (s.cursor / k) as usize) as u8;
                 }
             }
             Phase::DiscardNetworkCard => {

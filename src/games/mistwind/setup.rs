@@ -64,6 +64,13 @@ struct PlayerDesc {
     card_discards: Vec<u8>,
 }
 
+/// An automa player of the 2-player game: the chips left in its deck this round.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct AutomaDesc {
+    chips: Option<Vec<u8>>,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Desc {
@@ -74,11 +81,15 @@ struct Desc {
     phase: Option<String>,
     /// In "turns": "chip" (the default), "move", "cargo", "claim".
     step: Option<String>,
-    #[serde(default)]
-    start_player: u8,
+    /// A table position: the seats, then the automa players (2 and 3 in the 2-player game).
+    /// By default the first position of the table (AUT1 in the 2-player game).
+    start_player: Option<u8>,
     current: Option<u8>,
     #[serde(default)]
     players: Vec<PlayerDesc>,
+    /// The automa players of the 2-player game, AUT1 first.
+    #[serde(default)]
+    automa: Vec<AutomaDesc>,
     /// The rows, by card: character names, port card numbers (1-based); `null` for an
     /// empty field. By default the first cards of the decks.
     character_row: Option<Vec<Option<String>>>,
@@ -90,6 +101,9 @@ struct Desc {
     resource_fields: BTreeMap<String, u8>,
     #[serde(default)]
     worker_fields: BTreeMap<String, u8>,
+    /// Chips on the character row's fields (an automa player's chip blocks a card it leaves).
+    #[serde(default)]
+    character_chips: BTreeMap<String, u8>,
     /// Achievement tile numbers (1-based), one per letter; network tile numbers, one per region.
     achievements: Option<Vec<u8>>,
     network_tiles: Option<Vec<u8>>,
@@ -187,14 +201,32 @@ impl Positions for Mistwind {
             "claim" => Step::Claim,
             x => return Err(err("step", format!("{x:?} is not one of [\"chip\", \"move\", \"cargo\", \"claim\"] ({:?} are reached by moves)", STEPS))),
         };
-        if dsc.start_player as usize >= n {
-            return Err(err("start_player", format!("player {} does not exist in a {n}-player game", dsc.start_player)));
+        let start_player = dsc.start_player.unwrap_or(self.order[0]);
+        if start_player as usize >= self.positions {
+            return Err(err("start_player", format!("position {start_player} does not exist in a {n}-player game ({} positions)", self.positions)));
         }
-        s.start_player = dsc.start_player;
-        s.round_lead = dsc.start_player;
-        let current = dsc.current.unwrap_or(dsc.start_player);
-        if current as usize >= n {
-            return Err(err("current", format!("player {current} does not exist in a {n}-player game")));
+        s.start_player = start_player;
+        s.round_lead = start_player;
+        // By default the starting player, or the first seat from it where automa players do
+        // not act (they act only at the start of their turns).
+        let current = dsc.current.unwrap_or(if s.phase == Phase::Turns && s.step == Step::Chip {
+            start_player
+        } else {
+            self.seat_order(start_player as usize, 0) as u8
+        });
+        if current as usize >= self.positions {
+            return Err(err("current", format!("position {current} does not exist in a {n}-player game ({} positions)", self.positions)));
+        }
+        if self.is_automa(current as usize) && !(s.phase == Phase::Turns && s.step == Step::Chip) {
+            return Err(err("current", format!("{} is an automa player: it acts only at the start of its turn", self.who(current as usize))));
+        }
+        if dsc.automa.len() > self.automa {
+            return Err(err("automa", format!("{} automa players described for {}", dsc.automa.len(), self.automa)));
+        }
+        for (k, ad) in dsc.automa.iter().enumerate() {
+            if let Some(c) = &ad.chips {
+                s.players[n + k].hand = Self::chips(&format!("automa[{k}].chips"), c)?;
+            }
         }
         s.current = current;
         s.free_moves = dsc.free_moves;
@@ -487,16 +519,21 @@ impl Positions for Mistwind {
             return Err(err("stacks", "5 fields"));
         }
         for (i, &(h, top)) in dsc.stacks.iter().enumerate() {
-            if h > 0 && top as usize >= n {
-                return Err(err(format!("stacks[{i}]"), "a stack's top chip belongs to a player"));
+            if h > 0 && top as usize >= self.positions {
+                return Err(err(format!("stacks[{i}]"), "a stack's top chip belongs to a table position"));
             }
             s.stack_height[i] = h;
             s.stack_top[i] = if h == 0 { NONE } else { top };
         }
-        for (field, map, name) in [(&mut s.resource_fields, &dsc.resource_fields, "resource_fields"), (&mut s.worker_fields, &dsc.worker_fields, "worker_fields")] {
+        let positions = self.positions;
+        for (field, map, name) in [
+            (&mut s.resource_fields, &dsc.resource_fields, "resource_fields"),
+            (&mut s.worker_fields, &dsc.worker_fields, "worker_fields"),
+            (&mut s.character_chips, &dsc.character_chips, "character_chips"),
+        ] {
             for (k, &p) in map {
                 let i: usize = k.parse().ok().filter(|i| (1..=ROW).contains(i)).ok_or_else(|| err(name, format!("{k:?} is not a field 1 to 5")))?;
-                if p as usize >= n {
+                if p as usize >= positions {
                     return Err(err(format!("{name}.{k}"), format!("player {p} does not exist")));
                 }
                 field[i - 1] = p;
@@ -515,8 +552,27 @@ impl Positions for Mistwind {
         if s.round > self.rounds || (s.round == self.rounds) != (s.phase == Phase::GameOver) {
             return Err(bad(format!("round {} of a {}-round game in phase {:?}", s.round, self.rounds, s.phase)));
         }
-        if s.current as usize >= n || s.start_player as usize >= n || s.round_lead as usize >= n {
-            return Err(bad("a player index out of range".into()));
+        if s.current as usize >= self.positions || s.start_player as usize >= self.positions || s.round_lead as usize >= self.positions {
+            return Err(bad("a table position out of range".into()));
+        }
+        // An automa player holds nothing but its deck and acts only by its chance draw.
+        for q in n..self.positions {
+            let pl = &s.players[q];
+            let mut bare = Player::new();
+            bare.hand = pl.hand;
+            bare.used_resource_board = pl.used_resource_board;
+            bare.used_worker_board = pl.used_worker_board;
+            if *pl != bare || pl.hand & !0b1_1111 != 0 {
+                return Err(bad(format!("{} holds more than its chips", self.who(q))));
+            }
+        }
+        if s.draw == Draw::None && s.phase != Phase::GameOver && self.is_automa(s.current as usize) {
+            return Err(bad(format!("{} is to move without its draw", self.who(s.current as usize))));
+        }
+        if let Draw::Automa(q) = s.draw {
+            if s.step != Step::Chip || self.playable(s, q as usize) == 0 {
+                return Err(bad(format!("{} draws a chip out of its turn's start, or with none left to play", self.who(q as usize))));
+            }
         }
         let mut chars = s.character_deck;
         let mut cards = s.network_deck;
@@ -612,7 +668,7 @@ impl Positions for Mistwind {
                 return Err(bad(format!("port field {}", i + 1)));
             }
             for (f, what) in [(s.resource_fields[i], "resource"), (s.worker_fields[i], "worker"), (s.character_chips[i], "character"), (s.stack_top[i], "port")] {
-                if f != NONE && f as usize >= n {
+                if f != NONE && f as usize >= self.positions {
                     return Err(bad(format!("{what} field {} holds a chip of no player", i + 1)));
                 }
             }
@@ -637,11 +693,8 @@ impl Positions for Mistwind {
         if s.phase != Phase::Turns && s.step != Step::Chip && !(s.phase == Phase::EndRoundClaims && s.step == Step::Claim) {
             return Err(bad(format!("step {:?} outside the turns", s.step)));
         }
-        if s.phase == Phase::Turns && s.step == Step::Chip && s.draw == Draw::None {
-            let pl = &s.players[s.current as usize];
-            if pl.hand & !pl.discarded == 0 {
-                return Err(bad("the player to move has no chip".into()));
-            }
+        if s.phase == Phase::Turns && s.step == Step::Chip && matches!(s.draw, Draw::None | Draw::Automa(_)) && self.playable(s, s.current as usize) == 0 {
+            return Err(bad("the player to move has no chip".into()));
         }
         if s.draw == Draw::None && s.phase != Phase::GameOver {
             // The player to move has a move (a position that can go on).

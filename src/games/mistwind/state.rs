@@ -1,10 +1,10 @@
 //! Mistwind's state: everything that changes during a game.
 //!
-//! The table has up to five positions, each a colour with its chips, board and pieces. In
-//! the games built now every position is a seat; the 2-player and solo games will add
-//! positions moved by the game (automa players) without changing this layout: turn order,
-//! chips on fields and stacks, the starting player marker and the demand tiles collected
-//! are kept by table position.
+//! The table has up to five positions, each a colour with its chips, board and pieces: the
+//! seats first, then the automa players (AUT) of the 2-player game, which the game moves
+//! through chance nodes. Turn order, chips on fields and stacks, the starting player marker
+//! and the demand tiles collected are kept by table position; `Mistwind::order` is the
+//! table's clockwise order. An automa player's `hand` is the deck it draws its chips from.
 
 use serde::{Deserialize, Serialize};
 
@@ -68,6 +68,8 @@ pub enum Draw {
     NetworkCard(u8, u8),
     PortCard(u8),
     Character(u8),
+    /// The automa player at this table position draws an action chip from its deck.
+    Automa(u8),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -24,7 +24,7 @@ pub(super) fn game(players: usize) -> Mistwind {
 
 #[test]
 fn conformance_in_every_player_count() {
-    for n in 3..=5 {
+    for n in 2..=5 {
         let stats = check_configuration("mistwind", json!({"players": n}).as_object().unwrap(), 8, 7, 2).unwrap_or_else(|e| panic!("{n} players: {e}"));
         assert_eq!(stats.terminals, 8);
     }
@@ -1030,4 +1030,284 @@ fn the_turn_state_that_decides_the_legal_moves_is_observed() {
     g.observation_tensor(&swapped, 1, &mut x);
     g.observation_tensor(&other, 1, &mut y);
     assert_ne!(x, y, "whale 1 or whale 2 in Fernwick");
+}
+
+// ----- the 2-player game: two automa players (AUT) -----
+
+/// The 2-player game's positions: P0 and P1 are seats 0 and 1, AUT1 and AUT2 positions 2 and 3.
+const AUT1: u8 = 2;
+const AUT2: u8 = 3;
+
+#[test]
+fn two_players_sit_between_two_automa_players_and_an_automa_player_starts() {
+    // "Choose the action chips of two unused player colors for the automa players (AUT). ...
+    // (turn order: AUT, PLA, AUT, PLA)" and "The game begins with one of the AUT as starting
+    // player". "the starting player begins with 1 krill, the second player with 2 krill, the
+    // third player with 3 krill, and so on" (ruling 17: P0 sits second, P1 fourth).
+    let g = game(2);
+    assert_eq!(g.spec().opponents, vec!["AUT1".to_string(), "AUT2".to_string()]);
+    assert_eq!((g.positions, &g.order[..4]), (4, &[AUT1, 0, AUT2, 1][..]));
+    assert_eq!(g.rounds, 4, "With 1 to 4 players, the game ends after 4 rounds");
+    let mut s = g.initial_state();
+    assert_eq!(s.start_player, AUT1);
+    assert_eq!((s.players[0].res[KRILL], s.players[1].res[KRILL]), (2, 4));
+    assert_eq!(s.players[AUT1 as usize].res, [0; 4]);
+    settle_chance(&g, &mut s);
+    // Only the players place whales and discard, clockwise from the starting player.
+    assert_eq!((s.phase, s.current), (Phase::PlaceWhales, 0));
+    play(&g, &mut s, "place-whale:Fernwick");
+    assert_eq!(s.current, 1);
+    play(&g, &mut s, "place-whale:Fernwick");
+    assert_eq!((s.phase, s.current), (Phase::Discard, 0));
+    play(&g, &mut s, "discard:chip 5");
+    assert_eq!(s.current, 1);
+    play(&g, &mut s, "discard:chip 5");
+    // Phase B opens with AUT1's draw: a chance node over its whole deck, no decision.
+    assert_eq!((g.actor(&s), s.draw), (Actor::Chance, Draw::Automa(AUT1)));
+    let names = legal(&g, &s);
+    assert_eq!(names, (1..=5).map(|n| format!("automa-chip:AUT1 draws chip {n}")).collect::<Vec<_>>());
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 2");
+    assert_eq!((g.actor(&s), s.current), (Actor::Player(0), 0));
+    play(&g, &mut s, "play-1:resources");
+    play(&g, &mut s, "end-moves");
+    play(&g, &mut s, "end-cargo");
+    assert_eq!(s.draw, Draw::Automa(AUT2), "AUT, PLA, AUT, PLA");
+    play(&g, &mut s, "automa-chip:AUT2 draws chip 4");
+    assert_eq!(g.actor(&s), Actor::Player(1));
+}
+
+#[test]
+fn an_automa_player_plays_four_chips_a_round_like_a_player() {
+    // "The game begins with one of the AUT as starting player, who (like a human player)
+    // places action chips": four chips a round; the fifth stays in its deck as its Phase A
+    // discard (ruling 14).
+    let g = game(2);
+    let mut s = at(&g, json!({"players": [{"chips": [1, 2, 3, 4], "discarded": []}, {"chips": [1, 2, 3, 4], "discarded": []}]}));
+    let mut draws = Vec::new();
+    let mut v = Vec::new();
+    while s.phase == Phase::Turns {
+        g.legal_actions(&s, &mut v);
+        if let Draw::Automa(q) = s.draw {
+            draws.push((q, v.len()));
+            g.apply(&mut s, v[0]);
+        } else {
+            // A player plays the port row (always open) and ends the turn.
+            let a = v.iter().copied().find(|&a| g.action_to_string(&s, a).contains(":port ")).unwrap();
+            g.apply(&mut s, a);
+            for name in ["take:wood", "end-moves", "end-cargo"] {
+                play(&g, &mut s, name);
+            }
+        }
+        while g.actor(&s) == Actor::Chance && !matches!(s.draw, Draw::Automa(_)) {
+            settle_chance(&g, &mut s);
+        }
+    }
+    // Each automa player drew from 5, 4, 3 and 2 chips left.
+    assert_eq!(draws, vec![(AUT1, 5), (AUT2, 5), (AUT1, 4), (AUT2, 4), (AUT1, 3), (AUT2, 3), (AUT1, 2), (AUT2, 2)]);
+}
+
+/// A 2-player position at AUT `q`'s draw.
+fn automa_turn(g: &Mistwind, q: u8, extra: Value) -> State {
+    let mut desc = json!({"current": q});
+    for (k, v) in extra.as_object().unwrap() {
+        desc[k] = v.clone();
+    }
+    let s = at(g, desc);
+    assert_eq!(s.draw, Draw::Automa(q));
+    s
+}
+
+#[test]
+fn the_zone_algorithm_places_on_the_matching_field_of_the_first_zone_with_it_free() {
+    // "Draw a random action chip for the AUT and, starting in zone 1, ... 2. Check whether the
+    // numbered field that matches the drawn action chip is still free. If so, place the AUT's
+    // action chip on the matching field." Zone 1 is the resource board (reconstructed).
+    let g = game(2);
+    let mut s = automa_turn(&g, AUT1, json!({}));
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 3");
+    assert_eq!(s.resource_fields[2], AUT1);
+    // "The AUT do not ..." take anything: it gains no resources (ruling 16).
+    assert_eq!(s.players[AUT1 as usize].res, [0; 4]);
+    assert_eq!(s.players[AUT1 as usize].hand, 0b1_1011);
+    assert_eq!(s.current, 0, "the automa player's turn is only its chip");
+}
+
+#[test]
+fn the_zone_algorithm_skips_a_zone_the_automa_player_already_used() {
+    // "1. Check whether the AUT has already played an action chip in this zone. If so, repeat
+    // step 1 for the next zone." AUT1 has a chip on the resource board (zone 1): chip 3 goes
+    // to the character row (zone 2) although resource field 3 is free.
+    let g = game(2);
+    let mut s = automa_turn(&g, AUT1, json!({"automa": [{"chips": [2, 3, 4, 5]}], "resource_fields": {"1": AUT1}}));
+    let card = s.character_row[2];
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 3");
+    assert_eq!((s.resource_fields[2], s.character_chips[2]), (NONE, AUT1));
+    // "The AUT ... do not take character cards": the card stays, its field is blocked.
+    assert_eq!(s.character_row[2], card);
+    assert!(!legal(&g, &s).iter().any(|n| n.starts_with("play-3:character")));
+}
+
+#[test]
+fn the_zone_algorithm_goes_to_the_next_zone_when_the_field_is_taken() {
+    // "If not, continue to the next zone and start again at step 1." P0's chip lies on
+    // resource field 3, P1's on character field 3: AUT1's chip 3 goes to worker field 3
+    // (zone 3).
+    let g = game(2);
+    let mut s = automa_turn(&g, AUT1, json!({"resource_fields": {"3": 0}, "character_chips": {"3": 1}}));
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 3");
+    assert_eq!(s.worker_fields[2], AUT1);
+    assert_eq!(s.players[AUT1 as usize].res, [0; 4], "the worker field's ability is not carried out");
+}
+
+#[test]
+fn in_zone_4_the_automa_player_always_places_and_stacks_on_other_chips() {
+    // "3. If the AUT reaches zone 4, it always discards its action chip, even if it has
+    // already discarded an action chip in this zone." and "If another player's action chip is
+    // already on the field matching the drawn action chip, the AUT's action chip is placed on
+    // top of it, following the normal game rules." Zone 4 is the port row (reconstructed).
+    let g = game(2);
+    // Zones 1-3 used by AUT1 (fields 1, 2, 5); its own chip already lies on port field 3.
+    let used = json!({"resource_fields": {"1": AUT1}, "character_chips": {"2": AUT1}, "worker_fields": {"5": AUT1},
+                      "stacks": [[0, 0], [0, 0], [1, AUT1], [1, 0]], "automa": [{"chips": [3, 4]}]});
+    let mut s = automa_turn(&g, AUT1, used.clone());
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 3");
+    assert_eq!((s.stack_height[2], s.stack_top[2]), (2, AUT1), "even if it has already discarded there");
+    // On P0's chip on port field 4: on top of it.
+    let mut s = automa_turn(&g, AUT1, used);
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 4");
+    assert_eq!((s.stack_height[3], s.stack_top[3]), (2, AUT1));
+    // A free field of a zone the automa player has not used still comes first: resource
+    // field 4 is taken, character field 4 is free but zone 2 is used, worker field 4 is
+    // free but zone 3 is used.
+    assert_eq!((s.character_chips[3], s.worker_fields[3]), (NONE, NONE));
+}
+
+#[test]
+fn an_automa_player_on_worker_field_4_takes_the_starting_player_marker() {
+    // "However, an AUT does take the starting player marker whenever it randomly places its
+    // chip on the fourth field of the worker board."
+    let g = game(2);
+    let mut s = automa_turn(&g, AUT2, json!({"resource_fields": {"4": 0}, "character_chips": {"4": 1}}));
+    assert_eq!(s.start_player, AUT1);
+    play(&g, &mut s, "automa-chip:AUT2 draws chip 4");
+    assert_eq!((s.worker_fields[3], s.start_player), (AUT2, AUT2));
+    // The marker's 2 VP are the automa player's: no seat scores them.
+    let r = g.score_report(&s);
+    assert_eq!((r.points[0][0], r.points[1][0]), (0.0, 0.0));
+    assert_eq!((r.opponents[1].name.as_str(), r.opponents[1].points[0]), ("AUT2", 2.0));
+}
+
+#[test]
+fn an_automa_player_on_top_of_a_port_stack_takes_no_bonus() {
+    // "the player whose action chip lies on top of a stack receives the port bonus" — the AUT
+    // "do not build outposts" and hold no resources, so the bonus under its chip is lost
+    // (ruling 16).
+    let g = game(2);
+    let mut s = at(&g, json!({"current": 1, "start_player": 0,
+        "players": [{"chips": []}, {"chips": [1]}], "automa": [{"chips": [5]}, {"chips": [5]}],
+        "stacks": [[2, AUT1], [1, 0]]}));
+    let before = s.players[0].res;
+    play(&g, &mut s, "play-1:resources");
+    play(&g, &mut s, "end-moves");
+    play(&g, &mut s, "end-cargo");
+    assert_ne!(s.phase, Phase::Turns, "all chips are played");
+    let bonus2 = g.data.port_cards[1].gain;
+    let mut want = before;
+    for r in 0..4 {
+        want[r] += bonus2[r] as u16;
+    }
+    assert_eq!(s.players[0].res, want, "P0 takes field 2's bonus only");
+    assert_eq!(s.players[AUT1 as usize].res, [0; 4]);
+}
+
+#[test]
+fn the_automa_players_have_report_rows_and_never_win() {
+    // The AUT simulate the absent players' turns; the 2-player game is won by one of the two
+    // players (ruling 15), even when an automa player holds more points.
+    let g = game(2);
+    let s = at(&g, json!({"phase": "game-over", "start_player": AUT1,
+        "players": [{"wood": 0, "steel": 0}, {"wood": 1, "steel": 0}]}));
+    let r = g.score_report(&s);
+    assert_eq!(r.totals, vec![0.0, 0.0]);
+    assert_eq!(r.opponents.iter().map(|o| o.total).collect::<Vec<_>>(), vec![2.0, 0.0]);
+    assert_eq!((r.winners.clone(), r.opponent_winners.len()), (vec![1], 0), "the tie goes to the most wood and steel");
+    let mut ret = [0.0; 2];
+    g.returns(&s, &mut ret);
+    assert_eq!(ret, [-1.0, 1.0]);
+}
+
+#[test]
+fn the_setup_helper_takes_2_player_positions_and_refuses_others() {
+    let g = game(2);
+    let s = at(&g, json!({"start_player": AUT2, "current": 0, "automa": [{"chips": [1, 2]}], "stacks": [[1, AUT2]]}));
+    assert_eq!((s.start_player, s.players[AUT1 as usize].hand, s.stack_top[0]), (AUT2, 0b11, AUT2));
+    for (desc, field) in [
+        (json!({"start_player": 4}), "start_player"),
+        (json!({"automa": [{}, {}, {}]}), "automa"),
+        (json!({"automa": [{"chips": [6]}]}), "automa[0].chips"),
+        (json!({"phase": "discard", "current": AUT1}), "current"),
+    ] {
+        let e = g.setup(&desc).unwrap_err().to_string();
+        assert!(e.contains(field), "{desc}: {e}");
+    }
+}
+
+#[test]
+fn the_observation_shows_the_automa_players_chips_and_decks() {
+    // The fields the automa players hold decide what the players may play: both the text
+    // and the tensor show them, and the decks they draw from.
+    let g = game(2);
+    let mut s = automa_turn(&g, AUT1, json!({}));
+    assert!(g.observation_string(&s, 0).starts_with("Mistwind, round 1/4 - AUT1 draws a chip\n"));
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 2");
+    let text = g.observation_string(&s, 0);
+    assert!(text.contains("Resource board: 1:- 2:AUT1"), "{text}");
+    assert!(text.contains("AUT1 (starting player): automa, chips in its deck [1 3 4 5]"), "{text}");
+    let mut t = vec![0.0f32; super::view::tensor_len()];
+    g.observation_tensor(&s, 1, &mut t);
+    use super::view::layout;
+    assert_eq!(t[layout::RESOURCE_FIELDS + 5 + AUT1 as usize], 1.0);
+    let aut = layout::PLAYERS + AUT1 as usize * layout::PLAYER_SIZE;
+    assert_eq!(&t[aut + layout::HAND..aut + layout::HAND + 5], &[1.0, 0.0, 1.0, 1.0, 1.0]);
+    assert_eq!(t[layout::START_PLAYER + AUT1 as usize], 1.0);
+}
+
+#[test]
+fn an_automa_player_with_the_marker_leads_the_next_round() {
+    // "an AUT does take the starting player marker whenever it randomly places its chip on the
+    // fourth field of the worker board" and "The starting player begins with their first turn,
+    // after which all other players take their turn clockwise": AUT2 takes the marker with the
+    // round's last chip; in the next round P1, the first player clockwise from AUT2, discards
+    // first, then P0, and AUT2 opens Phase B (rulings 10, 17).
+    let g = game(2);
+    let mut s = automa_turn(&g, AUT2, json!({"players": [{"chips": []}, {"chips": []}],
+        "automa": [{"chips": [5]}, {"chips": [4, 5]}], "resource_fields": {"4": 0}, "character_chips": {"4": 1}}));
+    play(&g, &mut s, "automa-chip:AUT2 draws chip 4");
+    assert_eq!(s.start_player, AUT2);
+    settle_chance(&g, &mut s);
+    assert_eq!((s.round, s.phase, s.current), (1, Phase::Discard, 1));
+    play(&g, &mut s, "discard:chip 1");
+    assert_eq!(s.current, 0);
+    play(&g, &mut s, "discard:chip 1");
+    assert_eq!((s.phase, s.draw, s.round_lead), (Phase::Turns, Draw::Automa(AUT2), AUT2));
+    // The network tiles' side for two players is "1-3" (ruling 19).
+    assert_eq!(Data::tile_side(g.players), 0);
+}
+
+#[test]
+fn saved_2_player_states_with_an_impossible_automa_player_are_refused() {
+    let g = game(2);
+    let s = automa_turn(&g, AUT1, json!({}));
+    g.validate_state(&s).unwrap();
+    let mut holds = s.clone();
+    holds.players[AUT1 as usize].res[WOOD] = 1;
+    let mut moving = s.clone();
+    moving.step = Step::Move;
+    let mut empty = s.clone();
+    empty.players[AUT1 as usize].hand = 0b1;
+    let mut no_draw = s.clone();
+    no_draw.draw = Draw::None;
+    for bad in [holds, moving, empty, no_draw] {
+        assert!(g.validate_state(&bad).is_err());
+    }
 }

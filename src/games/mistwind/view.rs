@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::engine::prelude::*;
-use crate::engine::{Action, ScoreReport};
+use crate::engine::{Action, OpponentRow, ScoreReport};
 
 use super::actions::*;
 use super::data::*;
@@ -190,6 +190,7 @@ impl Mistwind {
             Draw::NetworkCard(..) => i < d.network_cards.len(),
             Draw::PortCard(_) => i < d.port_cards.len(),
             Draw::Character(_) => i < d.characters.len(),
+            Draw::Automa(p) => i < ROW && s.players[p as usize].hand & (1 << i) != 0,
             Draw::None => false,
         };
         if !known {
@@ -203,6 +204,7 @@ impl Mistwind {
             Draw::NetworkCard(p, _) => format!("deal-network-card:P{p} #{} {}", a + 1, self.card_words(a as usize)),
             Draw::PortCard(_) => format!("reveal-port-card:#{} {}", a + 1, self.port_card_words(a as usize)),
             Draw::Character(_) => format!("reveal-character:{}", d.characters[a as usize].name),
+            Draw::Automa(p) => format!("automa-chip:{} draws chip {}", self.who(p as usize), a + 1),
             Draw::None => format!("chance-{a}"),
         }
     }
@@ -216,7 +218,8 @@ impl Mistwind {
         }
     }
 
-    /// The score of each category for player `p`, as the game would end now.
+    /// The score of each category for table position `p` (a seat or an automa player), as
+    /// the game would end now.
     pub fn tally(&self, s: &State, p: usize) -> [u32; 7] {
         let r = &self.data.rules;
         let pl = &s.players[p];
@@ -231,9 +234,9 @@ impl Mistwind {
             if mine == 0 {
                 continue;
             }
-            let best = (0..self.players).map(|q| v(&s.players[q])).max().unwrap_or(0);
+            let best = (0..self.positions).map(|q| v(&s.players[q])).max().unwrap_or(0);
             if mine == best {
-                let tied = (0..self.players).filter(|&q| v(&s.players[q]) == best).count() as u32;
+                let tied = (0..self.positions).filter(|&q| v(&s.players[q]) == best).count() as u32;
                 t[2] += r.majority_points / tied;
             }
         }
@@ -271,21 +274,22 @@ impl Mistwind {
     fn whose(&self, s: &State) -> String {
         match s.draw {
             Draw::None => {}
+            Draw::Automa(q) => return format!("{} draws a chip", self.who(q as usize)),
             _ => return "chance".into(),
         }
-        let p = s.current;
+        let p = self.who(s.current as usize);
         match s.phase {
             Phase::Setup => "setup".into(),
-            Phase::PlaceWhales => format!("P{p} places a whale"),
-            Phase::Discard => format!("P{p} discards a chip in secret"),
-            Phase::Turns => format!("P{p}'s turn, step {}{}", STEPS[step_index(s.step)], match s.step {
+            Phase::PlaceWhales => format!("{p} places a whale"),
+            Phase::Discard => format!("{p} discards a chip in secret"),
+            Phase::Turns => format!("{p}'s turn, step {}{}", STEPS[step_index(s.step)], match s.step {
                 Step::PortChoice(i) => format!(" on port field {}", i + 1),
                 Step::WorkerBuild(i) => format!(" from worker field {}", i + 1),
                 Step::BottomChoice(i) => format!(" for demand row space {}", i + 1),
                 _ => String::new(),
             }),
-            Phase::EndRoundClaims => format!("P{p} may claim after the port bonuses"),
-            Phase::DiscardNetworkCard => format!("P{p} discards a network card"),
+            Phase::EndRoundClaims => format!("{p} may claim after the port bonuses"),
+            Phase::DiscardNetworkCard => format!("{p} discards a network card"),
             Phase::GameOver => "game over".into(),
         }
     }
@@ -295,7 +299,7 @@ impl Mistwind {
         let d = &self.data;
         let mut o = String::new();
         let _ = writeln!(o, "Mistwind, round {}/{} - {}", (s.round + 1).min(self.rounds), self.rounds, self.whose(s));
-        let owner = |x: u8| if x == NONE { "-".to_string() } else { format!("P{x}") };
+        let owner = |x: u8| if x == NONE { "-".to_string() } else { self.who(x as usize) };
         if s.phase == Phase::Turns {
             let whales = |m: u8| bits(m as u64).map(|w| (w + 1).to_string()).collect::<Vec<_>>().join(" ");
             let _ = writeln!(o, "This turn: whales moved [{}], whales loaded or unloaded [{}], whale moves {}",
@@ -331,6 +335,12 @@ impl Mistwind {
         }
         let _ = writeln!(o, "Cargo supply: {}", (0..CARGO_TYPES).map(|c| format!("{} {}", s.cargo_supply[c], d.cargo[c])).collect::<Vec<_>>().join(", "));
         let _ = writeln!(o, "Decks: {} characters, {} port cards", s.character_deck.count_ones(), s.port_deck.count_ones());
+        for p in self.players..self.positions {
+            let pl = &s.players[p];
+            let sp = if s.start_player as usize == p { " (starting player)" } else { "" };
+            let chips: Vec<String> = bits(pl.hand as u64).map(|i| (i + 1).to_string()).collect();
+            let _ = writeln!(o, "  {}{sp}: automa, chips in its deck [{}]", self.who(p), chips.join(" "));
+        }
         for p in 0..self.players {
             let pl = &s.players[p];
             let mark = if s.draw == Draw::None && s.current as usize == p && s.phase != Phase::GameOver { ">" } else { " " };
@@ -471,7 +481,7 @@ impl View for Mistwind {
         w.one_hot(MAX_PLAYERS, s.round_lead as usize);
         for p in 0..MAX_PLAYERS {
             let start = w.at;
-            if p < self.players {
+            if p < self.positions {
                 let pl = &s.players[p];
                 for r in 0..4 {
                     w.value(pl.res[r] as f32);
@@ -592,7 +602,16 @@ impl View for Mistwind {
             totals.push(t.iter().sum::<u32>() as f64);
             ties.push(vec![(s.players[p].res[WOOD] + s.players[p].res[STEEL]) as f64]);
         }
+        let opponents = (self.players..self.positions)
+            .map(|q| {
+                let t = self.tally(s, q);
+                OpponentRow { name: self.who(q), points: t.iter().map(|&v| v as f64).collect(), total: t.iter().sum::<u32>() as f64 }
+            })
+            .collect();
         let mut notes = vec!["network cards not revealed score at the end by the links then made (full or partial)".to_string()];
+        if self.automa > 0 {
+            notes.push("the automa players score only what they hold (the starting player marker) and do not win".to_string());
+        }
         if s.phase != Phase::GameOver {
             notes.push(format!("round {} of {}: the score as if the game ended now", s.round + 1, self.rounds));
         }
@@ -600,6 +619,7 @@ impl View for Mistwind {
             categories: CATEGORIES.iter().map(|c| c.to_string()).collect(),
             points,
             totals,
+            opponents,
             tie_breakers: vec!["wood and steel left".into()],
             tie_breaker_values: ties,
             winners: self.winners(s),

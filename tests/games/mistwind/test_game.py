@@ -13,9 +13,9 @@ NAME = "mistwind"
 MISTWIND = [c for c in CONFIGS if c.game == NAME]
 
 
-def test_mistwind_is_listed_for_three_to_five_players() -> None:
+def test_mistwind_is_listed_for_two_to_five_players() -> None:
     assert NAME in REGISTERED and NAME in tw.GAMES
-    assert [c.players for c in MISTWIND] == [3, 4, 5]
+    assert [c.players for c in MISTWIND] == [2, 3, 4, 5]
     game = tw.load(NAME)
     assert game.players == 3
     assert game.state_format == 1
@@ -74,3 +74,22 @@ def test_setup_refuses_two_network_cards_of_one_difficulty() -> None:
     # "give one of each difficulty level to every player"
     with pytest.raises(tw.SetupError, match="players\\[0\\].network_cards"):
         tw.load(NAME).setup({"players": [{"network_cards": [1, 2, 11]}]})
+
+
+def test_the_two_player_game_moves_two_automa_players_by_chance() -> None:
+    # "Alternating turns between PLA and AUT are now simulated (turn order: AUT, PLA, AUT,
+    # PLA)" and "Draw a random action chip for the AUT and, starting in zone 1, carry out the
+    # following steps": P0 holds resource field 3, so AUT1's chip 3 goes to character field 3.
+    game = tw.load(NAME, players=2)
+    assert game.opponents == ["AUT1", "AUT2"]
+    state = game.setup({"resource_fields": {"3": 0}}, explicit_chance=True)
+    assert state.is_chance
+    assert [state.action_to_string(a) for a in state.legal_actions()][2] == "automa-chip:AUT1 draws chip 3"
+    state.apply("automa-chip:AUT1 draws chip 3")
+    assert state.current_player == 0
+    text = str(state)
+    assert "Resource board: 1:- 2:- 3:P0" in text
+    assert "chip AUT1" in text.split("Characters:")[1].splitlines()[3]
+    report = state.score_report()
+    assert [name for name, _, _ in report.opponents] == ["AUT1", "AUT2"]
+    assert report.opponents[0][2] == 2  # AUT1 holds the starting player marker
