@@ -1,4 +1,4 @@
-//! The table's order and the automa players (AUT) of the 2-player game.
+//! The table's order and the automa players (AUT) of the 2-player game and the solo mode.
 //!
 //! The table has `positions` positions: the seats, then the automa players. Everything that
 //! goes "clockwise" (turns, Phase A, the whale placement, the claims after the bonuses, the
@@ -117,6 +117,15 @@ impl Mistwind {
             _ => {
                 s.stack_height[i] += 1;
                 s.stack_top[i] = p;
+                // Solo: "If you place an AUT's action chip on a port card in the bottom row,
+                // give that AUT the lowest revealed territory demand tile matching the region
+                // (color) of the port card." An empty row gives nothing.
+                if self.players == 1 && s.port_row[i] != NONE {
+                    let r = self.data.ports[self.data.port_cards[s.port_row[i] as usize].port as usize].region as usize;
+                    if s.territory_display[r][0] != NONE {
+                        self.take_territory(s, pos, r, 0);
+                    }
+                }
             }
         }
     }

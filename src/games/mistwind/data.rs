@@ -299,7 +299,39 @@ pub struct DataFile {
     pub achievements: Vec<AchievementFile>,
     pub network_tiles: Vec<NetworkTileFile>,
     pub automa_zones: ZonesFile,
+    /// The solo mode's goals ("How to Win the Game"), easy first.
+    pub solo_goals: Vec<GoalFile>,
 }
+
+/// A solo difficulty goal: a network card fulfilled or not, and the least achievement tiles,
+/// network tiles and points.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GoalFile {
+    /// "easy", "medium" or "hard".
+    pub difficulty: String,
+    pub name: String,
+    pub network_card: bool,
+    pub achievements: u32,
+    pub network_tiles: u32,
+    pub points: u32,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A solo goal, compiled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Goal {
+    pub name: String,
+    pub network_card: bool,
+    pub achievements: u32,
+    pub network_tiles: u32,
+    pub points: u32,
+}
+
+/// The solo difficulties, in the order of the goals.
+pub const DIFFICULTY_LEVELS: [&str; 3] = ["easy", "medium", "hard"];
 
 /// The locations of numbered fields, in the order of the rulebook's "Numbered fields exist in
 /// the following locations" (I to IV); the indices are `actions::RESOURCE_BOARD` and the others.
@@ -504,6 +536,8 @@ pub struct Data {
     pub network_tiles: Vec<NetworkTile>,
     /// The location of each automa zone, zone 1 first (the last one is the port row).
     pub zones: [u8; 4],
+    /// The solo goals by difficulty (easy, medium, hard).
+    pub goals: Vec<Goal>,
 }
 
 fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
@@ -860,7 +894,23 @@ impl ComponentData for Data {
         if zones[3] != 3 {
             return Err(err("automa_zones.zones[3]", "zone 4 is the port row: the automa always places there, and only port cards stack chips"));
         }
+        if file.solo_goals.len() != DIFFICULTY_LEVELS.len() {
+            return Err(err("solo_goals", format!("{} goals; the rulebook has 3 (easy, medium, hard)", file.solo_goals.len())));
+        }
+        let mut goals = Vec::new();
+        for (k, g) in file.solo_goals.iter().enumerate() {
+            let f = |x: &str| format!("solo_goals[{k}].{x}");
+            if g.difficulty != DIFFICULTY_LEVELS[k] {
+                return Err(err(f("difficulty"), format!("{:?}: the goals are listed easy, medium, hard", g.difficulty)));
+            }
+            check_name(&f("name"), &g.name)?;
+            if g.achievements > 4 || g.network_tiles > REGIONS as u32 || g.points > 500 {
+                return Err(err(f("achievements"), "at most 4 achievement tiles, 4 network tiles and 500 points"));
+            }
+            goals.push(Goal { name: g.name.clone(), network_card: g.network_card, achievements: g.achievements, network_tiles: g.network_tiles, points: g.points });
+        }
         Ok(Data {
+            goals,
             rules,
             regions: file.regions.clone(),
             cargo: file.cargo.types.clone(),

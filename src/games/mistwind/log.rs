@@ -33,7 +33,18 @@ impl Mistwind {
                 let marker = if self.data.worker_board[i].ability == WorkerAbility::StartPlayer { ", taking the starting player marker" } else { "" };
                 format!("field {} of the worker board{marker}", i + 1)
             }
-            _ => format!("the port card of field {} (stack of {})", i + 1, b.stack_height[i] + 1),
+            _ => {
+                let mut tile = String::new();
+                if self.players == 1 && b.port_row[i] != NONE {
+                    let card = &self.data.port_cards[b.port_row[i] as usize];
+                    let r = self.data.ports[card.port as usize].region as usize;
+                    let row = b.territory_display[r][0];
+                    if row != NONE {
+                        tile = format!(" and takes the {} {} demand tile", self.data.regions[r], self.data.cargo[row as usize]);
+                    }
+                }
+                format!("the port card of field {} (stack of {}){tile}", i + 1, b.stack_height[i] + 1)
+            }
         };
         format!("{} draws chip {} and places it on {at} (zone {}).", self.who(q), i + 1, z + 1)
     }
@@ -152,7 +163,13 @@ impl Describe for Mistwind {
         // What follows at once without a decision: the end of a turn, a round, the game.
         if after.phase == Phase::GameOver && before.phase != Phase::GameOver {
             let w: Vec<String> = self.winners(after).iter().map(|p| format!("P{p}")).collect();
-            line.push_str(&format!(" The game ends; {} wins.", w.join(" and ")));
+            if self.players == 1 {
+                let goal = &self.data.goals[self.difficulty].name;
+                let met = if w.is_empty() { "missed: nobody wins" } else { "met: P0 wins" };
+                line.push_str(&format!(" The game ends; the goal {goal} is {met}."));
+            } else {
+                line.push_str(&format!(" The game ends; {} wins.", w.join(" and ")));
+            }
         } else if after.round != before.round {
             line.push_str(&format!(" Round {} ends.", before.round + 1));
         } else if before.phase == Phase::Turns && after.phase == Phase::Turns && after.current != before.current {

@@ -1,8 +1,8 @@
 //! Mistwind (Adrian Adamescu & Daryl Andrews, SPIEL DAS! / First Fish Games 2024) for 2 to 5
 //! players on side A of both boards; the 2-player game adds two automa players (AUT) that
-//! are not seats. `docs/games/mistwind.md` maps every rule to its code and test, records the
-//! rulings and the reconstructed components, and says what is not built yet (the solo game
-//! and side B).
+//! are not seats, the solo mode three and a difficulty goal. `docs/games/mistwind.md` maps
+//! every rule to its code and test, records the rulings and the reconstructed components,
+//! and says what is not built yet (side B).
 
 use serde_json::Value;
 
@@ -42,6 +42,8 @@ pub struct Mistwind {
     pub order: [u8; MAX_PLAYERS],
     /// Rounds of this player count (4, or 5 with 5 players).
     pub rounds: u8,
+    /// The solo mode's goal (0 easy, 1 medium, 2 hard; 0 with more players).
+    pub difficulty: usize,
     /// The user's data (as JSON) when it is not the shipped file.
     pub(crate) config: Value,
     pub(crate) spec: GameSpec,
@@ -53,9 +55,15 @@ impl GameDefinition for Mistwind {
     const OPTIONS: &'static [OptionDecl] = &[
         OptionDecl {
             name: "players",
-            kind: OptionKind::Int { min: 2, max: 5, default: 3 },
+            kind: OptionKind::Int { min: 1, max: 5, default: 3 },
             configuration: true,
-            doc: "Mistwind with 2 to 5 players (4 rounds, 5 with 5 players); 2 players play with two automa players; the solo game is not built yet",
+            doc: "Mistwind with 1 to 5 players (4 rounds, 5 with 5 players); 2 players play with two automa players, 1 (the solo mode) with three",
+        },
+        OptionDecl {
+            name: "difficulty",
+            kind: OptionKind::Choice { values: &data::DIFFICULTY_LEVELS, default: "easy" },
+            configuration: true,
+            doc: "the solo mode's goal: easy (Mushroom Farmer), medium (Port Worker), hard (Deep-Mist Diver); only with players=1",
         },
         OptionDecl::DATA,
     ];
@@ -65,6 +73,11 @@ impl GameDefinition for Mistwind {
 
     fn from_options(options: &Options) -> Result<Self> {
         let players = options.int("players") as usize;
+        let difficulty = options.choice("difficulty");
+        if players > 1 && difficulty != data::DIFFICULTY_LEVELS[0] {
+            return Err(EngineError::option("difficulty", "difficulties are for the solo mode (players=1)"));
+        }
+        let difficulty = data::DIFFICULTY_LEVELS.iter().position(|&d| d == difficulty).unwrap_or(0);
         let data = Data::from_option(options.data("data"))?;
         let custom_data = if data.file != Data::shipped().file {
             Some(serde_json::to_value(&data.file).map_err(|e| EngineError::data("(file)", e.to_string()))?)
@@ -82,7 +95,7 @@ impl GameDefinition for Mistwind {
             name: Self::NAME,
             players,
             opponents: (1..=automa).map(|k| format!("AUT{k}")).collect(),
-            tiers: Vec::new(),
+            tiers: if players == 1 { data.goals.iter().map(|g| g.name.clone()).collect() } else { Vec::new() },
             num_distinct_actions: NUM_ACTIONS,
             max_chance_outcomes: max_chance,
             max_game_length: max_game_length(&data, positions, rounds),
@@ -94,15 +107,17 @@ impl GameDefinition for Mistwind {
             min_return: -1.0,
             max_return: 1.0,
         };
-        Ok(Mistwind { data, players, automa, positions, order, rounds, config: options.config(Self::NAME, custom_data.as_ref()), spec })
+        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, config: options.config(Self::NAME, custom_data.as_ref()), spec })
     }
 }
 
 /// The automa players and the table's clockwise order of positions for `players` seats. With
 /// 2 players two automa players (positions 2 and 3) sit between them: "turn order: AUT, PLA,
-/// AUT, PLA", AUT1 first.
+/// AUT, PLA", AUT1 first. Solo, three automa players (positions 1 to 3) begin and the player
+/// sits fourth: "The 3 AUT players begin the game; you are in fourth position".
 fn table(players: usize) -> (usize, [u8; MAX_PLAYERS]) {
     match players {
+        1 => (3, [1, 2, 3, 0, 4]),
         2 => (2, [2, 0, 3, 1, 4]),
         _ => (0, [0, 1, 2, 3, 4]),
     }

@@ -75,6 +75,21 @@ fn gain(res: &mut [u16; 4], g: &[u8; 4]) {
     }
 }
 
+/// How the solo player stands against a goal: each condition's count and whether it is met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GoalStanding {
+    pub card: bool,
+    pub achievements: (u32, bool),
+    pub tiles: (u32, bool),
+    pub points: (u32, bool),
+}
+
+impl GoalStanding {
+    pub fn met(&self) -> bool {
+        self.card && self.achievements.1 && self.tiles.1 && self.points.1
+    }
+}
+
 impl Mistwind {
     /// Chips each player discards in Phase A (two with 5 players).
     pub fn discards(&self) -> u8 {
@@ -142,7 +157,7 @@ impl Mistwind {
                 }
             }
         }
-        if s.phase == Phase::Turns && self.is_automa(s.current as usize) {
+        if s.phase == Phase::Turns && self.is_automa(s.current as usize) && s.step == Step::Chip {
             return Draw::Automa(s.current);
         }
         Draw::None
@@ -177,8 +192,10 @@ impl Mistwind {
                 s.character_row[i as usize] = a8;
             }
             Draw::Automa(p) => {
+                // The chip is the automa player's whole turn; the turn ends in `settle`, after
+                // the refill of a demand tile it took (solo).
                 self.automa_place(s, p as usize, a as usize);
-                self.end_turn(s);
+                s.step = Step::Claim;
             }
         }
     }
@@ -571,13 +588,7 @@ impl Mistwind {
                 let w = (a - DELIVER_TERRITORY) as usize / MAX_TERRITORY_ROW;
                 let i = (a - DELIVER_TERRITORY) as usize % MAX_TERRITORY_ROW;
                 let r = self.deliver(s, p, w);
-                let row = &mut s.territory_display[r];
-                let n = d.territory_row as usize;
-                for k in i..n - 1 {
-                    row[k] = row[k + 1];
-                }
-                row[n - 1] = NONE;
-                s.players[p].territory_tiles[r] += 1;
+                self.take_territory(s, p, r, i);
                 if i < 2 {
                     s.step = Step::BottomChoice(i as u8);
                 }
@@ -609,6 +620,37 @@ impl Mistwind {
             }
             END_TURN => self.end_turn(s),
             _ => self.claim(s, p, a),
+        }
+    }
+
+    /// Position `p` takes the territory demand tile at space `i` of region `r`'s row: "When a
+    /// space among the territory demand tiles becomes empty, immediately slide the tile above
+    /// it down one space". The top space is refilled by the next chance draw.
+    pub(crate) fn take_territory(&self, s: &mut State, p: usize, r: usize, i: usize) {
+        let row = &mut s.territory_display[r];
+        let n = self.data.territory_row as usize;
+        for k in i..n - 1 {
+            row[k] = row[k + 1];
+        }
+        row[n - 1] = NONE;
+        s.players[p].territory_tiles[r] += 1;
+    }
+
+    /// The solo player's standing against goal `g` ("How to Win the Game"): whether a network
+    /// card is fulfilled (revealed, or held with both destinations joined: ruling 22), the
+    /// achievement tiles, the network tiles (control markers) and the points.
+    pub fn goal_standing(&self, s: &State, g: usize) -> GoalStanding {
+        let pl = &s.players[0];
+        let goal = &self.data.goals[g];
+        let card = pl.claimed != 0 || bits(pl.cards as u64).any(|c| self.card_links(pl, c) == 2);
+        let achievements = pl.achievements.count_ones();
+        let tiles = pl.markers.iter().filter(|&&m| m != 0).count() as u32;
+        let points: u32 = self.tally(s, 0).iter().sum();
+        GoalStanding {
+            card: card || !goal.network_card,
+            achievements: (achievements, achievements >= goal.achievements),
+            tiles: (tiles, tiles >= goal.network_tiles),
+            points: (points, points >= goal.points),
         }
     }
 
@@ -791,8 +833,8 @@ impl Mistwind {
             s.refilling = false;
             self.begin_round(s);
         }
-        if s.phase == Phase::Turns && s.step == Step::Claim && !self.any_claim(s, s.current as usize)
-            && self.usable_one_time(s, &s.players[s.current as usize]) == 0
+        if s.phase == Phase::Turns && s.step == Step::Claim && (self.is_automa(s.current as usize) || (!self.any_claim(s, s.current as usize)
+            && self.usable_one_time(s, &s.players[s.current as usize]) == 0))
         {
             self.end_turn(s);
             self.settle(s);
@@ -1131,6 +1173,11 @@ impl Rules for Mistwind {
     fn winners(&self, s: &State) -> Vec<usize> {
         if s.phase != Phase::GameOver {
             return Vec::new();
+        }
+        // Solo: the player wins by meeting the chosen goal; a missed goal is a loss with no
+        // winning seat (ruling 23).
+        if self.players == 1 {
+            return if self.goal_standing(s, self.difficulty).met() { vec![0] } else { Vec::new() };
         }
         let mut keys = [(0u32, 0u32); MAX_PLAYERS];
         for (p, k) in keys.iter_mut().enumerate().take(self.players) {

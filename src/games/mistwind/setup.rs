@@ -64,11 +64,14 @@ struct PlayerDesc {
     card_discards: Vec<u8>,
 }
 
-/// An automa player of the 2-player game: the chips left in its deck this round.
+/// An automa player: the chips left in its deck this round, and (solo) the territory demand
+/// tiles given to it, by region.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct AutomaDesc {
     chips: Option<Vec<u8>>,
+    #[serde(default)]
+    territory_tiles: BTreeMap<String, u8>,
 }
 
 #[derive(Deserialize)]
@@ -81,13 +84,14 @@ struct Desc {
     phase: Option<String>,
     /// In "turns": "chip" (the default), "move", "cargo", "claim".
     step: Option<String>,
-    /// A table position: the seats, then the automa players (2 and 3 in the 2-player game).
+    /// A table position: the seats, then the automa players (2 and 3 in the 2-player game, 1
+    /// to 3 solo).
     /// By default the first position of the table (AUT1 in the 2-player game).
     start_player: Option<u8>,
     current: Option<u8>,
     #[serde(default)]
     players: Vec<PlayerDesc>,
-    /// The automa players of the 2-player game, AUT1 first.
+    /// The automa players (2 in the 2-player game, 3 solo), AUT1 first.
     #[serde(default)]
     automa: Vec<AutomaDesc>,
     /// The rows, by card: character names, port card numbers (1-based); `null` for an
@@ -226,6 +230,12 @@ impl Positions for Mistwind {
         for (k, ad) in dsc.automa.iter().enumerate() {
             if let Some(c) = &ad.chips {
                 s.players[n + k].hand = Self::chips(&format!("automa[{k}].chips"), c)?;
+            }
+            if !ad.territory_tiles.is_empty() && n != 1 {
+                return Err(err(format!("automa[{k}].territory_tiles"), "only the solo mode gives the automa players demand tiles"));
+            }
+            for (r, x) in &ad.territory_tiles {
+                s.players[n + k].territory_tiles[self.region_of(&format!("automa[{k}].territory_tiles"), r)?] = *x;
             }
         }
         s.current = current;
@@ -430,7 +440,7 @@ impl Positions for Mistwind {
             }
         }
         for r in 0..REGIONS {
-            let collected_t: u32 = (0..n).map(|p| s.players[p].territory_tiles[r] as u32).sum();
+            let collected_t: u32 = (0..self.positions).map(|p| s.players[p].territory_tiles[r] as u32).sum();
             let collected_c: u32 = (0..n).map(|p| s.players[p].capital_tiles[r] as u32).sum();
             for (stack, mut k, what) in [(&mut s.territory_stack[r], collected_t, "territory"), (&mut s.capital_stack[r], collected_c, "capital")] {
                 for c in 0..CARGO_TYPES {
@@ -562,6 +572,9 @@ impl Positions for Mistwind {
             bare.hand = pl.hand;
             bare.used_resource_board = pl.used_resource_board;
             bare.used_worker_board = pl.used_worker_board;
+            if n == 1 {
+                bare.territory_tiles = pl.territory_tiles;
+            }
             if *pl != bare || pl.hand & !0b1_1111 != 0 {
                 return Err(bad(format!("{} holds more than its chips", self.who(q))));
             }
@@ -627,7 +640,7 @@ impl Positions for Mistwind {
                     return Err(bad(format!("the {} demand stacks", d.regions[r])));
                 }
             }
-            let collected_t: u32 = (0..n).map(|p| s.players[p].territory_tiles[r] as u32).sum();
+            let collected_t: u32 = (0..self.positions).map(|p| s.players[p].territory_tiles[r] as u32).sum();
             let collected_c: u32 = (0..n).map(|p| s.players[p].capital_tiles[r] as u32).sum();
             let total_t: u32 = d.territory_tiles[r].iter().map(|&c| c as u32).sum();
             let total_c: u32 = d.capital_tiles[r].iter().map(|&c| c as u32).sum();

@@ -1311,3 +1311,305 @@ fn saved_2_player_states_with_an_impossible_automa_player_are_refused() {
         assert!(g.validate_state(&bad).is_err());
     }
 }
+
+// ----- the solo mode -----
+
+const S_AUT1: u8 = 1;
+const S_AUT2: u8 = 2;
+const S_AUT3: u8 = 3;
+
+fn solo(difficulty: &str) -> Mistwind {
+    Mistwind::load(&opts(json!({ "players": 1, "difficulty": difficulty }))).unwrap()
+}
+
+#[test]
+fn conformance_of_the_solo_mode_at_each_difficulty() {
+    for d in DIFFICULTY_LEVELS {
+        let stats = check_configuration("mistwind", json!({"players": 1, "difficulty": d}).as_object().unwrap(), 8, 7, 2)
+            .unwrap_or_else(|e| panic!("{d}: {e}"));
+        assert_eq!(stats.terminals, 8);
+    }
+}
+
+#[test]
+fn the_difficulty_is_a_solo_option_and_every_difficulty_is_a_configuration() {
+    // "How to Win the Game: Mushroom Farmer (Easy) ... Port Worker (Medium) ... Deep-Mist
+    // Diver (Hard)": three configurations of the solo mode; "easy" is the default.
+    let configs = Mistwind::configurations();
+    for d in DIFFICULTY_LEVELS {
+        assert!(configs.iter().any(|c| c["players"] == 1 && c["difficulty"] == d), "{d}: {configs:?}");
+    }
+    assert_eq!(solo("easy").difficulty, 0);
+    assert_eq!(Mistwind::load(&opts(json!({"players": 1}))).unwrap().difficulty, 0);
+    assert_eq!(solo("hard").spec().tiers, vec!["Mushroom Farmer", "Port Worker", "Deep-Mist Diver"]);
+    let e = Mistwind::load(&opts(json!({"players": 3, "difficulty": "medium"}))).unwrap_err().to_string();
+    assert!(e.contains("difficulty"), "{e}");
+    assert!(game(3).spec().tiers.is_empty());
+}
+
+#[test]
+fn solo_three_automa_players_begin_and_the_player_sits_fourth_with_4_krill() {
+    // "Choose 3 unused action-chip decks to simulate 3 automa players (AUT1, AUT2, and AUT3).
+    // ... Give one of the AUT the starting player marker. The 3 AUT players begin the game;
+    // you are in fourth position. This means you begin with 4 krill" and "The game is played
+    // over 4 rounds".
+    let g = solo("easy");
+    assert_eq!(g.spec().opponents, vec!["AUT1".to_string(), "AUT2".to_string(), "AUT3".to_string()]);
+    assert_eq!((g.positions, &g.order[..4]), (4, &[S_AUT1, S_AUT2, S_AUT3, 0][..]));
+    assert_eq!(g.rounds, 4);
+    assert_eq!(Data::tile_side(g.players), 0, "the 1-3 side of the network tiles");
+    let mut s = g.initial_state();
+    assert_eq!(s.start_player, S_AUT1);
+    assert_eq!(s.players[0].res, [1, 1, 4, 2], "wood 1, steel 1, krill 4, coins 2");
+    settle_chance(&g, &mut s);
+    assert_eq!((s.phase, s.current), (Phase::PlaceWhales, 0));
+    play(&g, &mut s, "place-whale:Fernwick");
+    assert_eq!((s.phase, s.current), (Phase::Discard, 0));
+    play(&g, &mut s, "discard:chip 5");
+    // "The player order can change ... whenever you or one of the AUT receives the starting
+    // player marker": the turns go AUT1, AUT2, AUT3, P0 from AUT1.
+    for (q, chip) in [(S_AUT1, 1), (S_AUT2, 2), (S_AUT3, 3)] {
+        assert_eq!(s.draw, Draw::Automa(q));
+        play(&g, &mut s, &format!("automa-chip:AUT{q} draws chip {chip}"));
+    }
+    assert_eq!(g.actor(&s), Actor::Player(0));
+}
+
+#[test]
+fn solo_phase_a_puts_one_chip_of_each_automa_deck_face_down() {
+    // "When you discard your action chip in Phase A, take the top action chip from each AUT
+    // deck and place it face down on the compass on the game board." Each AUT plays four
+    // chips; the chip left in its deck is the one face down (ruling 14): its draws are from 5,
+    // 4, 3 and 2 chips, and it plays none after its fourth.
+    let g = solo("easy");
+    let mut s = at(&g, json!({"players": [{"chips": [1, 2, 3, 4], "discarded": []}]}));
+    let mut draws = Vec::new();
+    let mut v = Vec::new();
+    while s.phase == Phase::Turns {
+        g.legal_actions(&s, &mut v);
+        if let Draw::Automa(q) = s.draw {
+            draws.push((q, v.len()));
+            g.apply(&mut s, *v.last().unwrap());
+        } else if g.actor(&s) == Actor::Chance {
+            g.apply(&mut s, v[0]);
+        } else {
+            let a = v.iter().copied().find(|&a| g.action_to_string(&s, a).contains(":port ")).unwrap();
+            g.apply(&mut s, a);
+            for name in ["take:wood", "end-moves", "end-cargo"] {
+                play(&g, &mut s, name);
+            }
+        }
+    }
+    let mut want = Vec::new();
+    for left in [5, 4, 3, 2] {
+        for q in [S_AUT1, S_AUT2, S_AUT3] {
+            want.push((q, left));
+        }
+    }
+    assert_eq!(draws, want);
+}
+
+#[test]
+fn solo_the_first_rounds_blocking_placements() {
+    // "If AUT1 has the starting player marker in Phase B of the first round, take the top
+    // action chip from AUT1, reveal it, and place it on the matching numbered field in zone 1.
+    // Repeat this process for the action chips of AUT2 and AUT3. If the numbered field for a
+    // just-revealed action chip is already occupied, place it on the matching numbered field
+    // in the next zone instead. These action fields are blocked for you."
+    let g = solo("easy");
+    let mut s = at(&g, json!({"current": S_AUT1}));
+    assert_eq!((s.round, s.start_player, s.draw), (0, S_AUT1, Draw::Automa(S_AUT1)));
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 3");
+    assert_eq!(s.resource_fields[2], S_AUT1, "zone 1");
+    play(&g, &mut s, "automa-chip:AUT2 draws chip 3");
+    assert_eq!(s.character_chips[2], S_AUT2, "resource field 3 is occupied: the next zone");
+    play(&g, &mut s, "automa-chip:AUT3 draws chip 3");
+    assert_eq!(s.worker_fields[2], S_AUT3, "and the next");
+    assert_eq!(g.actor(&s), Actor::Player(0));
+    let names = legal(&g, &s);
+    assert!(!names.iter().any(|n| n.starts_with("play-3:") && !n.starts_with("play-3:port")), "{names:?}");
+    assert!(names.iter().any(|n| n == "play-1:resources"));
+}
+
+#[test]
+fn solo_each_automa_player_places_at_most_one_chip_in_each_of_zones_1_to_3() {
+    // "In future turns, each AUT may only ever place one action chip in zones 1-3. First check
+    // whether an AUT has an action chip in zone 1. If so, check the next zone, and continue as
+    // described in the 2-player rules." AUT2 has chips in zones 1 to 3: chip 2 goes to the
+    // port row although resource, character and worker field 2 are free.
+    let g = solo("easy");
+    let desc = json!({"current": S_AUT2, "resource_fields": {"1": S_AUT2}, "character_chips": {"3": S_AUT2},
+        "worker_fields": {"5": S_AUT2}, "automa": [{}, {"chips": [2, 4]}]});
+    let mut s = at(&g, desc);
+    play(&g, &mut s, "automa-chip:AUT2 draws chip 2");
+    assert_eq!((s.resource_fields[1], s.character_chips[1], s.worker_fields[1]), (NONE, NONE, NONE));
+    assert_eq!((s.stack_height[1], s.stack_top[1]), (1, S_AUT2));
+    // With zone 1 used only, chip 4 goes to zone 2.
+    let mut s = at(&g, json!({"current": S_AUT2, "resource_fields": {"1": S_AUT2}, "automa": [{}, {"chips": [2, 4]}]}));
+    play(&g, &mut s, "automa-chip:AUT2 draws chip 4");
+    assert_eq!(s.character_chips[3], S_AUT2);
+}
+
+#[test]
+fn solo_an_automa_chip_on_a_port_card_takes_the_lowest_territory_tile_of_its_region() {
+    // "If you place an AUT's action chip on a port card in the bottom row, give that AUT the
+    // lowest revealed territory demand tile matching the region (color) of the port card."
+    // Port field 1 holds the Mossgate card (green); AUT3 has used zones 1-3.
+    let g = solo("easy");
+    let desc = json!({"current": S_AUT3, "resource_fields": {"2": S_AUT3}, "character_chips": {"2": S_AUT3},
+        "worker_fields": {"2": S_AUT3}, "automa": [{}, {}, {"chips": [1, 3]}],
+        "territory_display": {"green": ["oil", "coal", "coffee", "textiles"]}});
+    let mut s = at(&g, desc.clone());
+    assert_eq!(g.data.ports[g.data.port_cards[s.port_row[0] as usize].port as usize].region, 0);
+    let oil = g.data.cargo.iter().position(|c| c == "oil").unwrap() as u8;
+    let coal = g.data.cargo.iter().position(|c| c == "coal").unwrap() as u8;
+    let stack = s.territory_stack[0];
+    let before = s.clone();
+    play(&g, &mut s, "automa-chip:AUT3 draws chip 1");
+    let log = g.describe_move(&before, 0, &s, Some(0));
+    assert!(log.contains("takes the green oil demand tile"), "{log}");
+    assert_eq!(s.players[S_AUT3 as usize].territory_tiles, [1, 0, 0, 0]);
+    assert_eq!(s.territory_display[0][..4], [coal, g.data.cargo.iter().position(|c| c == "coffee").unwrap() as u8, g.data.cargo.iter().position(|c| c == "textiles").unwrap() as u8, NONE]);
+    // "Then refill the topmost space from the supply": the next chance node.
+    assert_eq!(s.draw, Draw::Territory(0, 3));
+    assert_eq!(s.territory_stack[0], stack);
+    assert_ne!(s.territory_display[0][0], oil);
+    // An empty row gives nothing.
+    let mut s = at(&g, desc.clone());
+    s.territory_display[0] = [NONE; MAX_TERRITORY_ROW];
+    s.territory_stack[0] = [0; CARGO_TYPES];
+    play(&g, &mut s, "automa-chip:AUT3 draws chip 1");
+    assert_eq!((s.stack_top[0], s.players[S_AUT3 as usize].territory_tiles), (S_AUT3, [0; 4]));
+    // In the 2-player game an automa chip on a port card takes nothing (ruling 16).
+    let g2 = game(2);
+    let mut s = automa_turn(&g2, AUT1, json!({"resource_fields": {"1": AUT1}, "character_chips": {"1": AUT1},
+        "worker_fields": {"1": AUT1}, "automa": [{"chips": [1, 3]}]}));
+    play(&g2, &mut s, "automa-chip:AUT1 draws chip 1");
+    assert_eq!((s.stack_top[0], s.players[AUT1 as usize].territory_tiles), (AUT1, [0; 4]));
+}
+
+#[test]
+fn solo_the_automa_players_pool_their_demand_tiles_for_the_cargo_majority() {
+    // "For scoring cargo majority, all 3 AUT add up their collected demand tiles together, as
+    // if they had been collected by a single player." P0 has 2 green points; the AUT 1 each:
+    // pooled 3 beats 2 (alone, each AUT's 1 would not), and the 5 VP go in AUT1's row.
+    let g = solo("easy");
+    let aut = |k: [u8; 3]| json!([{"territory_tiles": {"green": k[0]}}, {"territory_tiles": {"green": k[1]}}, {"territory_tiles": {"green": k[2]}}]);
+    let s = at(&g, json!({"players": [{"territory_tiles": {"green": 2}}], "automa": aut([1, 1, 1])}));
+    let r = g.score_report(&s);
+    assert_eq!(r.points[0][1..3], [2.0, 0.0]);
+    assert_eq!(r.opponents.iter().map(|o| (o.points[1], o.points[2])).collect::<Vec<_>>(), vec![(1.0, 5.0), (1.0, 0.0), (1.0, 0.0)]);
+    // Pooled 2 against 2: "In case of a tie, the points are split evenly (rounded down)".
+    let s = at(&g, json!({"players": [{"territory_tiles": {"green": 2}}], "automa": aut([1, 1, 0])}));
+    let r = g.score_report(&s);
+    assert_eq!((r.points[0][2], r.opponents[0].points[2]), (2.0, 2.0));
+    // Pooled 1 against 2: the player's.
+    let s = at(&g, json!({"players": [{"territory_tiles": {"green": 2}}], "automa": aut([0, 0, 1])}));
+    let r = g.score_report(&s);
+    assert_eq!((r.points[0][2], r.opponents[0].points[2], r.opponents[2].points[2]), (5.0, 0.0, 0.0));
+}
+
+/// A finished solo game where P0 holds `achievements` (letters), control markers on the
+/// upper field of `tiles` regions and the revealed network cards `claimed`, with territory
+/// tiles added so the total is exactly `points`.
+fn solo_end(g: &Mistwind, achievements: &[&str], tiles: usize, claimed: &[u8], points: u32) -> State {
+    let regions = ["green", "purple", "silver", "brown"];
+    let markers: Map<String, Value> = regions[..tiles].iter().map(|r| (r.to_string(), json!("upper"))).collect();
+    let mut pd = json!({"achievements": achievements, "markers": markers, "claimed": claimed, "network_cards": []});
+    let base: u32 = g.tally(&at(g, json!({"phase": "game-over", "start_player": S_AUT1, "players": [pd.clone()]})), 0).iter().sum();
+    // Each region with k territory tiles adds k + 5 (its majority).
+    let need = points.checked_sub(base).unwrap_or_else(|| panic!("base {base} above {points}"));
+    let mut m = 1;
+    while need > 17 * m {
+        m += 1;
+    }
+    assert!(need >= 6 * m, "base {base}, goal {points}");
+    let mut left = need - 5 * m;
+    let mut t = Map::new();
+    for (k, r) in regions[..m as usize].iter().enumerate() {
+        let x = if k as u32 == m - 1 { left } else { (left - (m - 1 - k as u32)).min(12) };
+        left -= x;
+        t.insert(r.to_string(), json!(x));
+    }
+    pd["territory_tiles"] = Value::Object(t);
+    let s = at(g, json!({"phase": "game-over", "start_player": S_AUT1, "players": [pd]}));
+    assert_eq!(g.tally(&s, 0).iter().sum::<u32>(), points);
+    s
+}
+
+#[test]
+fn solo_the_difficulty_goal_decides_the_game_at_its_boundaries() {
+    // "Mushroom Farmer (Easy) - Obtain 1 achievement tile, 1 network tile, and at least 30
+    // points. Port Worker (Medium) - Fulfill the conditions of your network card, obtain 2
+    // achievement tiles, 2 network tiles, and at least 45 points. Deep-Mist Diver (Hard) -
+    // Fulfill the conditions of your network card, obtain 3 achievement tiles, 3 network
+    // tiles, and at least 60 points." A missed goal is a loss with no winning seat (ruling 23).
+    let card = [6u8]; // a medium card, revealed
+    for (d, n, pts) in [("easy", 1usize, 30u32), ("medium", 2, 45), ("hard", 3, 60)] {
+        let g = solo(d);
+        let letters = &["A", "B", "C"][..n];
+        let fewer = &letters[..n - 1];
+        let needs_card = d != "easy";
+        let cards: &[u8] = if needs_card { &card } else { &[] };
+        let won = solo_end(&g, letters, n, cards, pts);
+        assert_eq!(g.winners(&won), vec![0], "{d}: the goal exactly");
+        let mut ret = [0.0];
+        g.returns(&won, &mut ret);
+        assert_eq!(ret, [1.0]);
+        let r = g.score_report(&won);
+        assert_eq!(r.winners, vec![0]);
+        assert_eq!(r.tier.as_deref(), Some(g.data.goals[g.difficulty].name.as_str()), "{d}");
+        assert!(r.notes.iter().any(|x| x.starts_with(&format!("goal {}", g.data.goals[g.difficulty].name)) && !x.contains("not met")), "{:?}", r.notes);
+        let mut losses = vec![("a point short", solo_end(&g, letters, n, cards, pts - 1)), ("an achievement short", solo_end(&g, fewer, n, cards, pts)),
+            ("a network tile short", solo_end(&g, letters, n - 1, cards, pts))];
+        if needs_card {
+            losses.push(("no network card", solo_end(&g, letters, n, &[], pts)));
+        }
+        for (what, s) in losses {
+            assert!(g.winners(&s).is_empty(), "{d}, {what}");
+            g.returns(&s, &mut ret);
+            assert_eq!(ret, [-1.0], "{d}, {what}");
+            let r = g.score_report(&s);
+            assert!(r.winners.is_empty() && r.opponent_winners.is_empty());
+            assert!(r.to_table().contains("no winner"));
+            assert!(r.notes.iter().any(|x| x.contains("not met")), "{d}, {what}: {:?}", r.notes);
+            assert_ne!(r.tier.as_deref(), Some(g.data.goals[g.difficulty].name.as_str()));
+        }
+    }
+    // A network card held (not revealed) with both destinations joined at the end fulfils it
+    // (ruling 22); the report's tier is the highest goal met, here with easy chosen.
+    let g = solo("easy");
+    let s = solo_end(&g, &["A", "B", "C"], 3, &card, 60);
+    assert_eq!(g.score_report(&s).tier.as_deref(), Some("Deep-Mist Diver"));
+}
+
+#[test]
+fn solo_the_setup_helper_takes_solo_positions_and_the_observation_shows_the_automa_tiles() {
+    let g = solo("medium");
+    let s = at(&g, json!({"start_player": S_AUT3, "current": 0, "automa": [{"chips": [1, 2]}, {}, {"territory_tiles": {"silver": 2}}],
+        "stacks": [[1, S_AUT3]]}));
+    assert_eq!((s.start_player, s.players[S_AUT1 as usize].hand, s.players[S_AUT3 as usize].territory_tiles), (S_AUT3, 0b11, [0, 0, 2, 0]));
+    g.validate_state(&s).unwrap();
+    let text = g.observation_string(&s, 0);
+    assert!(text.contains("AUT3 (starting player): automa, chips in its deck [1 2 3 4 5], demand tiles green 0, purple 0, silver 2, brown 0"), "{text}");
+    let mut t = vec![0.0f32; super::view::tensor_len()];
+    g.observation_tensor(&s, 0, &mut t);
+    use super::view::layout;
+    let aut = layout::PLAYERS + S_AUT3 as usize * layout::PLAYER_SIZE;
+    assert_eq!(&t[aut + layout::TERRITORY_TILES..aut + layout::TERRITORY_TILES + 4], &[0.0, 0.0, 2.0, 0.0]);
+    for (desc, field) in [
+        (json!({"start_player": 4}), "start_player"),
+        (json!({"automa": [{}, {}, {}, {}]}), "automa"),
+        (json!({"automa": [{"territory_tiles": {"green": 13}}]}), "players"),
+    ] {
+        let e = g.setup(&desc).unwrap_err().to_string();
+        assert!(e.contains(field), "{desc}: {e}");
+    }
+    // Only the solo mode gives automa players demand tiles.
+    let e = game(2).setup(&json!({"automa": [{"territory_tiles": {"green": 1}}]})).unwrap_err().to_string();
+    assert!(e.contains("automa[0].territory_tiles"), "{e}");
+    // A saved 2-player state whose automa player holds a tile is refused; a solo one is not.
+    let mut bad = at(&game(2), json!({}));
+    bad.players[AUT1 as usize].territory_tiles[0] = 1;
+    assert!(game(2).validate_state(&bad).is_err());
+}

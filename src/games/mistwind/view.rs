@@ -229,14 +229,33 @@ impl Mistwind {
         }
         t[1] = self.measure(pl, Count::TerritoryTiles) * r.territory_points + self.measure(pl, Count::CapitalTiles) * r.capital_points;
         for reg in 0..REGIONS {
-            let v = |q: &Player| q.territory_tiles[reg] as u32 * r.territory_points + q.capital_tiles[reg] as u32 * r.capital_points;
-            let mine = v(pl);
+            let v = |q: usize| s.players[q].territory_tiles[reg] as u32 * r.territory_points + s.players[q].capital_tiles[reg] as u32 * r.capital_points;
+            // The scorers: every position; solo, the player and the three automa players
+            // pooled, "as if they had been collected by a single player", whose points go in
+            // AUT1's row (ruling 21).
+            let mut scorers = [0u32; MAX_PLAYERS];
+            let (count, me) = if self.players == 1 {
+                scorers[0] = v(0);
+                scorers[1] = (1..self.positions).map(v).sum();
+                (2, match p {
+                    0 => Some(0),
+                    1 => Some(1),
+                    _ => None,
+                })
+            } else {
+                for (q, x) in scorers.iter_mut().enumerate().take(self.positions) {
+                    *x = v(q);
+                }
+                (self.positions, Some(p))
+            };
+            let Some(me) = me else { continue };
+            let mine = scorers[me];
             if mine == 0 {
                 continue;
             }
-            let best = (0..self.positions).map(|q| v(&s.players[q])).max().unwrap_or(0);
+            let best = scorers[..count].iter().copied().max().unwrap_or(0);
             if mine == best {
-                let tied = (0..self.positions).filter(|&q| v(&s.players[q]) == best).count() as u32;
+                let tied = scorers[..count].iter().filter(|&&x| x == best).count() as u32;
                 t[2] += r.majority_points / tied;
             }
         }
@@ -339,7 +358,12 @@ impl Mistwind {
             let pl = &s.players[p];
             let sp = if s.start_player as usize == p { " (starting player)" } else { "" };
             let chips: Vec<String> = bits(pl.hand as u64).map(|i| (i + 1).to_string()).collect();
-            let _ = writeln!(o, "  {}{sp}: automa, chips in its deck [{}]", self.who(p), chips.join(" "));
+            let tiles = if self.players == 1 {
+                format!(", demand tiles {}", (0..REGIONS).map(|r| format!("{} {}", d.regions[r], pl.territory_tiles[r])).collect::<Vec<_>>().join(", "))
+            } else {
+                String::new()
+            };
+            let _ = writeln!(o, "  {}{sp}: automa, chips in its deck [{}]{tiles}", self.who(p), chips.join(" "));
         }
         for p in 0..self.players {
             let pl = &s.players[p];
@@ -609,7 +633,24 @@ impl View for Mistwind {
             })
             .collect();
         let mut notes = vec!["network cards not revealed score at the end by the links then made (full or partial)".to_string()];
-        if self.automa > 0 {
+        let mut tier = None;
+        if self.players == 1 {
+            notes.push("the automa players score what they hold (the starting player marker, the demand tiles given them, their pooled cargo majority in AUT1's row) and do not win".to_string());
+            let g = &self.data.goals[self.difficulty];
+            let st = self.goal_standing(s, self.difficulty);
+            let yes = |b: bool| if b { "met" } else { "not met" };
+            let mut parts = Vec::new();
+            if g.network_card {
+                parts.push(format!("network card fulfilled: {}", yes(st.card)));
+            }
+            parts.push(format!("achievement tiles {} of {}: {}", st.achievements.0, g.achievements, yes(st.achievements.1)));
+            parts.push(format!("network tiles {} of {}: {}", st.tiles.0, g.network_tiles, yes(st.tiles.1)));
+            parts.push(format!("points {} of {}: {}", st.points.0, g.points, yes(st.points.1)));
+            notes.push(format!("goal {} ({}): {}", g.name, DIFFICULTY_LEVELS[self.difficulty], parts.join("; ")));
+            if s.phase == Phase::GameOver {
+                tier = (0..self.data.goals.len()).rev().find(|&k| self.goal_standing(s, k).met()).map(|k| self.data.goals[k].name.clone());
+            }
+        } else if self.automa > 0 {
             notes.push("the automa players score only what they hold (the starting player marker) and do not win".to_string());
         }
         if s.phase != Phase::GameOver {
@@ -626,6 +667,7 @@ impl View for Mistwind {
             terminal: s.phase == Phase::GameOver,
             truncated: false,
             notes,
+            tier,
             ..ScoreReport::default()
         }
     }
