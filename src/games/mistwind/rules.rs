@@ -637,7 +637,7 @@ impl Mistwind {
     }
 
     /// The solo player's standing against goal `g` ("How to Win the Game"): whether a network
-    /// card is fulfilled (revealed, or held with both destinations joined: ruling 22), the
+    /// card is fulfilled (revealed, or held with both destinations joined: ruling 23), the
     /// achievement tiles, the network tiles (control markers) and the points.
     pub fn goal_standing(&self, s: &State, g: usize) -> GoalStanding {
         let pl = &s.players[0];
@@ -1175,7 +1175,7 @@ impl Rules for Mistwind {
             return Vec::new();
         }
         // Solo: the player wins by meeting the chosen goal; a missed goal is a loss with no
-        // winning seat (ruling 23).
+        // winning seat (ruling 24).
         if self.players == 1 {
             return if self.goal_standing(s, self.difficulty).met() { vec![0] } else { Vec::new() };
         }

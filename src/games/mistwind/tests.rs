@@ -1510,12 +1510,19 @@ fn solo_the_automa_players_pool_their_demand_tiles_for_the_cargo_majority() {
 }
 
 /// A finished solo game where P0 holds `achievements` (letters), control markers on the
-/// upper field of `tiles` regions and the revealed network cards `claimed`, with territory
-/// tiles added so the total is exactly `points`.
+/// upper field of `tiles` regions and the revealed network cards `claimed` (or the fields of
+/// `extra`), with territory tiles added so the total is exactly `points`.
 fn solo_end(g: &Mistwind, achievements: &[&str], tiles: usize, claimed: &[u8], points: u32) -> State {
+    solo_end_with(g, achievements, tiles, json!({"claimed": claimed, "network_cards": []}), points)
+}
+
+fn solo_end_with(g: &Mistwind, achievements: &[&str], tiles: usize, extra: Value, points: u32) -> State {
     let regions = ["green", "purple", "silver", "brown"];
     let markers: Map<String, Value> = regions[..tiles].iter().map(|r| (r.to_string(), json!("upper"))).collect();
-    let mut pd = json!({"achievements": achievements, "markers": markers, "claimed": claimed, "network_cards": []});
+    let mut pd = json!({"achievements": achievements, "markers": markers});
+    for (k, v) in extra.as_object().unwrap() {
+        pd[k] = v.clone();
+    }
     let base: u32 = g.tally(&at(g, json!({"phase": "game-over", "start_player": S_AUT1, "players": [pd.clone()]})), 0).iter().sum();
     // Each region with k territory tiles adds k + 5 (its majority).
     let need = points.checked_sub(base).unwrap_or_else(|| panic!("base {base} above {points}"));
@@ -1543,7 +1550,7 @@ fn solo_the_difficulty_goal_decides_the_game_at_its_boundaries() {
     // points. Port Worker (Medium) - Fulfill the conditions of your network card, obtain 2
     // achievement tiles, 2 network tiles, and at least 45 points. Deep-Mist Diver (Hard) -
     // Fulfill the conditions of your network card, obtain 3 achievement tiles, 3 network
-    // tiles, and at least 60 points." A missed goal is a loss with no winning seat (ruling 23).
+    // tiles, and at least 60 points." A missed goal is a loss with no winning seat (ruling 24).
     let card = [6u8]; // a medium card, revealed
     for (d, n, pts) in [("easy", 1usize, 30u32), ("medium", 2, 45), ("hard", 3, 60)] {
         let g = solo(d);
@@ -1577,10 +1584,18 @@ fn solo_the_difficulty_goal_decides_the_game_at_its_boundaries() {
         }
     }
     // A network card held (not revealed) with both destinations joined at the end fulfils it
-    // (ruling 22); the report's tier is the highest goal met, here with easy chosen.
+    // (ruling 23): card 6, Rootmere to Duskharbor and Mossgate, joined by outposts; with one
+    // destination cut off it is not fulfilled. The report's tier is the highest goal met,
+    // here with easy chosen (ruling 24).
     let g = solo("easy");
-    let s = solo_end(&g, &["A", "B", "C"], 3, &card, 60);
-    assert_eq!(g.score_report(&s).tier.as_deref(), Some("Deep-Mist Diver"));
+    let chain = ["Rootmere", "Violet Reach", "Duskharbor", "Glowcap", "Sporeholm", "Mossgate"];
+    let held = solo_end_with(&g, &["A", "B", "C"], 3, json!({"network_cards": [6], "outposts": chain}), 60);
+    assert!(g.goal_standing(&held, 2).met());
+    assert_eq!(g.score_report(&held).tier.as_deref(), Some("Deep-Mist Diver"));
+    assert_eq!(g.winners(&held), vec![0]);
+    let cut = solo_end_with(&g, &["A", "B", "C"], 3, json!({"network_cards": [6], "outposts": &chain[..5]}), 60);
+    assert!(!g.goal_standing(&cut, 2).card);
+    assert_eq!(g.score_report(&cut).tier.as_deref(), Some("Mushroom Farmer"));
 }
 
 #[test]

@@ -232,7 +232,7 @@ impl Mistwind {
             let v = |q: usize| s.players[q].territory_tiles[reg] as u32 * r.territory_points + s.players[q].capital_tiles[reg] as u32 * r.capital_points;
             // The scorers: every position; solo, the player and the three automa players
             // pooled, "as if they had been collected by a single player", whose points go in
-            // AUT1's row (ruling 21).
+            // AUT1's row (ruling 22).
             let mut scorers = [0u32; MAX_PLAYERS];
             let (count, me) = if self.players == 1 {
                 scorers[0] = v(0);
