@@ -13,9 +13,11 @@ NAME = "mistwind"
 MISTWIND = [c for c in CONFIGS if c.game == NAME]
 
 
-def test_mistwind_is_listed_for_two_to_five_players() -> None:
+def test_mistwind_is_listed_for_one_to_five_players_and_each_solo_difficulty() -> None:
+    # "How to Win the Game": the solo mode's three goals, each a configuration.
     assert NAME in REGISTERED and NAME in tw.GAMES
-    assert [c.players for c in MISTWIND] == [2, 3, 4, 5]
+    assert [c.players for c in MISTWIND] == [1, 1, 1, 2, 3, 4, 5]
+    assert sorted(c.options["difficulty"] for c in MISTWIND if c.players == 1) == ["easy", "hard", "medium"]
     game = tw.load(NAME)
     assert game.players == 3
     assert game.state_format == 1
@@ -93,3 +95,32 @@ def test_the_two_player_game_moves_two_automa_players_by_chance() -> None:
     report = state.score_report()
     assert [name for name, _, _ in report.opponents] == ["AUT1", "AUT2"]
     assert report.opponents[0][2] == 2  # AUT1 holds the starting player marker
+
+
+def test_the_solo_mode_blocks_fields_and_reports_the_goal() -> None:
+    # "The 3 AUT players begin the game; you are in fourth position. This means you begin with
+    # 4 krill" and "If the numbered field for a just-revealed action chip is already
+    # occupied, place it on the matching numbered field in the next zone instead. These
+    # action fields are blocked for you."
+    game = tw.load(NAME, players=1, difficulty="medium")
+    assert game.opponents == ["AUT1", "AUT2", "AUT3"]
+    assert game.tiers == ["Mushroom Farmer", "Port Worker", "Deep-Mist Diver"]
+    state = game.setup({"current": 1}, explicit_chance=True)
+    for k in (1, 2, 3):
+        state.apply(f"automa-chip:AUT{k} draws chip 2")
+    assert state.current_player == 0
+    assert "krill 4" in str(state)
+    moves = [state.action_to_string(a) for a in state.legal_actions()]
+    assert not [m for m in moves if m.startswith("play-2:") and not m.startswith("play-2:port")]
+    # A missed goal is a loss with no winning seat.
+    end = game.setup({"phase": "game-over", "players": [{"achievements": ["A"]}]})
+    report = end.score_report()
+    assert report.winners == [] and end.returns() == [-1.0]
+    assert any(n.startswith("goal Port Worker (medium)") and "achievement tiles 1 of 2: not met" in n for n in report.notes)
+    assert "no winner" in report.to_table()
+
+
+def test_difficulty_is_only_for_the_solo_mode() -> None:
+    with pytest.raises(tw.OptionError, match="difficulty"):
+        tw.load(NAME, players=3, difficulty="hard")
+    assert tw.load(NAME, players=1).options["difficulty"] == "easy"
