@@ -26,6 +26,15 @@ pub struct KingdomTally {
     pub points: i64,
 }
 
+/// Every seat's kingdom points and total, and the Vikings' (solo), each kingdom tallied once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Scoring {
+    pub kingdoms: [[i64; KINGDOMS]; MAX_PLAYERS],
+    pub totals: [i64; MAX_PLAYERS],
+    pub vikings: [i64; KINGDOMS],
+    pub viking_total: i64,
+}
+
 /// The number of set bits of each byte value.
 const BYTE_ONES: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -742,16 +751,10 @@ impl Norsewind {
             t.shields += c.shields + if kg.shield_discs[b] { c.shield_space } else { 0 };
             t.prestige += c.prestige + if kg.prestige_discs[b] { c.prestige_space } else { 0 };
             preprinted += c.citizens;
-            for &f in &kg.figures[b] {
-                figures += (f != NONE) as u32;
-            }
-            if tile == T_COLOURS {
-                for &f in &kg.figures[b] {
-                    if f != NONE {
-                        colours |= 1 << f;
-                    }
-                }
-            }
+            let [f0, f1, f2] = kg.figures[b];
+            figures += (f0 != NONE) as u32 + (f1 != NONE) as u32 + (f2 != NONE) as u32;
+            // A colour's bit (NONE's lands past bit 7 and is dropped).
+            colours |= (1u32 << (f0 & 15) | 1u32 << (f1 & 15) | 1u32 << (f2 & 15)) as u8;
         }
         match tile {
             T_CITIZEN_SPACE => {
@@ -784,8 +787,13 @@ impl Norsewind {
     /// The Vikings' points in kingdom `k`: its card's coin value per card when their helmets
     /// exceed the player's shields there.
     pub fn viking_points(&self, s: &State, k: usize) -> i64 {
+        self.viking_points_against(s, k, self.kingdom_tally(s, 0, k).shields)
+    }
+
+    /// The Vikings' points in kingdom `k` against the player's `shields` there.
+    fn viking_points_against(&self, s: &State, k: usize, shields: u32) -> i64 {
         let side = self.data.vikings[k][s.viking_red[k] as usize];
-        if self.viking_helmets(s, k) > self.kingdom_tally(s, 0, k).shields {
+        if self.viking_helmets(s, k) > shields {
             side.points as i64 * s.viking_rows[k].count_ones() as i64
         } else {
             0
@@ -796,17 +804,37 @@ impl Norsewind {
         (0..KINGDOMS).map(|k| self.viking_points(s, k)).sum()
     }
 
-    /// The winners, given every seat's total: the highest total, ties broken by the most
-    /// coins; in the solo game the player if his total beats the Vikings'.
-    pub fn winners_of(&self, s: &State, totals: &[i64; MAX_PLAYERS]) -> Vec<usize> {
+    /// Every kingdom of every seat tallied once, and in the solo game the Vikings' points:
+    /// what the scores, the score report and the winners read.
+    pub fn scoring(&self, s: &State) -> Scoring {
+        let mut sc = Scoring::default();
+        for p in 0..self.players {
+            let mut total = s.player[p].coins as i64;
+            for k in 0..KINGDOMS {
+                let t = self.kingdom_tally(s, p, k);
+                sc.kingdoms[p][k] = t.points;
+                total += t.points;
+                if self.solo() {
+                    sc.vikings[k] = self.viking_points_against(s, k, t.shields);
+                    sc.viking_total += sc.vikings[k];
+                }
+            }
+            sc.totals[p] = total;
+        }
+        sc
+    }
+
+    /// The winners: the highest total, ties broken by the most coins; in the solo game the
+    /// player if his total beats the Vikings'.
+    pub fn winners_of(&self, s: &State, sc: &Scoring) -> Vec<usize> {
         if s.phase != Phase::GameOver || s.truncated {
             return Vec::new();
         }
         if self.solo() {
-            return if totals[0] > self.viking_total(s) { vec![0] } else { Vec::new() };
+            return if sc.totals[0] > sc.viking_total { vec![0] } else { Vec::new() };
         }
         let n = s.players as usize;
-        let key = |p: usize| (totals[p], s.player[p].coins as i64);
+        let key = |p: usize| (sc.totals[p], s.player[p].coins as i64);
         let best = (0..n).map(key).max().unwrap_or((0, 0));
         (0..n).filter(|&p| key(p) == best).collect()
     }
@@ -1057,8 +1085,10 @@ impl Rules for Norsewind {
     }
 
     fn winners(&self, s: &State) -> Vec<usize> {
-        let totals: [i64; MAX_PLAYERS] = std::array::from_fn(|p| if p < self.players { self.total(s, p) } else { 0 });
-        self.winners_of(s, &totals)
+        if s.phase != Phase::GameOver || s.truncated {
+            return Vec::new();
+        }
+        self.winners_of(s, &self.scoring(s))
     }
 
     fn is_truncated(&self, state: &State) -> bool {
