@@ -185,6 +185,16 @@ impl Norsewind {
     /// The kingdoms (bit `k`) for which player `p` may acquire castle `c`: he can pay, did
     /// not return it since the last building, and a "castle-seven" tile's minimum is met.
     pub fn castle_kingdoms(&self, s: &State, p: usize, c: u8) -> u8 {
+        self.castle_kingdoms_given(s, p, c, Self::below_seven_kingdoms(s))
+    }
+
+    /// The kingdoms without a "castle-seven" tile (bit `k`).
+    fn below_seven_kingdoms(s: &State) -> u8 {
+        (0..KINGDOMS).filter(|&k| s.tiles[k] != T_CASTLE_SEVEN).fold(0, |m, k| m | 1 << k)
+    }
+
+    /// `castle_kingdoms`, given `below_seven_kingdoms`.
+    fn castle_kingdoms_given(&self, s: &State, p: usize, c: u8, below_seven: u8) -> u8 {
         let card = self.facts(c);
         if card.cost > s.player[p].coins || s.locked[p] & (1 << c) != 0 {
             return 0;
@@ -192,7 +202,7 @@ impl Norsewind {
         if card.cost >= self.data.rules.red_castle_min {
             return 0xf;
         }
-        (0..KINGDOMS).filter(|&k| s.tiles[k] != T_CASTLE_SEVEN).fold(0, |m, k| m | 1 << k)
+        below_seven
     }
 
     /// The empty citizen space for a figure of `colour` (NEUTRAL: any) at place `q`
@@ -220,15 +230,12 @@ impl Norsewind {
         if s.tiles[k] == T_CITIZEN_SPACE && kg.tile_figure == NONE {
             places |= 1 << (8 * p) | 1 << (8 * NEUTRAL);
         }
+        // All ones for an empty space, none for a figure.
+        let empty = |f: u8| 0u64.wrapping_sub((f == NONE) as u64);
         for b in 0..kg.count as usize {
-            let spaces = &self.facts(kg.buildings[b]).space_places;
-            let figures = &kg.figures[b];
-            let mut free = 0u64;
-            for j in 0..MAX_SPACES {
-                if figures[j] == NONE {
-                    free |= spaces[j];
-                }
-            }
+            let [s0, s1, s2] = self.facts(kg.buildings[b]).space_places;
+            let [f0, f1, f2] = kg.figures[b];
+            let free = s0 & empty(f0) | s1 & empty(f1) | s2 & empty(f2);
             places |= free << (b + 1);
         }
         places
@@ -924,34 +931,42 @@ impl Rules for Norsewind {
                 // `build_cost` for every card and kingdom, with each kingdom read once into
                 // sets of kingdoms (bit k): those with room, those each building type is
                 // barred from, those with the toll.
-                let coins = s.player[p].coins;
+                let pl = &s.player[p];
+                let coins = pl.coins;
+                let r = &self.data.rules;
                 let (mut room, mut barred, mut toll) = (0u8, [0u8; 8], 0u8);
-                for k in 0..KINGDOMS {
-                    let (has_room, mut types) = self.building_room(s, p, k);
-                    room |= (has_room as u8) << k;
-                    while types != 0 {
-                        barred[types.trailing_zeros() as usize] |= 1 << k;
-                        types &= types - 1;
+                for (k, kg) in pl.kingdoms.iter().enumerate() {
+                    let tile = s.tiles[k];
+                    let limit = if tile == T_TWO { r.red_limit.min(r.kingdom_limit) } else { r.kingdom_limit };
+                    room |= ((kg.count < limit) as u8) << k;
+                    if tile == T_DIFFERENT {
+                        for &b in &kg.buildings[..kg.count as usize] {
+                            barred[self.facts(b).kind as usize & 7] |= 1 << k;
+                        }
                     }
-                    toll |= ((s.tiles[k] == T_TOLL) as u8) << k;
+                    toll |= ((tile == T_TOLL) as u8) << k;
                 }
-                for slot in 0..SLOTS {
-                    let c = s.market[slot];
-                    if c == NONE || room == 0 {
-                        continue;
-                    }
-                    let card = self.facts(c);
-                    let mut kingdoms = if card.cost > coins { 0 } else { room & !barred[card.kind as usize] };
-                    if card.toll_cost > coins {
-                        kingdoms &= !toll;
-                    }
-                    while kingdoms != 0 {
-                        out.push(actions::build(slot, kingdoms.trailing_zeros() as usize));
-                        kingdoms &= kingdoms - 1;
+                out.reserve(4 * (SLOTS + s.display_len as usize) + 1);
+                if room != 0 {
+                    for slot in 0..SLOTS {
+                        let c = s.market[slot];
+                        if c == NONE {
+                            continue;
+                        }
+                        let card = self.facts(c);
+                        let mut kingdoms = if card.cost > coins { 0 } else { room & !barred[card.kind as usize & 7] };
+                        if card.toll_cost > coins {
+                            kingdoms &= !toll;
+                        }
+                        while kingdoms != 0 {
+                            out.push(actions::build(slot, kingdoms.trailing_zeros() as usize));
+                            kingdoms &= kingdoms - 1;
+                        }
                     }
                 }
+                let below_seven = if s.display_len > 0 { Self::below_seven_kingdoms(s) } else { 0 };
                 for i in 0..s.display_len as usize {
-                    let mut kingdoms = self.castle_kingdoms(s, p, s.display[i]);
+                    let mut kingdoms = self.castle_kingdoms_given(s, p, s.display[i], below_seven);
                     while kingdoms != 0 {
                         out.push(actions::castle(i, kingdoms.trailing_zeros() as usize));
                         kingdoms &= kingdoms - 1;
