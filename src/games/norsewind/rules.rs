@@ -523,13 +523,14 @@ impl Norsewind {
     fn build(&self, s: &mut State, p: usize, slot: usize, k: usize) {
         let r = &self.data.rules;
         let c = s.market[slot];
-        let cost = self.build_cost(s, p, c, k).unwrap_or(0);
-        s.player[p].coins -= cost;
+        // The move is legal: the card fits the kingdom and the player can pay.
+        let card = self.facts(c);
+        let cost = if s.tiles[k] == T_TOLL { card.toll_cost } else { card.cost };
+        s.player[p].coins = s.player[p].coins.saturating_sub(cost);
         s.market[slot] = NONE;
         self.place_building(s, p, c, k);
         s.locked = [0; MAX_PLAYERS];
         s.passes = 0;
-        let card = self.facts(c);
         let mut gain = 0;
         if s.tiles[k] == T_FOURTH && s.player[p].kingdoms[k].count == r.kingdom_limit {
             gain += r.fourth_coins;
@@ -1007,7 +1008,8 @@ impl Rules for Norsewind {
             Phase::Ship => (0..SLOTS as Action).for_each(|i| f(i, 1)),
             Phase::Deal => bits(s.start_pool).for_each(|c| f(c as Action, 1)),
             Phase::Tile => {
-                let used = |t: u8| s.tiles.contains(&t);
+                let taken = s.tiles.iter().fold(0u32, |m, &t| m | 1u32.checked_shl(t as u32).unwrap_or(0));
+                let used = |t: u8| taken >> t & 1 != 0;
                 if self.random_tiles {
                     (0..TILES.len() as u8).filter(|&t| !used(t)).for_each(|t| f(t as Action, 1));
                     return;
