@@ -12,7 +12,7 @@ use super::data::{
     is_green, Card, CardFacts, CASTLE, CHURCH, KINGDOMS, MAX_SPACES, NEUTRAL, SHIP, TILES, T_CASTLE_SEVEN, T_CITIZEN_COIN,
     T_CITIZEN_SPACE, T_COLOURS, T_DIFFERENT, T_FOURTH, T_PRESTIGE, T_SHIELD, T_TOLL, T_TWO,
 };
-use super::state::{After, Kingdom, Phase, Player, State, MAX_PLAYERS, NONE, SLOTS};
+use super::state::{After, Derived, Kingdom, Phase, Player, State, MAX_PLAYERS, NONE, SLOTS};
 use super::Norsewind;
 
 /// The sums of one kingdom that final scoring reads.
@@ -49,8 +49,8 @@ const BYTE_ONES: [u8; 256] = {
 /// The card of set `m` with `n` cards of the set below it (`n` < the set's size).
 fn nth_card(m: u128, n: u32) -> Action {
     let low = m as u64;
-    let (mut word, mut n, mut base) =
-        if n < low.count_ones() { (low, n, 0) } else { ((m >> 64) as u64, n - low.count_ones(), 64) };
+    let below = low.count_ones();
+    let (mut word, mut n, mut base) = if n < below { (low, n, 0) } else { ((m >> 64) as u64, n - below, 64) };
     // Whole bytes first, then the set bits of the byte that holds it.
     loop {
         let byte = BYTE_ONES[(word & 0xff) as usize] as u32;
@@ -132,14 +132,8 @@ impl Norsewind {
 
     /// Buildings of type `t` in player `p`'s kingdoms other than `k`.
     pub fn count_type_elsewhere(&self, s: &State, p: usize, k: usize, t: u8) -> u32 {
-        let pl = &s.player[p];
-        (0..KINGDOMS)
-            .filter(|&j| j != k)
-            .map(|j| {
-                let kg = &pl.kingdoms[j];
-                kg.buildings[..kg.count as usize].iter().filter(|&&c| self.facts(c).kind == t).count() as u32
-            })
-            .sum()
+        let kingdoms = &s.player[p].kingdoms;
+        (0..KINGDOMS).filter(|&j| j != k).map(|j| kingdoms[j].derived.kinds[t as usize & 7] as u32).sum()
     }
 
     /// Income for a card placed in kingdom `k`: the kingdom card's type in the other kingdoms.
@@ -225,20 +219,50 @@ impl Norsewind {
     /// byte `colour` (0..=3, and 4 for a neutral figure, which takes any) has bit `q` set
     /// (0: the tile, 1..=4: the buildings) where `free_space` finds a space for that colour.
     fn citizen_places(&self, s: &State, p: usize, k: usize) -> u64 {
-        let kg = &s.player[p].kingdoms[k];
-        let mut places = 0u64;
-        if s.tiles[k] == T_CITIZEN_SPACE && kg.tile_figure == NONE {
-            places |= 1 << (8 * p) | 1 << (8 * NEUTRAL);
-        }
+        s.player[p].kingdoms[k].derived.citizen
+    }
+
+    /// Building `b`'s empty citizen spaces, for every colour at once (as `citizen_places`,
+    /// at bit 0).
+    fn building_free(&self, kg: &Kingdom, b: usize) -> u64 {
         // All ones for an empty space, none for a figure.
         let empty = |f: u8| 0u64.wrapping_sub((f == NONE) as u64);
-        for b in 0..kg.count as usize {
-            let [s0, s1, s2] = self.facts(kg.buildings[b]).space_places;
-            let [f0, f1, f2] = kg.figures[b];
-            let free = s0 & empty(f0) | s1 & empty(f1) | s2 & empty(f2);
-            places |= free << (b + 1);
+        let [s0, s1, s2] = self.facts(kg.buildings[b]).space_places;
+        let [f0, f1, f2] = kg.figures[b];
+        s0 & empty(f0) | s1 & empty(f1) | s2 & empty(f2)
+    }
+
+    /// Kingdom `k`'s derived values computed afresh from its cards, figures, discs and tile.
+    pub fn derive(&self, s: &State, p: usize, k: usize) -> Derived {
+        let kg = &s.player[p].kingdoms[k];
+        let tile = s.tiles[k];
+        let mut d = Derived::default();
+        if tile == T_CITIZEN_SPACE && kg.tile_figure == NONE {
+            d.citizen |= 1 << (8 * p) | 1 << (8 * NEUTRAL);
         }
-        places
+        if !kg.tile_disc {
+            d.shield |= (tile == T_SHIELD) as u8;
+            d.prestige |= (tile == T_PRESTIGE) as u8;
+        }
+        for b in 0..kg.count as usize {
+            let c = self.facts(kg.buildings[b]);
+            d.citizen |= self.building_free(kg, b) << (b + 1);
+            d.shield |= ((c.shield_space > 0 && !kg.shield_discs[b]) as u8) << (b + 1);
+            d.prestige |= ((c.prestige_space > 0 && !kg.prestige_discs[b]) as u8) << (b + 1);
+            d.kinds[c.kind as usize & 7] += 1;
+        }
+        if kg.castle != NONE {
+            let c = self.facts(kg.castle);
+            d.shield |= ((c.shield_space > 0 && !kg.castle_shield) as u8) << PLACE_CASTLE;
+            d.prestige |= ((c.prestige_space > 0 && !kg.castle_prestige) as u8) << PLACE_CASTLE;
+        }
+        d
+    }
+
+    /// Kingdom `k`'s derived values brought up to date after a change the moves do not
+    /// follow step by step (a tile, a castle, the discs kept on one).
+    fn rederive(&self, s: &mut State, p: usize, k: usize) {
+        s.player[p].kingdoms[k].derived = self.derive(s, p, k);
     }
 
     /// Calls `f` with every citizen action for a figure of each colour of `colours` (bits,
@@ -305,26 +329,10 @@ impl Norsewind {
     /// with a free prestige space that the player can pay for: where `disc_cost` is not None.
     fn disc_places(&self, s: &State, p: usize, k: usize) -> (u8, u8) {
         let r = &self.data.rules;
-        let kg = &s.player[p].kingdoms[k];
+        let d = &s.player[p].kingdoms[k].derived;
         let coins = s.player[p].coins;
-        let (mut shield, mut prestige) = (0u8, 0u8);
-        if !kg.tile_disc {
-            shield |= (s.tiles[k] == T_SHIELD && r.green_shield_cost <= coins) as u8;
-            prestige |= (s.tiles[k] == T_PRESTIGE) as u8;
-        }
-        for b in 0..kg.count as usize {
-            let c = self.facts(kg.buildings[b]);
-            shield |= ((c.shield_space > 0 && !kg.shield_discs[b]) as u8) << (b + 1);
-            prestige |= ((c.prestige_space > 0 && !kg.prestige_discs[b]) as u8) << (b + 1);
-        }
-        if kg.castle != NONE {
-            let c = self.facts(kg.castle);
-            shield |= ((c.shield_space > 0 && !kg.castle_shield) as u8) << PLACE_CASTLE;
-            prestige |= ((c.prestige_space > 0 && !kg.castle_prestige) as u8) << PLACE_CASTLE;
-        }
-        if r.prestige_cost > coins {
-            prestige = 0;
-        }
+        let shield = if r.green_shield_cost > coins { d.shield & !1 } else { d.shield };
+        let prestige = if r.prestige_cost > coins { 0 } else { d.prestige };
         (shield, prestige)
     }
 
@@ -442,6 +450,12 @@ impl Norsewind {
         kg.shield_discs[b] = false;
         kg.prestige_discs[b] = false;
         kg.count += 1;
+        let f = self.facts(c);
+        let d = &mut kg.derived;
+        d.citizen |= (f.space_places[0] | f.space_places[1] | f.space_places[2]) << (b + 1);
+        d.shield |= ((f.shield_space > 0) as u8) << (b + 1);
+        d.prestige |= ((f.prestige_space > 0) as u8) << (b + 1);
+        d.kinds[f.kind as usize & 7] += 1;
     }
 
     fn player_move(&self, s: &mut State, a: Action) {
@@ -470,9 +484,18 @@ impl Norsewind {
                 }
                 let space = self.free_space(s, p, kingdom, place, colour);
                 let kg = &mut s.player[p].kingdoms[kingdom];
+                // The place's bit in every colour's byte.
+                let place_bits = 0x01_0101_0101u64 << place;
                 match (place, space) {
-                    (PLACE_TILE, _) => kg.tile_figure = colour,
-                    (q, Some(j)) => kg.figures[q as usize - 1][j] = colour,
+                    (PLACE_TILE, _) => {
+                        kg.tile_figure = colour;
+                        kg.derived.citizen &= !place_bits;
+                    }
+                    (q, Some(j)) => {
+                        kg.figures[q as usize - 1][j] = colour;
+                        let free = self.building_free(kg, q as usize - 1);
+                        kg.derived.citizen = kg.derived.citizen & !place_bits | free << q;
+                    }
                     _ => {}
                 }
                 if s.tiles[kingdom] == T_CITIZEN_COIN {
@@ -497,12 +520,21 @@ impl Norsewind {
                     (q, false) => kg.shield_discs[q as usize - 1] = true,
                     (q, true) => kg.prestige_discs[q as usize - 1] = true,
                 }
+                if place == PLACE_TILE {
+                    kg.derived.shield &= !1;
+                    kg.derived.prestige &= !1;
+                } else if prestige {
+                    kg.derived.prestige &= !(1 << place);
+                } else {
+                    kg.derived.shield &= !(1 << place);
+                }
                 self.replenish(s);
             }
             Move::Keep { shield, prestige } => {
                 let kg = &mut s.player[p].kingdoms[s.reuse_kingdom as usize];
                 kg.castle_shield = shield;
                 kg.castle_prestige = prestige;
+                self.rederive(s, p, s.reuse_kingdom as usize);
                 s.discs += s.reuse_discs - shield as u8 - prestige as u8;
                 s.reuse_discs = 0;
                 s.reuse_kingdom = NONE;
@@ -564,6 +596,7 @@ impl Norsewind {
         kg.castle = c;
         kg.castle_shield = false;
         kg.castle_prestige = false;
+        self.rederive(s, p, k);
         let gain = self.income(s, p, k);
         s.player[p].coins += gain;
         if old != NONE {
@@ -732,6 +765,46 @@ impl Norsewind {
             return;
         }
         self.begin_turn(s, next);
+    }
+
+    /// The effect of a chance outcome or a player's move.
+    fn apply_move(&self, s: &mut State, a: Action) {
+        match s.phase {
+            Phase::Colours => {
+                s.supply_colour = actions::permutation(a);
+                s.after = After::Setup;
+                self.fill(s);
+            }
+            Phase::Reveal => self.reveal(s, a as u8),
+            Phase::Ship => {
+                s.ship = a as u8;
+                s.phase = Phase::Tile;
+                s.setup_next = 0;
+            }
+            Phase::Tile => {
+                let k = s.setup_next as usize;
+                s.tiles[k] = a as u8;
+                for p in 0..MAX_PLAYERS {
+                    self.rederive(s, p, k);
+                }
+                s.setup_next += 1;
+                if s.setup_next as usize == KINGDOMS {
+                    s.setup_next = 0;
+                    if self.solo() {
+                        self.turn_vikings(s);
+                    } else {
+                        s.phase = Phase::Deal;
+                    }
+                }
+            }
+            Phase::VikingSide => {
+                s.viking_red[s.setup_next as usize] = a == 1;
+                s.setup_next += 1;
+                self.turn_vikings(s);
+            }
+            Phase::Deal => self.deal(s, a as u8),
+            _ => self.player_move(s, a),
+        }
     }
 
     // ----- scoring ----------------------------------------------------------------------
@@ -1040,7 +1113,10 @@ impl Rules for Norsewind {
     /// pass: a revealed or dealt card is the drawn number's card among the set's, in id order.
     fn sample_chance(&self, s: &State, rng: &mut Rng) -> Action {
         match s.phase {
-            Phase::Reveal => nth_card(self.source(s), below(rng, self.source(s).count_ones())),
+            Phase::Reveal => {
+                let source = self.source(s);
+                nth_card(source, below(rng, source.count_ones()))
+            }
             Phase::Deal => nth_card(s.start_pool, below(rng, s.start_pool.count_ones())),
             Phase::Colours => below(rng, 24),
             Phase::Ship => below(rng, SLOTS as u32),
@@ -1067,37 +1143,12 @@ impl Rules for Norsewind {
     }
 
     fn apply(&self, s: &mut State, a: Action) {
-        match s.phase {
-            Phase::Colours => {
-                s.supply_colour = actions::permutation(a);
-                s.after = After::Setup;
-                self.fill(s);
+        self.apply_move(s, a);
+        #[cfg(debug_assertions)]
+        for p in 0..MAX_PLAYERS {
+            for k in 0..KINGDOMS {
+                debug_assert_eq!(s.player[p].kingdoms[k].derived, self.derive(s, p, k), "player {p} kingdom {k}");
             }
-            Phase::Reveal => self.reveal(s, a as u8),
-            Phase::Ship => {
-                s.ship = a as u8;
-                s.phase = Phase::Tile;
-                s.setup_next = 0;
-            }
-            Phase::Tile => {
-                s.tiles[s.setup_next as usize] = a as u8;
-                s.setup_next += 1;
-                if s.setup_next as usize == KINGDOMS {
-                    s.setup_next = 0;
-                    if self.solo() {
-                        self.turn_vikings(s);
-                    } else {
-                        s.phase = Phase::Deal;
-                    }
-                }
-            }
-            Phase::VikingSide => {
-                s.viking_red[s.setup_next as usize] = a == 1;
-                s.setup_next += 1;
-                self.turn_vikings(s);
-            }
-            Phase::Deal => self.deal(s, a as u8),
-            _ => self.player_move(s, a),
         }
     }
 

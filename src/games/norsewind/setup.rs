@@ -141,6 +141,14 @@ impl Norsewind {
 const MAX_PLAYERS_CHECK: usize = super::state::MAX_PLAYERS;
 
 impl Positions for Norsewind {
+    /// Each kingdom's derived values (`Kingdom::derived`), which are not saved.
+    fn restore(&self, s: &mut State) {
+        for p in 0..MAX_PLAYERS_CHECK {
+            for k in 0..KINGDOMS {
+                s.player[p].kingdoms[k].derived = self.derive(s, p, k);
+            }
+        }
+    }
 
     /// The invariants of a state that came from outside.
     fn validate_state(&self, s: &State) -> Result<()> {
@@ -705,6 +713,7 @@ impl Positions for Norsewind {
             EngineError::StateFormat(m) => bad("(description)", m),
             other => other,
         })?;
+        self.restore(&mut s);
         Ok(s)
     }
 }

@@ -31,6 +31,25 @@ pub struct Kingdom {
     pub tile_figure: u8,
     /// A disc on a "prestige-space" or "shield-space" tile.
     pub tile_disc: bool,
+    /// What the legal moves read, derived from the fields above and the tile (not saved:
+    /// rebuilt when a state is loaded, kept up to date as the kingdom changes).
+    #[serde(skip)]
+    pub derived: Derived,
+}
+
+/// A kingdom's empty spaces and building types, as the rules compute them from its cards,
+/// figures and discs (`Norsewind::derive`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Derived {
+    /// The places with an empty citizen space for each colour: byte `colour` (0..=3, 4 for
+    /// a neutral figure) has bit `q` set (0: the tile, 1..=4: the buildings).
+    pub citizen: u64,
+    /// The places (bit `q`: 0 the tile, 1..=4 the buildings, 5 the castle) with a free
+    /// shield space and with a free prestige space, whatever the player's coins.
+    pub shield: u8,
+    pub prestige: u8,
+    /// The buildings of each type.
+    pub kinds: [u8; 8],
 }
 
 impl Default for Kingdom {
@@ -46,6 +65,7 @@ impl Default for Kingdom {
             prestige_discs: [false; MAX_BUILDINGS],
             tile_figure: NONE,
             tile_disc: false,
+            derived: Derived::default(),
         }
     }
 }
