@@ -784,7 +784,7 @@ impl Norsewind {
             Phase::Tile => {
                 let k = s.setup_next as usize;
                 s.tiles[k] = a as u8;
-                for p in 0..MAX_PLAYERS {
+                for p in 0..self.players {
                     self.rederive(s, p, k);
                 }
                 s.setup_next += 1;
@@ -1145,7 +1145,7 @@ impl Rules for Norsewind {
     fn apply(&self, s: &mut State, a: Action) {
         self.apply_move(s, a);
         #[cfg(debug_assertions)]
-        for p in 0..MAX_PLAYERS {
+        for p in 0..self.players {
             for k in 0..KINGDOMS {
                 debug_assert_eq!(s.player[p].kingdoms[k].derived, self.derive(s, p, k), "player {p} kingdom {k}");
             }

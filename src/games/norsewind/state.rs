@@ -32,7 +32,8 @@ pub struct Kingdom {
     /// A disc on a "prestige-space" or "shield-space" tile.
     pub tile_disc: bool,
     /// What the legal moves read, derived from the fields above and the tile (not saved:
-    /// rebuilt when a state is loaded, kept up to date as the kingdom changes).
+    /// rebuilt when a state is loaded, kept up to date as the kingdom changes; left empty
+    /// in the seats a game does not use).
     #[serde(skip)]
     pub derived: Derived,
 }
