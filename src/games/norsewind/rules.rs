@@ -259,8 +259,7 @@ impl Norsewind {
         d
     }
 
-    /// Kingdom `k`'s derived values brought up to date after a change the moves do not
-    /// follow step by step (a tile, a castle, the discs kept on one).
+    /// Kingdom `k`'s derived values brought up to date after its tile is drawn.
     fn rederive(&self, s: &mut State, p: usize, k: usize) {
         s.player[p].kingdoms[k].derived = self.derive(s, p, k);
     }
@@ -534,7 +533,8 @@ impl Norsewind {
                 let kg = &mut s.player[p].kingdoms[s.reuse_kingdom as usize];
                 kg.castle_shield = shield;
                 kg.castle_prestige = prestige;
-                self.rederive(s, p, s.reuse_kingdom as usize);
+                let c = self.facts(kg.castle);
+                kg.derived.set_castle(c.shield_space > 0 && !shield, c.prestige_space > 0 && !prestige);
                 s.discs += s.reuse_discs - shield as u8 - prestige as u8;
                 s.reuse_discs = 0;
                 s.reuse_kingdom = NONE;
@@ -596,7 +596,8 @@ impl Norsewind {
         kg.castle = c;
         kg.castle_shield = false;
         kg.castle_prestige = false;
-        self.rederive(s, p, k);
+        let f = self.facts(c);
+        kg.derived.set_castle(f.shield_space > 0, f.prestige_space > 0);
         let gain = self.income(s, p, k);
         s.player[p].coins += gain;
         if old != NONE {

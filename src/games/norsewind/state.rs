@@ -53,6 +53,15 @@ pub struct Derived {
     pub kinds: [u8; 8],
 }
 
+impl Derived {
+    /// Whether the castle has a free shield space and a free prestige space.
+    pub fn set_castle(&mut self, shield: bool, prestige: bool) {
+        const CASTLE: u8 = 1 << super::actions::PLACE_CASTLE;
+        self.shield = self.shield & !CASTLE | if shield { CASTLE } else { 0 };
+        self.prestige = self.prestige & !CASTLE | if prestige { CASTLE } else { 0 };
+    }
+}
+
 impl Default for Kingdom {
     fn default() -> Self {
         Kingdom {

@@ -458,7 +458,8 @@ impl View for Norsewind {
 
     fn score_report(&self, s: &State) -> ScoreReport {
         let n = self.players;
-        let mut categories = vec!["coins".to_string()];
+        let mut categories = Vec::with_capacity(1 + KINGDOMS);
+        categories.push("coins".to_string());
         categories.extend(self.data.kingdom_names.iter().cloned());
         // Each kingdom is tallied once: the points, the totals and the winners read the tallies.
         let sc = self.scoring(s);
