@@ -1021,8 +1021,11 @@ impl Rules for Norsewind {
                     }
                     toll |= ((tile == T_TOLL) as u8) << k;
                 }
-                out.reserve(4 * (SLOTS + s.display_len as usize) + 1);
                 if room != 0 {
+                    // Each slot writes its four moves and keeps those of its kingdoms (no
+                    // branch a move); the kept ones are copied out at once.
+                    let mut moves = [0 as Action; 4 * SLOTS];
+                    let mut n = 0;
                     for slot in 0..SLOTS {
                         let c = s.market[slot];
                         if c == NONE {
@@ -1033,11 +1036,12 @@ impl Rules for Norsewind {
                         if card.toll_cost > coins {
                             kingdoms &= !toll;
                         }
-                        while kingdoms != 0 {
-                            out.push(actions::build(slot, kingdoms.trailing_zeros() as usize));
-                            kingdoms &= kingdoms - 1;
+                        for k in 0..KINGDOMS {
+                            moves[n] = actions::build(slot, k);
+                            n += (kingdoms >> k & 1) as usize;
                         }
                     }
+                    out.extend_from_slice(&moves[..n]);
                 }
                 let below_seven = if s.display_len > 0 { Self::below_seven_kingdoms(s) } else { 0 };
                 for i in 0..s.display_len as usize {
