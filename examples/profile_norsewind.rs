@@ -12,9 +12,11 @@
 //! callgrind_annotate --inclusive=yes callgrind.out.*
 //! ```
 //!
-//! With a fourth argument `digest`, it prints a digest of every game's result (scores,
-//! winners, moves, decisions, category points, the Vikings' scores and the tier) instead,
-//! to check that a change plays exactly the same games.
+//! A fourth argument holds words separated by commas: `free` (the free-start variant),
+//! `tiles` (random kingdom tiles) and `digest`, which also prints a digest of every game's
+//! result (scores, winners, moves, decisions, category points, the Vikings' scores and
+//! wins, truncations and the tier), to check that a change plays exactly the same games:
+//! `profile_norsewind 20000 2 1 free,digest`.
 
 use tradewinds::engine::prelude::*;
 use tradewinds::engine::{simulate, Result};
