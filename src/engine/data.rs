@@ -48,7 +48,7 @@ pub fn parse_value<F: DeserializeOwned>(value: &Value) -> Result<F> {
 /// A game's component data: the shipped file and how a file becomes the game's tables.
 pub trait ComponentData: Sized {
     /// The file as written (serde's view of the JSON; errors name the field).
-    type File: DeserializeOwned;
+    type File: DeserializeOwned + Serialize + PartialEq;
     /// The shipped file's text.
     const SHIPPED: &'static str;
     /// Validates a parsed file and compiles it into the game's tables; errors name the
@@ -68,6 +68,18 @@ pub trait ComponentData: Sized {
     /// The shipped data.
     fn shipped() -> Self {
         Self::from_json_str(Self::SHIPPED).expect("the shipped data file validates")
+    }
+
+    /// The parsed file this data was compiled from.
+    fn file(&self) -> &Self::File;
+
+    /// The file as a game's configuration carries it ([`Options::config`]): `None` for the
+    /// shipped file.
+    ///
+    /// [`Options::config`]: crate::engine::options::Options::config
+    fn custom_file(&self) -> Option<Value> {
+        let shipped = Self::shipped();
+        (self.file() != shipped.file()).then(|| serde_json::to_value(self.file()).expect("a data file serializes"))
     }
 
     /// The data a `data` option names: a file path, the file's JSON object, or `null` for the

@@ -226,6 +226,11 @@ pub trait Positions: Rules {
     /// Checks the invariants of a state that came from outside (a saved state).
     fn validate_state(&self, state: &Self::State) -> Result<()>;
 
+    /// Rebuilds what a game keeps in its state beside the saved fields (values derived from
+    /// them to make the hot paths cheap, not saved), once a loaded state has passed
+    /// [`Positions::validate_state`]. Nothing by default.
+    fn restore(&self, _state: &mut Self::State) {}
+
     /// Builds a position from a readable description (game-specific JSON).
     fn setup(&self, description: &serde_json::Value) -> Result<Self::State>;
 }

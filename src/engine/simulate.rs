@@ -94,12 +94,12 @@ pub fn play_game<G: Game>(
         }
         moves += 1;
     }
-    let mut scores = vec![0.0; game.spec().players];
-    game.scores(&state, &mut scores);
+    // The report's totals are the scores and its winners the winners (the shared checks
+    // hold every game to that), so one report gives them all.
     let report = game.score_report(&state);
     GameRecord {
-        scores,
-        winners: game.winners(&state),
+        scores: report.totals,
+        winners: report.winners,
         moves,
         decisions,
         truncated: game.is_truncated(&state),

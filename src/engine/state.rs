@@ -408,7 +408,7 @@ impl<G: Game> GameState<G> {
         Ok(())
     }
 
-    fn from_saved(game: &Arc<G>, saved: Saved<G::State>) -> Result<Self> {
+    fn from_saved(game: &Arc<G>, mut saved: Saved<G::State>) -> Result<Self> {
         let ours = game.config();
         let theirs: serde_json::Value = serde_json::from_str(&saved.config)
             .map_err(|e| EngineError::StateFormat(format!("its game configuration is corrupt: {}", plain_words(&e.to_string()))))?;
@@ -426,6 +426,7 @@ impl<G: Game> GameState<G> {
                 };
                 EngineError::StateFormat(format!("the state is inconsistent: {why}"))
             })?;
+        game.restore(&mut saved.state);
         if saved.move_number < saved.history.len() as u64 {
             return Err(EngineError::StateFormat(
                 "its move number is smaller than its history".into(),

@@ -80,8 +80,7 @@ impl GameDefinition for BeforeTheWind {
         let max_turns = options.int("max_turns") as u32;
         let limited_bank = options.choice("bank") == "limited";
         let data = Data::from_option(options.data("data"))?;
-        let custom_data =
-            (data.file != Data::shipped().file).then(|| serde_json::to_value(&data.file).expect("data serializes"));
+        let custom_data = data.custom_file();
         let r = &data.rules;
         if (players as u32) * (r.starting_goods as u32) > 4 * r.goods_per_kind as u32 {
             return Err(EngineError::data("rules.starting_goods.value", format!(

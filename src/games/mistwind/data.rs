@@ -590,6 +590,10 @@ impl ComponentData for Data {
     type File = DataFile;
     const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/mistwind.json");
 
+    fn file(&self) -> &DataFile {
+        &self.file
+    }
+
     fn compile(file: DataFile) -> Result<Data> {
         if file.format != 1 {
             return Err(err("format", format!("format {} is not supported (1 is)", file.format)));

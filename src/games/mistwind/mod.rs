@@ -79,11 +79,7 @@ impl GameDefinition for Mistwind {
         }
         let difficulty = data::DIFFICULTY_LEVELS.iter().position(|&d| d == difficulty).unwrap_or(0);
         let data = Data::from_option(options.data("data"))?;
-        let custom_data = if data.file != Data::shipped().file {
-            Some(serde_json::to_value(&data.file).map_err(|e| EngineError::data("(file)", e.to_string()))?)
-        } else {
-            None
-        };
+        let custom_data = data.custom_file();
         let rounds = data.rounds(players);
         let (automa, order) = table(players);
         let positions = players + automa;

@@ -549,6 +549,36 @@ impl Positions for Mistwind {
                 field[i - 1] = p;
             }
         }
+        // A chip on the board is its position's chip of the field's number, played this round:
+        // it is not in that position's hand (by default a hand is the chips not on the board),
+        // and it marks the board the position used.
+        for q in 0..positions {
+            let who = self.who(q);
+            let mut placed = 0u8;
+            for i in 0..ROW {
+                let mine = [s.resource_fields[i], s.worker_fields[i], s.character_chips[i], s.stack_top[i]].map(|f| f == q as u8);
+                if mine.iter().filter(|&&m| m).count() > 1 {
+                    return Err(err(".", format!("{who}'s chip {} lies on two fields", i + 1)));
+                }
+                if mine.contains(&true) {
+                    placed |= 1 << i;
+                }
+                s.players[q].used_resource_board |= mine[0];
+                s.players[q].used_worker_board |= mine[1];
+            }
+            let (field, described) = if q < n {
+                (format!("players[{q}].chips"), dsc.players.get(q).is_some_and(|pd| pd.chips.is_some()))
+            } else {
+                (format!("automa[{}].chips", q - n), dsc.automa.get(q - n).is_some_and(|ad| ad.chips.is_some()))
+            };
+            let hand = &mut s.players[q].hand;
+            if !described {
+                *hand &= !placed;
+            } else if *hand & placed != 0 {
+                let c = (*hand & placed).trailing_zeros() + 1;
+                return Err(err(field, format!("chip {c} lies on the board: it is not in {who}'s hand")));
+            }
+        }
         s.draw = self.next_draw(&s);
         self.validate_state(&s).map_err(|e| err(".", e.to_string()))?;
         Ok(s)

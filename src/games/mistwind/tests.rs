@@ -678,7 +678,7 @@ fn the_observation_tensor_decodes_field_by_field() {
     use super::view::{layout as l, tensor_len};
     let g = game(3);
     let s = at(&g, json!({"phase": "turns", "current": 1, "start_player": 2, "players": [
-        {"wood": 4, "steel": 0, "krill": 7, "coins": 3, "chips": [1, 2, 5], "discarded": [5], "outposts": ["Fernwick", "Rootmere"],
+        {"wood": 4, "steel": 0, "krill": 7, "coins": 3, "chips": [1, 5], "discarded": [5], "outposts": ["Fernwick", "Rootmere"],
          "whales": [{"port": "Fernwick", "cargo": "oil"}], "characters": ["Forester"], "territory_tiles": {"purple": 2},
          "capital_tiles": {"brown": 1}, "achievements": ["C"], "markers": {"green": "upper"}, "network_cards": [2, 7, 12]},
         {"chips": [1, 2, 3, 5], "discarded": [3], "whales": [{"port": "Mossgate"}, {"port": "Mossgate"}], "network_cards": [1, 6, 11]}],
@@ -698,7 +698,7 @@ fn the_observation_tensor_decodes_field_by_field() {
     let p0 = l::PLAYERS;
     let p1 = l::PLAYERS + l::PLAYER_SIZE;
     assert_eq!(&t[p0 + l::RES..p0 + l::RES + 4], &[4.0, 0.0, 7.0, 3.0]);
-    assert_eq!(one(p0 + l::HAND, 5), vec![0, 1, 4]);
+    assert_eq!(one(p0 + l::HAND, 5), vec![0, 4], "chips 2 and 4 lie on the board");
     assert_eq!(one(p0 + l::DISCARDED, 5), vec![4], "the observer's own discard");
     assert_eq!(one(p1 + l::DISCARDED, 5), Vec::<usize>::new(), "another's discard is hidden");
     assert_eq!(one(p1 + l::HAND, 5), vec![0, 1, 2, 4]);
@@ -1166,20 +1166,65 @@ fn in_zone_4_the_automa_player_always_places_and_stacks_on_other_chips() {
     // already on the field matching the drawn action chip, the AUT's action chip is placed on
     // top of it, following the normal game rules." Zone 4 is the port row (reconstructed).
     let g = game(2);
-    // Zones 1-3 used by AUT1 (fields 1, 2, 5); its own chip already lies on port field 3.
-    let used = json!({"resource_fields": {"1": AUT1}, "character_chips": {"2": AUT1}, "worker_fields": {"5": AUT1},
-                      "stacks": [[0, 0], [0, 0], [1, AUT1], [1, 0]], "automa": [{"chips": [3, 4]}]});
-    let mut s = automa_turn(&g, AUT1, used.clone());
+    // AUT1 has played chip 1 in zone 1, chip 2 in zone 2 and chip 4 in zone 4 (port field 4);
+    // chip 3's worker field is taken, so chip 3 reaches zone 4 again, onto P0's chip.
+    let used = json!({"resource_fields": {"1": AUT1}, "character_chips": {"2": AUT1}, "worker_fields": {"3": 1},
+                      "stacks": [[0, 0], [0, 0], [1, 0], [1, AUT1]], "automa": [{"chips": [3, 5]}]});
+    let mut s = automa_turn(&g, AUT1, used);
     play(&g, &mut s, "automa-chip:AUT1 draws chip 3");
     assert_eq!((s.stack_height[2], s.stack_top[2]), (2, AUT1), "even if it has already discarded there");
-    // On P0's chip on port field 4: on top of it.
-    let mut s = automa_turn(&g, AUT1, used);
+    assert_eq!((s.stack_height[3], s.stack_top[3]), (1, AUT1));
+    // Zone 4 by step 2 in every zone: chip 5's fields are taken by the other positions in
+    // zones 1, 2 and 3 ("If not, continue to the next zone and start again at step 1").
+    let blocked = json!({"resource_fields": {"5": 0}, "character_chips": {"5": 1}, "worker_fields": {"5": AUT2}});
+    let mut s = automa_turn(&g, AUT1, blocked);
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 5");
+    assert_eq!((s.stack_height[4], s.stack_top[4]), (1, AUT1));
+    // A free field of a zone the automa player has not used comes first: resource field 4 is
+    // taken, character field 4 is free.
+    let mut s = automa_turn(&g, AUT1, json!({"resource_fields": {"4": 0}}));
     play(&g, &mut s, "automa-chip:AUT1 draws chip 4");
-    assert_eq!((s.stack_height[3], s.stack_top[3]), (2, AUT1));
-    // A free field of a zone the automa player has not used still comes first: resource
-    // field 4 is taken, character field 4 is free but zone 2 is used, worker field 4 is
-    // free but zone 3 is used.
-    assert_eq!((s.character_chips[3], s.worker_fields[3]), (NONE, NONE));
+    assert_eq!((s.character_chips[3], s.stack_height[3]), (AUT1, 0));
+}
+
+#[test]
+fn a_port_card_pays_for_every_chip_on_it_and_an_automa_player_there_gains_nothing() {
+    // "receive as much of that resource as there are action chips on that field (including
+    // the one you just played)": an automa player's chip counts. "The AUT do not build
+    // outposts ... and do not receive achievements": it takes nothing itself.
+    let g = game(2);
+    let mut s = automa_turn(&g, AUT1, json!({"resource_fields": {"5": 0}, "character_chips": {"5": 1}, "worker_fields": {"5": AUT2}}));
+    let before = s.players[AUT1 as usize];
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 5");
+    let mut after = s.players[AUT1 as usize];
+    assert_eq!(after.hand, before.hand & !(1 << 4), "its chip 5 is played");
+    after.hand = before.hand;
+    assert_eq!(after, before, "and it gained nothing");
+    // AUT1's chip on port field 5, then P0's chip 5 on top of it takes 2 coins.
+    let mut s = at(&g, json!({"current": 0, "players": [{"chips": [2, 3, 4, 5], "coins": 9}], "resource_fields": {"1": 0},
+                              "stacks": [[0, 0], [0, 0], [0, 0], [0, 0], [1, AUT1]]}));
+    let port = legal(&g, &s).into_iter().find(|n| n.starts_with("play-5:port")).expect("P0 may play chip 5 on the port card");
+    play(&g, &mut s, &port);
+    play(&g, &mut s, "take:coins");
+    assert_eq!(s.players[0].res[3], 11, "two chips on the field: 2 coins");
+}
+
+#[test]
+fn the_setup_helper_takes_the_chips_on_the_board_out_of_the_hands() {
+    // A position has one chip of each number: a chip on a field is played, and marks the board
+    // it was played on ("only one action chip per player per round" on each board).
+    let g = game(2);
+    let s = at(&g, json!({"current": 0, "resource_fields": {"1": AUT1}, "worker_fields": {"2": AUT1, "3": 0}}));
+    assert_eq!(s.players[AUT1 as usize].hand, 0b1_1100);
+    assert!(s.players[AUT1 as usize].used_resource_board && s.players[AUT1 as usize].used_worker_board);
+    assert_eq!(s.players[0].hand, 0b1_1011);
+    assert!(s.players[0].used_worker_board && !s.players[0].used_resource_board);
+    assert!(!legal(&g, &s).iter().any(|n| n.contains(":worker")), "{:?}", legal(&g, &s));
+    // A chip described both in a hand and on the board, or on two fields, is refused.
+    let e = g.setup(&json!({"current": 0, "players": [{"chips": [1, 2, 3]}], "resource_fields": {"2": 0}})).unwrap_err();
+    assert!(e.to_string().contains("chip 2 lies on the board"), "{e}");
+    let e = g.setup(&json!({"current": 0, "resource_fields": {"2": 0}, "worker_fields": {"2": 0}})).unwrap_err();
+    assert!(e.to_string().contains("P0's chip 2 lies on two fields"), "{e}");
 }
 
 #[test]
@@ -1456,8 +1501,8 @@ fn solo_an_automa_chip_on_a_port_card_takes_the_lowest_territory_tile_of_its_reg
     // lowest revealed territory demand tile matching the region (color) of the port card."
     // Port field 1 holds the Mossgate card (green); AUT3 has used zones 1-3.
     let g = solo("easy");
-    let desc = json!({"current": S_AUT3, "resource_fields": {"2": S_AUT3}, "character_chips": {"2": S_AUT3},
-        "worker_fields": {"2": S_AUT3}, "automa": [{}, {}, {"chips": [1, 3]}],
+    let desc = json!({"current": S_AUT3, "resource_fields": {"2": S_AUT3}, "character_chips": {"3": S_AUT3},
+        "worker_fields": {"4": S_AUT3}, "automa": [{}, {}, {"chips": [1, 5]}],
         "territory_display": {"green": ["oil", "coal", "coffee", "textiles"]}});
     let mut s = at(&g, desc.clone());
     assert_eq!(g.data.ports[g.data.port_cards[s.port_row[0] as usize].port as usize].region, 0);
@@ -1482,8 +1527,8 @@ fn solo_an_automa_chip_on_a_port_card_takes_the_lowest_territory_tile_of_its_reg
     assert_eq!((s.stack_top[0], s.players[S_AUT3 as usize].territory_tiles), (S_AUT3, [0; 4]));
     // In the 2-player game an automa chip on a port card takes nothing (ruling 16).
     let g2 = game(2);
-    let mut s = automa_turn(&g2, AUT1, json!({"resource_fields": {"1": AUT1}, "character_chips": {"1": AUT1},
-        "worker_fields": {"1": AUT1}, "automa": [{"chips": [1, 3]}]}));
+    let mut s = automa_turn(&g2, AUT1, json!({"resource_fields": {"2": AUT1}, "character_chips": {"3": AUT1},
+        "worker_fields": {"4": AUT1}, "automa": [{"chips": [1, 5]}]}));
     play(&g2, &mut s, "automa-chip:AUT1 draws chip 1");
     assert_eq!((s.stack_top[0], s.players[AUT1 as usize].territory_tiles), (AUT1, [0; 4]));
 }
@@ -1606,7 +1651,7 @@ fn solo_the_setup_helper_takes_solo_positions_and_the_observation_shows_the_auto
     assert_eq!((s.start_player, s.players[S_AUT1 as usize].hand, s.players[S_AUT3 as usize].territory_tiles), (S_AUT3, 0b11, [0, 0, 2, 0]));
     g.validate_state(&s).unwrap();
     let text = g.observation_string(&s, 0);
-    assert!(text.contains("AUT3 (starting player): automa, chips in its deck [1 2 3 4 5], demand tiles green 0, purple 0, silver 2, brown 0"), "{text}");
+    assert!(text.contains("AUT3 (starting player): automa, chips in its deck [2 3 4 5], demand tiles green 0, purple 0, silver 2, brown 0"), "{text}");
     let mut t = vec![0.0f32; super::view::tensor_len()];
     g.observation_tensor(&s, 0, &mut t);
     use super::view::layout;

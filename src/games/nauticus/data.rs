@@ -303,6 +303,10 @@ impl ComponentData for Data {
     type File = DataFile;
     const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/nauticus.json");
 
+    fn file(&self) -> &DataFile {
+        &self.file
+    }
+
     fn compile(file: DataFile) -> Result<Data> {
         if file.format != 1 {
             return Err(EngineError::data("format", format!("data format {} is not supported (expected 1)", file.format)));

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::engine::data::ComponentData;
-use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
+use crate::engine::{DataFileDecl, GameSpec, OptionDecl, OptionKind, Options, Result};
 use crate::engine::prelude::*;
 
 pub mod actions;
@@ -60,11 +60,7 @@ impl GameDefinition for Nauticus {
     fn from_options(options: &Options) -> Result<Self> {
         let players = options.int("players") as usize;
         let data = Data::from_option(options.data("data"))?;
-        let custom_data = if data.file != Data::shipped().file {
-            Some(serde_json::to_value(&data.file).map_err(|e| EngineError::data("(file)", e.to_string()))?)
-        } else {
-            None
-        };
+        let custom_data = data.custom_file();
         let rounds = data.rounds[&players];
         let spec = GameSpec {
             name: Self::NAME,

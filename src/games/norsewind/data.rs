@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::ComponentData;
+use crate::engine::data::{within, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -301,14 +301,6 @@ fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
     EngineError::data(field, message)
 }
 
-fn range(field: String, v: u32, lo: u32, hi: u32) -> Result<u32> {
-    if v < lo || v > hi {
-        Err(err(field, format!("{v} is outside {lo}..={hi}")))
-    } else {
-        Ok(v)
-    }
-}
-
 fn type_index(field: &str, name: &str, castle: bool) -> Result<u8> {
     if let Some(i) = TYPES.iter().position(|&t| t == name) {
         return Ok(i as u8);
@@ -323,6 +315,10 @@ fn type_index(field: &str, name: &str, castle: bool) -> Result<u8> {
 impl ComponentData for Data {
     type File = DataFile;
     const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/norsewind.json");
+
+    fn file(&self) -> &DataFile {
+        &self.file
+    }
 
     fn compile(file: DataFile) -> Result<Data> {
         if file.format != 1 {
@@ -420,8 +416,8 @@ impl ComponentData for Data {
             }
             for (side, name, s) in [(0, "green", &v.green), (1, "red", &v.red)] {
                 vikings[i][side] = VikingSide {
-                    helmets: range(format!("viking_cards[{i}].{name}.helmets"), s.helmets, 0, 40)?,
-                    points: range(format!("viking_cards[{i}].{name}.points_per_card"), s.points_per_card, 0, 100)?,
+                    helmets: within(format!("viking_cards[{i}].{name}.helmets"), s.helmets, 0, 40)?,
+                    points: within(format!("viking_cards[{i}].{name}.points_per_card"), s.points_per_card, 0, 100)?,
                 };
             }
         }
@@ -512,7 +508,7 @@ impl ComponentData for Data {
                 return Err(err(f("row"), "starting cards, and only they, have a row, an order number and start coins"));
             }
             let row = match c.row {
-                Some(r) => range(f("row"), r, 1, 4)? as u8 - 1,
+                Some(r) => within(f("row"), r, 1, 4)? as u8 - 1,
                 None => 0,
             };
             let order = c.order.unwrap_or(0);
@@ -523,18 +519,18 @@ impl ComponentData for Data {
                 id: c.id.clone(),
                 deck,
                 kind,
-                helmets: range(f("helmets"), c.helmets, 0, 20)?,
-                cost: range(f("cost"), c.cost, 0, 100)?,
-                coins: range(f("coins"), c.coins, 0, 100)?,
-                citizens: range(f("citizens"), c.citizens, 0, 20)?,
+                helmets: within(f("helmets"), c.helmets, 0, 20)?,
+                cost: within(f("cost"), c.cost, 0, 100)?,
+                coins: within(f("coins"), c.coins, 0, 100)?,
+                citizens: within(f("citizens"), c.citizens, 0, 20)?,
                 spaces,
-                shields: range(f("shields"), c.shields, 0, 50)?,
-                prestige: range(f("prestige"), c.prestige, 0, 50)?,
-                shield_space: range(f("shield_space"), c.shield_space, 0, 20)?,
-                prestige_space: range(f("prestige_space"), c.prestige_space, 0, 20)?,
+                shields: within(f("shields"), c.shields, 0, 50)?,
+                prestige: within(f("prestige"), c.prestige, 0, 50)?,
+                shield_space: within(f("shield_space"), c.shield_space, 0, 20)?,
+                prestige_space: within(f("prestige_space"), c.prestige_space, 0, 20)?,
                 row,
-                order: range(f("order"), order, 0, 100)?,
-                start_coins: range(f("start_coins"), c.start_coins.unwrap_or(0), 0, 100)?,
+                order: within(f("order"), order, 0, 100)?,
+                start_coins: within(f("start_coins"), c.start_coins.unwrap_or(0), 0, 100)?,
             });
         }
         for (d, name) in DECKS.iter().enumerate() {

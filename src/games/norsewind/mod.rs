@@ -98,11 +98,7 @@ impl GameDefinition for Norsewind {
             ));
         }
         let data = Data::from_option(options.data("data"))?;
-        let custom_data = if data.file != Data::shipped().file {
-            Some(serde_json::to_value(&data.file).map_err(|e| EngineError::data("(file)", e.to_string()))?)
-        } else {
-            None
-        };
+        let custom_data = data.custom_file();
         let solo = players == 1;
         let castles = data.cards.iter().filter(|c| c.kind == data::CASTLE).count();
         let max_chance = data.cards.len().max(24);

@@ -12,7 +12,7 @@ use super::data::{
     is_green, Card, CardFacts, CASTLE, CHURCH, KINGDOMS, MAX_SPACES, NEUTRAL, SHIP, TILES, T_CASTLE_SEVEN, T_CITIZEN_COIN,
     T_CITIZEN_SPACE, T_COLOURS, T_DIFFERENT, T_FOURTH, T_PRESTIGE, T_SHIELD, T_TOLL, T_TWO,
 };
-use super::state::{After, Kingdom, Phase, Player, State, MAX_PLAYERS, NONE, SLOTS};
+use super::state::{After, Derived, Kingdom, Phase, Player, State, MAX_PLAYERS, NONE, SLOTS};
 use super::Norsewind;
 
 /// The sums of one kingdom that final scoring reads.
@@ -24,6 +24,15 @@ pub struct KingdomTally {
     /// Citizens as they score (a "colour-scoring" kingdom counts one figure per colour).
     pub citizens: u32,
     pub points: i64,
+}
+
+/// Every seat's kingdom points and total, and the Vikings' (solo), each kingdom tallied once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Scoring {
+    pub kingdoms: [[i64; KINGDOMS]; MAX_PLAYERS],
+    pub totals: [i64; MAX_PLAYERS],
+    pub vikings: [i64; KINGDOMS],
+    pub viking_total: i64,
 }
 
 /// The number of set bits of each byte value.
@@ -40,8 +49,8 @@ const BYTE_ONES: [u8; 256] = {
 /// The card of set `m` with `n` cards of the set below it (`n` < the set's size).
 fn nth_card(m: u128, n: u32) -> Action {
     let low = m as u64;
-    let (mut word, mut n, mut base) =
-        if n < low.count_ones() { (low, n, 0) } else { ((m >> 64) as u64, n - low.count_ones(), 64) };
+    let below = low.count_ones();
+    let (mut word, mut n, mut base) = if n < below { (low, n, 0) } else { ((m >> 64) as u64, n - below, 64) };
     // Whole bytes first, then the set bits of the byte that holds it.
     loop {
         let byte = BYTE_ONES[(word & 0xff) as usize] as u32;
@@ -123,14 +132,8 @@ impl Norsewind {
 
     /// Buildings of type `t` in player `p`'s kingdoms other than `k`.
     pub fn count_type_elsewhere(&self, s: &State, p: usize, k: usize, t: u8) -> u32 {
-        let pl = &s.player[p];
-        (0..KINGDOMS)
-            .filter(|&j| j != k)
-            .map(|j| {
-                let kg = &pl.kingdoms[j];
-                kg.buildings[..kg.count as usize].iter().filter(|&&c| self.facts(c).kind == t).count() as u32
-            })
-            .sum()
+        let kingdoms = &s.player[p].kingdoms;
+        (0..KINGDOMS).filter(|&j| j != k).map(|j| kingdoms[j].derived.kinds[t as usize & 7] as u32).sum()
     }
 
     /// Income for a card placed in kingdom `k`: the kingdom card's type in the other kingdoms.
@@ -176,6 +179,16 @@ impl Norsewind {
     /// The kingdoms (bit `k`) for which player `p` may acquire castle `c`: he can pay, did
     /// not return it since the last building, and a "castle-seven" tile's minimum is met.
     pub fn castle_kingdoms(&self, s: &State, p: usize, c: u8) -> u8 {
+        self.castle_kingdoms_given(s, p, c, Self::below_seven_kingdoms(s))
+    }
+
+    /// The kingdoms without a "castle-seven" tile (bit `k`).
+    fn below_seven_kingdoms(s: &State) -> u8 {
+        (0..KINGDOMS).filter(|&k| s.tiles[k] != T_CASTLE_SEVEN).fold(0, |m, k| m | 1 << k)
+    }
+
+    /// `castle_kingdoms`, given `below_seven_kingdoms`.
+    fn castle_kingdoms_given(&self, s: &State, p: usize, c: u8, below_seven: u8) -> u8 {
         let card = self.facts(c);
         if card.cost > s.player[p].coins || s.locked[p] & (1 << c) != 0 {
             return 0;
@@ -183,7 +196,7 @@ impl Norsewind {
         if card.cost >= self.data.rules.red_castle_min {
             return 0xf;
         }
-        (0..KINGDOMS).filter(|&k| s.tiles[k] != T_CASTLE_SEVEN).fold(0, |m, k| m | 1 << k)
+        below_seven
     }
 
     /// The empty citizen space for a figure of `colour` (NEUTRAL: any) at place `q`
@@ -206,23 +219,49 @@ impl Norsewind {
     /// byte `colour` (0..=3, and 4 for a neutral figure, which takes any) has bit `q` set
     /// (0: the tile, 1..=4: the buildings) where `free_space` finds a space for that colour.
     fn citizen_places(&self, s: &State, p: usize, k: usize) -> u64 {
+        s.player[p].kingdoms[k].derived.citizen
+    }
+
+    /// Building `b`'s empty citizen spaces, for every colour at once (as `citizen_places`,
+    /// at bit 0).
+    fn building_free(&self, kg: &Kingdom, b: usize) -> u64 {
+        // All ones for an empty space, none for a figure.
+        let empty = |f: u8| 0u64.wrapping_sub((f == NONE) as u64);
+        let [s0, s1, s2] = self.facts(kg.buildings[b]).space_places;
+        let [f0, f1, f2] = kg.figures[b];
+        s0 & empty(f0) | s1 & empty(f1) | s2 & empty(f2)
+    }
+
+    /// Kingdom `k`'s derived values computed afresh from its cards, figures, discs and tile.
+    pub fn derive(&self, s: &State, p: usize, k: usize) -> Derived {
         let kg = &s.player[p].kingdoms[k];
-        let mut places = 0u64;
-        if s.tiles[k] == T_CITIZEN_SPACE && kg.tile_figure == NONE {
-            places |= 1 << (8 * p) | 1 << (8 * NEUTRAL);
+        let tile = s.tiles[k];
+        let mut d = Derived::default();
+        if tile == T_CITIZEN_SPACE && kg.tile_figure == NONE {
+            d.citizen |= 1 << (8 * p) | 1 << (8 * NEUTRAL);
+        }
+        if !kg.tile_disc {
+            d.shield |= (tile == T_SHIELD) as u8;
+            d.prestige |= (tile == T_PRESTIGE) as u8;
         }
         for b in 0..kg.count as usize {
-            let spaces = &self.facts(kg.buildings[b]).space_places;
-            let figures = &kg.figures[b];
-            let mut free = 0u64;
-            for j in 0..MAX_SPACES {
-                if figures[j] == NONE {
-                    free |= spaces[j];
-                }
-            }
-            places |= free << (b + 1);
+            let c = self.facts(kg.buildings[b]);
+            d.citizen |= self.building_free(kg, b) << (b + 1);
+            d.shield |= ((c.shield_space > 0 && !kg.shield_discs[b]) as u8) << (b + 1);
+            d.prestige |= ((c.prestige_space > 0 && !kg.prestige_discs[b]) as u8) << (b + 1);
+            d.kinds[c.kind as usize & 7] += 1;
         }
-        places
+        if kg.castle != NONE {
+            let c = self.facts(kg.castle);
+            d.shield |= ((c.shield_space > 0 && !kg.castle_shield) as u8) << PLACE_CASTLE;
+            d.prestige |= ((c.prestige_space > 0 && !kg.castle_prestige) as u8) << PLACE_CASTLE;
+        }
+        d
+    }
+
+    /// Kingdom `k`'s derived values brought up to date after its tile is drawn.
+    fn rederive(&self, s: &mut State, p: usize, k: usize) {
+        s.player[p].kingdoms[k].derived = self.derive(s, p, k);
     }
 
     /// Calls `f` with every citizen action for a figure of each colour of `colours` (bits,
@@ -289,26 +328,10 @@ impl Norsewind {
     /// with a free prestige space that the player can pay for: where `disc_cost` is not None.
     fn disc_places(&self, s: &State, p: usize, k: usize) -> (u8, u8) {
         let r = &self.data.rules;
-        let kg = &s.player[p].kingdoms[k];
+        let d = &s.player[p].kingdoms[k].derived;
         let coins = s.player[p].coins;
-        let (mut shield, mut prestige) = (0u8, 0u8);
-        if !kg.tile_disc {
-            shield |= (s.tiles[k] == T_SHIELD && r.green_shield_cost <= coins) as u8;
-            prestige |= (s.tiles[k] == T_PRESTIGE) as u8;
-        }
-        for b in 0..kg.count as usize {
-            let c = self.facts(kg.buildings[b]);
-            shield |= ((c.shield_space > 0 && !kg.shield_discs[b]) as u8) << (b + 1);
-            prestige |= ((c.prestige_space > 0 && !kg.prestige_discs[b]) as u8) << (b + 1);
-        }
-        if kg.castle != NONE {
-            let c = self.facts(kg.castle);
-            shield |= ((c.shield_space > 0 && !kg.castle_shield) as u8) << PLACE_CASTLE;
-            prestige |= ((c.prestige_space > 0 && !kg.castle_prestige) as u8) << PLACE_CASTLE;
-        }
-        if r.prestige_cost > coins {
-            prestige = 0;
-        }
+        let shield = if r.green_shield_cost > coins { d.shield & !1 } else { d.shield };
+        let prestige = if r.prestige_cost > coins { 0 } else { d.prestige };
         (shield, prestige)
     }
 
@@ -426,6 +449,12 @@ impl Norsewind {
         kg.shield_discs[b] = false;
         kg.prestige_discs[b] = false;
         kg.count += 1;
+        let f = self.facts(c);
+        let d = &mut kg.derived;
+        d.citizen |= (f.space_places[0] | f.space_places[1] | f.space_places[2]) << (b + 1);
+        d.shield |= ((f.shield_space > 0) as u8) << (b + 1);
+        d.prestige |= ((f.prestige_space > 0) as u8) << (b + 1);
+        d.kinds[f.kind as usize & 7] += 1;
     }
 
     fn player_move(&self, s: &mut State, a: Action) {
@@ -454,9 +483,18 @@ impl Norsewind {
                 }
                 let space = self.free_space(s, p, kingdom, place, colour);
                 let kg = &mut s.player[p].kingdoms[kingdom];
+                // The place's bit in every colour's byte.
+                let place_bits = 0x01_0101_0101u64 << place;
                 match (place, space) {
-                    (PLACE_TILE, _) => kg.tile_figure = colour,
-                    (q, Some(j)) => kg.figures[q as usize - 1][j] = colour,
+                    (PLACE_TILE, _) => {
+                        kg.tile_figure = colour;
+                        kg.derived.citizen &= !place_bits;
+                    }
+                    (q, Some(j)) => {
+                        kg.figures[q as usize - 1][j] = colour;
+                        let free = self.building_free(kg, q as usize - 1);
+                        kg.derived.citizen = kg.derived.citizen & !place_bits | free << q;
+                    }
                     _ => {}
                 }
                 if s.tiles[kingdom] == T_CITIZEN_COIN {
@@ -481,12 +519,22 @@ impl Norsewind {
                     (q, false) => kg.shield_discs[q as usize - 1] = true,
                     (q, true) => kg.prestige_discs[q as usize - 1] = true,
                 }
+                if place == PLACE_TILE {
+                    kg.derived.shield &= !1;
+                    kg.derived.prestige &= !1;
+                } else if prestige {
+                    kg.derived.prestige &= !(1 << place);
+                } else {
+                    kg.derived.shield &= !(1 << place);
+                }
                 self.replenish(s);
             }
             Move::Keep { shield, prestige } => {
                 let kg = &mut s.player[p].kingdoms[s.reuse_kingdom as usize];
                 kg.castle_shield = shield;
                 kg.castle_prestige = prestige;
+                let c = self.facts(kg.castle);
+                kg.derived.set_castle(c.shield_space > 0 && !shield, c.prestige_space > 0 && !prestige);
                 s.discs += s.reuse_discs - shield as u8 - prestige as u8;
                 s.reuse_discs = 0;
                 s.reuse_kingdom = NONE;
@@ -507,13 +555,14 @@ impl Norsewind {
     fn build(&self, s: &mut State, p: usize, slot: usize, k: usize) {
         let r = &self.data.rules;
         let c = s.market[slot];
-        let cost = self.build_cost(s, p, c, k).unwrap_or(0);
-        s.player[p].coins -= cost;
+        // The move is legal: the card fits the kingdom and the player can pay.
+        let card = self.facts(c);
+        let cost = if s.tiles[k] == T_TOLL { card.toll_cost } else { card.cost };
+        s.player[p].coins = s.player[p].coins.saturating_sub(cost);
         s.market[slot] = NONE;
         self.place_building(s, p, c, k);
         s.locked = [0; MAX_PLAYERS];
         s.passes = 0;
-        let card = self.facts(c);
         let mut gain = 0;
         if s.tiles[k] == T_FOURTH && s.player[p].kingdoms[k].count == r.kingdom_limit {
             gain += r.fourth_coins;
@@ -547,6 +596,8 @@ impl Norsewind {
         kg.castle = c;
         kg.castle_shield = false;
         kg.castle_prestige = false;
+        let f = self.facts(c);
+        kg.derived.set_castle(f.shield_space > 0, f.prestige_space > 0);
         let gain = self.income(s, p, k);
         s.player[p].coins += gain;
         if old != NONE {
@@ -717,6 +768,46 @@ impl Norsewind {
         self.begin_turn(s, next);
     }
 
+    /// The effect of a chance outcome or a player's move.
+    fn apply_move(&self, s: &mut State, a: Action) {
+        match s.phase {
+            Phase::Colours => {
+                s.supply_colour = actions::permutation(a);
+                s.after = After::Setup;
+                self.fill(s);
+            }
+            Phase::Reveal => self.reveal(s, a as u8),
+            Phase::Ship => {
+                s.ship = a as u8;
+                s.phase = Phase::Tile;
+                s.setup_next = 0;
+            }
+            Phase::Tile => {
+                let k = s.setup_next as usize;
+                s.tiles[k] = a as u8;
+                for p in 0..self.players {
+                    self.rederive(s, p, k);
+                }
+                s.setup_next += 1;
+                if s.setup_next as usize == KINGDOMS {
+                    s.setup_next = 0;
+                    if self.solo() {
+                        self.turn_vikings(s);
+                    } else {
+                        s.phase = Phase::Deal;
+                    }
+                }
+            }
+            Phase::VikingSide => {
+                s.viking_red[s.setup_next as usize] = a == 1;
+                s.setup_next += 1;
+                self.turn_vikings(s);
+            }
+            Phase::Deal => self.deal(s, a as u8),
+            _ => self.player_move(s, a),
+        }
+    }
+
     // ----- scoring ----------------------------------------------------------------------
 
     pub fn kingdom_tally(&self, s: &State, p: usize, k: usize) -> KingdomTally {
@@ -742,16 +833,10 @@ impl Norsewind {
             t.shields += c.shields + if kg.shield_discs[b] { c.shield_space } else { 0 };
             t.prestige += c.prestige + if kg.prestige_discs[b] { c.prestige_space } else { 0 };
             preprinted += c.citizens;
-            for &f in &kg.figures[b] {
-                figures += (f != NONE) as u32;
-            }
-            if tile == T_COLOURS {
-                for &f in &kg.figures[b] {
-                    if f != NONE {
-                        colours |= 1 << f;
-                    }
-                }
-            }
+            let [f0, f1, f2] = kg.figures[b];
+            figures += (f0 != NONE) as u32 + (f1 != NONE) as u32 + (f2 != NONE) as u32;
+            // A colour's bit (NONE's lands past bit 7 and is dropped).
+            colours |= (1u32 << (f0 & 15) | 1u32 << (f1 & 15) | 1u32 << (f2 & 15)) as u8;
         }
         match tile {
             T_CITIZEN_SPACE => {
@@ -784,8 +869,13 @@ impl Norsewind {
     /// The Vikings' points in kingdom `k`: its card's coin value per card when their helmets
     /// exceed the player's shields there.
     pub fn viking_points(&self, s: &State, k: usize) -> i64 {
+        self.viking_points_against(s, k, self.kingdom_tally(s, 0, k).shields)
+    }
+
+    /// The Vikings' points in kingdom `k` against the player's `shields` there.
+    fn viking_points_against(&self, s: &State, k: usize, shields: u32) -> i64 {
         let side = self.data.vikings[k][s.viking_red[k] as usize];
-        if self.viking_helmets(s, k) > self.kingdom_tally(s, 0, k).shields {
+        if self.viking_helmets(s, k) > shields {
             side.points as i64 * s.viking_rows[k].count_ones() as i64
         } else {
             0
@@ -796,17 +886,37 @@ impl Norsewind {
         (0..KINGDOMS).map(|k| self.viking_points(s, k)).sum()
     }
 
-    /// The winners, given every seat's total: the highest total, ties broken by the most
-    /// coins; in the solo game the player if his total beats the Vikings'.
-    pub fn winners_of(&self, s: &State, totals: &[i64; MAX_PLAYERS]) -> Vec<usize> {
+    /// Every kingdom of every seat tallied once, and in the solo game the Vikings' points:
+    /// what the scores, the score report and the winners read.
+    pub fn scoring(&self, s: &State) -> Scoring {
+        let mut sc = Scoring::default();
+        for p in 0..self.players {
+            let mut total = s.player[p].coins as i64;
+            for k in 0..KINGDOMS {
+                let t = self.kingdom_tally(s, p, k);
+                sc.kingdoms[p][k] = t.points;
+                total += t.points;
+                if self.solo() {
+                    sc.vikings[k] = self.viking_points_against(s, k, t.shields);
+                    sc.viking_total += sc.vikings[k];
+                }
+            }
+            sc.totals[p] = total;
+        }
+        sc
+    }
+
+    /// The winners: the highest total, ties broken by the most coins; in the solo game the
+    /// player if his total beats the Vikings'.
+    pub fn winners_of(&self, s: &State, sc: &Scoring) -> Vec<usize> {
         if s.phase != Phase::GameOver || s.truncated {
             return Vec::new();
         }
         if self.solo() {
-            return if totals[0] > self.viking_total(s) { vec![0] } else { Vec::new() };
+            return if sc.totals[0] > sc.viking_total { vec![0] } else { Vec::new() };
         }
         let n = s.players as usize;
-        let key = |p: usize| (totals[p], s.player[p].coins as i64);
+        let key = |p: usize| (sc.totals[p], s.player[p].coins as i64);
         let best = (0..n).map(key).max().unwrap_or((0, 0));
         (0..n).filter(|&p| key(p) == best).collect()
     }
@@ -896,34 +1006,46 @@ impl Rules for Norsewind {
                 // `build_cost` for every card and kingdom, with each kingdom read once into
                 // sets of kingdoms (bit k): those with room, those each building type is
                 // barred from, those with the toll.
-                let coins = s.player[p].coins;
+                let pl = &s.player[p];
+                let coins = pl.coins;
+                let r = &self.data.rules;
                 let (mut room, mut barred, mut toll) = (0u8, [0u8; 8], 0u8);
-                for k in 0..KINGDOMS {
-                    let (has_room, mut types) = self.building_room(s, p, k);
-                    room |= (has_room as u8) << k;
-                    while types != 0 {
-                        barred[types.trailing_zeros() as usize] |= 1 << k;
-                        types &= types - 1;
+                for (k, kg) in pl.kingdoms.iter().enumerate() {
+                    let tile = s.tiles[k];
+                    let limit = if tile == T_TWO { r.red_limit.min(r.kingdom_limit) } else { r.kingdom_limit };
+                    room |= ((kg.count < limit) as u8) << k;
+                    if tile == T_DIFFERENT {
+                        for &b in &kg.buildings[..kg.count as usize] {
+                            barred[self.facts(b).kind as usize & 7] |= 1 << k;
+                        }
                     }
-                    toll |= ((s.tiles[k] == T_TOLL) as u8) << k;
+                    toll |= ((tile == T_TOLL) as u8) << k;
                 }
-                for slot in 0..SLOTS {
-                    let c = s.market[slot];
-                    if c == NONE || room == 0 {
-                        continue;
+                if room != 0 {
+                    // Each slot writes its four moves and keeps those of its kingdoms (no
+                    // branch a move); the kept ones are copied out at once.
+                    let mut moves = [0 as Action; 4 * SLOTS];
+                    let mut n = 0;
+                    for slot in 0..SLOTS {
+                        let c = s.market[slot];
+                        if c == NONE {
+                            continue;
+                        }
+                        let card = self.facts(c);
+                        let mut kingdoms = if card.cost > coins { 0 } else { room & !barred[card.kind as usize & 7] };
+                        if card.toll_cost > coins {
+                            kingdoms &= !toll;
+                        }
+                        for k in 0..KINGDOMS {
+                            moves[n] = actions::build(slot, k);
+                            n += (kingdoms >> k & 1) as usize;
+                        }
                     }
-                    let card = self.facts(c);
-                    let mut kingdoms = if card.cost > coins { 0 } else { room & !barred[card.kind as usize] };
-                    if card.toll_cost > coins {
-                        kingdoms &= !toll;
-                    }
-                    while kingdoms != 0 {
-                        out.push(actions::build(slot, kingdoms.trailing_zeros() as usize));
-                        kingdoms &= kingdoms - 1;
-                    }
+                    out.extend_from_slice(&moves[..n]);
                 }
+                let below_seven = if s.display_len > 0 { Self::below_seven_kingdoms(s) } else { 0 };
                 for i in 0..s.display_len as usize {
-                    let mut kingdoms = self.castle_kingdoms(s, p, s.display[i]);
+                    let mut kingdoms = self.castle_kingdoms_given(s, p, s.display[i], below_seven);
                     while kingdoms != 0 {
                         out.push(actions::castle(i, kingdoms.trailing_zeros() as usize));
                         kingdoms &= kingdoms - 1;
@@ -964,7 +1086,8 @@ impl Rules for Norsewind {
             Phase::Ship => (0..SLOTS as Action).for_each(|i| f(i, 1)),
             Phase::Deal => bits(s.start_pool).for_each(|c| f(c as Action, 1)),
             Phase::Tile => {
-                let used = |t: u8| s.tiles.contains(&t);
+                let taken = s.tiles.iter().fold(0u32, |m, &t| m | 1u32.checked_shl(t as u32).unwrap_or(0));
+                let used = |t: u8| taken >> t & 1 != 0;
                 if self.random_tiles {
                     (0..TILES.len() as u8).filter(|&t| !used(t)).for_each(|t| f(t as Action, 1));
                     return;
@@ -995,7 +1118,10 @@ impl Rules for Norsewind {
     /// pass: a revealed or dealt card is the drawn number's card among the set's, in id order.
     fn sample_chance(&self, s: &State, rng: &mut Rng) -> Action {
         match s.phase {
-            Phase::Reveal => nth_card(self.source(s), below(rng, self.source(s).count_ones())),
+            Phase::Reveal => {
+                let source = self.source(s);
+                nth_card(source, below(rng, source.count_ones()))
+            }
             Phase::Deal => nth_card(s.start_pool, below(rng, s.start_pool.count_ones())),
             Phase::Colours => below(rng, 24),
             Phase::Ship => below(rng, SLOTS as u32),
@@ -1022,43 +1148,21 @@ impl Rules for Norsewind {
     }
 
     fn apply(&self, s: &mut State, a: Action) {
-        match s.phase {
-            Phase::Colours => {
-                s.supply_colour = actions::permutation(a);
-                s.after = After::Setup;
-                self.fill(s);
+        self.apply_move(s, a);
+        // The unit tests, which play every configuration, check the kept values after every move.
+        #[cfg(test)]
+        for p in 0..self.players {
+            for k in 0..KINGDOMS {
+                assert_eq!(s.player[p].kingdoms[k].derived, self.derive(s, p, k), "player {p} kingdom {k}");
             }
-            Phase::Reveal => self.reveal(s, a as u8),
-            Phase::Ship => {
-                s.ship = a as u8;
-                s.phase = Phase::Tile;
-                s.setup_next = 0;
-            }
-            Phase::Tile => {
-                s.tiles[s.setup_next as usize] = a as u8;
-                s.setup_next += 1;
-                if s.setup_next as usize == KINGDOMS {
-                    s.setup_next = 0;
-                    if self.solo() {
-                        self.turn_vikings(s);
-                    } else {
-                        s.phase = Phase::Deal;
-                    }
-                }
-            }
-            Phase::VikingSide => {
-                s.viking_red[s.setup_next as usize] = a == 1;
-                s.setup_next += 1;
-                self.turn_vikings(s);
-            }
-            Phase::Deal => self.deal(s, a as u8),
-            _ => self.player_move(s, a),
         }
     }
 
     fn winners(&self, s: &State) -> Vec<usize> {
-        let totals: [i64; MAX_PLAYERS] = std::array::from_fn(|p| if p < self.players { self.total(s, p) } else { 0 });
-        self.winners_of(s, &totals)
+        if s.phase != Phase::GameOver || s.truncated {
+            return Vec::new();
+        }
+        self.winners_of(s, &self.scoring(s))
     }
 
     fn is_truncated(&self, state: &State) -> bool {

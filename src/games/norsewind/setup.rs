@@ -141,6 +141,15 @@ impl Norsewind {
 const MAX_PLAYERS_CHECK: usize = super::state::MAX_PLAYERS;
 
 impl Positions for Norsewind {
+    /// The derived values of each kingdom of the game's seats (`Kingdom::derived`), which
+    /// are not saved.
+    fn restore(&self, s: &mut State) {
+        for p in 0..self.players {
+            for k in 0..KINGDOMS {
+                s.player[p].kingdoms[k].derived = self.derive(s, p, k);
+            }
+        }
+    }
 
     /// The invariants of a state that came from outside.
     fn validate_state(&self, s: &State) -> Result<()> {
@@ -365,7 +374,11 @@ impl Positions for Norsewind {
         if s.phase == Phase::Neutral && s.neutral == 0 {
             return Err("placing a neutral figure with none on the castle tile".into());
         }
-        // Every decision has a move, every chance node an outcome.
+        // Every decision has a move, every chance node an outcome (the moves read the
+        // kingdoms' derived values, which a loaded state gets once it is valid).
+        let mut restored = s.clone();
+        self.restore(&mut restored);
+        let s = &restored;
         let mut weight = 0u32;
         self.chance_weights(s, |_, w| weight += w);
         let mut legal = Vec::new();
@@ -705,6 +718,7 @@ impl Positions for Norsewind {
             EngineError::StateFormat(m) => bad("(description)", m),
             other => other,
         })?;
+        self.restore(&mut s);
         Ok(s)
     }
 }

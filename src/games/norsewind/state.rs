@@ -31,6 +31,35 @@ pub struct Kingdom {
     pub tile_figure: u8,
     /// A disc on a "prestige-space" or "shield-space" tile.
     pub tile_disc: bool,
+    /// What the legal moves read, derived from the fields above and the tile (not saved:
+    /// rebuilt when a state is loaded, kept up to date as the kingdom changes; left empty
+    /// in the seats a game does not use).
+    #[serde(skip)]
+    pub derived: Derived,
+}
+
+/// A kingdom's empty spaces and building types, as the rules compute them from its cards,
+/// figures and discs (`Norsewind::derive`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Derived {
+    /// The places with an empty citizen space for each colour: byte `colour` (0..=3, 4 for
+    /// a neutral figure) has bit `q` set (0: the tile, 1..=4: the buildings).
+    pub citizen: u64,
+    /// The places (bit `q`: 0 the tile, 1..=4 the buildings, 5 the castle) with a free
+    /// shield space and with a free prestige space, whatever the player's coins.
+    pub shield: u8,
+    pub prestige: u8,
+    /// The buildings of each type.
+    pub kinds: [u8; 8],
+}
+
+impl Derived {
+    /// Whether the castle has a free shield space and a free prestige space.
+    pub fn set_castle(&mut self, shield: bool, prestige: bool) {
+        const CASTLE: u8 = 1 << super::actions::PLACE_CASTLE;
+        self.shield = self.shield & !CASTLE | if shield { CASTLE } else { 0 };
+        self.prestige = self.prestige & !CASTLE | if prestige { CASTLE } else { 0 };
+    }
 }
 
 impl Default for Kingdom {
@@ -46,6 +75,7 @@ impl Default for Kingdom {
             prestige_discs: [false; MAX_BUILDINGS],
             tile_figure: NONE,
             tile_disc: false,
+            derived: Derived::default(),
         }
     }
 }

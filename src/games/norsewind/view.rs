@@ -519,25 +519,22 @@ impl View for Norsewind {
 
     fn score_report(&self, s: &State) -> ScoreReport {
         let n = self.players;
-        let mut categories = vec!["coins".to_string()];
+        let mut categories = Vec::with_capacity(1 + KINGDOMS);
+        categories.push("coins".to_string());
         categories.extend(self.data.kingdom_names.iter().cloned());
         // Each kingdom is tallied once: the points, the totals and the winners read the tallies.
-        let mut seat_total = [0i64; MAX_PLAYERS];
+        let sc = self.scoring(s);
         let points: Vec<Vec<f64>> = (0..n)
             .map(|p| {
-                let mut row = vec![s.player[p].coins as f64];
-                seat_total[p] = s.player[p].coins as i64;
-                for k in 0..KINGDOMS {
-                    let kingdom = self.kingdom_tally(s, p, k).points;
-                    seat_total[p] += kingdom;
-                    row.push(kingdom as f64);
-                }
+                let mut row = Vec::with_capacity(1 + KINGDOMS);
+                row.push(s.player[p].coins as f64);
+                row.extend(sc.kingdoms[p].iter().map(|&k| k as f64));
                 row
             })
             .collect();
         let totals: Vec<f64> = points.iter().map(|r| r.iter().sum()).collect();
         let terminal = s.phase == Phase::GameOver;
-        let winners = self.winners_of(s, &seat_total);
+        let winners = self.winners_of(s, &sc);
         let mut report = ScoreReport {
             categories,
             totals,
@@ -548,11 +545,12 @@ impl View for Norsewind {
             ..ScoreReport::default()
         };
         if self.solo() {
-            let mut row = vec![0.0];
-            row.extend((0..KINGDOMS).map(|k| self.viking_points(s, k) as f64));
+            let mut row = Vec::with_capacity(1 + KINGDOMS);
+            row.push(0.0);
+            row.extend(sc.vikings.iter().map(|&v| v as f64));
             let total = row.iter().sum::<f64>();
             report.opponents = vec![OpponentRow { name: "Vikings".into(), points: row, total }];
-            let margin = seat_total[0] - self.viking_total(s);
+            let margin = sc.totals[0] - sc.viking_total;
             if terminal && !s.truncated {
                 if report.winners.is_empty() {
                     report.opponent_winners = if margin < 0 { vec![0] } else { Vec::new() };

@@ -83,11 +83,7 @@ impl GameDefinition for NorthWind {
         let max_turns = options.int("max_turns") as u32;
         let limited_gold = options.choice("gold") == "limited";
         let data = Data::from_option(options.data("data"))?;
-        let mut custom_data = None;
-        let default = Data::shipped();
-        if data.file != default.file {
-            custom_data = Some(serde_json::to_value(&data.file).expect("data serializes"));
-        }
+        let custom_data = data.custom_file();
         let r = &data.rules;
         if limited_gold && (r.gold_total as usize) < players * r.starting_gold as usize {
             return Err(EngineError::data("rules.gold_total.value", format!(
