@@ -43,7 +43,7 @@ def test_there_are_fixtures_of_this_version_for_every_game(name: str) -> None:
     assert current.is_dir(), f"no fixtures of {name} format version {state_format(name)}: run tests/fixtures/make_saved_states.py {name}"
     saved = [json.loads(json.loads(path.read_text())["config"]) for path in current.glob("*.json")]
     for options in configurations(name):
-        assert any(all(config.get(k) == v for k, v in options.items()) for config in saved), (
+        assert any(all(config[k] == v for k, v in options.items()) for config in saved), (
             f"{name} {options} has no fixture of this version"
         )
     assert list((SAVED / name / "future").glob("*.json")), name

@@ -50,7 +50,6 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
 
 import tradewinds as tw  # noqa: E402
 from tradewinds._core import configurations  # noqa: E402
-from tradewinds._core import options as declared_options  # noqa: E402
 
 __all__ = ["load", "short_name", "register", "TradewindsGame", "TradewindsState"]
 
@@ -74,7 +73,7 @@ def _parameter_specification(game: str) -> dict[str, Any]:
     """The game's scalar options with their defaults, as OpenSpiel game parameters. The
     component data file is the string parameter ``data`` (a path; empty: the shipped file)."""
     spec: dict[str, Any] = {
-        d["name"]: d["default"] for d in declared_options(game) if isinstance(d["default"], _PARAMETER_TYPES)
+        key: value for key, value in tw.load(game).options.items() if isinstance(value, _PARAMETER_TYPES)
     }
     try:
         tw.data_path(game)

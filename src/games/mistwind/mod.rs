@@ -4,7 +4,7 @@
 //! every rule to its code and test, records the rulings and the reconstructed components,
 //! and says what is not built yet (side B).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::engine::data::ComponentData;
 use crate::engine::{DataFileDecl, EngineError, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result};
@@ -103,24 +103,8 @@ impl GameDefinition for Mistwind {
             min_return: -1.0,
             max_return: 1.0,
         };
-        // The difficulty is the solo mode's: a game of 2 to 5 players has none, and its
-        // configuration (saved states, golden files) does not name it.
-        let mut config = options.config(Self::NAME, custom_data.as_ref());
-        if players > 1 {
-            config.as_object_mut().map(|m| m.remove("difficulty"));
-        }
+        let config = options.config(Self::NAME, custom_data.as_ref());
         Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, config, spec })
-    }
-
-    /// Every player count, and the solo mode at each difficulty.
-    fn configurations() -> Vec<Map<String, Value>> {
-        let mut list = crate::engine::options::configurations(Self::OPTIONS, |m| Self::load(m).is_ok());
-        for m in &mut list {
-            if m.get("players").and_then(Value::as_i64) != Some(1) {
-                m.remove("difficulty");
-            }
-        }
-        list
     }
 }
 

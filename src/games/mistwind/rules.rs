@@ -845,7 +845,7 @@ impl Mistwind {
 impl Rules for Mistwind {
     type State = State;
 
-    const STATE_FORMAT: u32 = 1;
+    const STATE_FORMAT: u32 = 2;
 
     fn spec(&self) -> &GameSpec {
         &self.spec

@@ -20,7 +20,7 @@ def test_mistwind_is_listed_for_one_to_five_players_and_each_solo_difficulty() -
     assert sorted(c.options["difficulty"] for c in MISTWIND if c.players == 1) == ["easy", "hard", "medium"]
     game = tw.load(NAME)
     assert game.players == 3
-    assert game.state_format == 1
+    assert game.state_format == 2
 
 
 def test_a_turn_through_the_setup_helper() -> None:
