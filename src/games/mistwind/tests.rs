@@ -1236,6 +1236,8 @@ fn an_automa_player_on_worker_field_4_takes_the_starting_player_marker() {
     assert_eq!(s.start_player, AUT1);
     play(&g, &mut s, "automa-chip:AUT2 draws chip 4");
     assert_eq!((s.worker_fields[3], s.start_player), (AUT2, AUT2));
+    // The round goes on clockwise from AUT2 (table AUT1, P0, AUT2, P1): P1 plays next.
+    assert_eq!((s.current, s.draw), (1, Draw::None));
     // The marker's 2 VP are the automa player's: no seat scores them.
     let r = g.score_report(&s);
     assert_eq!((r.points[0][0], r.points[1][0]), (0.0, 0.0));
