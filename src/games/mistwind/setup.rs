@@ -613,6 +613,9 @@ impl Positions for Mistwind {
             return Err(bad(format!("{} is to move without its draw", self.who(s.current as usize))));
         }
         if let Draw::Automa(q) = s.draw {
+            if !self.is_automa(q as usize) {
+                return Err(bad(format!("an automa player's draw at table position {q}, which is none")));
+            }
             if s.step != Step::Chip || self.playable(s, q as usize) == 0 {
                 return Err(bad(format!("{} draws a chip out of its turn's start, or with none left to play", self.who(q as usize))));
             }
