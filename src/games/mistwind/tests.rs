@@ -49,6 +49,15 @@ fn play(g: &Mistwind, s: &mut State, name: &str) {
     g.apply(s, a);
 }
 
+/// A player's turn on the port row (always open): a chip on a port card, wood, and the turn's end.
+fn play_port_turn(g: &Mistwind, s: &mut State, legal: &[crate::engine::Action]) {
+    let a = legal.iter().copied().find(|&a| g.action_to_string(s, a).contains(":port ")).unwrap();
+    g.apply(s, a);
+    for name in ["take:wood", "end-moves", "end-cargo"] {
+        play(g, s, name);
+    }
+}
+
 fn is_legal(g: &Mistwind, s: &State, name: &str) -> bool {
     legal(g, s).iter().any(|n| n == name)
 }
@@ -1092,11 +1101,7 @@ fn an_automa_player_plays_four_chips_a_round_like_a_player() {
             g.apply(&mut s, v[0]);
         } else {
             // A player plays the port row (always open) and ends the turn.
-            let a = v.iter().copied().find(|&a| g.action_to_string(&s, a).contains(":port ")).unwrap();
-            g.apply(&mut s, a);
-            for name in ["take:wood", "end-moves", "end-cargo"] {
-                play(&g, &mut s, name);
-            }
+            play_port_turn(&g, &mut s, &v);
         }
         while g.actor(&s) == Actor::Chance && !matches!(s.draw, Draw::Automa(_)) {
             settle_chance(&g, &mut s);
@@ -1440,11 +1445,7 @@ fn solo_phase_a_puts_one_chip_of_each_automa_deck_face_down() {
         } else if g.actor(&s) == Actor::Chance {
             g.apply(&mut s, v[0]);
         } else {
-            let a = v.iter().copied().find(|&a| g.action_to_string(&s, a).contains(":port ")).unwrap();
-            g.apply(&mut s, a);
-            for name in ["take:wood", "end-moves", "end-cargo"] {
-                play(&g, &mut s, name);
-            }
+            play_port_turn(&g, &mut s, &v);
         }
     }
     let mut want = Vec::new();
