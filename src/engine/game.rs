@@ -253,7 +253,9 @@ pub trait Describe: View {
 /// How good a position is, for the search agents.
 pub trait Evaluate: View {
     /// How good the position is for each seat, in [-1, 1]: the returns at a terminal
-    /// state, otherwise a heuristic. Search agents (greedy, MCTS) score positions with it.
+    /// state (a game may grade what its returns leave equal, as Mistwind's solo mode grades
+    /// a lost game by its progress toward the goal, keeping 1 for a win), otherwise a
+    /// heuristic. Search agents (greedy, MCTS) score positions with it.
     /// The default is tanh of a seat's margin (in points, 4 points wide) over the best other
     /// scorer, seats and opponents alike; a seat with no other scorer (a solo game without
     /// opponents) is measured by its own score. Games override it with something cheaper

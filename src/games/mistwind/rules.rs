@@ -13,7 +13,7 @@ use super::Mistwind;
 
 const ALL_CHIPS: u8 = 0b1_1111;
 
-fn bits(mut m: u64) -> impl Iterator<Item = usize> {
+pub(super) fn bits(mut m: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         if m == 0 {
             None

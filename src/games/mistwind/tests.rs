@@ -1647,6 +1647,38 @@ fn solo_the_difficulty_goal_decides_the_game_at_its_boundaries() {
 }
 
 #[test]
+fn solo_the_search_evaluation_is_the_progress_toward_the_goal_and_1_only_when_it_is_met() {
+    // The solo game's return is 1 or -1 (ruling 24); the agents' evaluation grades a lost game
+    // by its progress toward the goal so that a search has something to prefer.
+    let g = solo("medium");
+    let value = |s: &State| {
+        let mut v = [9.0];
+        g.evaluate(s, &mut v);
+        v[0]
+    };
+    let won = solo_end(&g, &["A", "B"], 2, &[6], 45);
+    assert_eq!(value(&won), 1.0);
+    assert_eq!(g.goal_progress(&won), 1.0);
+    // Each condition a quarter: one achievement of two, both tiles, the card, all points.
+    let short = solo_end(&g, &["A"], 2, &[6], 45);
+    assert_eq!(g.goal_progress(&short), (1.0 + 0.5 + 1.0 + 1.0) / 4.0);
+    assert_eq!(value(&short), 2.0 * 3.5 / 4.0 - 1.0);
+    // Points count by the fraction reached; no card held at all counts nothing.
+    let poorer = solo_end(&g, &["A"], 1, &[], 30);
+    assert_eq!(g.goal_progress(&poorer), (0.0 + 0.5 + 0.5 + 30.0 / 45.0) / 4.0);
+    assert!(value(&poorer) < value(&short) && value(&short) < value(&won));
+    // A held card with one destination joined is half of the card's condition (ruling 23:
+    // both joined fulfil it).
+    let chain = ["Rootmere", "Violet Reach", "Duskharbor", "Glowcap", "Sporeholm"];
+    let half = solo_end_with(&g, &["A"], 1, json!({"network_cards": [6], "outposts": chain}), 30);
+    assert_eq!(g.card_links(&half.players[0], 5), 1, "card 6 is index 5");
+    assert_eq!(g.goal_progress(&half), g.goal_progress(&poorer) + 0.5 / 4.0);
+    // The easy goal asks no card: it counts as met.
+    let easy = solo("easy");
+    assert_eq!(easy.goal_progress(&solo_end(&easy, &[], 0, &[], 15)), (1.0 + 0.0 + 0.0 + 0.5) / 4.0);
+}
+
+#[test]
 fn solo_the_setup_helper_takes_solo_positions_and_the_observation_shows_the_automa_tiles() {
     let g = solo("medium");
     let s = at(&g, json!({"start_player": S_AUT3, "current": 0, "automa": [{"chips": [1, 2]}, {}, {"territory_tiles": {"silver": 2}}],
