@@ -40,7 +40,7 @@ pub struct ScoreReport {
     pub notes: Vec<String>,
 }
 
-/// The numbers of a finished game's score report, as `simulate` records them for every game
+/// The numbers of a score report, as `simulate` records them for every game it plays
 /// (`View::score_record`): no names, no notes, and buffers that one game after another reuses.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ScoreRecord {

@@ -13,8 +13,8 @@ use rayon::prelude::*;
 use super::agents::{choose, AgentScratch, AgentSpec};
 use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Game};
-use super::rng::{below, derive_seed, rng_from_seed, Rng};
 use super::report::ScoreRecord;
+use super::rng::{below, derive_seed, rng_from_seed, Rng};
 use super::state::GameState;
 
 /// Plays `state` to the end with uniformly random decisions, sampling chance from `rng`.

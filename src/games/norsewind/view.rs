@@ -541,20 +541,17 @@ impl View for Norsewind {
             let row = viking_row(&sc);
             report.opponents = vec![OpponentRow { name: "Vikings".into(), points: row.to_vec(), total: row.iter().sum() }];
             let margin = sc.totals[0] - sc.viking_total;
-            match self.solo_outcome(s, &sc, !report.winners.is_empty()) {
-                Some((vikings_won, None)) => {
-                    if vikings_won {
-                        report.opponent_winners = vec![0];
-                    }
-                    if report.winners.is_empty() {
-                        report.notes.push(format!("the Vikings are not beaten (margin {margin})"));
-                    }
+            if let Some((vikings_won, tier)) = self.solo_outcome(s, &sc, !report.winners.is_empty()) {
+                if vikings_won {
+                    report.opponent_winners = vec![0];
                 }
-                Some((_, Some(t))) => {
+                if report.winners.is_empty() {
+                    report.notes.push(format!("the Vikings are not beaten (margin {margin})"));
+                }
+                if let Some(t) = tier {
                     report.tier = Some(self.data.tiers[t].0.clone());
                     report.notes.push(format!("margin over the Vikings: {margin}"));
                 }
-                None => {}
             }
         } else {
             report.tie_breakers = vec!["most remaining coins".into()];
