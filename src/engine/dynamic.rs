@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::error::Result;
 use super::game::{Action, Game, GameSpec};
 use super::record::{LogEntry, Record};
-use super::report::ScoreReport;
+use super::report::{ScoreRecord, ScoreReport};
 use super::rng::rng_from_seed;
 use super::agents::AgentSpec;
 use super::simulate::{replay_game, simulate_agents, Progress, SimulationResult};
@@ -72,6 +72,8 @@ pub trait DynState: Send + Sync {
     fn returns(&self) -> Vec<f64>;
     fn winners(&self) -> Vec<usize>;
     fn score_report(&self) -> ScoreReport;
+    /// The score report's numbers as `simulate` records them (see [`crate::engine::View::score_record`]).
+    fn score_record(&self) -> ScoreRecord;
     fn observation_string(&self, player: usize) -> Result<String>;
     fn observation_tensor(&self, player: usize) -> Result<Vec<f32>>;
     fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>>;
@@ -217,6 +219,9 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn score_report(&self) -> ScoreReport {
         GameState::score_report(self)
+    }
+    fn score_record(&self) -> ScoreRecord {
+        GameState::score_record(self)
     }
     fn observation_string(&self, player: usize) -> Result<String> {
         GameState::observation_string(self, player)

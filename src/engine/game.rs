@@ -18,7 +18,7 @@ use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
 
 use super::error::Result;
-use super::report::ScoreReport;
+use super::report::{ScoreRecord, ScoreReport};
 use super::rng::Rng;
 
 /// An action id. Player actions lie in `0..num_distinct_actions`; chance outcomes in
@@ -206,6 +206,15 @@ pub trait View: Rules {
     /// Each seat's (and each opponent's) score broken down by the rulebook's scoring
     /// categories, who or what won, and the tier reached.
     fn score_report(&self, state: &Self::State) -> ScoreReport;
+
+    /// The numbers of the score report (points, totals, winners, the opponents' totals and
+    /// wins, the tier), written into `out` with its buffers reused: what `simulate` records of
+    /// every game. By default read from [`View::score_report`]; a game whose report costs
+    /// much to build (its names and notes) may write them directly, and the shared checks
+    /// hold the two equal.
+    fn score_record(&self, state: &Self::State, out: &mut ScoreRecord) {
+        out.read(&self.score_report(state), &self.spec().tiers);
+    }
 
     /// Final (or current) score of each seat in the game's own units (victory points): by
     /// default the totals of the score report.

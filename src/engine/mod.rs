@@ -35,7 +35,7 @@ pub use error::{panic_message, EngineError, Result};
 pub use game::{Action, Actor, Describe, Evaluate, Game, GameSpec, Positions, Resample, Rules, View, CHANCE, MAX_SEATS, TERMINAL};
 pub use options::{OptionDecl, OptionKind, Options};
 pub use record::{LogEntry, Record, RECORD_FORMAT};
-pub use report::{OpponentRow, ScoreReport};
+pub use report::{OpponentRow, ScoreRecord, ScoreReport};
 pub use rng::Rng;
 pub use simulate::{random_rollout, simulate, simulate_agents, Progress, SimulationResult};
 pub use state::GameState;

@@ -40,6 +40,44 @@ pub struct ScoreReport {
     pub notes: Vec<String>,
 }
 
+/// The numbers of a score report, as `simulate` records them for every game it plays
+/// (`View::score_record`): no names, no notes, and buffers that one game after another reuses.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ScoreRecord {
+    /// `points[seat * categories + category]`, the report's `points` row by row.
+    pub points: Vec<f64>,
+    pub totals: Vec<f64>,
+    pub winners: Vec<usize>,
+    /// Each opponent's total, in the order of `GameSpec::opponents`.
+    pub opponent_totals: Vec<f64>,
+    pub opponent_winners: Vec<usize>,
+    /// The tier reached, as an index into `GameSpec::tiers`.
+    pub tier: Option<usize>,
+}
+
+impl ScoreRecord {
+    /// Empties every field, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.points.clear();
+        self.totals.clear();
+        self.winners.clear();
+        self.opponent_totals.clear();
+        self.opponent_winners.clear();
+        self.tier = None;
+    }
+
+    /// The numbers of `report`, whose game's tiers are `tiers`.
+    pub fn read(&mut self, report: &ScoreReport, tiers: &[String]) {
+        self.clear();
+        report.points.iter().for_each(|row| self.points.extend_from_slice(row));
+        self.totals.extend_from_slice(&report.totals);
+        self.winners.extend_from_slice(&report.winners);
+        self.opponent_totals.extend(report.opponents.iter().map(|o| o.total));
+        self.opponent_winners.extend_from_slice(&report.opponent_winners);
+        self.tier = report.tier.as_ref().and_then(|t| tiers.iter().position(|name| name == t));
+    }
+}
+
 fn fmt_num(v: f64) -> String {
     if v.fract() == 0.0 {
         format!("{}", v as i64)

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use super::agents::{choose, AgentScratch, AgentSpec};
 use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Game};
+use super::report::ScoreRecord;
 use super::rng::{below, derive_seed, rng_from_seed, Rng};
 use super::state::GameState;
 
@@ -43,36 +44,30 @@ pub fn random_rollout<G: Game>(
 }
 
 /// The outcome of one simulated game.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct GameRecord {
-    pub scores: Vec<f64>,
-    pub winners: Vec<usize>,
+    /// The numbers of the game's score report.
+    pub score: ScoreRecord,
     pub moves: u64,
     pub decisions: u64,
     pub truncated: bool,
-    /// `category_points[player][category]` from the score report.
-    pub category_points: Vec<Vec<f64>>,
-    /// The total of each opponent that is not a seat.
-    pub opponent_scores: Vec<f64>,
-    /// The opponents (indices) that won.
-    pub opponent_winners: Vec<usize>,
-    /// The tier reached, as an index into `GameSpec::tiers`.
-    pub tier: Option<usize>,
 }
 
 /// The agents of a game draw from a stream of their own: the seed's, with these bits flipped.
 pub const AGENT_STREAM: u64 = 0xA6E7_5EED;
 
 /// Plays game `index` of the run seeded `seed`, seat p played by `agents[p]` (all random
-/// when `agents` is empty). Chance and the agents draw from separate streams derived from
-/// the seed and the index, so a game depends on nothing else.
+/// when `agents` is empty), into `record` (its buffers reused). Chance and the agents draw
+/// from separate streams derived from the seed and the index, so a game depends on nothing
+/// else.
 pub fn play_game<G: Game>(
     game: &G,
     agents: &[AgentSpec],
     seed: u64,
     index: u64,
     scratch: &mut AgentScratch,
-) -> GameRecord {
+    record: &mut GameRecord,
+) {
     let mut chance_rng = rng_from_seed(derive_seed(seed, index));
     let mut agent_rng = rng_from_seed(derive_seed(seed ^ AGENT_STREAM, index));
     let mut state = game.initial_state();
@@ -95,19 +90,11 @@ pub fn play_game<G: Game>(
         moves += 1;
     }
     // The report's totals are the scores and its winners the winners (the shared checks
-    // hold every game to that), so one report gives them all.
-    let report = game.score_report(&state);
-    GameRecord {
-        scores: report.totals,
-        winners: report.winners,
-        moves,
-        decisions,
-        truncated: game.is_truncated(&state),
-        category_points: report.points,
-        opponent_scores: report.opponents.iter().map(|o| o.total).collect(),
-        opponent_winners: report.opponent_winners,
-        tier: report.tier.and_then(|t| game.spec().tiers.iter().position(|name| *name == t)),
-    }
+    // hold every game to that), so its numbers give them all.
+    game.score_record(&state, &mut record.score);
+    record.moves = moves;
+    record.decisions = decisions;
+    record.truncated = game.is_truncated(&state);
 }
 
 /// Game `index` of the run seeded `seed` played again, move for move as [`play_game`] plays
@@ -298,26 +285,27 @@ pub fn simulate_agents<G: Game>(
                     return;
                 }
                 let mut scratch = AgentScratch::default();
+                let mut rec = GameRecord::default();
                 let n = mo.len();
                 for k in 0..n {
                     let index = first + (c * chunk + k) as u64;
-                    let rec = play_game(game, agents, seed, index, &mut scratch);
-                    sc[k * players..(k + 1) * players].copy_from_slice(&rec.scores);
+                    play_game(game, agents, seed, index, &mut scratch, &mut rec);
+                    let score = &rec.score;
+                    sc[k * players..(k + 1) * players].copy_from_slice(&score.totals);
                     for p in 0..players {
-                        wi[k * players + p] = rec.winners.contains(&p);
-                        if nc > 0 {
-                            cp[(k * players + p) * nc..(k * players + p + 1) * nc]
-                                .copy_from_slice(&rec.category_points[p]);
-                        }
+                        wi[k * players + p] = score.winners.contains(&p);
+                    }
+                    if nc > 0 {
+                        cp[k * players * nc..(k + 1) * players * nc].copy_from_slice(&score.points);
                     }
                     for o in 0..no {
-                        os[k * no + o] = rec.opponent_scores[o];
-                        ow[k * no + o] = rec.opponent_winners.contains(&o);
+                        os[k * no + o] = score.opponent_totals[o];
+                        ow[k * no + o] = score.opponent_winners.contains(&o);
                     }
                     mo[k] = rec.moves;
                     de[k] = rec.decisions;
                     tr[k] = rec.truncated;
-                    ti[k] = rec.tier.map_or(-1, |t| t as i8);
+                    ti[k] = score.tier.map_or(-1, |t| t as i8);
                 }
                 if let Some(f) = progress {
                     if !f(n) {

@@ -10,7 +10,7 @@ use super::agents::{choose, AgentScratch, AgentSpec};
 use super::error::{EngineError, Result};
 use super::field_errors::{self, plain_words, FieldError};
 use super::game::{Action, Actor, Game};
-use super::report::ScoreReport;
+use super::report::{ScoreRecord, ScoreReport};
 use super::rng::{rng_from_seed, Rng};
 
 pub struct GameState<G: Game> {
@@ -291,6 +291,11 @@ impl<G: Game> GameState<G> {
     }
     pub fn score_report(&self) -> ScoreReport {
         self.game.score_report(&self.inner)
+    }
+    pub fn score_record(&self) -> ScoreRecord {
+        let mut record = ScoreRecord::default();
+        self.game.score_record(&self.inner, &mut record);
+        record
     }
 
     fn check_player(&self, player: usize) -> Result<()> {

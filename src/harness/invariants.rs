@@ -18,6 +18,7 @@
 use crate::engine::dynamic::{DynGame, DynState};
 use crate::engine::error::EngineError;
 use crate::engine::game::{Action, GameSpec, CHANCE, TERMINAL};
+use crate::engine::report::ScoreRecord;
 use crate::engine::rng::{below, Rng};
 
 /// The result of a check: `Err` describes the broken invariant.
@@ -179,7 +180,8 @@ pub fn check_state(game: &dyn DynGame, state: &dyn DynState, heavy: bool, seed: 
 }
 
 /// The score report agrees with the state: a row per seat and per opponent (named as in the
-/// spec) that adds up, the same winners, opponents winning and a tier only at the end.
+/// spec) that adds up, the same winners, opponents winning and a tier only at the end; and
+/// the game's score record (what `simulate` keeps) holds exactly the report's numbers.
 fn check_report(spec: &GameSpec, state: &dyn DynState, scores: &[f64], winners: &[usize]) -> Check {
     let report = state.score_report();
     let categories = report.categories.len();
@@ -213,6 +215,10 @@ fn check_report(spec: &GameSpec, state: &dyn DynState, scores: &[f64], winners: 
     if let Some(tier) = &report.tier {
         ensure!(spec.tiers.contains(tier), "tier {tier:?} is not one of {:?}", spec.tiers);
     }
+    let mut numbers = ScoreRecord::default();
+    numbers.read(&report, &spec.tiers);
+    let record = state.score_record();
+    ensure!(record == numbers, "score record {record:?} differs from the score report's numbers {numbers:?}");
     Ok(())
 }
 

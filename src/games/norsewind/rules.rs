@@ -35,36 +35,61 @@ pub struct Scoring {
     pub viking_total: i64,
 }
 
-/// The number of set bits of each byte value.
-const BYTE_ONES: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = (i as u8).count_ones() as u8;
-        i += 1;
+/// `SELECT_IN_BYTE[b * 8 + r]`: the position of the set bit of byte value `b` with `r` set
+/// bits below it.
+const SELECT_IN_BYTE: [u8; 256 * 8] = {
+    let mut t = [0u8; 256 * 8];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut r) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 != 0 {
+                t[b * 8 + r] = bit as u8;
+                r += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
     }
     t
 };
 
-/// The card of set `m` with `n` cards of the set below it (`n` < the set's size).
-fn nth_card(m: u128, n: u32) -> Action {
-    let low = m as u64;
-    let below = low.count_ones();
-    let (mut word, mut n, mut base) = if n < below { (low, n, 0) } else { ((m >> 64) as u64, n - below, 64) };
-    // Whole bytes first, then the set bits of the byte that holds it.
-    loop {
-        let byte = BYTE_ONES[(word & 0xff) as usize] as u32;
-        if n < byte {
-            break;
-        }
-        n -= byte;
-        word >>= 8;
-        base += 8;
+const BYTES_LOW: u64 = 0x0101_0101_0101_0101;
+const BYTES_HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The running count of `x`'s set bits by bytes: byte `i` holds the set bits of bytes
+/// `0..=i` (so the top byte holds them all).
+pub(super) fn byte_counts(x: u64) -> u64 {
+    let mut c = x - (x >> 1 & 0x5555_5555_5555_5555);
+    c = (c & 0x3333_3333_3333_3333) + (c >> 2 & 0x3333_3333_3333_3333);
+    c = (c + (c >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    c.wrapping_mul(BYTES_LOW)
+}
+
+/// The set bit of `word` with `n` set bits below it (`n` < its count), given
+/// `byte_counts(word)`, without a branch.
+pub(super) fn select(word: u64, counts: u64, n: u32) -> u32 {
+    // The high bit of every byte whose running count exceeds n (no byte borrows: each
+    // count is at most 64 and n + 1 at most 64).
+    let past = ((counts | BYTES_HIGH) - (n as u64 + 1) * BYTES_LOW) & BYTES_HIGH;
+    let byte = past.trailing_zeros() / 8;
+    let before = ((counts << 8) >> (8 * byte)) as u32 & 0xff;
+    let bits = (word >> (8 * byte)) as usize & 0xff;
+    8 * byte + SELECT_IN_BYTE[bits * 8 + (n - before) as usize] as u32
+}
+
+/// A uniformly drawn card of the non-empty set `m`, drawn as the engine's draw does: one
+/// `below` over the set's size, the cards in id order.
+fn draw_card(m: u128, rng: &mut Rng) -> Action {
+    let (low, high) = (m as u64, (m >> 64) as u64);
+    let (cl, ch) = (byte_counts(low), byte_counts(high));
+    let in_low = (cl >> 56) as u32;
+    let n = below(rng, in_low + (ch >> 56) as u32);
+    if n < in_low {
+        select(low, cl, n)
+    } else {
+        64 + select(high, ch, n - in_low)
     }
-    for _ in 0..n {
-        word &= word - 1;
-    }
-    base + word.trailing_zeros()
 }
 
 /// Bit `i` of `x` (0..=4) moved to bit `8 * i`.
@@ -906,19 +931,33 @@ impl Norsewind {
         sc
     }
 
-    /// The winners: the highest total, ties broken by the most coins; in the solo game the
-    /// player if his total beats the Vikings'.
-    pub fn winners_of(&self, s: &State, sc: &Scoring) -> Vec<usize> {
+    /// The winners, added to `out`: the highest total, ties broken by the most coins; in the
+    /// solo game the player if his total beats the Vikings'.
+    pub fn winners_of(&self, s: &State, sc: &Scoring, out: &mut Vec<usize>) {
         if s.phase != Phase::GameOver || s.truncated {
-            return Vec::new();
+            return;
         }
         if self.solo() {
-            return if sc.totals[0] > sc.viking_total { vec![0] } else { Vec::new() };
+            if sc.totals[0] > sc.viking_total {
+                out.push(0);
+            }
+            return;
         }
         let n = s.players as usize;
         let key = |p: usize| (sc.totals[p], s.player[p].coins as i64);
         let best = (0..n).map(key).max().unwrap_or((0, 0));
-        (0..n).filter(|&p| key(p) == best).collect()
+        out.extend((0..n).filter(|&p| key(p) == best));
+    }
+
+    /// A solo game against the Vikings, once finished (not truncated): whether the Vikings
+    /// won (the player did not, by a negative margin), or the tier the player's margin
+    /// reached when he won (`won`). None while the game goes on.
+    pub fn solo_outcome(&self, s: &State, sc: &Scoring, won: bool) -> Option<(bool, Option<usize>)> {
+        if s.phase != Phase::GameOver || s.truncated {
+            return None;
+        }
+        let margin = sc.totals[0] - sc.viking_total;
+        Some(if won { (false, self.tier(margin)) } else { (margin < 0, None) })
     }
 
     /// The tier a solo margin reaches.
@@ -1118,11 +1157,8 @@ impl Rules for Norsewind {
     /// pass: a revealed or dealt card is the drawn number's card among the set's, in id order.
     fn sample_chance(&self, s: &State, rng: &mut Rng) -> Action {
         match s.phase {
-            Phase::Reveal => {
-                let source = self.source(s);
-                nth_card(source, below(rng, source.count_ones()))
-            }
-            Phase::Deal => nth_card(s.start_pool, below(rng, s.start_pool.count_ones())),
+            Phase::Reveal => draw_card(self.source(s), rng),
+            Phase::Deal => draw_card(s.start_pool, rng),
             Phase::Colours => below(rng, 24),
             Phase::Ship => below(rng, SLOTS as u32),
             _ => {
@@ -1159,10 +1195,11 @@ impl Rules for Norsewind {
     }
 
     fn winners(&self, s: &State) -> Vec<usize> {
-        if s.phase != Phase::GameOver || s.truncated {
-            return Vec::new();
+        let mut winners = Vec::new();
+        if s.phase == Phase::GameOver && !s.truncated {
+            self.winners_of(s, &self.scoring(s), &mut winners);
         }
-        self.winners_of(s, &self.scoring(s))
+        winners
     }
 
     fn is_truncated(&self, state: &State) -> bool {

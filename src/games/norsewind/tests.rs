@@ -1283,3 +1283,18 @@ fn the_fast_listing_and_draw_agree_with_the_rules_one_by_one() {
         }
     }
 }
+
+#[test]
+fn the_draws_select_finds_every_set_bit_in_id_order() {
+    use super::rules::{byte_counts, select};
+    use rand_core::RngCore;
+    let mut rng = crate::engine::rng::rng_from_seed(7);
+    let words = [0u64, 1, 1 << 63, u64::MAX, 0x8000_0000_0000_0001, 0x00ff_0000_ff00_00f0];
+    for w in words.into_iter().chain((0..2000).map(|_| rng.next_u64() & rng.next_u64())) {
+        let set: Vec<u32> = (0..64).filter(|&b| w >> b & 1 != 0).collect();
+        assert_eq!(byte_counts(w) >> 56, set.len() as u64);
+        for (n, &bit) in set.iter().enumerate() {
+            assert_eq!(select(w, byte_counts(w), n as u32), bit, "word {w:#x}, n {n}");
+        }
+    }
+}

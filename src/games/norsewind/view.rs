@@ -2,10 +2,11 @@
 //! report. Everything on the table is open, so every seat sees the same table.
 
 use crate::engine::prelude::*;
-use crate::engine::{Action, OpponentRow, Rng, ScoreReport};
+use crate::engine::{Action, OpponentRow, Rng, ScoreRecord, ScoreReport};
 
 use super::actions::{self, decode, Move, KEEP_NAMES, PLACE_CASTLE, PLACE_TILE};
 use super::data::{is_green, Card, CASTLE, COLOURS, KINGDOMS, MAX_DISPLAY, MAX_SPACES, TILES, TYPES};
+use super::rules::Scoring;
 use super::state::{Phase, State, MAX_BUILDINGS, MAX_PLAYERS, NONE, SLOTS};
 use super::Norsewind;
 
@@ -518,53 +519,66 @@ impl View for Norsewind {
     }
 
     fn score_report(&self, s: &State) -> ScoreReport {
-        let n = self.players;
         let mut categories = Vec::with_capacity(1 + KINGDOMS);
         categories.push("coins".to_string());
         categories.extend(self.data.kingdom_names.iter().cloned());
         // Each kingdom is tallied once: the points, the totals and the winners read the tallies.
         let sc = self.scoring(s);
-        let points: Vec<Vec<f64>> = (0..n)
-            .map(|p| {
-                let mut row = Vec::with_capacity(1 + KINGDOMS);
-                row.push(s.player[p].coins as f64);
-                row.extend(sc.kingdoms[p].iter().map(|&k| k as f64));
-                row
-            })
-            .collect();
+        let points: Vec<Vec<f64>> = (0..self.players).map(|p| score_row(s, &sc, p).to_vec()).collect();
         let totals: Vec<f64> = points.iter().map(|r| r.iter().sum()).collect();
-        let terminal = s.phase == Phase::GameOver;
-        let winners = self.winners_of(s, &sc);
+        let mut winners = Vec::new();
+        self.winners_of(s, &sc, &mut winners);
         let mut report = ScoreReport {
             categories,
             totals,
             points,
             winners,
-            terminal,
+            terminal: s.phase == Phase::GameOver,
             truncated: s.truncated,
             ..ScoreReport::default()
         };
         if self.solo() {
-            let mut row = Vec::with_capacity(1 + KINGDOMS);
-            row.push(0.0);
-            row.extend(sc.vikings.iter().map(|&v| v as f64));
-            let total = row.iter().sum::<f64>();
-            report.opponents = vec![OpponentRow { name: "Vikings".into(), points: row, total }];
+            let row = viking_row(&sc);
+            report.opponents = vec![OpponentRow { name: "Vikings".into(), points: row.to_vec(), total: row.iter().sum() }];
             let margin = sc.totals[0] - sc.viking_total;
-            if terminal && !s.truncated {
+            if let Some((vikings_won, tier)) = self.solo_outcome(s, &sc, !report.winners.is_empty()) {
+                if vikings_won {
+                    report.opponent_winners = vec![0];
+                }
                 if report.winners.is_empty() {
-                    report.opponent_winners = if margin < 0 { vec![0] } else { Vec::new() };
                     report.notes.push(format!("the Vikings are not beaten (margin {margin})"));
-                } else if let Some(t) = self.tier(margin) {
+                }
+                if let Some(t) = tier {
                     report.tier = Some(self.data.tiers[t].0.clone());
                     report.notes.push(format!("margin over the Vikings: {margin}"));
                 }
             }
         } else {
             report.tie_breakers = vec!["most remaining coins".into()];
-            report.tie_breaker_values = (0..n).map(|p| vec![s.player[p].coins as f64]).collect();
+            report.tie_breaker_values = (0..self.players).map(|p| vec![s.player[p].coins as f64]).collect();
         }
         report
+    }
+
+    /// The report's numbers without its names and notes, from the same tallies.
+    fn score_record(&self, s: &State, out: &mut ScoreRecord) {
+        out.clear();
+        let sc = self.scoring(s);
+        for p in 0..self.players {
+            let row = score_row(s, &sc, p);
+            out.points.extend_from_slice(&row);
+            out.totals.push(row.iter().sum());
+        }
+        self.winners_of(s, &sc, &mut out.winners);
+        if self.solo() {
+            out.opponent_totals.push(viking_row(&sc).iter().sum());
+            if let Some((vikings_won, tier)) = self.solo_outcome(s, &sc, !out.winners.is_empty()) {
+                if vikings_won {
+                    out.opponent_winners.push(0);
+                }
+                out.tier = tier;
+            }
+        }
     }
 
     fn scores(&self, state: &State, out: &mut [f64]) {
@@ -572,6 +586,18 @@ impl View for Norsewind {
             *o = self.total(state, p) as f64;
         }
     }
+}
+
+/// A seat's row of the score report: its coins, then its points in each kingdom.
+fn score_row(s: &State, sc: &Scoring, p: usize) -> [f64; 1 + KINGDOMS] {
+    let k = &sc.kingdoms[p];
+    [s.player[p].coins as f64, k[0] as f64, k[1] as f64, k[2] as f64, k[3] as f64]
+}
+
+/// The Vikings' row of the score report: no coins, then their points in each kingdom.
+fn viking_row(sc: &Scoring) -> [f64; 1 + KINGDOMS] {
+    let v = &sc.vikings;
+    [0.0, v[0] as f64, v[1] as f64, v[2] as f64, v[3] as f64]
 }
 
 impl Resample for Norsewind {
