@@ -467,9 +467,10 @@ impl VectorGame {
     /// ``(offsets, actions)``: the legal actions of the seat to act in every game, as
     /// compressed sparse rows. ``offsets`` (N + 1,) int64; game ``i``'s action ids, in
     /// increasing order, are ``actions[offsets[i]:offsets[i + 1]]`` (none at chance nodes and
-    /// ends), and ``actions`` (int32) holds ``offsets[N]`` ids. Both are views of the
-    /// VectorGame's own arrays, overwritten by every call; ``actions`` has the length of the
-    /// call it was read after, so read them again after each call.
+    /// ends), and ``actions`` (int32) holds ``offsets[N]`` ids. ``offsets`` is the
+    /// VectorGame's own array and ``actions`` a view of its own array of ids, both overwritten
+    /// by every call; ``actions`` has the length of the call it was read after, so read them
+    /// again after each call.
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         if !self.inner.legal().actions() {
             return Err(TradewindsError::new_err(
