@@ -247,7 +247,7 @@ impl<'a> VectorOutputs<'a> {
 
     /// The outputs of the whole batch as the outputs of one range: `legal_offsets` loses its
     /// first value, 0, written here, and keeps each game's end.
-    fn as_range(mut self) -> VectorOutputs<'a> {
+    fn into_range(mut self) -> VectorOutputs<'a> {
         if let Some((first, ends)) = std::mem::take(&mut self.legal_offsets).split_first_mut() {
             *first = 0;
             self.legal_offsets = ends;
@@ -764,7 +764,7 @@ impl<G: Game> VectorGame<G> {
         let core = &self.core;
         let slots = &mut self.slots[..];
         let g = |s: &mut [Slot<G>], first: usize, o: VectorOutputs<'_>| f(core, s, first, o);
-        let out = out.as_range();
+        let out = out.into_range();
         if slots.len() <= grain {
             return g(slots, 0, out);
         }
@@ -854,7 +854,7 @@ impl<G: Game> VectorGame<G> {
             let f = |s: &mut [Slot<G>], first: usize, o: VectorOutputs<'_>| {
                 core.step_range(s, first, &actions[first..first + s.len()], o)
             };
-            let out = out.as_range();
+            let out = out.into_range();
             Ok(if parallel { split_rows(slots, 0, out, sizes, grain, &f) } else { f(slots, 0, out) })
         };
         match &self.pool {
