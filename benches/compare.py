@@ -25,12 +25,15 @@ reproduce the checksum of the first, so the same work is timed each time):
   each decision chosen in numpy from ``State.legal_action_mask()``.
 * tradewinds batched, Python-driven: ``tw.VectorGame`` steps 1,024 games in one call and
   Python chooses every decision of every game in numpy from the legal-action mask (a
-  uniformly random legal action), as learning code does with a policy. Two numpy policies:
-  ``argmax`` is ``(mask * noise).argmax(axis=1)``; ``keys`` computes the same argmax faster
-  (see ``random_legal_keys``). Each is measured without observations and, for ``keys``,
-  with ``observation_tensor()`` called every step; and the whole loop on all cores for
-  8,192 games against the same loop on one thread. The time spent inside the engine's calls
-  (``step`` and ``observation_tensor``) is recorded too.
+  uniformly random legal action), as learning code does with a policy. Three numpy
+  policies: ``argmax`` is ``(mask * noise).argmax(axis=1)``; ``keys`` computes the same
+  argmax faster (see ``random_legal_keys``); ``csr`` reads no mask but the legal actions as
+  lists (``VectorGame(..., legal="actions")``, ``vg.legal_actions()``) and picks one per game
+  by its offsets (see ``random_legal_listed``). Each is measured without observations and,
+  for ``keys`` and ``csr``, with ``observation_tensor()`` called every step; and ``keys`` and
+  ``csr`` on all cores for 8,192 games against the same loop on one thread. The time spent
+  inside the engine's calls (``step`` and ``observation_tensor``) is recorded too.
+  ``--policies`` measures only some of them.
 * pure Python: a game's pure-Python twin (``tests/oracles/<game>.py``, e.g. North Wind's),
   where it has one, playing the very games ``tw.simulate`` plays (same seeds, same results:
   asserted).
@@ -231,26 +234,48 @@ def random_legal_keys(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> 
     return chosen
 
 
-POLICIES: dict[str, Callable[[npt.NDArray[np.bool_], np.random.Generator], npt.NDArray[Any]]] = {
+def random_legal_listed(offsets: npt.NDArray[np.int64], legal: npt.NDArray[np.int32],
+                        rng: np.random.Generator) -> npt.NDArray[np.int32]:
+    """A uniformly random legal action per game from the lists (`VectorGame.legal_actions()`):
+    game i's is legal[offsets[i] + floor(u * count_i)], u uniform in [0, 1). Every game here has
+    a seat to act (chance inside the calls, games restart), so no count is zero."""
+    start = offsets[:-1]
+    pick = rng.random(len(start))
+    pick *= offsets[1:] - start
+    chosen: npt.NDArray[np.int32] = legal[start + pick.astype(np.int64)]
+    return chosen
+
+
+MASK_POLICIES: dict[str, Callable[[npt.NDArray[np.bool_], np.random.Generator], npt.NDArray[Any]]] = {
     "keys": random_legal_keys,
     "argmax": random_legal_argmax,
 }
+POLICIES = [*MASK_POLICIES, "csr"]
 
 
 def ours_vector(game: tw.Game, steps: int, games: int = VECTOR_GAMES, threads: int = 1,
                 observe: bool = False, policy: str = "keys") -> tuple[Clock, Work]:
     """`steps` calls of `VectorGame.step` on `games` games, every decision chosen in numpy from
-    the mask (and, with `observe`, the observations of the seats to act read every step)."""
-    choose = POLICIES[policy]
-    vg = tw.VectorGame(game, games, seed=SEED, threads=threads)
+    the mask, or with `csr` from the lists (and, with `observe`, the observations of the seats
+    to act read every step)."""
+    listed = policy == "csr"
+    vg = tw.VectorGame(game, games, seed=SEED, threads=threads, legal="actions" if listed else "mask")
     rng = np.random.default_rng(SEED)
-    mask = vg.legal_action_mask()
+    if listed:
+        def choose() -> npt.NDArray[Any]:
+            offsets, legal = vg.legal_actions()
+            return random_legal_listed(offsets, legal, rng)
+    else:
+        mask, by_mask = vg.legal_action_mask(), MASK_POLICIES[policy]
+
+        def choose() -> npt.NDArray[Any]:
+            return by_mask(mask, rng)
     finished = 0
     ended = hashlib.sha256()
     inside = 0.0
     with Clock() as clock:
         for _ in range(steps):
-            actions = choose(mask, rng)
+            actions = choose()
             t = time.perf_counter()
             out = vg.step(actions)
             if observe:
@@ -260,7 +285,8 @@ def ours_vector(game: tw.Game, steps: int, games: int = VECTOR_GAMES, threads: i
                 finished += len(out.finished)
                 ended.update(out.returns[out.finished].tobytes())
     clock.engine = inside
-    checksum = _digest(ended.hexdigest(), vg.legal_action_mask().tobytes(), vg.episode.tobytes())
+    legal = b"".join(a.tobytes() for a in vg.legal_actions()) if listed else vg.legal_action_mask().tobytes()
+    checksum = _digest(ended.hexdigest(), legal, vg.episode.tobytes())
     # (No steps: chance is resolved inside the calls and not counted.)
     return clock, Work(games * steps, 0, finished, checksum)
 
@@ -366,7 +392,8 @@ def describe(name: str, options: dict[str, Any]) -> str:
     return " ".join([name, f"{options['players']}p" if "players" in options else "", *rest]).strip()
 
 
-def build_cases(configs: list[tuple[str, dict[str, Any]]], only_players: set[int] | None) -> list[Case]:
+def build_cases(configs: list[tuple[str, dict[str, Any]]], only_players: set[int] | None,
+                policies: list[str] = POLICIES) -> list[Case]:
     """The cases of `configs` in measuring order: natives, then pure Python, then Python loops,
     then the batched loops, so that the two samples of a ratio are taken close together in time."""
     native: list[Case] = []
@@ -394,16 +421,21 @@ def build_cases(configs: list[tuple[str, dict[str, Any]]], only_players: set[int
                            cfg, partial(ours_python, game, explicit_chance=True)))
         python.append(Case(f"tw-pymask:{cfg}", f"tradewinds {cfg}, Python loop, numpy from the mask",
                            "tradewinds", cfg, partial(ours_python_mask, game)))
-        vector.append(Case(f"tw-vec:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES}, keys", "tradewinds",
-                           cfg, partial(ours_vector, game)))
-        vector.append(Case(f"tw-vec-obs:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES}, keys, observations",
-                           "tradewinds", cfg, partial(ours_vector, game, observe=True)))
-        vector.append(Case(f"tw-vec-argmax:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES}, argmax", "tradewinds",
-                           cfg, partial(ours_vector, game, policy="argmax")))
-        vector.append(Case(f"tw-vec-large:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES_LARGE}, keys, 1 thread",
-                           "tradewinds", cfg, partial(ours_vector, game, games=VECTOR_GAMES_LARGE)))
-        vector.append(Case(f"tw-vec-all:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES_LARGE}, keys, all cores",
-                           "tradewinds", cfg, partial(ours_vector, game, games=VECTOR_GAMES_LARGE, threads=0)))
+        for policy in policies:  # keys: "tw-vec-keys:north-wind 2p", ...
+            run = partial(ours_vector, game, policy=policy)
+            vector.append(Case(f"tw-vec-{policy}:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES}, {policy}",
+                               "tradewinds", cfg, run))
+            if policy == "argmax":
+                continue  # (keys computes the same choice faster)
+            vector.append(Case(f"tw-vec-{policy}-obs:{cfg}",
+                               f"tradewinds {cfg}, batched {VECTOR_GAMES}, {policy}, observations", "tradewinds", cfg,
+                               partial(run, observe=True)))
+            vector.append(Case(f"tw-vec-{policy}-large:{cfg}",
+                               f"tradewinds {cfg}, batched {VECTOR_GAMES_LARGE}, {policy}, 1 thread", "tradewinds",
+                               cfg, partial(run, games=VECTOR_GAMES_LARGE)))
+            vector.append(Case(f"tw-vec-{policy}-all:{cfg}",
+                               f"tradewinds {cfg}, batched {VECTOR_GAMES_LARGE}, {policy}, all cores", "tradewinds",
+                               cfg, partial(run, games=VECTOR_GAMES_LARGE, threads=0)))
         oracle = twin(name)
         if oracle is not None:
             engine = oracle.engine(options)
@@ -517,32 +549,36 @@ def report(cases: list[Case]) -> dict[str, Any]:
         out["ratios"].append({"title": note, "target": None, "wall": got})
     for cfg in ours_cfgs:
         nat, py = by_key[f"tw-native:{cfg}"], by_key[f"tw-python:{cfg}"]
-        vec, obs, arg = by_key[f"tw-vec:{cfg}"], by_key[f"tw-vec-obs:{cfg}"], by_key[f"tw-vec-argmax:{cfg}"]
-        add(f"{cfg}: batched decisions/s (keys policy) / native decisions/s", 0.5, vec, "decisions", nat, "decisions")
-        add(f"{cfg}: batched decisions/s (argmax policy) / native decisions/s", 0.5, arg, "decisions", nat,
-            "decisions")
-        add(f"{cfg}: batched with observations decisions/s (keys) / native decisions/s", None, obs, "decisions", nat,
-            "decisions")
         mask_loop, exp_loop = by_key[f"tw-pymask:{cfg}"], by_key[f"tw-pyexp:{cfg}"]
-        add(f"{cfg}: batched (keys) / one-step loop, numpy from the mask, decisions/s", 8.0, vec, "decisions",
-            mask_loop, "decisions")
-        add(f"{cfg}: batched (argmax) / one-step loop, numpy from the mask, decisions/s", 8.0, arg, "decisions",
-            mask_loop, "decisions")
-        add(f"{cfg}: batched (keys) / one-step loop, explicit chance, decisions/s", None, vec, "decisions",
-            exp_loop, "decisions")
-        add(f"{cfg}: batched (keys) / one-step loop, chance in Rust, decisions/s", None, vec, "decisions", py,
-            "decisions")
-        large, allc = by_key[f"tw-vec-large:{cfg}"], by_key[f"tw-vec-all:{cfg}"]
-        add(f"{cfg}: batched {VECTOR_GAMES_LARGE} games, all cores / 1 thread, decisions/s ({os.cpu_count()} cores)",
-            None, allc, "decisions", large, "decisions", cpu=False)
-        inside = spread([x / y for x, y in zip(allc.rates("decisions", "engine"), large.rates("decisions", "engine"))])
-        note = f"{cfg}:   the same, time inside the engine's calls only"
-        print(f"  {note:<76} {show(inside, ratio=True):>22}")
-        out["ratios"].append({"title": note, "target": None, "wall": inside})
-        got = spread([x / y for x, y in zip(allc.cores(), large.cores())])
-        note = f"{cfg}:   cores the all-cores batched run got / cores the 1-thread run got"
-        print(f"  {note:<76} {show(got, ratio=True):>22}")
-        out["ratios"].append({"title": note, "target": None, "wall": got})
+        for policy in POLICIES:
+            vec, obs = by_key.get(f"tw-vec-{policy}:{cfg}"), by_key.get(f"tw-vec-{policy}-obs:{cfg}")
+            if vec is None:
+                continue
+            add(f"{cfg}: batched decisions/s ({policy} policy) / native decisions/s", 0.5, vec, "decisions", nat,
+                "decisions")
+            if obs is not None:
+                add(f"{cfg}: batched with observations decisions/s ({policy}) / native decisions/s", None, obs,
+                    "decisions", nat, "decisions")
+            add(f"{cfg}: batched ({policy}) / one-step loop, numpy from the mask, decisions/s", 8.0, vec,
+                "decisions", mask_loop, "decisions")
+            add(f"{cfg}: batched ({policy}) / one-step loop, explicit chance, decisions/s", None, vec, "decisions",
+                exp_loop, "decisions")
+            add(f"{cfg}: batched ({policy}) / one-step loop, chance in Rust, decisions/s", None, vec, "decisions",
+                py, "decisions")
+            large, allc = by_key.get(f"tw-vec-{policy}-large:{cfg}"), by_key.get(f"tw-vec-{policy}-all:{cfg}")
+            if large is None or allc is None:
+                continue
+            add(f"{cfg}: batched {VECTOR_GAMES_LARGE} games ({policy}), all cores / 1 thread, decisions/s "
+                f"({os.cpu_count()} cores)", None, allc, "decisions", large, "decisions", cpu=False)
+            inside = spread([x / y for x, y in zip(allc.rates("decisions", "engine"),
+                                                   large.rates("decisions", "engine"))])
+            note = f"{cfg}:   the same, time inside the engine's calls only"
+            print(f"  {note:<76} {show(inside, ratio=True):>22}")
+            out["ratios"].append({"title": note, "target": None, "wall": inside})
+            got = spread([x / y for x, y in zip(allc.cores(), large.cores())])
+            note = f"{cfg}:   cores the all-cores batched run got / cores the 1-thread run got"
+            print(f"  {note:<76} {show(got, ratio=True):>22}")
+            out["ratios"].append({"title": note, "target": None, "wall": got})
     print(f"  {'like for like':<76}")
     for cfg in ours_cfgs:
         nat, pyx = by_key[f"tw-native:{cfg}"], by_key[f"tw-pyexp:{cfg}"]
@@ -567,19 +603,22 @@ def main() -> None:
                     help="these games instead of tw.GAMES: any registered game, listed or not (e.g. norsewind)")
     ap.add_argument("--per-player-count", action="store_true",
                     help="of each game, only the first configuration of each player count")
+    ap.add_argument("--policies", nargs="*", choices=POLICIES, default=POLICIES,
+                    help="the numpy policies of the batched cases (default: all)")
     ap.add_argument("--json", type=Path, help="also write the results to this file")
     args = ap.parse_args()
 
     configs = our_configurations(args.games, args.per_player_count)
-    cases = build_cases(configs, set(args.players) if args.players else None)
+    cases = build_cases(configs, set(args.players) if args.players else None, args.policies)
     print(f"python {platform.python_version()}, tradewinds {tw.__version__}, open_spiel "
           f"{_version('open_spiel')}, {os.cpu_count()} cores, {platform.machine()}; load average {_load()}")
     print(f"calibrating {len(cases)} cases to ~{args.seconds:g} s per sample ...", flush=True)
     for c in cases:
         if c.key.startswith("tw-all:"):
             c.games = next(d.games for d in cases if d.key == "tw-native:" + c.game)  # the same games
-        elif c.key.startswith("tw-vec-all:"):
-            c.games = next(d.games for d in cases if d.key == "tw-vec-large:" + c.game)  # the same calls
+        elif c.key.startswith("tw-vec-") and c.key.split(":")[0].endswith("-all"):
+            large = c.key.replace("-all:", "-large:", 1)
+            c.games = next(d.games for d in cases if d.key == large)  # the same calls
         else:
             calibrate(c, args.seconds)
     check_pure_python_agrees(cases, configs)

@@ -1,8 +1,8 @@
 """Python-side benchmarks (pytest-benchmark): decisions per second when Python drives the
 game one decision at a time, and when it drives 1,024 games at once through
-``tw.VectorGame`` (choosing every decision in numpy from the legal-action mask, with and
-without reading the observations), and games per second of the Rust bulk simulator on one
-thread.
+``tw.VectorGame`` (choosing every decision in numpy from the legal-action mask or from the
+legal actions as lists, with and without reading the observations), and games per second of
+the Rust bulk simulator on one thread.
 
 Run with ``python -m pytest benches/test_bench_python.py``. Each benchmark also checks that
 its work is deterministic: every round must produce the checksum computed before timing.
@@ -74,29 +74,38 @@ VECTOR_GAMES = 1024
 VECTOR_STEPS = 100
 
 
-def drive_vector(game: tw.Game, steps: int, seed: int, observations: bool) -> str:
+def drive_vector(game: tw.Game, steps: int, seed: int, observations: bool, legal: str) -> str:
     """`steps` batched steps of `VECTOR_GAMES` games on one thread, each decision a random legal
-    action chosen in numpy from the mask (the argmax of the mask times uniform noise); returns
-    a checksum of the finished games' returns and the final masks."""
-    vg = tw.VectorGame(game, VECTOR_GAMES, seed=seed, threads=1)
+    action chosen in numpy from the mask (the argmax of the mask times uniform noise) or, with
+    `legal="actions"`, from the lists (`offsets[i] + floor(u * count_i)`); returns a checksum
+    of the finished games' returns and the final legal actions."""
+    vg = tw.VectorGame(game, VECTOR_GAMES, seed=seed, threads=1, legal=legal)
     rng = np.random.default_rng(seed)
-    mask = vg.legal_action_mask()
     digest = hashlib.sha256()
     for _ in range(steps):
-        out = vg.step((mask * rng.random(mask.shape, dtype=np.float32)).argmax(axis=1))
+        if legal == "mask":
+            mask = vg.legal_action_mask()
+            actions = (mask * rng.random(mask.shape, dtype=np.float32)).argmax(axis=1)
+        else:
+            offsets, ids = vg.legal_actions()
+            start = offsets[:-1]
+            actions = ids[start + (rng.random(len(start)) * (offsets[1:] - start)).astype(np.int64)]
+        out = vg.step(actions)
         if observations:
             vg.observation_tensor()
         digest.update(out.returns[out.finished].tobytes())
-    digest.update(mask.tobytes())
+    final = [vg.legal_action_mask()] if legal == "mask" else list(vg.legal_actions())
+    digest.update(b"".join(a.tobytes() for a in final))
     return digest.hexdigest()
 
 
+@pytest.mark.parametrize("legal", ["mask", "actions"])
 @pytest.mark.parametrize("observations", [False, True], ids=["no-observations", "observations"])
 @pytest.mark.parametrize("name", tw.GAMES)
-def test_batched_python_driven_decisions(benchmark, name: str, observations: bool) -> None:  # type: ignore[no-untyped-def]
+def test_batched_python_driven_decisions(benchmark, name: str, observations: bool, legal: str) -> None:  # type: ignore[no-untyped-def]
     game = tw.load(name)  # the game's default configuration
-    expected = drive_vector(game, VECTOR_STEPS, 3, observations)
-    checksum = benchmark(drive_vector, game, VECTOR_STEPS, 3, observations)
+    expected = drive_vector(game, VECTOR_STEPS, 3, observations, legal)
+    checksum = benchmark(drive_vector, game, VECTOR_STEPS, 3, observations, legal)
     assert checksum == expected
     decisions = VECTOR_GAMES * VECTOR_STEPS
     benchmark.extra_info["decisions"] = decisions

@@ -6,9 +6,10 @@
 //! The batched step (`engine::vector`, behind `tw.VectorGame`) is held to the same rule
 //! through the type-erased vector game the bindings use, in every configuration, with the
 //! caller playing every seat or seat 0 against random agents, with chance resolved inside
-//! the call or left to the caller: a call in which no game ends allocates nothing at all
-//! (the step, the agents, the restart bookkeeping and the observations of the seats to act),
-//! and a game's end costs only what the game's `returns` costs. On a thread pool the only
+//! the call or left to the caller, writing the legal actions both as a mask and as lists
+//! (the lists of a thread pool's ranges are joined in place): a call in which no game ends
+//! allocates nothing at all (the step, the agents, the restart bookkeeping and the
+//! observations of the seats to act), and a game's end costs only what the game's `returns` costs. On a thread pool the only
 //! allocations are rayon's job queue's, one block per 63 jobs handed to it, whatever the
 //! number of games.
 
@@ -206,7 +207,7 @@ const PER_ENDED_GAME_BOUND: usize = 4;
 
 #[test]
 fn vector_steps_do_not_allocate() {
-    use tradewinds::engine::{AgentSpec, VectorConfig};
+    use tradewinds::engine::{AgentSpec, LegalOutput, VectorConfig};
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     for name in registered() {
         for options in all_configurations(name) {
@@ -216,7 +217,14 @@ fn vector_steps_do_not_allocate() {
                 (0..players).map(|p| (p > 0).then_some(AgentSpec::Random)).collect();
             for agents in [Vec::new(), random_others] {
                 for explicit_chance in [false, true] {
-                    let config = VectorConfig { num_games: 8, seed: 1, agents: agents.clone(), explicit_chance, ..Default::default() };
+                    let config = VectorConfig {
+                        num_games: 8,
+                        seed: 1,
+                        agents: agents.clone(),
+                        explicit_chance,
+                        legal: LegalOutput::Both,
+                        ..Default::default()
+                    };
                     let c = count_vector(&*game, config, 1500);
                     eprintln!("{name} {options:?} agents {agents:?} explicit chance {explicit_chance}: {c:?}");
                     assert!(c.quiet_calls > 100 && c.decisions > 1000, "{name} {options:?}: {c:?}");
@@ -233,12 +241,12 @@ fn vector_steps_do_not_allocate() {
 
 #[test]
 fn vector_steps_on_a_thread_pool_allocate_nothing_per_game() {
-    use tradewinds::engine::VectorConfig;
+    use tradewinds::engine::{LegalOutput, VectorConfig};
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     for name in registered() {
         for options in all_configurations(name) {
             let game = load(name, &options).expect("a listed configuration loads");
-            let config = VectorConfig { num_games: 512, seed: 1, threads: 2, ..Default::default() };
+            let config = VectorConfig { num_games: 512, seed: 1, threads: 2, legal: LegalOutput::Both, ..Default::default() };
             let c = count_vector(&*game, config, 300);
             eprintln!("{name} {options:?} on 2 threads: {c:?}");
             // Each call hands the pool two jobs (the step, the observations); rayon's job queue

@@ -332,3 +332,110 @@ def test_repr_and_properties(one_game: tw.Game) -> None:
     step = vg.step(random_legal(vg, np.random.default_rng(0)))
     assert isinstance(step, tw.VectorStep) and "finished=" in repr(step)
     assert step.finished.dtype == np.int64
+
+
+# ----- the legal actions as lists (legal="actions" / "both") ----------------------------------
+
+
+def random_listed(vg: tw.VectorGame, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """A uniformly random legal action of every game read from the lists, with no Python loop
+    over the games (the recipe of docs/embedding.md); -1 where no seat acts."""
+    offsets, legal = vg.legal_actions()
+    counts = offsets[1:] - offsets[:-1]
+    pick = offsets[:-1] + (rng.random(len(counts)) * counts).astype(np.int64)
+    actions = np.full(len(counts), -1, dtype=np.int64)
+    acting = counts > 0
+    actions[acting] = legal[pick[acting]]
+    return actions
+
+
+def assert_lists_match_the_mask(vg: tw.VectorGame) -> None:
+    offsets, legal = vg.legal_actions()
+    mask = vg.legal_action_mask()
+    assert offsets.dtype == np.int64 and legal.dtype == np.int32
+    assert offsets.shape == (len(vg) + 1,) and offsets[0] == 0 and len(legal) == offsets[-1]
+    assert np.array_equal(offsets[1:] - offsets[:-1], mask.sum(axis=1))
+    assert np.array_equal(legal, np.nonzero(mask)[1])  # row by row, increasing ids
+
+
+def test_action_lists_are_the_masks_legal_actions_over_random_steps(game: tw.Game) -> None:
+    both = tw.VectorGame(game, 8, seed=21, legal="both")
+    lists = tw.VectorGame(game, 8, seed=21, legal="actions")
+    assert (both.legal, lists.legal, tw.VectorGame(game, 1).legal) == ("both", "actions", "mask")
+    rng = np.random.default_rng(8)
+    for step in range(60):
+        assert_lists_match_the_mask(both)
+        offsets, legal = lists.legal_actions()
+        assert np.array_equal(offsets, both.legal_actions()[0]) and np.array_equal(legal, both.legal_actions()[1])
+        actions = random_listed(both, rng) if step % 2 else random_legal(both, rng)
+        assert (actions >= 0).all()
+        out = both.step(actions)
+        assert np.array_equal(out.finished, lists.step(actions).finished)
+        assert np.array_equal(both.current_player, lists.current_player)
+
+
+def test_action_lists_at_chance_nodes_ends_and_with_agents(one_game: tw.Game) -> None:
+    raises(tw.TradewindsError, lambda: tw.VectorGame(one_game, 2).legal_actions(), 'legal="actions"')
+    raises(tw.TradewindsError, lambda: tw.VectorGame(one_game, 2, legal="actions").legal_action_mask(), "no mask")
+    raises(tw.OptionError, lambda: tw.VectorGame(one_game, 2, legal="list"), "legal", '"both"')
+    raises(TypeError, lambda: tw.VectorGame(one_game, 2, legal=True))  # type: ignore[arg-type]
+    rng = np.random.default_rng(9)
+    # Explicit chance: no actions listed at a chance node.
+    vg = tw.VectorGame(one_game, 6, seed=5, explicit_chance=True, legal="both")
+    seen = 0
+    for _ in range(200):
+        assert_lists_match_the_mask(vg)
+        offsets, _ = vg.legal_actions()
+        at_chance = vg.current_player == tw.CHANCE
+        seen += int(at_chance.sum())
+        assert (offsets[1:][at_chance] == offsets[:-1][at_chance]).all()
+        vg.step(random_legal(vg, rng))
+    assert seen > 0
+    # Without auto-reset: none at a game's end.
+    vg = tw.VectorGame(one_game, 3, seed=8, auto_reset=False, legal="both")
+    for _ in range(20_000):
+        if (vg.current_player == tw.TERMINAL).any():
+            break
+        assert_lists_match_the_mask(vg)
+        vg.step(random_listed(vg, rng))
+    assert_lists_match_the_mask(vg)
+    over = int(np.flatnonzero(vg.current_player == tw.TERMINAL)[0])
+    offsets, _ = vg.legal_actions()
+    assert offsets[over] == offsets[over + 1] and random_listed(vg, rng)[over] == -1
+    vg.reset(games=[over])
+    assert_lists_match_the_mask(vg)
+    # Agents on every other seat: the lists are the caller's seat's.
+    seat = one_game.players - 1
+    others = {p: "random" for p in range(one_game.players) if p != seat}
+    vg = tw.VectorGame(one_game, 6, seed=3, agents=others, legal="both")
+    for _ in range(200):
+        assert (vg.current_player == seat).all()
+        assert_lists_match_the_mask(vg)
+        vg.step(random_listed(vg, rng))
+
+
+def test_action_lists_are_bit_identical_whatever_the_thread_count(one_game: tw.Game) -> None:
+    def trace(threads: int) -> list[bytes]:
+        vg = tw.VectorGame(one_game, 300, seed=4, threads=threads, legal="actions")
+        rng = np.random.default_rng(3)
+        out = []
+        for _ in range(25):
+            vg.step(random_listed(vg, rng))
+            out.extend(a.tobytes() for a in (*vg.legal_actions(), vg.current_player, vg.returns))
+        return out
+
+    assert trace(1) == trace(2) == trace(0)
+
+
+def test_action_lists_are_the_vector_games_own_arrays(one_game: tw.Game) -> None:
+    vg = tw.VectorGame(one_game, 4, seed=1, legal="actions")
+    offsets, legal = vg.legal_actions()
+    assert offsets.flags.c_contiguous and legal.flags.c_contiguous
+    vg.step(random_listed(vg, np.random.default_rng(0)))
+    again, listed = vg.legal_actions()
+    assert again is offsets and np.shares_memory(listed, legal)
+    # Writing into them changes no game; the next call rewrites them.
+    truth = listed.copy()
+    listed[:] = -7
+    vg.step(np.full(4, -1))
+    assert np.array_equal(vg.legal_actions()[1], truth)

@@ -10,7 +10,9 @@
 
 use serde_json::{Map, Value};
 use tradewinds::engine::rng::{below, rng_from_seed, Rng};
-use tradewinds::engine::{AgentSpec, DynGame, DynState, DynVector, VectorBuffers, VectorConfig, CHANCE, TERMINAL};
+use tradewinds::engine::{
+    AgentSpec, DynGame, DynState, DynVector, LegalOutput, VectorBuffers, VectorConfig, CHANCE, TERMINAL,
+};
 use tradewinds::games::{all_configurations, load, registered};
 
 fn configurations() -> Vec<(&'static str, Map<String, Value>)> {
@@ -45,7 +47,8 @@ fn every_game_of_a_batch_plays_the_game_a_state_plays_from_its_seed() {
     const N: usize = 5;
     for (name, options) in configurations() {
         let game = load(name, &options).unwrap();
-        let mut v = game.vector(VectorConfig { num_games: N, seed: 77, ..Default::default() }).unwrap();
+        let config = VectorConfig { num_games: N, seed: 77, legal: LegalOutput::Both, ..Default::default() };
+        let mut v = game.vector(config).unwrap();
         let sizes = v.row_sizes();
         let mut b = buffers(&*v);
         v.write(b.outputs()).unwrap();
@@ -63,6 +66,8 @@ fn every_game_of_a_batch_plays_the_game_a_state_plays_from_its_seed() {
                 let s = &singles[i];
                 assert_eq!(b.current_player[i], s.current_player(), "{name} {options:?} step {step} game {i}");
                 assert_eq!(&b.legal_mask[i * sizes.actions..(i + 1) * sizes.actions], &mask_of(&**s)[..]);
+                let listed: Vec<u32> = b.legal_actions_of(i).iter().map(|&a| a as u32).collect();
+                assert_eq!(listed, s.legal_actions(), "{name} {options:?} step {step} game {i}");
             }
             v.observe(None, &mut obs).unwrap();
             for i in 0..N {
@@ -109,6 +114,10 @@ fn trace(game: &dyn DynGame, config: VectorConfig, steps: usize) -> Vec<u64> {
         v.observe(None, &mut obs).unwrap();
         out.extend(b.current_player.iter().map(|&x| x as u64));
         out.extend(b.legal_mask.iter().map(|&x| x as u64));
+        out.extend(b.legal_offsets.iter().map(|&x| x as u64));
+        // (What lies past the last offset is not part of the output.)
+        let listed = b.legal_offsets.last().map_or(0, |&n| n as usize);
+        out.extend(b.legal_actions[..listed].iter().map(|&x| x as u64));
         out.extend(b.returns.iter().map(|x| x.to_bits()));
         out.extend(b.terminated.iter().chain(&b.truncated).map(|&x| x as u64));
         out.extend(b.chance_probabilities.iter().map(|x| x.to_bits()));
@@ -136,6 +145,7 @@ fn outputs_are_bit_identical_whatever_the_thread_count() {
                 agents: agents.clone(),
                 explicit_chance,
                 threads,
+                legal: LegalOutput::Both,
                 ..Default::default()
             };
             let one = trace(&*game, config(1), 40);

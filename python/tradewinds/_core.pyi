@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension module ``tradewinds._core``."""
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, TypedDict, final, type_check_only
+from typing import Any, Final, Literal, TypedDict, final, type_check_only
 
 import numpy as np
 import numpy.typing as npt
@@ -242,6 +242,7 @@ class VectorGame:
         auto_reset: bool = True,
         explicit_chance: bool = False,
         threads: int = 0,
+        legal: Literal["mask", "actions", "both"] = "mask",
         **options: Any,
     ) -> VectorGame: ...
     @property
@@ -264,6 +265,8 @@ class VectorGame:
     @property
     def threads(self) -> int: ...
     @property
+    def legal(self) -> Literal["mask", "actions", "both"]: ...
+    @property
     def current_player(self) -> npt.NDArray[np.int32]: ...
     @property
     def returns(self) -> npt.NDArray[np.float64]: ...
@@ -274,6 +277,7 @@ class VectorGame:
     @property
     def episode(self) -> npt.NDArray[np.int64]: ...
     def legal_action_mask(self) -> npt.NDArray[np.bool_]: ...
+    def legal_actions(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]: ...
     def chance_outcomes(self) -> npt.NDArray[np.float64]: ...
     def observation_tensor(
         self, seat: int | None = None, out: npt.NDArray[np.float32] | None = None

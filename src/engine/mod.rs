@@ -39,4 +39,4 @@ pub use report::{OpponentRow, ScoreRecord, ScoreReport};
 pub use rng::Rng;
 pub use simulate::{random_rollout, simulate, simulate_agents, Progress, SimulationResult};
 pub use state::GameState;
-pub use vector::{DynVector, VectorBuffers, VectorConfig, VectorGame, VectorOutputs};
+pub use vector::{DynVector, LegalOutput, VectorBuffers, VectorConfig, VectorGame, VectorOutputs};

@@ -26,9 +26,20 @@
 //! game depends only on the master seed, its index, its episode and the actions it was given,
 //! never on the thread count or on the number of games beside it.
 //!
+//! **Legal actions, two forms.** Each call writes the legal actions of the seat to act in
+//! every game as a mask (one flag per action id and game), as lists (every game's action ids
+//! one after another, with per-game offsets: compressed sparse rows), or both
+//! ([`LegalOutput`]). The mask suits a policy over all actions; the lists cost a few values a
+//! game instead of one per action id, which matters for games with hundreds of actions.
+//!
 //! **Threads.** Large batches are split into ranges of games played on rayon's threads;
-//! the ranges write disjoint rows, so results never depend on the split.
+//! the ranges write disjoint rows, so results never depend on the split. Each range writes its
+//! games' lists from its first game's share of the `legal_actions` output (room for every
+//! action id of each of its games); two halves are joined by moving the right half's lists
+//! up against the left's and shifting its offsets, so the output is the same for any split.
 
+use std::fmt;
+use std::str::FromStr;
 use std::sync::Arc;
 
 use super::agents::{choose, AgentScratch, AgentSpec};
@@ -50,6 +61,52 @@ pub const PARALLEL_GRAIN: usize = 64;
 /// decides in it: more means the built-in agents finish every episode among themselves.
 const MAX_EPISODES_WITHOUT_CALLER: u32 = 1000;
 
+/// Which forms of the legal actions each call writes (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LegalOutput {
+    /// `legal_mask` only.
+    #[default]
+    Mask,
+    /// `legal_offsets` and `legal_actions` only.
+    Actions,
+    /// Both.
+    Both,
+}
+
+impl LegalOutput {
+    pub fn mask(self) -> bool {
+        matches!(self, LegalOutput::Mask | LegalOutput::Both)
+    }
+    pub fn actions(self) -> bool {
+        matches!(self, LegalOutput::Actions | LegalOutput::Both)
+    }
+}
+
+impl FromStr for LegalOutput {
+    type Err = EngineError;
+    fn from_str(text: &str) -> Result<Self> {
+        match text {
+            "mask" => Ok(LegalOutput::Mask),
+            "actions" => Ok(LegalOutput::Actions),
+            "both" => Ok(LegalOutput::Both),
+            _ => Err(EngineError::option(
+                "legal",
+                format!("{text:?}: \"mask\" (a flag per action id), \"actions\" (each game's action ids and offsets) or \"both\""),
+            )),
+        }
+    }
+}
+
+impl fmt::Display for LegalOutput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LegalOutput::Mask => "mask",
+            LegalOutput::Actions => "actions",
+            LegalOutput::Both => "both",
+        })
+    }
+}
+
 /// How a [`VectorGame`] is built.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VectorConfig {
@@ -70,19 +127,34 @@ pub struct VectorConfig {
     /// [`PARALLEL_GRAIN`] games run on rayon's global pool (all cores); `k`: on a pool of `k`
     /// threads that the vector game owns.
     pub threads: usize,
+    /// Which forms of the legal actions each call writes.
+    pub legal: LegalOutput,
 }
 
 impl Default for VectorConfig {
     fn default() -> Self {
-        VectorConfig { num_games: 1, seed: 0, agents: Vec::new(), auto_reset: true, explicit_chance: false, threads: 1 }
+        VectorConfig {
+            num_games: 1,
+            seed: 0,
+            agents: Vec::new(),
+            auto_reset: true,
+            explicit_chance: false,
+            threads: 1,
+            legal: LegalOutput::Mask,
+        }
     }
 }
 
 /// The sizes of one game's rows in the outputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RowSizes {
-    /// Player actions (`GameSpec::num_distinct_actions`): one mask row.
+    /// Player actions (`GameSpec::num_distinct_actions`).
     pub actions: usize,
+    /// Flags per game in `legal_mask`: `actions`, or 0 when the mask is not written.
+    pub legal_mask: usize,
+    /// Room per game in `legal_actions`: `actions` (a game has at most that many legal
+    /// actions), or 0 when the lists are not written (and `legal_offsets` is empty too).
+    pub legal_actions: usize,
     /// Seats: one row of returns.
     pub players: usize,
     /// Chance outcomes (`GameSpec::max_chance_outcomes`) when chance is explicit, else 0.
@@ -97,9 +169,17 @@ pub struct VectorOutputs<'a> {
     /// The seat to act in each game, or `CHANCE` (-1) at an explicit chance node, or
     /// `TERMINAL` (-2) for a finished game that did not restart.
     pub current_player: &'a mut [i32],
-    /// `num_distinct_actions` flags per game: the legal actions of the seat to act (all
+    /// `RowSizes::legal_mask` flags per game: the legal actions of the seat to act (all
     /// false at chance nodes and ends).
     pub legal_mask: &'a mut [bool],
+    /// With the lists written: `num_games + 1` offsets; game `i`'s legal action ids are
+    /// `legal_actions[legal_offsets[i]..legal_offsets[i + 1]]` (none at chance nodes and
+    /// ends), and `legal_offsets[num_games]` is the number written. Empty otherwise.
+    pub legal_offsets: &'a mut [i64],
+    /// With the lists written: room for `RowSizes::legal_actions` ids per game, filled from
+    /// the start, in increasing order within each game; what lies past the last offset is
+    /// left as it was. Empty otherwise.
+    pub legal_actions: &'a mut [i32],
     /// `players` values per game: the final returns of a game that ended during the call,
     /// zero for every other game.
     pub returns: &'a mut [f64],
@@ -113,10 +193,13 @@ pub struct VectorOutputs<'a> {
 }
 
 impl<'a> VectorOutputs<'a> {
-    /// The rows of games `..k` and `k..`.
-    fn split_at(self, k: usize, d: RowSizes) -> (VectorOutputs<'a>, VectorOutputs<'a>) {
+    /// The rows of games `..k` and `k..` of a range (whose `legal_offsets` holds its games'
+    /// ends, see [`Core::write_row`]).
+    fn split_at(&mut self, k: usize, d: RowSizes) -> (VectorOutputs<'_>, VectorOutputs<'_>) {
         let (cp0, cp1) = self.current_player.split_at_mut(k);
-        let (m0, m1) = self.legal_mask.split_at_mut(k * d.actions);
+        let (m0, m1) = self.legal_mask.split_at_mut(k * d.legal_mask);
+        let (lo0, lo1) = self.legal_offsets.split_at_mut(if d.legal_actions > 0 { k } else { 0 });
+        let (la0, la1) = self.legal_actions.split_at_mut(k * d.legal_actions);
         let (r0, r1) = self.returns.split_at_mut(k * d.players);
         let (te0, te1) = self.terminated.split_at_mut(k);
         let (tr0, tr1) = self.truncated.split_at_mut(k);
@@ -125,6 +208,8 @@ impl<'a> VectorOutputs<'a> {
             VectorOutputs {
                 current_player: cp0,
                 legal_mask: m0,
+                legal_offsets: lo0,
+                legal_actions: la0,
                 returns: r0,
                 terminated: te0,
                 truncated: tr0,
@@ -133,6 +218,8 @@ impl<'a> VectorOutputs<'a> {
             VectorOutputs {
                 current_player: cp1,
                 legal_mask: m1,
+                legal_offsets: lo1,
+                legal_actions: la1,
                 returns: r1,
                 terminated: te1,
                 truncated: tr1,
@@ -141,10 +228,39 @@ impl<'a> VectorOutputs<'a> {
         )
     }
 
+    /// Joins the lists of a range's games `..k` and `k..`, each written from the start of
+    /// its own share: moves the second's up against the first's and shifts its ends.
+    fn join_lists(&mut self, k: usize, d: RowSizes) {
+        if d.legal_actions == 0 {
+            return;
+        }
+        let left = self.legal_offsets[k - 1];
+        let right = self.legal_offsets[self.legal_offsets.len() - 1] as usize;
+        let from = k * d.legal_actions;
+        if left as usize != from {
+            self.legal_actions.copy_within(from..from + right, left as usize);
+        }
+        for end in &mut self.legal_offsets[k..] {
+            *end += left;
+        }
+    }
+
+    /// The outputs of the whole batch as the outputs of one range: `legal_offsets` loses its
+    /// first value, 0, written here, and keeps each game's end.
+    fn into_range(mut self) -> VectorOutputs<'a> {
+        if let Some((first, ends)) = std::mem::take(&mut self.legal_offsets).split_first_mut() {
+            *first = 0;
+            self.legal_offsets = ends;
+        }
+        self
+    }
+
     fn check(&self, games: usize, d: RowSizes) -> Result<()> {
         let sizes = [
             ("current_player", self.current_player.len(), games),
-            ("legal_mask", self.legal_mask.len(), games * d.actions),
+            ("legal_mask", self.legal_mask.len(), games * d.legal_mask),
+            ("legal_offsets", self.legal_offsets.len(), if d.legal_actions > 0 { games + 1 } else { 0 }),
+            ("legal_actions", self.legal_actions.len(), games * d.legal_actions),
             ("returns", self.returns.len(), games * d.players),
             ("terminated", self.terminated.len(), games),
             ("truncated", self.truncated.len(), games),
@@ -166,6 +282,8 @@ impl<'a> VectorOutputs<'a> {
 pub struct VectorBuffers {
     pub current_player: Vec<i32>,
     pub legal_mask: Vec<bool>,
+    pub legal_offsets: Vec<i64>,
+    pub legal_actions: Vec<i32>,
     pub returns: Vec<f64>,
     pub terminated: Vec<bool>,
     pub truncated: Vec<bool>,
@@ -177,7 +295,9 @@ impl VectorBuffers {
     pub fn new(games: usize, sizes: RowSizes) -> Self {
         VectorBuffers {
             current_player: vec![0; games],
-            legal_mask: vec![false; games * sizes.actions],
+            legal_mask: vec![false; games * sizes.legal_mask],
+            legal_offsets: vec![0; if sizes.legal_actions > 0 { games + 1 } else { 0 }],
+            legal_actions: vec![0; games * sizes.legal_actions],
             returns: vec![0.0; games * sizes.players],
             terminated: vec![false; games],
             truncated: vec![false; games],
@@ -185,10 +305,17 @@ impl VectorBuffers {
         }
     }
 
+    /// Game `index`'s legal action ids, from the lists (which must be written).
+    pub fn legal_actions_of(&self, index: usize) -> &[i32] {
+        &self.legal_actions[self.legal_offsets[index] as usize..self.legal_offsets[index + 1] as usize]
+    }
+
     pub fn outputs(&mut self) -> VectorOutputs<'_> {
         VectorOutputs {
             current_player: &mut self.current_player,
             legal_mask: &mut self.legal_mask,
+            legal_offsets: &mut self.legal_offsets,
+            legal_actions: &mut self.legal_actions,
             returns: &mut self.returns,
             terminated: &mut self.terminated,
             truncated: &mut self.truncated,
@@ -227,6 +354,7 @@ struct Core<G: Game> {
     seed: u64,
     auto_reset: bool,
     explicit_chance: bool,
+    legal: LegalOutput,
     sizes: RowSizes,
 }
 
@@ -331,15 +459,25 @@ impl<G: Game> Core<G> {
         (ended, actor)
     }
 
-    /// Writes game `k`'s current player, and its mask and chance rows, which must be clear
-    /// (of the range `out`).
+    /// Writes game `k`'s current player, its legal actions, and its mask and chance rows,
+    /// which must be clear (of the range `out`, whose games `..k` are written: in a range,
+    /// `legal_offsets[k]` is the end of game `k`'s list, counted from the range's first).
     #[inline(always)]
     fn write_row(&self, slot: &mut Slot<G>, actor: Actor, k: usize, out: &mut VectorOutputs<'_>) {
         let d = self.sizes;
         out.current_player[k] = actor.as_i32();
+        if d.legal_actions > 0 {
+            let start = if k == 0 { 0 } else { out.legal_offsets[k - 1] as usize };
+            let legal: &[Action] = if matches!(actor, Actor::Player(_)) { &slot.legal } else { &[] };
+            let row = &mut out.legal_actions[start..start + legal.len()];
+            for i in 0..row.len() {
+                row[i] = legal[i] as i32;
+            }
+            out.legal_offsets[k] = (start + legal.len()) as i64;
+        }
         match actor {
-            Actor::Player(_) => {
-                let mask = &mut out.legal_mask[k * d.actions..(k + 1) * d.actions];
+            Actor::Player(_) if d.legal_mask > 0 => {
+                let mask = &mut out.legal_mask[k * d.legal_mask..(k + 1) * d.legal_mask];
                 for &a in &slot.legal {
                     mask[a as usize] = true;
                 }
@@ -466,7 +604,7 @@ impl<G: Game> Core<G> {
 
 /// Splits `slots` (and the rows of `out`) in halves until a range holds at most `grain`
 /// games, and runs `f` on the ranges with `rayon::join`; returns the sum of `f`'s results.
-fn split_rows<G, F>(slots: &mut [Slot<G>], first: usize, out: VectorOutputs<'_>, sizes: RowSizes, grain: usize, f: &F) -> usize
+fn split_rows<G, F>(slots: &mut [Slot<G>], first: usize, mut out: VectorOutputs<'_>, sizes: RowSizes, grain: usize, f: &F) -> usize
 where
     G: Game,
     F: Fn(&mut [Slot<G>], usize, VectorOutputs<'_>) -> usize + Sync,
@@ -481,6 +619,7 @@ where
         || split_rows(s0, first, o0, sizes, grain, f),
         || split_rows(s1, first + mid, o1, sizes, grain, f),
     );
+    out.join_lists(mid, sizes);
     a + b
 }
 
@@ -519,6 +658,8 @@ impl<G: Game> VectorGame<G> {
         };
         let sizes = RowSizes {
             actions: spec.num_distinct_actions,
+            legal_mask: if config.legal.mask() { spec.num_distinct_actions } else { 0 },
+            legal_actions: if config.legal.actions() { spec.num_distinct_actions } else { 0 },
             players,
             chance: if config.explicit_chance { spec.max_chance_outcomes } else { 0 },
             observation: spec.observation_tensor_shape.iter().product(),
@@ -529,6 +670,7 @@ impl<G: Game> VectorGame<G> {
             seed: config.seed,
             auto_reset: config.auto_reset,
             explicit_chance: config.explicit_chance,
+            legal: config.legal,
             sizes,
         };
         let mut slots: Vec<Slot<G>> = (0..config.num_games).map(|i| core.new_slot(i)).collect();
@@ -566,6 +708,10 @@ impl<G: Game> VectorGame<G> {
     }
     pub fn explicit_chance(&self) -> bool {
         self.core.explicit_chance
+    }
+    /// Which forms of the legal actions each call writes.
+    pub fn legal(&self) -> LegalOutput {
+        self.core.legal
     }
     /// The threads a large batch is spread over (1: the calling thread only).
     pub fn threads(&self) -> usize {
@@ -618,6 +764,7 @@ impl<G: Game> VectorGame<G> {
         let core = &self.core;
         let slots = &mut self.slots[..];
         let g = |s: &mut [Slot<G>], first: usize, o: VectorOutputs<'_>| f(core, s, first, o);
+        let out = out.into_range();
         if slots.len() <= grain {
             return g(slots, 0, out);
         }
@@ -707,6 +854,7 @@ impl<G: Game> VectorGame<G> {
             let f = |s: &mut [Slot<G>], first: usize, o: VectorOutputs<'_>| {
                 core.step_range(s, first, &actions[first..first + s.len()], o)
             };
+            let out = out.into_range();
             Ok(if parallel { split_rows(slots, 0, out, sizes, grain, &f) } else { f(slots, 0, out) })
         };
         match &self.pool {
@@ -776,6 +924,7 @@ pub trait DynVector: Send + Sync {
     fn agents(&self) -> &[Option<AgentSpec>];
     fn auto_reset(&self) -> bool;
     fn explicit_chance(&self) -> bool;
+    fn legal(&self) -> LegalOutput;
     fn threads(&self) -> usize;
     fn write(&mut self, out: VectorOutputs<'_>) -> Result<()>;
     fn reset(&mut self, seed: Option<u64>, out: VectorOutputs<'_>) -> Result<()>;
@@ -810,6 +959,9 @@ impl<G: Game> DynVector for VectorGame<G> {
     }
     fn explicit_chance(&self) -> bool {
         VectorGame::explicit_chance(self)
+    }
+    fn legal(&self) -> LegalOutput {
+        VectorGame::legal(self)
     }
     fn threads(&self) -> usize {
         VectorGame::threads(self)
@@ -964,6 +1116,66 @@ mod tests {
         let one = play(1);
         assert_eq!(one, play(2));
         assert_eq!(one, play(0));
+    }
+
+    #[test]
+    fn the_lists_hold_the_masks_legal_actions_for_any_split() {
+        // 700 games on a pool are played in several ranges, whose lists are joined.
+        let play = |threads: usize, legal: LegalOutput| {
+            let mut v = race(VectorConfig { num_games: 700, seed: 5, threads, legal, ..Default::default() });
+            let mut b = v.buffers();
+            v.write(b.outputs()).unwrap();
+            let mut trace = Vec::new();
+            for step in 0..30 {
+                let actions: Vec<i64> = (0..700).map(|i| ((i * 7 + step) % 2) as i64).collect();
+                v.step(&actions, b.outputs()).unwrap();
+                // What lies past the last offset is not part of the output.
+                let mut written = b.clone();
+                written.legal_actions.truncate(b.legal_offsets.last().map_or(0, |&n| n as usize));
+                trace.push(written);
+            }
+            trace
+        };
+        let both = play(1, LegalOutput::Both);
+        for b in &both {
+            assert_eq!(b.legal_offsets.len(), 701);
+            assert_eq!(b.legal_offsets[0], 0);
+            for i in 0..700 {
+                let mask: Vec<i32> = (0..2).filter(|&a| b.legal_mask[2 * i + a]).map(|a| a as i32).collect();
+                assert_eq!(b.legal_actions_of(i), &mask[..], "game {i}");
+            }
+        }
+        assert_eq!(both, play(2, LegalOutput::Both));
+        assert_eq!(both, play(0, LegalOutput::Both));
+        let lists = play(2, LegalOutput::Actions);
+        for (b, l) in both.iter().zip(&lists) {
+            assert!(l.legal_mask.is_empty());
+            assert_eq!((&b.legal_offsets, &b.legal_actions), (&l.legal_offsets, &l.legal_actions));
+            assert_eq!(b.current_player, l.current_player);
+        }
+        let masks = play(2, LegalOutput::Mask);
+        assert!(masks.iter().zip(&both).all(|(m, b)| m.legal_offsets.is_empty() && m.legal_mask == b.legal_mask));
+    }
+
+    #[test]
+    fn the_lists_are_empty_at_chance_nodes_and_ends() {
+        let config = VectorConfig { num_games: 2, explicit_chance: true, legal: LegalOutput::Actions, ..Default::default() };
+        let mut v = race(config);
+        let mut b = v.buffers();
+        v.write(b.outputs()).unwrap();
+        v.step(&[1, 0], b.outputs()).unwrap();
+        assert_eq!(b.current_player, [CHANCE, CHANCE]);
+        assert_eq!(b.legal_offsets, [0, 0, 0]);
+        let mut v = race(VectorConfig { num_games: 2, auto_reset: false, legal: LegalOutput::Actions, ..Default::default() });
+        let mut b = v.buffers();
+        v.write(b.outputs()).unwrap();
+        while b.current_player[0] != TERMINAL {
+            let a: Vec<i64> = (0..2).map(|i| b.legal_actions_of(i).first().map_or(-1, |&a| a as i64)).collect();
+            v.step(&a, b.outputs()).unwrap();
+        }
+        assert!(b.legal_actions_of(0).is_empty());
+        assert_eq!("both".parse::<LegalOutput>().unwrap(), LegalOutput::Both);
+        assert!(matches!("list".parse::<LegalOutput>(), Err(EngineError::InvalidOption { .. })));
     }
 
     #[test]

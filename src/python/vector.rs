@@ -7,7 +7,7 @@ use std::sync::Arc;
 use numpy::{IxDyn, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PySlice, PyString, PyTuple};
 
 use super::convert::{player_index, Int, Seed};
 use super::errors::{detached, engine, guard, OptionError, TradewindsError};
@@ -20,7 +20,7 @@ use crate::engine::{AgentSpec, DynGame, DynVector, VectorConfig};
 /// one call plays a decision in every game, with the GIL released.
 ///
 /// ``VectorGame(game, num_games, *, seed=0, agents=None, auto_reset=True,
-/// explicit_chance=False, threads=0, **options)``: ``game`` is a game's name (its options,
+/// explicit_chance=False, threads=0, legal="mask", **options)``: ``game`` is a game's name (its options,
 /// such as ``players=3``, follow as keywords, as for ``tradewinds.load``) or a ``Game``.
 ///
 /// Seats. ``agents`` gives seats to built-in agents, which then play inside each call:
@@ -34,7 +34,12 @@ use crate::engine::{AgentSpec, DynGame, DynVector, VectorConfig};
 /// alone (``game_seed(i, e)`` is its chance seed): results never depend on the thread count
 /// or on the number of games beside it.
 ///
+/// Legal actions. ``legal`` says which forms each call writes: ``"mask"``
+/// (``legal_action_mask()``), ``"actions"`` (``legal_actions()``: every game's action ids in
+/// one flat array, with per-game offsets) or ``"both"``.
+///
 /// Arrays and aliasing. ``current_player`` (N,) int32, ``legal_action_mask()`` (N, A) bool,
+/// ``legal_actions()`` (N + 1,) int64 offsets and int32 action ids,
 /// ``returns`` (N, players) float64, ``terminated`` and ``truncated`` (N,) bool,
 /// ``chance_outcomes()`` (N, C) float64 and ``observation_tensor(seat)`` (N, *shape)
 /// float32 are arrays owned by this object, returned themselves, not copies: every ``step``
@@ -55,6 +60,10 @@ pub struct VectorGame {
     ended: Vec<i64>,
     current_player: Py<PyArray1<i32>>,
     legal_mask: Py<PyArray2<bool>>,
+    /// `num_games + 1` offsets into `legal_actions` (empty without the lists).
+    legal_offsets: Py<PyArray1<i64>>,
+    /// Room for `num_distinct_actions` ids per game, filled from the start.
+    legal_actions: Py<PyArray1<i32>>,
     returns: Py<PyArray2<f64>>,
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
@@ -223,12 +232,26 @@ fn read_actions(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<i64>) -> PyResul
 /// GIL released, and returns its result.
 macro_rules! with_outputs {
     ($self:ident, $py:ident, |$inner:ident, $out:ident, $actions:ident, $restart:ident| $body:expr) => {{
-        let VectorGame { inner, actions, restart, current_player, legal_mask, returns, terminated, truncated, chance, .. } =
-            $self;
+        let VectorGame {
+            inner,
+            actions,
+            restart,
+            current_player,
+            legal_mask,
+            legal_offsets,
+            legal_actions,
+            returns,
+            terminated,
+            truncated,
+            chance,
+            ..
+        } = $self;
         let $actions: &[i64] = &actions[..];
         let $restart: &[bool] = &restart[..];
         let mut cp = writable(current_player.bind($py))?;
         let mut lm = writable(legal_mask.bind($py))?;
+        let mut lo = writable(legal_offsets.bind($py))?;
+        let mut la = writable(legal_actions.bind($py))?;
         let mut re = writable(returns.bind($py))?;
         let mut te = writable(terminated.bind($py))?;
         let mut tr = writable(truncated.bind($py))?;
@@ -236,6 +259,8 @@ macro_rules! with_outputs {
         let $out = VectorOutputs {
             current_player: slice(&mut cp)?,
             legal_mask: slice(&mut lm)?,
+            legal_offsets: slice(&mut lo)?,
+            legal_actions: slice(&mut la)?,
             returns: slice(&mut re)?,
             terminated: slice(&mut te)?,
             truncated: slice(&mut tr)?,
@@ -274,8 +299,8 @@ impl VectorGame {
 impl VectorGame {
     #[new]
     #[pyo3(
-        signature = (game, num_games, *, seed = Seed(0), agents = None, auto_reset = true, explicit_chance = false, threads = Int(0), **options),
-        text_signature = "(game, num_games, *, seed=0, agents=None, auto_reset=True, explicit_chance=False, threads=0, **options)"
+        signature = (game, num_games, *, seed = Seed(0), agents = None, auto_reset = true, explicit_chance = false, threads = Int(0), legal = "mask", **options),
+        text_signature = "(game, num_games, *, seed=0, agents=None, auto_reset=True, explicit_chance=False, threads=0, legal='mask', **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -287,6 +312,7 @@ impl VectorGame {
         auto_reset: bool,
         explicit_chance: bool,
         threads: Int,
+        legal: &str,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let game: Arc<dyn DynGame> = if let Ok(g) = game.cast::<Game>() {
@@ -305,7 +331,8 @@ impl VectorGame {
         let threads = threads.count("threads", " (0 = all cores, 1 = the calling thread)", 4096)?;
         let spec = game.spec().clone();
         let agents = agent_table(agents, spec.players)?;
-        let config = VectorConfig { num_games, seed: seed.0, agents, auto_reset, explicit_chance, threads };
+        let legal = engine(legal.parse())?;
+        let config = VectorConfig { num_games, seed: seed.0, agents, auto_reset, explicit_chance, threads, legal };
         let built = Arc::clone(&game);
         let inner = detached(py, move || built.vector(config))?;
         let inner = engine(inner)?;
@@ -317,7 +344,9 @@ impl VectorGame {
             restart: vec![false; n],
             ended: Vec::with_capacity(n),
             current_player: PyArray1::<i32>::zeros(py, n, false).unbind(),
-            legal_mask: PyArray2::<bool>::zeros(py, [n, sizes.actions], false).unbind(),
+            legal_mask: PyArray2::<bool>::zeros(py, [n, sizes.legal_mask], false).unbind(),
+            legal_offsets: PyArray1::<i64>::zeros(py, if sizes.legal_actions > 0 { n + 1 } else { 0 }, false).unbind(),
+            legal_actions: PyArray1::<i32>::zeros(py, n * sizes.legal_actions, false).unbind(),
             returns: PyArray2::<f64>::zeros(py, [n, sizes.players], false).unbind(),
             terminated: PyArray1::<bool>::zeros(py, n, false).unbind(),
             truncated: PyArray1::<bool>::zeros(py, n, false).unbind(),
@@ -379,6 +408,11 @@ impl VectorGame {
     fn explicit_chance(&self) -> bool {
         self.inner.explicit_chance()
     }
+    /// Which forms of the legal actions each call writes: "mask", "actions" or "both".
+    #[getter]
+    fn legal(&self) -> String {
+        self.inner.legal().to_string()
+    }
     /// The threads a large batch is spread over (1: the calling thread only).
     #[getter]
     fn threads(&self) -> usize {
@@ -420,8 +454,34 @@ impl VectorGame {
 
     /// (N, num_distinct_actions) bool: the legal actions of the seat to act in each game (all
     /// False at chance nodes and ends). The VectorGame's own array, overwritten by every call.
-    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
-        self.legal_mask.bind(py).clone()
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        if !self.inner.legal().mask() {
+            return Err(TradewindsError::new_err(
+                "this VectorGame writes no mask (legal=\"actions\"): read legal_actions(), or build it with legal=\"mask\" \
+                 or legal=\"both\"",
+            ));
+        }
+        Ok(self.legal_mask.bind(py).clone())
+    }
+
+    /// ``(offsets, actions)``: the legal actions of the seat to act in every game, as
+    /// compressed sparse rows. ``offsets`` (N + 1,) int64; game ``i``'s action ids, in
+    /// increasing order, are ``actions[offsets[i]:offsets[i + 1]]`` (none at chance nodes and
+    /// ends), and ``actions`` (int32) holds ``offsets[N]`` ids. ``offsets`` is the
+    /// VectorGame's own array and ``actions`` a view of its own array of ids, both overwritten
+    /// by every call; ``actions`` has the length of the call it was read after, so read them
+    /// again after each call.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        if !self.inner.legal().actions() {
+            return Err(TradewindsError::new_err(
+                "this VectorGame writes no action lists (legal=\"mask\"): read legal_action_mask(), or build it with \
+                 legal=\"actions\" or legal=\"both\"",
+            ));
+        }
+        let offsets = self.legal_offsets.bind(py);
+        let total = *offsets.readonly().as_slice()?.last().unwrap_or(&0);
+        let actions = self.legal_actions.bind(py).get_item(PySlice::new(py, 0, total as isize, 1))?;
+        PyTuple::new(py, [offsets.as_any().clone(), actions])
     }
 
     /// (N, max_chance_outcomes) float64 with ``explicit_chance=True``: each game's chance
