@@ -439,17 +439,20 @@ impl Positions for Mistwind {
                 }
             }
         }
+        // The field of table position `q`'s collected tiles.
+        let tiles_field = |q: usize, what: &str| if q < n { format!("players[{q}].{what}_tiles") } else { format!("automa[{}].{what}_tiles", q - n) };
         for r in 0..REGIONS {
-            let collected_t: u32 = (0..self.positions).map(|p| s.players[p].territory_tiles[r] as u32).sum();
-            let collected_c: u32 = (0..n).map(|p| s.players[p].capital_tiles[r] as u32).sum();
-            for (stack, mut k, what) in [(&mut s.territory_stack[r], collected_t, "territory"), (&mut s.capital_stack[r], collected_c, "capital")] {
-                for c in 0..CARGO_TYPES {
-                    let t = (stack[c] as u32).min(k);
-                    stack[c] -= t as u8;
-                    k -= t;
-                }
-                if k > 0 {
-                    return Err(err("players", format!("more {} {what} demand tiles collected than the game has", d.regions[r])));
+            for (stack, holders, what) in [(&mut s.territory_stack[r], self.positions, "territory"), (&mut s.capital_stack[r], n, "capital")] {
+                for q in 0..holders {
+                    let mut k = if what == "territory" { s.players[q].territory_tiles[r] } else { s.players[q].capital_tiles[r] } as u32;
+                    for c in 0..CARGO_TYPES {
+                        let t = (stack[c] as u32).min(k);
+                        stack[c] -= t as u8;
+                        k -= t;
+                    }
+                    if k > 0 {
+                        return Err(err(tiles_field(q, what), format!("more {} {what} demand tiles collected than the game has", d.regions[r])));
+                    }
                 }
             }
             if !dsc.capital_display.contains_key(&d.regions[r]) {
@@ -547,6 +550,29 @@ impl Positions for Mistwind {
                     return Err(err(format!("{name}.{k}"), format!("player {p} does not exist")));
                 }
                 field[i - 1] = p;
+            }
+        }
+        // "only one action chip per player per round" on the resource and worker boards, and an
+        // automa player "may only ever place one action chip in zones 1-3": one in each (the
+        // zones are the three boards, ruling 18), the character row included.
+        for (fields, name, board) in [
+            (&s.resource_fields, "resource_fields", "the resource board"),
+            (&s.worker_fields, "worker_fields", "the worker board"),
+            (&s.character_chips, "character_chips", "the character row"),
+        ] {
+            for q in 0..positions {
+                let automa = self.is_automa(q);
+                if (automa || name != "character_chips") && fields.iter().filter(|&&f| f == q as u8).count() > 1 {
+                    let why = if automa { "an automa player places one chip in each of zones 1-3 a round" } else { "one chip per player per round there" };
+                    return Err(err(name, format!("{} has two chips on {board}: {why}", self.who(q))));
+                }
+            }
+        }
+        // The chip on the starting player field took the marker, and no other field gives it.
+        for i in 0..ROW {
+            let q = s.worker_fields[i];
+            if q != NONE && d.worker_board.get(i).is_some_and(|f| f.ability == WorkerAbility::StartPlayer) && s.start_player != q {
+                return Err(err(format!("worker_fields.{}", i + 1), format!("{}'s chip lies on the field that gives the starting player marker, which {} holds", self.who(q as usize), self.who(s.start_player as usize))));
             }
         }
         // A chip on the board is its position's chip of the field's number, played this round:

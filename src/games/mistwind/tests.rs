@@ -1504,7 +1504,7 @@ fn solo_an_automa_chip_on_a_port_card_takes_the_lowest_territory_tile_of_its_reg
     // lowest revealed territory demand tile matching the region (color) of the port card."
     // Port field 1 holds the Mossgate card (green); AUT3 has used zones 1-3.
     let g = solo("easy");
-    let desc = json!({"current": S_AUT3, "resource_fields": {"2": S_AUT3}, "character_chips": {"3": S_AUT3},
+    let desc = json!({"current": S_AUT3, "start_player": S_AUT3, "resource_fields": {"2": S_AUT3}, "character_chips": {"3": S_AUT3},
         "worker_fields": {"4": S_AUT3}, "automa": [{}, {}, {"chips": [1, 5]}],
         "territory_display": {"green": ["oil", "coal", "coffee", "textiles"]}});
     let mut s = at(&g, desc.clone());
@@ -1528,6 +1528,29 @@ fn solo_an_automa_chip_on_a_port_card_takes_the_lowest_territory_tile_of_its_reg
     s.territory_stack[0] = [0; CARGO_TYPES];
     play(&g, &mut s, "automa-chip:AUT3 draws chip 1");
     assert_eq!((s.stack_top[0], s.players[S_AUT3 as usize].territory_tiles), (S_AUT3, [0; 4]));
+    // A row that is not full, its stack empty (P0 collected the rest): AUT3 takes the bottom
+    // tile, the row slides down, and no refill draw follows; the AUT takes no resource of the
+    // bottom space.
+    let rest = g.data.territory_tiles[0].iter().map(|&c| c as u32).sum::<u32>() - 2;
+    let mut short = desc.clone();
+    short["territory_display"] = json!({"green": ["oil", "coal"]});
+    short["players"] = json!([{"territory_tiles": {"green": rest}}]);
+    let mut s = at(&g, short);
+    assert_eq!(s.territory_stack[0], [0; CARGO_TYPES]);
+    play(&g, &mut s, "automa-chip:AUT3 draws chip 1");
+    assert_eq!(s.players[S_AUT3 as usize].territory_tiles, [1, 0, 0, 0]);
+    assert_eq!(s.territory_display[0][..2], [coal, NONE]);
+    assert_eq!(s.players[S_AUT3 as usize].res, [0; 4]);
+    assert_eq!((s.draw, g.actor(&s)), (Draw::None, Actor::Player(0)), "no refill draw: P0 plays next");
+    // "as many times as chips lie on the card": AUT1's chip counts for P0's take, and the
+    // AUT1 gains nothing from the bonus under P0's chip.
+    let mut s = at(&g, json!({"current": 0, "players": [{"chips": [2, 3, 4, 5], "coins": 9}], "resource_fields": {"1": 0},
+                              "stacks": [[0, 0], [0, 0], [0, 0], [0, 0], [1, S_AUT1]]}));
+    let port = legal(&g, &s).into_iter().find(|n| n.starts_with("play-5:port")).expect("P0 may play chip 5 on the port card");
+    play(&g, &mut s, &port);
+    play(&g, &mut s, "take:coins");
+    assert_eq!(s.players[0].res[3], 11, "two chips on the field: 2 coins");
+    assert_eq!(s.players[S_AUT1 as usize].res, [0; 4]);
     // In the 2-player game an automa chip on a port card takes nothing (ruling 16).
     let g2 = game(2);
     let mut s = automa_turn(&g2, AUT1, json!({"resource_fields": {"2": AUT1}, "character_chips": {"3": AUT1},
@@ -1644,6 +1667,21 @@ fn solo_the_difficulty_goal_decides_the_game_at_its_boundaries() {
     let cut = solo_end_with(&g, &["A", "B", "C"], 3, json!({"network_cards": [6], "outposts": &chain[..5]}), 60);
     assert!(!g.goal_standing(&cut, 2).card);
     assert_eq!(g.score_report(&cut).tier.as_deref(), Some("Mushroom Farmer"));
+    // "your network card" names no difficulty (ruling 23): a revealed easy card meets the
+    // hard goal's card condition.
+    let hard = solo("hard");
+    assert_eq!(hard.data.network_cards[0].difficulty, 0, "card 1 is an easy card");
+    let easy_card = solo_end(&hard, &["A", "B", "C"], 3, &[1], 60);
+    assert!(hard.goal_standing(&easy_card, 2).card);
+    assert_eq!(hard.winners(&easy_card), vec![0]);
+    // "obtain N network tiles": markers on the lower fields count (ruling 23).
+    let medium = solo("medium");
+    let lower = solo_end_with(&medium, &["A", "B"], 0, json!({"claimed": [6], "network_cards": [], "markers": {"green": "lower", "purple": "lower"}}), 45);
+    assert_eq!(medium.goal_standing(&lower, 1).tiles, (2, true));
+    assert_eq!(medium.winners(&lower), vec![0]);
+    // The report has no tie-break row: the goal decides.
+    let r = medium.score_report(&lower);
+    assert!(r.tie_breakers.is_empty() && !r.to_table().contains("tie-break"));
 }
 
 #[test]
@@ -1686,7 +1724,9 @@ fn solo_the_setup_helper_takes_solo_positions_and_the_observation_shows_the_auto
     assert_eq!((s.start_player, s.players[S_AUT1 as usize].hand, s.players[S_AUT3 as usize].territory_tiles), (S_AUT3, 0b11, [0, 0, 2, 0]));
     g.validate_state(&s).unwrap();
     let text = g.observation_string(&s, 0);
-    assert!(text.contains("AUT3 (starting player): automa, chips in its deck [2 3 4 5], demand tiles green 0, purple 0, silver 2, brown 0"), "{text}");
+    assert!(text.contains("AUT3 (starting player): automa, chips in its deck [2 3 4 5] (3 to play, 1 face down on the compass), demand tiles green 0, purple 0, silver 2, brown 0"), "{text}");
+    assert!(text.contains("AUT1: automa, chips in its deck [1 2] (1 to play, 1 face down on the compass)"), "{text}");
+    assert!(text.contains("Table order (clockwise from the starting player): AUT3, P0, AUT1, AUT2\n"), "{text}");
     let mut t = vec![0.0f32; super::view::tensor_len()];
     g.observation_tensor(&s, 0, &mut t);
     use super::view::layout;
@@ -1695,11 +1735,24 @@ fn solo_the_setup_helper_takes_solo_positions_and_the_observation_shows_the_auto
     for (desc, field) in [
         (json!({"start_player": 4}), "start_player"),
         (json!({"automa": [{}, {}, {}, {}]}), "automa"),
-        (json!({"automa": [{"territory_tiles": {"green": 13}}]}), "players"),
+        (json!({"automa": [{"territory_tiles": {"green": 13}}]}), "automa[0].territory_tiles"),
+        (json!({"automa": [{}, {"territory_tiles": {"green": 6}}, {"territory_tiles": {"green": 7}}]}), "automa[2].territory_tiles"),
+        // "only one action chip per player per round" on the resource and worker boards.
+        (json!({"resource_fields": {"1": S_AUT1, "2": S_AUT1}}), "resource_fields"),
+        (json!({"resource_fields": {"1": 0, "2": 0}}), "resource_fields"),
+        (json!({"worker_fields": {"1": 0, "2": 0}}), "worker_fields"),
+        // "each AUT may only ever place one action chip in zones 1-3": one in each.
+        (json!({"character_chips": {"1": S_AUT2, "2": S_AUT2}}), "character_chips"),
+        // The chip on worker field 4 took the starting player marker, and nothing else takes it.
+        (json!({"worker_fields": {"4": S_AUT2}, "start_player": S_AUT1}), "worker_fields.4"),
+        (json!({"worker_fields": {"4": 0}, "start_player": S_AUT1}), "worker_fields.4"),
     ] {
-        let e = g.setup(&desc).unwrap_err().to_string();
-        assert!(e.contains(field), "{desc}: {e}");
+        let e = g.setup(&desc).unwrap_err();
+        assert!(matches!(&e, crate::engine::EngineError::Setup { field: f, .. } if f == field), "{desc}: {e}");
     }
+    // A player may hire several characters in a round; the marker's holder may lie on field 4.
+    at(&g, json!({"current": 0, "character_chips": {"1": 0, "2": 0}}));
+    at(&g, json!({"worker_fields": {"4": S_AUT2}, "start_player": S_AUT2}));
     // Only the solo mode gives automa players demand tiles.
     let e = game(2).setup(&json!({"automa": [{"territory_tiles": {"green": 1}}]})).unwrap_err().to_string();
     assert!(e.contains("automa[0].territory_tiles"), "{e}");
@@ -1707,4 +1760,109 @@ fn solo_the_setup_helper_takes_solo_positions_and_the_observation_shows_the_auto
     let mut bad = at(&game(2), json!({}));
     bad.players[AUT1 as usize].territory_tiles[0] = 1;
     assert!(game(2).validate_state(&bad).is_err());
+}
+
+/// Plays a solo round on from `s` (automa draws by their first outcome, P0's chips on the port
+/// row, chip 5 discarded in Phase A, no claims) until `turns` turns are taken: who took them.
+fn solo_turn_order(g: &Mistwind, s: &mut State, turns: usize) -> Vec<u8> {
+    let mut who = Vec::new();
+    let mut v = Vec::new();
+    while who.len() < turns {
+        g.legal_actions(s, &mut v);
+        if let Draw::Automa(q) = s.draw {
+            who.push(q);
+            g.apply(s, v[0]);
+        } else if g.actor(s) == Actor::Chance {
+            g.apply(s, v[0]);
+        } else if s.phase == Phase::Discard {
+            play(g, s, "discard:chip 5");
+        } else if s.phase == Phase::Turns {
+            who.push(s.current);
+            play_port_turn(g, s, &v);
+        } else {
+            play(g, s, "pass");
+        }
+    }
+    who
+}
+
+#[test]
+fn solo_the_starting_player_marker_changes_the_next_rounds_order() {
+    // "The player order can change during the game whenever you or one of the AUT receives
+    // the starting player marker" and "an AUT does take the starting player marker whenever it
+    // randomly places its chip on the fourth field of the worker board" (rulings 10, 20).
+    // AUT2, with chips in zones 1 and 2, draws chip 4: worker field 4 in zone 3.
+    let g = solo("easy");
+    let mut s = at(&g, json!({"current": S_AUT2, "players": [{"chips": [1]}], "resource_fields": {"2": S_AUT2}, "character_chips": {"3": S_AUT2},
+        "automa": [{"chips": [2, 5]}, {"chips": [4, 5]}, {"chips": [3, 5]}]}));
+    assert_eq!(s.start_player, S_AUT1);
+    play(&g, &mut s, "automa-chip:AUT2 draws chip 4");
+    assert_eq!((s.worker_fields[3], s.start_player), (S_AUT2, S_AUT2));
+    // This round goes on as it began (AUT3, P0, AUT1); the next goes AUT2, AUT3, P0, AUT1.
+    assert_eq!(solo_turn_order(&g, &mut s, 7), vec![S_AUT3, 0, S_AUT1, S_AUT2, S_AUT3, 0, S_AUT1]);
+    assert_eq!(s.round, 1);
+    // P0 on worker field 4: this round AUT1 plays its last chip; the next goes P0, AUT1, AUT2, AUT3.
+    let mut s = at(&g, json!({"current": 0, "players": [{"chips": [4]}], "automa": [{"chips": [1, 5]}, {"chips": [5]}, {"chips": [5]}]}));
+    for name in ["play-4:worker", "end-moves", "end-cargo"] {
+        play(&g, &mut s, name);
+    }
+    assert_eq!(s.start_player, 0);
+    assert_eq!(solo_turn_order(&g, &mut s, 5), vec![S_AUT1, 0, S_AUT1, S_AUT2, S_AUT3]);
+    assert_eq!(s.round, 1);
+}
+
+#[test]
+fn solo_the_automa_players_never_build_hire_claim_or_gain() {
+    // "The AUT do not build outposts or transport whales, do not take character cards, do not
+    // deliver cargo, and do not receive achievements" (ruling 16): at the end of random solo
+    // games each AUT holds only its deck and the demand tiles given to it (ruling 21), and no
+    // achievement, upper field or network tile marker is an AUT's.
+    let mut rng = crate::engine::rng::rng_from_seed(7);
+    let mut v = Vec::new();
+    for d in DIFFICULTY_LEVELS {
+        let g = solo(d);
+        for _ in 0..3 {
+            let mut s = g.initial_state();
+            while s.phase != Phase::GameOver {
+                g.legal_actions(&s, &mut v);
+                let a = v[crate::engine::rng::below(&mut rng, v.len() as u32) as usize];
+                g.apply(&mut s, a);
+            }
+            for q in 1..4 {
+                let pl = &s.players[q];
+                let mut bare = Player::new();
+                bare.hand = pl.hand;
+                bare.territory_tiles = pl.territory_tiles;
+                assert_eq!(*pl, bare, "{d}: AUT{q}");
+            }
+            assert!(s.achievement_taken.iter().chain(&s.upper).all(|&p| p == NONE || p == 0), "{d}");
+        }
+    }
+}
+
+#[test]
+fn an_automa_player_with_the_marker_leads_the_claims_and_the_network_card_discard() {
+    // "In clockwise order (starting with the starting player) you may fulfill victory
+    // conditions that were made possible by a port bonus" and "At the end of round 2, each
+    // player must discard a network card": with AUT2 holding the marker (table AUT1, P0,
+    // AUT2, P1), P1 is the first player clockwise from it, then P0 (ruling 17).
+    let g = game(2);
+    let four = ["Mossgate", "Fernwick", "Lichen Bay", "Sporeholm"];
+    let mut s = automa_turn(&g, AUT1, json!({"round": 1, "start_player": AUT2, "worker_fields": {"4": AUT2},
+        "players": [{"chips": [], "outposts": four}, {"chips": [], "outposts": four}], "automa": [{"chips": [3, 5]}, {"chips": [5]}]}));
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 3");
+    assert_eq!((s.phase, s.current), (Phase::EndRoundClaims, 1));
+    assert!(is_legal(&g, &s, "achievement:A"));
+    play(&g, &mut s, "pass");
+    assert_eq!(s.current, 0);
+    play(&g, &mut s, "achievement:A");
+    play(&g, &mut s, "pass");
+    assert_eq!((s.round, s.phase, s.current), (2, Phase::DiscardNetworkCard, 1));
+    let first = legal(&g, &s)[0].clone();
+    play(&g, &mut s, &first);
+    assert_eq!(s.current, 0);
+    let first = legal(&g, &s)[0].clone();
+    play(&g, &mut s, &first);
+    settle_chance(&g, &mut s);
+    assert_eq!((s.phase, s.current), (Phase::Discard, 1));
 }

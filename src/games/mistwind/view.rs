@@ -354,16 +354,24 @@ impl Mistwind {
         }
         let _ = writeln!(o, "Cargo supply: {}", (0..CARGO_TYPES).map(|c| format!("{} {}", s.cargo_supply[c], d.cargo[c])).collect::<Vec<_>>().join(", "));
         let _ = writeln!(o, "Decks: {} characters, {} port cards", s.character_deck.count_ones(), s.port_deck.count_ones());
+        if self.automa > 0 {
+            // The seat numbers do not tell where the automa players sit.
+            let order: Vec<String> = (0..self.positions).map(|k| self.who(self.clockwise(s.start_player as usize, k))).collect();
+            let _ = writeln!(o, "Table order (clockwise from the starting player): {}", order.join(", "));
+        }
         for p in self.players..self.positions {
             let pl = &s.players[p];
             let sp = if s.start_player as usize == p { " (starting player)" } else { "" };
             let chips: Vec<String> = bits(pl.hand as u64).map(|i| (i + 1).to_string()).collect();
+            // Ruling 14: the chip never drawn is the one face down on the compass.
+            let face_down = pl.hand.count_ones().min(self.discards() as u32);
             let tiles = if self.players == 1 {
                 format!(", demand tiles {}", (0..REGIONS).map(|r| format!("{} {}", d.regions[r], pl.territory_tiles[r])).collect::<Vec<_>>().join(", "))
             } else {
                 String::new()
             };
-            let _ = writeln!(o, "  {}{sp}: automa, chips in its deck [{}]{tiles}", self.who(p), chips.join(" "));
+            let _ = writeln!(o, "  {}{sp}: automa, chips in its deck [{}] ({} to play, {face_down} face down on the compass){tiles}",
+                self.who(p), chips.join(" "), pl.hand.count_ones() - face_down);
         }
         for p in 0..self.players {
             let pl = &s.players[p];
@@ -620,11 +628,13 @@ impl View for Mistwind {
         let mut points = Vec::new();
         let mut totals = Vec::new();
         let mut ties = Vec::new();
+        // Solo, the goal decides (ruling 24): no tie to break.
+        let tie_breakers: Vec<String> = if self.players == 1 { Vec::new() } else { vec!["wood and steel left".into()] };
         for p in 0..self.players {
             let t = self.tally(s, p);
             points.push(t.iter().map(|&v| v as f64).collect::<Vec<f64>>());
             totals.push(t.iter().sum::<u32>() as f64);
-            ties.push(vec![(s.players[p].res[WOOD] + s.players[p].res[STEEL]) as f64]);
+            ties.push(tie_breakers.iter().map(|_| (s.players[p].res[WOOD] + s.players[p].res[STEEL]) as f64).collect());
         }
         let opponents = (self.players..self.positions)
             .map(|q| {
@@ -661,7 +671,7 @@ impl View for Mistwind {
             points,
             totals,
             opponents,
-            tie_breakers: vec!["wood and steel left".into()],
+            tie_breakers,
             tie_breaker_values: ties,
             winners: self.winners(s),
             terminal: s.phase == Phase::GameOver,

@@ -118,6 +118,11 @@ def test_the_solo_mode_blocks_fields_and_reports_the_goal() -> None:
     assert report.winners == [] and end.returns() == [-1.0]
     assert any(n.startswith("goal Port Worker (medium)") and "achievement tiles 1 of 2: not met" in n for n in report.notes)
     assert "no winner" in report.to_table()
+    # The goal decides: no tie-breaker row.
+    assert report.tie_breakers == [] and "tie-break" not in report.to_table()
+    # The chip on worker field 4 took the starting player marker.
+    with pytest.raises(tw.SetupError, match="worker_fields.4"):
+        game.setup({"worker_fields": {"4": 2}, "start_player": 1})
 
 
 def test_difficulty_is_only_for_the_solo_mode() -> None:
