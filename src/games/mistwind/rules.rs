@@ -1052,16 +1052,18 @@ impl Rules for Mistwind {
             }
             Phase::Turns => match s.step {
                 Step::Name(_) => out.extend((0..4).map(|r| NAME + r)),
+                // One-time characters (ids below these) first: the list is sorted.
                 Step::Receive(_, named) => {
-                    out.extend((0..4).filter(|&r| r != named as Action).map(|r| GAIN + r));
                     self.uses(s, pl, out);
+                    out.extend((0..4).filter(|&r| r != named as Action).map(|r| GAIN + r));
                 }
                 Step::FromLeft => {
+                    self.uses(s, pl, out);
                     let left = &s.players[self.left_of(p)];
                     out.extend((0..4).filter(|&r| left.res[r] > 0).map(|r| FROM_LEFT + r as Action));
-                    self.uses(s, pl, out);
                 }
                 Step::Split(_) => {
+                    self.uses(s, pl, out);
                     for x in 0..4 {
                         for y in 0..4 {
                             if x != y {
@@ -1069,7 +1071,6 @@ impl Rules for Mistwind {
                             }
                         }
                     }
-                    self.uses(s, pl, out);
                 }
                 Step::Share(_, x, y) => {
                     out.push(GAIN + x.min(y) as Action);

@@ -1914,7 +1914,7 @@ fn side_b_one_time_characters_serve_the_turns_player_not_the_others() {
         {"wood": 1, "steel": 1, "krill": 1, "coins": 1, "characters": ["Forester"]},
         {"characters": ["Ironmonger"]}, {}]}));
     play(&g, &mut s, "play-5:resources");
-    assert!(legal(&g, &s).iter().any(|n| n == "use:Forester"), "{:?}", legal(&g, &s));
+    assert_eq!(legal(&g, &s)[0], "use:Forester", "{:?}", legal(&g, &s));
     play(&g, &mut s, "receive:3 wood and 2 coins");
     assert_eq!(s.current, 1);
     assert_eq!(legal(&g, &s), vec!["receive:wood", "receive:coins"], "P1's one-time card waits for its own turn");
