@@ -50,4 +50,13 @@ pub const ACHIEVE: Action = CONTROL + 8;
 pub const END_TURN: Action = ACHIEVE + 4;
 /// After round 2: discard network card `c`.
 pub const DISCARD_CARD: Action = END_TURN + 1;
-pub const NUM_ACTIONS: usize = DISCARD_CARD as usize + super::data::MAX_NETWORK_CARDS;
+/// Resource board side B: name resource type `r` for the player to one's right.
+pub const NAME: Action = DISCARD_CARD + super::data::MAX_NETWORK_CARDS as Action;
+/// Receive one resource of type `r` (the resources one at a time of a named field, an
+/// income, a share of another player's chosen types).
+pub const GAIN: Action = NAME + 4;
+/// Take one resource of type `r` from the player to one's left.
+pub const FROM_LEFT: Action = GAIN + 4;
+/// "Three and two": the first amount of type `a`, the second of type `b`: `SPLIT + 4 * a + b`.
+pub const SPLIT: Action = FROM_LEFT + 4;
+pub const NUM_ACTIONS: usize = SPLIT as usize + 16;

@@ -105,6 +105,8 @@ impl Mistwind {
             RESOURCE_BOARD => {
                 s.resource_fields[i] = p;
                 s.players[pos].used_resource_board = true;
+                // Side B: the chip earns the income fields' holders their income (ruling 26).
+                s.income = self.income_due(s, pos);
             }
             CHARACTER_ROW => s.character_chips[i] = p,
             WORKER_BOARD => {

@@ -155,7 +155,19 @@ pub struct DemandFile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResourceFieldFile {
+    /// Side A: "gain" (the default). Side B: "named by the left neighbour", "income",
+    /// "gain and one from the left", "three and two" (`RESOURCE_ABILITIES`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ability: Option<String>,
+    #[serde(default)]
     pub gain: ResFile,
+    /// "named by the left neighbour": how many resources (one number); "three and two": the
+    /// two amounts, each of its own type (two numbers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub amounts: Vec<u8>,
+    /// "income": the two resources to choose from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<String>,
     pub source: Source,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -481,6 +493,43 @@ pub struct NetworkTile {
     pub sides: [[u8; 2]; 2],
 }
 
+/// A resource board field's ability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResourceAbility {
+    /// Side A: take the field's resources.
+    Gain,
+    /// The player to the left names a type; receive `amounts[0]` resources not of it.
+    NamedByLeft,
+    /// Whenever another player places a chip on the resource board this round, receive one
+    /// of the two `choices`.
+    Income,
+    /// Take the field's resources, and one resource of your choice from the player to the left.
+    GainAndFromLeft,
+    /// Receive `amounts[0]` of one type and `amounts[1]` of another; every other player then
+    /// takes one resource of the two types.
+    ThreeAndTwo,
+}
+
+pub const RESOURCE_ABILITIES: [(&str, ResourceAbility); 5] = [
+    ("gain", ResourceAbility::Gain),
+    ("named by the left neighbour", ResourceAbility::NamedByLeft),
+    ("income", ResourceAbility::Income),
+    ("gain and one from the left", ResourceAbility::GainAndFromLeft),
+    ("three and two", ResourceAbility::ThreeAndTwo),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResourceField {
+    pub ability: ResourceAbility,
+    pub gain: [u8; 4],
+    pub amounts: [u8; 2],
+    /// The two resources of an income field (indices into `RESOURCES`).
+    pub choices: [u8; 2],
+}
+
+/// The board sides, by letter.
+pub const SIDES: [&str; 2] = ["A", "B"];
+
 /// A worker board field's ability.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkerAbility {
@@ -526,8 +575,9 @@ pub struct Data {
     pub capital_tiles: [[u8; CARGO_TYPES]; REGIONS],
     pub territory_row: u8,
     pub capital_row: u8,
-    /// Side A of the two boards (side B will be chosen by an option).
-    pub resource_board: [[u8; 4]; 5],
+    /// The resource board's sides A and B (`None`: the file has no side B); the game's
+    /// `resource_board` option chooses one.
+    pub resource_sides: [Option<[ResourceField; 5]>; 2],
     pub worker_board: [WorkerField; 5],
     pub characters: Vec<Character>,
     pub port_cards: Vec<PortCard>,
@@ -584,6 +634,40 @@ fn check_names<'a>(field: &str, names: impl Iterator<Item = &'a String>) -> Resu
 
 fn resource_index(field: &str, name: &str) -> Result<u8> {
     RESOURCES.iter().position(|r| *r == name).map(|i| i as u8).ok_or_else(|| err(field, format!("{name:?} is not a resource; resources are {RESOURCES:?}")))
+}
+
+/// One resource board field, checked: each ability with the numbers it needs.
+fn resource_field(field: &str, f: &ResourceFieldFile) -> Result<ResourceField> {
+    let ability = match &f.ability {
+        None => ResourceAbility::Gain,
+        Some(a) => lookup(&format!("{field}.ability"), a, &RESOURCE_ABILITIES)?,
+    };
+    let gain = f.gain.array();
+    let mut choices = [0u8; 2];
+    for (j, name) in f.choices.iter().enumerate().take(2) {
+        choices[j] = resource_index(&format!("{field}.choices[{j}]"), name)?;
+    }
+    let mut amounts = [0u8; 2];
+    for (j, &n) in f.amounts.iter().enumerate().take(2) {
+        amounts[j] = n;
+    }
+    let (n_amounts, n_choices, has_gain) = match ability {
+        ResourceAbility::Gain => (0, 0, true),
+        ResourceAbility::NamedByLeft => (1, 0, false),
+        ResourceAbility::Income => (0, 2, false),
+        ResourceAbility::GainAndFromLeft => (0, 0, true),
+        ResourceAbility::ThreeAndTwo => (2, 0, false),
+    };
+    if f.amounts.len() != n_amounts || amounts.iter().any(|&n| n > 20) || amounts[..n_amounts].contains(&0) {
+        return Err(err(format!("{field}.amounts"), format!("this ability takes {n_amounts} amounts, each 1 to 20")));
+    }
+    if f.choices.len() != n_choices || (n_choices == 2 && choices[0] == choices[1]) {
+        return Err(err(format!("{field}.choices"), format!("this ability takes {n_choices} different resources")));
+    }
+    if has_gain != (gain != [0; 4]) {
+        return Err(err(format!("{field}.gain"), if has_gain { "this ability gains resources" } else { "this ability gains no fixed resources" }));
+    }
+    Ok(ResourceField { ability, gain, amounts, choices })
 }
 
 impl ComponentData for Data {
@@ -755,11 +839,21 @@ impl ComponentData for Data {
             }
             Ok(())
         };
-        let rb = file.resource_board.get("A").ok_or_else(|| err("resource_board", "side \"A\" is missing"))?;
-        side("resource_board.A", rb.len())?;
-        let mut resource_board = [[0u8; 4]; 5];
-        for (i, f) in rb.iter().enumerate() {
-            resource_board[i] = f.gain.array();
+        if let Some(k) = file.resource_board.keys().find(|k| !SIDES.contains(&k.as_str())) {
+            return Err(err("resource_board", format!("{k:?} is not a side (\"A\" or \"B\")")));
+        }
+        if !file.resource_board.contains_key("A") {
+            return Err(err("resource_board", "side \"A\" is missing"));
+        }
+        let mut resource_sides = [None; 2];
+        for (k, letter) in SIDES.iter().enumerate() {
+            let Some(rb) = file.resource_board.get(*letter) else { continue };
+            side(&format!("resource_board.{letter}"), rb.len())?;
+            let mut fields = [ResourceField { ability: ResourceAbility::Gain, gain: [0; 4], amounts: [0; 2], choices: [0; 2] }; 5];
+            for (i, f) in rb.iter().enumerate() {
+                fields[i] = resource_field(&format!("resource_board.{letter}[{i}]"), f)?;
+            }
+            resource_sides[k] = Some(fields);
         }
         let wb = file.worker_board.get("A").ok_or_else(|| err("worker_board", "side \"A\" is missing"))?;
         side("worker_board.A", wb.len())?;
@@ -928,7 +1022,7 @@ impl ComponentData for Data {
             capital_tiles,
             territory_row,
             capital_row,
-            resource_board,
+            resource_sides,
             worker_board,
             characters,
             port_cards,

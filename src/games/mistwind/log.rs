@@ -23,6 +23,18 @@ fn delta(before: &[u16; 4], after: &[u16; 4]) -> (String, String) {
 }
 
 impl Mistwind {
+    /// What a resource board field of side B does, for the log (nothing on side A).
+    fn resource_field_words(&self, i: usize) -> String {
+        let f = &self.resource_board[i];
+        match f.ability {
+            ResourceAbility::Gain => String::new(),
+            ResourceAbility::NamedByLeft => format!(" ({} resources not of a type named by the player to the left)", f.amounts[0]),
+            ResourceAbility::Income => format!(" (this round, 1 {} or 1 {} whenever another player places a chip on the resource board)", RESOURCES[f.choices[0] as usize], RESOURCES[f.choices[1] as usize]),
+            ResourceAbility::GainAndFromLeft => " (and one resource from the player to the left)".to_string(),
+            ResourceAbility::ThreeAndTwo => format!(" ({} of one type and {} of another; the others each take one of the two)", f.amounts[0], f.amounts[1]),
+        }
+    }
+
     /// "AUT1 draws chip 3 and places it on field 3 of the resource board (zone 1)."
     fn describe_automa(&self, b: &State, q: usize, i: usize) -> String {
         let (z, location) = self.automa_zone(b, q, i);
@@ -61,7 +73,7 @@ impl Mistwind {
                 let l = ((a - PLAY) / 5) as u8;
                 let i = ((a - PLAY) % 5) as usize;
                 match l {
-                    RESOURCE_BOARD => with(format!("P{p} plays chip {} on the resource board", i + 1)),
+                    RESOURCE_BOARD => with(format!("P{p} plays chip {} on the resource board{}", i + 1, self.resource_field_words(i))),
                     CHARACTER_ROW => paying(format!("P{p} plays chip {} and hires {}", i + 1, d.characters[b.character_row[i] as usize].name)),
                     WORKER_BOARD => with(format!("P{p} plays chip {} on the worker board ({})", i + 1,
                         WORKER_ABILITIES.iter().find(|(_, x)| *x == d.worker_board[i].ability).map_or("", |(n, _)| *n))),
@@ -116,6 +128,25 @@ impl Mistwind {
             }
             END_TURN if b.phase == Phase::EndRoundClaims => format!("P{p} claims nothing more"),
             END_TURN => format!("P{p} ends the turn"),
+            _ if (NAME..GAIN).contains(&a) => {
+                let n = if let Step::Name(n) = b.step { n } else { 0 };
+                let r = RESOURCES[(a - NAME) as usize];
+                format!("P{p} names {r}: {} receives {n} resources that are not {r}", self.who(b.turn as usize))
+            }
+            _ if (GAIN..FROM_LEFT).contains(&a) => {
+                let r = RESOURCES[(a - GAIN) as usize];
+                if b.income != 0 {
+                    format!("P{p} receives 1 {r}, the income of resource field {} for {}'s chip", b.income.trailing_zeros() + 1, self.who(b.turn as usize))
+                } else if let Step::Share(..) = b.step {
+                    format!("P{p} takes 1 {r} of the types {} chose", self.who(b.turn as usize))
+                } else {
+                    format!("P{p} receives 1 {r}")
+                }
+            }
+            _ if (FROM_LEFT..SPLIT).contains(&a) => {
+                format!("P{p} takes 1 {} from {}", RESOURCES[(a - FROM_LEFT) as usize], self.who(self.left_of(p)))
+            }
+            _ if (SPLIT..NUM_ACTIONS as Action).contains(&a) => with(format!("P{p} chooses the types")),
             _ => format!("P{p}: {}", self.action_to_string(b, a)),
         };
         format!("{s}.")
@@ -142,6 +173,11 @@ impl Describe for Mistwind {
             (Draw::PortCard(i), _) => format!("Port card {} is revealed at field {}.", self.port_card_words(a as usize), i + 1),
             (Draw::Character(i), _) => format!("Character {} is revealed at field {}.", self.character_words(a as usize), i + 1),
             (Draw::Automa(q), _) => self.describe_automa(before, q as usize, a as usize),
+            (Draw::Name(q), _) => {
+                let n = if let Step::Name(n) = before.step { n } else { 0 };
+                let r = RESOURCES[a as usize % 4];
+                format!("{} names {r} at random: {} receives {n} resources that are not {r}.", self.who(q as usize), self.who(before.turn as usize))
+            }
             (Draw::None, Phase::PlaceWhales) => format!("P{p} places a transport whale in {}.", self.port_name((a - PLACE_WHALE) as u8)),
             (Draw::None, Phase::Discard) => {
                 if sees(p) {
@@ -172,8 +208,8 @@ impl Describe for Mistwind {
             }
         } else if after.round != before.round {
             line.push_str(&format!(" Round {} ends.", before.round + 1));
-        } else if before.phase == Phase::Turns && after.phase == Phase::Turns && after.current != before.current {
-            line.push_str(&format!(" {}'s turn.", self.who(after.current as usize)));
+        } else if before.phase == Phase::Turns && after.phase == Phase::Turns && after.turn != before.turn {
+            line.push_str(&format!(" {}'s turn.", self.who(after.turn as usize)));
         } else if before.phase == Phase::Turns && after.phase != Phase::Turns {
             line.push_str(" All chips are played: the port bonuses are paid.");
         }

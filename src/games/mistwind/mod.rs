@@ -1,8 +1,8 @@
 //! Mistwind (Adrian Adamescu & Daryl Andrews, SPIEL DAS! / First Fish Games 2024) for 2 to 5
-//! players on side A of both boards; the 2-player game adds two automa players (AUT) that
-//! are not seats, the solo mode three and a difficulty goal. `docs/games/mistwind.md` maps
-//! every rule to its code and test, records the rulings and the reconstructed components,
-//! and says what is not built yet (side B).
+//! players, with side A or B of the resource board (the worker board on side A); the 2-player
+//! game adds two automa players (AUT) that are not seats, the solo mode three and a difficulty
+//! goal. `docs/games/mistwind.md` maps every rule to its code and test, records the rulings
+//! and the reconstructed components, and says what is not built yet (the worker board's side B).
 
 use serde_json::Value;
 
@@ -44,6 +44,8 @@ pub struct Mistwind {
     pub rounds: u8,
     /// The solo mode's goal (0 easy, 1 medium, 2 hard; 0 with more players).
     pub difficulty: usize,
+    /// The resource board's side in play (the `resource_board` option).
+    pub resource_board: [data::ResourceField; 5],
     /// The user's data (as JSON) when it is not the shipped file.
     pub(crate) config: Value,
     pub(crate) spec: GameSpec,
@@ -65,6 +67,12 @@ impl GameDefinition for Mistwind {
             configuration: true,
             doc: "the solo mode's goal: easy (Mushroom Farmer), medium (Port Worker), hard (Deep-Mist Diver); only with players=1",
         },
+        OptionDecl {
+            name: "resource_board",
+            kind: OptionKind::Choice { values: &data::SIDES, default: "A" },
+            configuration: true,
+            doc: "the resource board's side: A, or B with its interactive actions (the rulebook's \"Alternative Tableau Sides\")",
+        },
         OptionDecl::DATA,
     ];
     const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
@@ -79,6 +87,8 @@ impl GameDefinition for Mistwind {
         }
         let difficulty = data::DIFFICULTY_LEVELS.iter().position(|&d| d == difficulty).unwrap_or(0);
         let data = Data::from_option(options.data("data"))?;
+        let side = data::SIDES.iter().position(|&x| x == options.choice("resource_board")).unwrap_or(0);
+        let resource_board = data.resource_sides[side].ok_or_else(|| EngineError::option("resource_board", "the data file has no side B of the resource board"))?;
         let custom_data = data.custom_file();
         let rounds = data.rounds(players);
         let (automa, order) = table(players);
@@ -104,7 +114,7 @@ impl GameDefinition for Mistwind {
             max_return: 1.0,
         };
         let config = options.config(Self::NAME, custom_data.as_ref());
-        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, config, spec })
+        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, config, spec })
     }
 }
 
@@ -128,7 +138,9 @@ fn table(players: usize) -> (usize, [u8; MAX_PLAYERS]) {
 fn max_game_length(data: &Data, positions: usize, rounds: u8) -> usize {
     let n = positions;
     let setup = 4 + 4 + 4 * (data.capital_row as usize + data.territory_row as usize) + 3 * n + 10 + n;
-    let per_turn = 2 + (3 + 1) + 3 * 3 + 1 + 1;
+    // Resource board side B adds at most a name, 5 resources received one at a time, the
+    // other seats' shares and two incomes.
+    let per_turn = 2 + (3 + 1) + 3 * 3 + 1 + 1 + (1 + 5 + n + 2);
     let per_round = n * 2 + n * 5 * per_turn + 10 + n;
     let claims = n * (3 + data.rules.markers as usize + 4) + data.characters.len();
     setup + rounds as usize * per_round + claims + n + 16

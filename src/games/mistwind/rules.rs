@@ -157,8 +157,15 @@ impl Mistwind {
                 }
             }
         }
-        if s.phase == Phase::Turns && self.is_automa(s.current as usize) && s.step == Step::Chip {
-            return Draw::Automa(s.current);
+        if s.phase == Phase::Turns && s.income == 0 {
+            if self.is_automa(s.turn as usize) && s.step == Step::Chip {
+                return Draw::Automa(s.turn);
+            }
+            // An automa player to the left names a type at random (ruling 25).
+            let left = self.left_of(s.turn as usize);
+            if matches!(s.step, Step::Name(_)) && self.is_automa(left) {
+                return Draw::Name(left as u8);
+            }
         }
         Draw::None
     }
@@ -196,6 +203,11 @@ impl Mistwind {
                 // the refill of a demand tile it took (solo).
                 self.automa_place(s, p as usize, a as usize);
                 s.step = Step::Claim;
+            }
+            Draw::Name(_) => {
+                if let Step::Name(n) = s.step {
+                    s.step = Step::Receive(n, a8);
+                }
             }
         }
     }
@@ -406,6 +418,45 @@ impl Mistwind {
             || (0..4).any(|l| self.achievement_claimable(s, p, l))
     }
 
+    /// The player to the left of position `p`: the next one clockwise.
+    pub fn left_of(&self, p: usize) -> usize {
+        self.clockwise(p, 1)
+    }
+
+    /// The income fields of the resource board whose holders receive their income when
+    /// `placer` places a chip there: held by a player other than `placer` (an automa player
+    /// has no player board and receives nothing, ruling 16).
+    pub(crate) fn income_due(&self, s: &State, placer: usize) -> u8 {
+        let mut m = 0u8;
+        for f in 0..ROW {
+            let h = s.resource_fields[f];
+            if self.resource_board[f].ability == ResourceAbility::Income && h != NONE && h as usize != placer && !self.is_automa(h as usize) {
+                m |= 1 << f;
+            }
+        }
+        m
+    }
+
+    /// Who decides now in Phase B: the holder of the lowest income field still due, the
+    /// player to the left naming a type, the seat taking its share, else the turn's player.
+    pub(crate) fn decider(&self, s: &State) -> u8 {
+        if s.income != 0 {
+            return s.resource_fields[s.income.trailing_zeros() as usize];
+        }
+        match s.step {
+            Step::Name(_) => self.left_of(s.turn as usize) as u8,
+            Step::Share(k, _, _) => self.seat_order(s.turn as usize, k as usize + 1) as u8,
+            _ => s.turn,
+        }
+    }
+
+    /// Whether the player to the left of `p` holds a resource to take (an automa player
+    /// holds none, ruling 27).
+    pub(crate) fn left_holds(&self, s: &State, p: usize) -> bool {
+        let left = self.left_of(p);
+        !self.is_automa(left) && s.players[left].res.iter().any(|&r| r > 0)
+    }
+
     fn worker_usable(&self, pl: &Player, i: usize) -> bool {
         match self.data.worker_board[i].ability {
             WorkerAbility::BuildOutpost => {
@@ -439,7 +490,8 @@ impl Mistwind {
             return 0;
         }
         let unmoved = (0..MAX_WHALES).any(|w| pl.whales[w] != NONE && s.moved & (1 << w) == 0);
-        let moving = (matches!(s.step, Step::Chip | Step::PortChoice(_) | Step::WorkerBuild(_)) || (s.step == Step::Move && unmoved))
+        let moving = (matches!(s.step, Step::Chip | Step::PortChoice(_) | Step::WorkerBuild(_) | Step::Receive(..) | Step::FromLeft | Step::Split(_))
+            || (s.step == Step::Move && unmoved))
             && !s.free_moves
             && self.has_ability(pl, Ability::FreeMoves) == 0;
         let mut m = 0u64;
@@ -504,9 +556,18 @@ impl Mistwind {
                 match l {
                     RESOURCE_BOARD => {
                         s.resource_fields[i] = p as u8;
+                        let f = self.resource_board[i];
                         let pl = &mut s.players[p];
                         pl.used_resource_board = true;
-                        gain(&mut pl.res, &d.resource_board[i]);
+                        gain(&mut pl.res, &f.gain);
+                        s.step = match f.ability {
+                            ResourceAbility::Gain | ResourceAbility::Income => Step::Move,
+                            ResourceAbility::NamedByLeft => Step::Name(f.amounts[0]),
+                            ResourceAbility::GainAndFromLeft if self.left_holds(s, p) => Step::FromLeft,
+                            ResourceAbility::GainAndFromLeft => Step::Move,
+                            ResourceAbility::ThreeAndTwo => Step::Split(i as u8),
+                        };
+                        s.income = self.income_due(s, p);
                     }
                     CHARACTER_ROW => {
                         let c = s.character_row[i] as usize;
@@ -619,6 +680,42 @@ impl Mistwind {
                 }
             }
             END_TURN => self.end_turn(s),
+            _ if (NAME..GAIN).contains(&a) => {
+                if let Step::Name(n) = s.step {
+                    s.step = Step::Receive(n, (a - NAME) as u8);
+                }
+            }
+            _ if (GAIN..FROM_LEFT).contains(&a) => {
+                let r = &mut s.players[p].res[(a - GAIN) as usize];
+                *r = r.saturating_add(1);
+                if s.income != 0 {
+                    s.income &= s.income - 1;
+                    return;
+                }
+                s.step = match s.step {
+                    Step::Receive(n, named) if n > 1 => Step::Receive(n - 1, named),
+                    Step::Share(k, x, y) if (k as usize) + 2 < self.players => Step::Share(k + 1, x, y),
+                    _ => Step::Move,
+                };
+            }
+            _ if (FROM_LEFT..SPLIT).contains(&a) => {
+                let r = (a - FROM_LEFT) as usize;
+                let left = self.left_of(p);
+                s.players[left].res[r] -= 1;
+                s.players[p].res[r] = s.players[p].res[r].saturating_add(1);
+                s.step = Step::Move;
+            }
+            _ if (SPLIT..NUM_ACTIONS as Action).contains(&a) => {
+                let Step::Split(i) = s.step else { return };
+                let (x, y) = (((a - SPLIT) / 4) as usize, ((a - SPLIT) % 4) as usize);
+                let amounts = self.resource_board[i as usize].amounts;
+                let pl = &mut s.players[p];
+                pl.res[x] = pl.res[x].saturating_add(amounts[0] as u16);
+                pl.res[y] = pl.res[y].saturating_add(amounts[1] as u16);
+                // "All other players may then take 1 resource from the two chosen resource
+                // types", clockwise from the turn's player (ruling 28).
+                s.step = if self.players > 1 { Step::Share(0, x as u8, y as u8) } else { Step::Move };
+            }
             _ => self.claim(s, p, a),
         }
     }
@@ -705,6 +802,7 @@ impl Mistwind {
 
     fn begin_turn(&self, s: &mut State, p: u8) {
         s.current = p;
+        s.turn = p;
         s.step = Step::Chip;
         s.moved = 0;
         s.cargo_done = 0;
@@ -713,7 +811,7 @@ impl Mistwind {
 
     fn end_turn(&self, s: &mut State) {
         for k in 1..=self.positions {
-            let q = self.clockwise(s.current as usize, k);
+            let q = self.clockwise(s.turn as usize, k);
             if self.playable(s, q) != 0 {
                 self.begin_turn(s, q as u8);
                 return;
@@ -820,6 +918,9 @@ impl Mistwind {
     /// Finds the next chance draw, and moves past what needs no decision: the end of the
     /// setup draws and of the row refill, and a turn's step 4 when nothing can be claimed.
     pub(crate) fn settle(&self, s: &mut State) {
+        if s.phase == Phase::Turns {
+            s.current = self.decider(s);
+        }
         s.draw = self.next_draw(s);
         if s.draw != Draw::None {
             return;
@@ -833,8 +934,9 @@ impl Mistwind {
             s.refilling = false;
             self.begin_round(s);
         }
-        if s.phase == Phase::Turns && s.step == Step::Claim && (self.is_automa(s.current as usize) || (!self.any_claim(s, s.current as usize)
-            && self.usable_one_time(s, &s.players[s.current as usize]) == 0))
+        let t = s.turn as usize;
+        if s.phase == Phase::Turns && s.step == Step::Claim && s.income == 0 && (self.is_automa(t) || (!self.any_claim(s, t)
+            && self.usable_one_time(s, &s.players[t]) == 0))
         {
             self.end_turn(s);
             self.settle(s);
@@ -845,7 +947,7 @@ impl Mistwind {
 impl Rules for Mistwind {
     type State = State;
 
-    const STATE_FORMAT: u32 = 2;
+    const STATE_FORMAT: u32 = 3;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
@@ -880,6 +982,8 @@ impl Rules for Mistwind {
             start_player: start as u8,
             round_lead: start as u8,
             current: start as u8,
+            turn: start as u8,
+            income: 0,
             cursor: 0,
             players,
             resource_fields: [NONE; ROW],
@@ -940,7 +1044,38 @@ impl Rules for Mistwind {
             }
             Phase::DiscardNetworkCard => bits(pl.cards as u64).for_each(|c| out.push(DISCARD_CARD + c as Action)),
             Phase::EndRoundClaims => self.claims(s, p, out),
+            Phase::Turns if s.income != 0 => {
+                let mut ch = self.resource_board[s.income.trailing_zeros() as usize].choices;
+                ch.sort();
+                out.push(GAIN + ch[0] as Action);
+                out.push(GAIN + ch[1] as Action);
+            }
             Phase::Turns => match s.step {
+                Step::Name(_) => out.extend((0..4).map(|r| NAME + r)),
+                // One-time characters (ids below these) first: the list is sorted.
+                Step::Receive(_, named) => {
+                    self.uses(s, pl, out);
+                    out.extend((0..4).filter(|&r| r != named as Action).map(|r| GAIN + r));
+                }
+                Step::FromLeft => {
+                    self.uses(s, pl, out);
+                    let left = &s.players[self.left_of(p)];
+                    out.extend((0..4).filter(|&r| left.res[r] > 0).map(|r| FROM_LEFT + r as Action));
+                }
+                Step::Split(_) => {
+                    self.uses(s, pl, out);
+                    for x in 0..4 {
+                        for y in 0..4 {
+                            if x != y {
+                                out.push(SPLIT + 4 * x + y);
+                            }
+                        }
+                    }
+                }
+                Step::Share(_, x, y) => {
+                    out.push(GAIN + x.min(y) as Action);
+                    out.push(GAIN + x.max(y) as Action);
+                }
                 Step::Chip => {
                     let hand = pl.hand & !pl.discarded;
                     for (l, base) in [RESOURCE_BOARD, CHARACTER_ROW, WORKER_BOARD, PORT_ROW].iter().enumerate() {
@@ -1086,6 +1221,7 @@ impl Rules for Mistwind {
             Draw::PortCard(_) => bits(s.port_deck as u64).for_each(|c| f(c as Action, 1)),
             Draw::Character(_) => bits(s.character_deck).for_each(|c| f(c as Action, 1)),
             Draw::Automa(p) => bits(s.players[p as usize].hand as u64).for_each(|c| f(c as Action, 1)),
+            Draw::Name(_) => (0..4).for_each(|r| f(r, 1)),
         }
     }
 
@@ -1109,6 +1245,7 @@ impl Rules for Mistwind {
             Draw::PortCard(_) => draw_bit(s.port_deck as u64, rng),
             Draw::Character(_) => draw_bit(s.character_deck, rng),
             Draw::Automa(p) => draw_bit(s.players[p as usize].hand as u64, rng),
+            Draw::Name(_) => below(rng, 4) as Action,
         }
     }
 

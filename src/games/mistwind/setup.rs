@@ -239,6 +239,7 @@ impl Positions for Mistwind {
             }
         }
         s.current = current;
+        s.turn = current;
         s.free_moves = dsc.free_moves;
         if dsc.players.len() > n {
             return Err(err("players", format!("{} players described for {n}", dsc.players.len())));
@@ -618,8 +619,35 @@ impl Positions for Mistwind {
         if s.round > self.rounds || (s.round == self.rounds) != (s.phase == Phase::GameOver) {
             return Err(bad(format!("round {} of a {}-round game in phase {:?}", s.round, self.rounds, s.phase)));
         }
-        if s.current as usize >= self.positions || s.start_player as usize >= self.positions || s.round_lead as usize >= self.positions {
+        if s.current as usize >= self.positions || s.turn as usize >= self.positions || s.start_player as usize >= self.positions || s.round_lead as usize >= self.positions {
             return Err(bad("a table position out of range".into()));
+        }
+        // Resource board side B: the pending incomes, the steps of its fields, and who decides.
+        if s.income != 0 {
+            let due = if s.phase == Phase::Turns { self.income_due(s, s.turn as usize) } else { 0 };
+            if s.income & !due != 0 {
+                return Err(bad("an income due on a field that pays none to a player".into()));
+            }
+        }
+        let field_side = |i: u8, a: ResourceAbility| (i as usize) < ROW && self.resource_board[i as usize].ability == a;
+        let side_b_step = match s.step {
+            Step::Name(n) => Some(n >= 1 && n <= 20 && self.resource_board.iter().any(|f| f.ability == ResourceAbility::NamedByLeft && f.amounts[0] == n)),
+            Step::Receive(n, named) => Some(n >= 1 && n <= 20 && named < 4),
+            Step::FromLeft => Some(self.resource_board.iter().any(|f| f.ability == ResourceAbility::GainAndFromLeft) && self.left_holds(s, s.turn as usize)),
+            Step::Split(i) => Some(field_side(i, ResourceAbility::ThreeAndTwo)),
+            Step::Share(k, x, y) => Some(x < 4 && y < 4 && x != y && (k as usize) + 1 < n),
+            _ => None,
+        };
+        if side_b_step == Some(false) {
+            return Err(bad(format!("step {:?} on this resource board", s.step)));
+        }
+        if s.phase == Phase::Turns {
+            if side_b_step.is_some() && self.is_automa(s.turn as usize) {
+                return Err(bad(format!("{} carries out no field's action", self.who(s.turn as usize))));
+            }
+            if s.current != self.decider(s) {
+                return Err(bad(format!("{} is to move where {} decides", self.who(s.current as usize), self.who(self.decider(s) as usize))));
+            }
         }
         // An automa player holds nothing but its deck and acts only by its chance draw.
         for q in n..self.positions {

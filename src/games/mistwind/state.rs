@@ -52,6 +52,19 @@ pub enum Step {
     BottomChoice(u8),
     /// 4. Fulfil victory conditions.
     Claim,
+    /// Resource board side B: the player to the left of the turn's player names a type; the
+    /// turn's player then receives this many resources not of it.
+    Name(u8),
+    /// The turn's player receives resources one at a time: how many are left, and the type
+    /// named (which they may not take).
+    Receive(u8, u8),
+    /// The turn's player takes one resource of their choice from the player to their left.
+    FromLeft,
+    /// The turn's player chooses the two types of resource field `i` ("three and two").
+    Split(u8),
+    /// The `k`-th other seat (clockwise from the turn's player) takes one resource of type
+    /// `a` or `b`.
+    Share(u8, u8, u8),
 }
 
 /// What a chance node draws.
@@ -70,6 +83,8 @@ pub enum Draw {
     Character(u8),
     /// The automa player at this table position draws an action chip from its deck.
     Automa(u8),
+    /// The automa player at this table position names a type of resource (at random).
+    Name(u8),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,6 +168,12 @@ pub struct State {
     pub round_lead: u8,
     /// Whose decision it is.
     pub current: u8,
+    /// Whose turn it is (Phase B). Another seat decides for it while a decision of theirs is
+    /// pending (resource board side B: naming a type, income, taking a share).
+    pub turn: u8,
+    /// Resource board side B: the income fields (bit per field) whose holders still receive
+    /// their income for the chip just placed on the resource board, the lowest field first.
+    pub income: u8,
     /// Setup K and the rounds' per-player steps: how many players have acted.
     pub cursor: u8,
     pub players: [Player; MAX_PLAYERS],

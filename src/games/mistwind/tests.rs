@@ -1866,3 +1866,246 @@ fn an_automa_player_with_the_marker_leads_the_claims_and_the_network_card_discar
     settle_chance(&g, &mut s);
     assert_eq!((s.phase, s.current), (Phase::Discard, 1));
 }
+
+// ----- resource board side B ("Alternative Tableau Sides") -----
+
+fn side_b(players: usize) -> Mistwind {
+    Mistwind::load(&opts(json!({"players": players, "resource_board": "B"}))).unwrap()
+}
+
+/// A 3-player turn of P0 on resource board B, P1 and P2 holding the given resources.
+fn side_b_position(g: &Mistwind, extra: Value) -> State {
+    let mut desc = json!({"players": [
+        {"wood": 1, "steel": 1, "krill": 1, "coins": 1, "whales": [{"port": "Fernwick"}]},
+        {"wood": 0, "steel": 2, "krill": 0, "coins": 0, "whales": [{"port": "Sporeholm"}]},
+        {"wood": 0, "steel": 0, "krill": 0, "coins": 0, "whales": [{"port": "Glowcap"}]}],
+        "port_row": [1, 2, 3, 4, 6]});
+    for (k, v) in extra.as_object().unwrap() {
+        desc[k] = v.clone();
+    }
+    at(g, desc)
+}
+
+#[test]
+fn the_board_side_is_an_option_and_every_side_is_a_configuration() {
+    // "Side "B" of the resource board ... offers more interactive actions": side A by default
+    // ("each with side "A" face up"), every side in every player count and difficulty.
+    let configs = Mistwind::configurations();
+    for side in SIDES {
+        for n in 1..=5 {
+            assert!(configs.iter().any(|c| c["players"] == n && c["resource_board"] == side), "{n} players, side {side}");
+        }
+        for d in DIFFICULTY_LEVELS {
+            assert!(configs.iter().any(|c| c["players"] == 1 && c["difficulty"] == d && c["resource_board"] == side));
+        }
+    }
+    assert_eq!(game(3).resource_board[0].ability, ResourceAbility::Gain);
+    assert_eq!(side_b(3).resource_board[1].ability, ResourceAbility::Income);
+    let e = Mistwind::load(&opts(json!({"players": 3, "resource_board": "C"}))).unwrap_err().to_string();
+    assert!(e.contains("resource_board"), "{e}");
+}
+
+#[test]
+fn side_b_field_1_the_left_neighbour_names_a_type_and_five_others_are_received() {
+    // "The player to your left names a type of resource. Receive 5 resources that are not of
+    // the named type." Ruling 25: the left is the next player clockwise; naming is that
+    // player's decision; the five come one at a time, any mix of the three other types.
+    let g = side_b(3);
+    let mut s = side_b_position(&g, json!({}));
+    play(&g, &mut s, "play-1:resources");
+    assert_eq!((s.current, s.turn, s.step), (1, 0, Step::Name(5)));
+    assert_eq!(legal(&g, &s), vec!["name:wood", "name:steel", "name:krill", "name:coins"]);
+    let before = s.clone();
+    play(&g, &mut s, "name:coins");
+    let mut v = Vec::new();
+    g.legal_actions(&before, &mut v);
+    assert_eq!(g.describe_move(&before, v[3], &s, None), "P1 names coins: P0 receives 5 resources that are not coins.");
+    assert_eq!((s.current, s.step), (0, Step::Receive(5, 3)));
+    assert_eq!(legal(&g, &s), vec!["receive:wood", "receive:steel", "receive:krill"]);
+    for r in ["wood", "wood", "steel", "krill", "krill"] {
+        play(&g, &mut s, &format!("receive:{r}"));
+    }
+    assert_eq!(s.players[0].res, [3, 2, 3, 1]);
+    assert_eq!((s.current, s.step), (0, Step::Move), "then the turn goes on");
+}
+
+#[test]
+fn side_b_an_automa_player_to_the_left_names_a_type_at_random() {
+    // Ruling 25: an automa player makes no choices; the type it names is a chance outcome,
+    // each of the four as likely, as its chips are drawn at random. With 2 players P0's left
+    // is AUT2 (AUT1, P0, AUT2, P1); solo, the player's left is AUT1.
+    for (g, p, left, name) in [(side_b(2), 0u8, AUT2, "AUT2"), (side_b(2), 1, AUT1, "AUT1"), (Mistwind::load(&opts(json!({"players": 1, "resource_board": "B"}))).unwrap(), 0, S_AUT1, "AUT1")] {
+        let mut s = at(&g, json!({"current": p}));
+        play(&g, &mut s, "play-1:resources");
+        assert_eq!(s.draw, Draw::Name(left));
+        assert_eq!(g.actor(&s), Actor::Chance);
+        let mut w = Vec::new();
+        g.chance_weights(&s, |a, x| w.push((a, x)));
+        assert_eq!(w, vec![(0, 1), (1, 1), (2, 1), (3, 1)]);
+        let before = s.clone();
+        play(&g, &mut s, &format!("automa-name:{name} names wood"));
+        assert_eq!(g.describe_move(&before, 0, &s, None), format!("{name} names wood at random: P{p} receives 5 resources that are not wood."));
+        assert_eq!((s.current, s.step), (p, Step::Receive(5, 0)));
+    }
+}
+
+#[test]
+fn side_b_fields_2_and_3_pay_an_income_for_every_later_chip_of_another_player() {
+    // "Whenever another player places an action chip on the resource board this round, you
+    // receive 1 coin or 1 krill" (field 2) and "1 wood or 1 steel" (field 3). Ruling 26: the
+    // holder chooses, at once, before the placer carries out its field; field 2 first.
+    let g = side_b(3);
+    let mut s = side_b_position(&g, json!({"resource_fields": {"2": 1, "3": 2}}));
+    play(&g, &mut s, "play-4:resources");
+    assert_eq!(s.players[0].res, [2, 2, 2, 2], "field 4: 1 of each");
+    assert_eq!((s.current, s.turn, s.income), (1, 0, 0b0110));
+    assert_eq!(legal(&g, &s), vec!["receive:krill", "receive:coins"]);
+    let before = s.clone();
+    play(&g, &mut s, "receive:krill");
+    let a = GAIN_OF(2);
+    assert_eq!(g.describe_move(&before, a, &s, None), "P1 receives 1 krill, the income of resource field 2 for P0's chip.");
+    assert_eq!((s.current, s.income), (2, 0b0100));
+    assert_eq!(legal(&g, &s), vec!["receive:wood", "receive:steel"]);
+    play(&g, &mut s, "receive:steel");
+    assert_eq!((s.players[1].res, s.players[2].res), ([0, 2, 1, 0], [0, 1, 0, 0]));
+    // Then P0's own field: one resource from the player to the left (P1).
+    assert_eq!((s.current, s.step), (0, Step::FromLeft));
+    // The holder's own chip earns it nothing; a chip placed before it earns nothing either.
+    let mut t = side_b_position(&g, json!({}));
+    play(&g, &mut t, "play-2:resources");
+    assert_eq!((t.income, t.step), (0, Step::Move));
+}
+
+/// The action id that receives resource `r`.
+#[allow(non_snake_case)]
+fn GAIN_OF(r: usize) -> crate::engine::Action {
+    super::actions::GAIN + r as crate::engine::Action
+}
+
+#[test]
+fn side_b_an_automa_chip_pays_the_income_and_an_automa_holder_receives_none() {
+    // Ruling 26: an automa player places action chips like a player, so its chip on the
+    // resource board pays the holders; an automa player holding an income field receives
+    // nothing (it has no player board, ruling 16).
+    let g = side_b(2);
+    let mut s = automa_turn(&g, AUT1, json!({"resource_fields": {"2": 0}}));
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 1");
+    assert_eq!(s.resource_fields[0], AUT1);
+    assert_eq!((s.current, s.turn, s.income), (0, AUT1, 0b0010), "P0 decides its income in AUT1's turn");
+    play(&g, &mut s, "receive:coins");
+    assert_eq!(s.players[0].res[COINS], 3);
+    assert_eq!(s.current, 0, "AUT1's turn ends: P0 is next (AUT1, P0, AUT2, P1)");
+    assert_eq!(s.step, Step::Chip);
+    // An automa player on field 2: P1's chip pays it nothing.
+    let mut t = at(&g, json!({"current": 1, "resource_fields": {"2": AUT2}}));
+    play(&g, &mut t, "play-1:resources");
+    assert_eq!(t.income, 0);
+}
+
+#[test]
+fn side_b_field_4_takes_a_resource_of_ones_choice_from_the_left() {
+    // "Receive 1 steel, 1 wood, 1 krill, and 1 coin. You also receive 1 resource of your
+    // choice from the player to your left." Ruling 27: one of the types the left neighbour
+    // holds; none held (or an automa player, which holds none) gives nothing.
+    let g = side_b(3);
+    let mut s = side_b_position(&g, json!({}));
+    play(&g, &mut s, "play-4:resources");
+    assert_eq!(legal(&g, &s), vec!["take-from-left:steel"], "P1 holds only steel");
+    let before = s.clone();
+    play(&g, &mut s, "take-from-left:steel");
+    assert_eq!(g.describe_move(&before, super::actions::FROM_LEFT + 1, &s, None), "P0 takes 1 steel from P1.");
+    assert_eq!((s.players[0].res, s.players[1].res), ([2, 3, 2, 2], [0, 1, 0, 0]));
+    assert_eq!(s.step, Step::Move);
+    // P2's left is P0; with P0 holding nothing there is nothing to take.
+    let mut t = side_b_position(&g, json!({"current": 2, "players": [
+        {"wood": 0, "steel": 0, "krill": 0, "coins": 0}, {}, {"wood": 0, "steel": 0, "krill": 0, "coins": 0}]}));
+    play(&g, &mut t, "play-4:resources");
+    assert_eq!((t.step, t.players[2].res), (Step::Move, [1, 1, 1, 1]));
+    // With 2 players P0's left is AUT2: nothing to take.
+    let g2 = side_b(2);
+    let mut u = at(&g2, json!({"current": 0}));
+    play(&g2, &mut u, "play-4:resources");
+    assert_eq!(u.step, Step::Move);
+}
+
+#[test]
+fn side_b_field_5_three_and_two_then_every_other_player_takes_one_of_the_two_types() {
+    // "Receive 2 resources of any one type and 3 resources of another type. All other players
+    // may then take 1 resource from the two chosen resource types." Ruling 28: from the
+    // supply, each other player in turn from the left, its choice of the two types.
+    let g = side_b(3);
+    let mut s = side_b_position(&g, json!({}));
+    play(&g, &mut s, "play-5:resources");
+    assert_eq!(s.step, Step::Split(4));
+    assert_eq!(legal(&g, &s).len(), 12);
+    play(&g, &mut s, "receive:3 wood and 2 coins");
+    assert_eq!(s.players[0].res, [4, 1, 1, 3]);
+    assert_eq!((s.current, s.turn, s.step), (1, 0, Step::Share(0, WOOD as u8, COINS as u8)));
+    assert_eq!(legal(&g, &s), vec!["receive:wood", "receive:coins"]);
+    let before = s.clone();
+    play(&g, &mut s, "receive:coins");
+    assert_eq!(g.describe_move(&before, GAIN_OF(COINS), &s, None), "P1 takes 1 coins of the types P0 chose.");
+    assert_eq!(s.current, 2);
+    play(&g, &mut s, "receive:wood");
+    assert_eq!((s.players[1].res, s.players[2].res), ([0, 2, 0, 1], [1, 0, 0, 0]));
+    assert_eq!((s.current, s.step), (0, Step::Move));
+    // The automa players take nothing: solo, nobody else takes.
+    let g1 = Mistwind::load(&opts(json!({"players": 1, "resource_board": "B"}))).unwrap();
+    let mut t = at(&g1, json!({"current": 0}));
+    play(&g1, &mut t, "play-5:resources");
+    play(&g1, &mut t, "receive:3 krill and 2 steel");
+    assert_eq!((t.current, t.step), (0, Step::Move));
+}
+
+#[test]
+fn side_b_pending_decisions_are_observed_and_saved_states_are_checked() {
+    // The observation shows whose turn it is, the incomes due and the types of the pending
+    // choice: what decides the legal moves.
+    use super::view::{layout as l, tensor_len};
+    let g = side_b(3);
+    let mut s = side_b_position(&g, json!({"resource_fields": {"2": 1}}));
+    play(&g, &mut s, "play-1:resources");
+    let mut t = vec![0.0f32; tensor_len()];
+    g.observation_tensor(&s, 2, &mut t);
+    let one = |t: &[f32], at: usize, len: usize| -> Vec<usize> { (0..len).filter(|&i| t[at + i] == 1.0).collect() };
+    assert_eq!(one(&t, l::TURN, 5), vec![0]);
+    assert_eq!(one(&t, l::INCOME, 5), vec![1]);
+    assert_eq!(one(&t, l::ACTOR, 7), vec![1]);
+    assert!(g.observation_string(&s, 2).contains("P1 receives the income of resource field 2 (coins or krill) for P0's chip"), "{}", g.observation_string(&s, 2));
+    play(&g, &mut s, "receive:coins");
+    g.observation_tensor(&s, 2, &mut t);
+    assert_eq!(one(&t, l::STEP, 12), vec![7], "step name");
+    assert!(g.observation_string(&s, 2).contains("P1 names a type of resource; P0 then receives 5 resources not of it"));
+    play(&g, &mut s, "name:krill");
+    g.observation_tensor(&s, 2, &mut t);
+    assert_eq!(one(&t, l::PENDING_TYPES, 4), vec![0, 1, 3]);
+    assert_eq!(t[l::TO_RECEIVE], 5.0);
+    assert!(g.observation_string(&s, 2).contains("P0's turn, step receive: 5 more resources, not krill"));
+    // A saved state whose decider is not the one the rules name is refused.
+    let mut bad = s.clone();
+    bad.current = 1;
+    let e = g.validate_state(&bad).unwrap_err().to_string();
+    assert!(e.contains("decides"), "{e}");
+    let mut bad = s.clone();
+    bad.step = Step::Split(0);
+    assert!(g.validate_state(&bad).is_err(), "field 1 is no three-and-two field");
+    let mut bad = s.clone();
+    bad.income = 0b0100;
+    assert!(g.validate_state(&bad).is_err(), "field 3 is empty: no income is due");
+}
+
+#[test]
+fn side_b_one_time_characters_serve_the_turns_player_not_the_others() {
+    // Ruling 11 with side B: a one-time character is used at a decision of its owner's turn
+    // (receiving, taking from the left, choosing the types), not at another player's decision
+    // in that turn (naming a type, an income, a share), which is not their turn.
+    let g = side_b(3);
+    let mut s = side_b_position(&g, json!({"players": [
+        {"wood": 1, "steel": 1, "krill": 1, "coins": 1, "characters": ["Forester"]},
+        {"characters": ["Ironmonger"]}, {}]}));
+    play(&g, &mut s, "play-5:resources");
+    assert_eq!(legal(&g, &s)[0], "use:Forester", "{:?}", legal(&g, &s));
+    play(&g, &mut s, "receive:3 wood and 2 coins");
+    assert_eq!(s.current, 1);
+    assert_eq!(legal(&g, &s), vec!["receive:wood", "receive:coins"], "P1's one-time card waits for its own turn");
+}

@@ -23,7 +23,7 @@ pub const CATEGORIES: [&str; 7] = [
 ];
 
 pub const PHASES: [&str; 7] = ["setup", "place-whales", "discard", "turns", "end-round-claims", "discard-network-card", "game-over"];
-pub const STEPS: [&str; 7] = ["chip", "port-choice", "worker-build", "move", "cargo", "bottom-choice", "claim"];
+pub const STEPS: [&str; 12] = ["chip", "port-choice", "worker-build", "move", "cargo", "bottom-choice", "claim", "name", "receive", "from-left", "split", "share"];
 
 pub fn phase_index(p: Phase) -> usize {
     match p {
@@ -46,6 +46,11 @@ pub fn step_index(s: Step) -> usize {
         Step::Cargo => 4,
         Step::BottomChoice(_) => 5,
         Step::Claim => 6,
+        Step::Name(_) => 7,
+        Step::Receive(..) => 8,
+        Step::FromLeft => 9,
+        Step::Split(_) => 10,
+        Step::Share(..) => 11,
     }
 }
 
@@ -72,7 +77,7 @@ pub fn res_words(r: &[u8; 4]) -> String {
 }
 
 // Sizes of the observation tensor's parts (the doc's "Observation tensor" section).
-const HEADER: usize = 5 + 7 + 7 + 7 + ROW + 5 + 5 + 5;
+const HEADER: usize = 5 + 7 + 7 + STEPS.len() + ROW + 5 + 5 + 5;
 const PER_PLAYER: usize =
     4 + 5 + 5 + 2 + MAX_PORTS + MAX_WHALES * MAX_PORTS + MAX_WHALES * CARGO_TYPES + 2 * MAX_CHARACTERS + 2 * REGIONS + 4 + 2 * REGIONS + MAX_NETWORK_CARDS + 3 + MAX_NETWORK_CARDS + 3;
 pub const MAX_ACHIEVEMENTS: usize = 32;
@@ -93,7 +98,11 @@ const BOARD: usize = 2 * ROW * MAX_PLAYERS
     + 2 * REGIONS * CARGO_TYPES
     + 3
     + 1
-    + 2 * MAX_WHALES;
+    + 2 * MAX_WHALES
+    + SIDE_B;
+/// Resource board side B: whose turn it is, the income fields still due, the resource types
+/// of the pending choice, and the resources left to receive.
+const SIDE_B: usize = MAX_PLAYERS + ROW + 4 + 1;
 
 pub fn tensor_len() -> usize {
     HEADER + MAX_PLAYERS * PER_PLAYER + BOARD
@@ -191,6 +200,7 @@ impl Mistwind {
             Draw::PortCard(_) => i < d.port_cards.len(),
             Draw::Character(_) => i < d.characters.len(),
             Draw::Automa(p) => i < ROW && s.players[p as usize].hand & (1 << i) != 0,
+            Draw::Name(_) => i < 4,
             Draw::None => false,
         };
         if !known {
@@ -205,6 +215,7 @@ impl Mistwind {
             Draw::PortCard(_) => format!("reveal-port-card:#{} {}", a + 1, self.port_card_words(a as usize)),
             Draw::Character(_) => format!("reveal-character:{}", d.characters[a as usize].name),
             Draw::Automa(p) => format!("automa-chip:{} draws chip {}", self.who(p as usize), a + 1),
+            Draw::Name(p) => format!("automa-name:{} names {}", self.who(p as usize), RESOURCES[i]),
             Draw::None => format!("chance-{a}"),
         }
     }
@@ -294,6 +305,7 @@ impl Mistwind {
         match s.draw {
             Draw::None => {}
             Draw::Automa(q) => return format!("{} draws a chip", self.who(q as usize)),
+            Draw::Name(q) => return format!("{} names a type of resource for {}", self.who(q as usize), self.who(s.turn as usize)),
             _ => return "chance".into(),
         }
         let p = self.who(s.current as usize);
@@ -301,10 +313,26 @@ impl Mistwind {
             Phase::Setup => "setup".into(),
             Phase::PlaceWhales => format!("{p} places a whale"),
             Phase::Discard => format!("{p} discards a chip in secret"),
+            Phase::Turns if s.income != 0 => {
+                let f = s.income.trailing_zeros() as usize;
+                let ch = self.resource_board[f].choices;
+                format!("{p} receives the income of resource field {} ({} or {}) for {}'s chip", f + 1, RESOURCES[ch[0] as usize], RESOURCES[ch[1] as usize], self.who(s.turn as usize))
+            }
+            Phase::Turns if s.current != s.turn => match s.step {
+                Step::Name(n) => format!("{p} names a type of resource; {} then receives {n} resources not of it", self.who(s.turn as usize)),
+                Step::Share(_, x, y) => format!("{p} takes 1 {} or 1 {} ({}'s turn)", RESOURCES[x as usize], RESOURCES[y as usize], self.who(s.turn as usize)),
+                _ => format!("{p} decides in {}'s turn", self.who(s.turn as usize)),
+            },
             Phase::Turns => format!("{p}'s turn, step {}{}", STEPS[step_index(s.step)], match s.step {
                 Step::PortChoice(i) => format!(" on port field {}", i + 1),
                 Step::WorkerBuild(i) => format!(" from worker field {}", i + 1),
                 Step::BottomChoice(i) => format!(" for demand row space {}", i + 1),
+                Step::Receive(n, named) => format!(": {n} more resources, not {}", RESOURCES[named as usize]),
+                Step::FromLeft => format!(" from {}", self.who(self.left_of(s.turn as usize))),
+                Step::Split(i) => {
+                    let a = self.resource_board[i as usize].amounts;
+                    format!(" on resource field {}: {} of one type and {} of another", i + 1, a[0], a[1])
+                }
                 _ => String::new(),
             }),
             Phase::EndRoundClaims => format!("{p} may claim after the port bonuses"),
@@ -465,7 +493,18 @@ impl View for Mistwind {
             _ if a < END_TURN => format!("achievement:{}", LETTERS[(a - ACHIEVE) as usize]),
             _ if a as usize >= NUM_ACTIONS => format!("action-{a}"),
             END_TURN => if s.phase == Phase::EndRoundClaims { "pass".into() } else { "end-turn".into() },
-            _ => format!("discard-card:{}", self.card_words_or((a - DISCARD_CARD) as usize)),
+            _ if a < NAME => format!("discard-card:{}", self.card_words_or((a - DISCARD_CARD) as usize)),
+            _ if a < GAIN => format!("name:{}", RESOURCES[(a - NAME) as usize]),
+            _ if a < FROM_LEFT => format!("receive:{}", RESOURCES[(a - GAIN) as usize]),
+            _ if a < SPLIT => format!("take-from-left:{}", RESOURCES[(a - FROM_LEFT) as usize]),
+            _ => {
+                let (x, y) = (((a - SPLIT) / 4) as usize, ((a - SPLIT) % 4) as usize);
+                let n = match s.step {
+                    Step::Split(i) if (i as usize) < ROW => self.resource_board[i as usize].amounts,
+                    _ => [3, 2],
+                };
+                format!("receive:{} {} and {} {}", n[0], RESOURCES[x], n[1], RESOURCES[y])
+            }
         }
     }
 
@@ -502,9 +541,9 @@ impl View for Mistwind {
         };
         w.one_hot(7, actor);
         w.one_hot(7, phase_index(s.phase));
-        w.one_hot(7, step_index(s.step));
+        w.one_hot(STEPS.len(), step_index(s.step));
         let step_field = match s.step {
-            Step::PortChoice(i) | Step::WorkerBuild(i) | Step::BottomChoice(i) => i as usize,
+            Step::PortChoice(i) | Step::WorkerBuild(i) | Step::BottomChoice(i) | Step::Split(i) => i as usize,
             _ => ROW,
         };
         w.one_hot(ROW, step_field);
@@ -613,6 +652,15 @@ impl View for Mistwind {
         w.value(s.free_moves as u8 as f32);
         w.mask(MAX_WHALES, s.moved as u64);
         w.mask(MAX_WHALES, s.cargo_done as u64);
+        w.one_hot(MAX_PLAYERS, s.turn as usize);
+        w.mask(ROW, s.income as u64);
+        let (types, left) = match s.step {
+            Step::Receive(n, named) => (0b1111 & !(1u64 << named), n),
+            Step::Share(_, x, y) => ((1u64 << x) | (1 << y), 0),
+            _ => (0, 0),
+        };
+        w.mask(4, types);
+        w.value(left as f32);
         debug_assert_eq!(w.at, tensor_len());
     }
 
@@ -696,10 +744,10 @@ pub mod layout {
     pub const ACTOR: usize = 5;
     pub const PHASE: usize = 12;
     pub const STEP: usize = 19;
-    pub const STEP_FIELD: usize = 26;
-    pub const ROUND: usize = 31;
-    pub const START_PLAYER: usize = 36;
-    pub const ROUND_LEAD: usize = 41;
+    pub const STEP_FIELD: usize = STEP + STEPS.len();
+    pub const ROUND: usize = STEP_FIELD + ROW;
+    pub const START_PLAYER: usize = ROUND + 5;
+    pub const ROUND_LEAD: usize = START_PLAYER + 5;
     pub const PLAYERS: usize = HEADER;
     pub const PLAYER_SIZE: usize = PER_PLAYER;
     /// Within a player's block.
@@ -739,4 +787,8 @@ pub mod layout {
     pub const FREE_MOVES: usize = DECKS + 3;
     pub const MOVED: usize = FREE_MOVES + 1;
     pub const CARGO_DONE: usize = MOVED + MAX_WHALES;
+    pub const TURN: usize = CARGO_DONE + MAX_WHALES;
+    pub const INCOME: usize = TURN + MAX_PLAYERS;
+    pub const PENDING_TYPES: usize = INCOME + ROW;
+    pub const TO_RECEIVE: usize = PENDING_TYPES + 4;
 }

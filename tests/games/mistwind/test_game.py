@@ -13,14 +13,32 @@ NAME = "mistwind"
 MISTWIND = [c for c in CONFIGS if c.game == NAME]
 
 
-def test_mistwind_is_listed_for_one_to_five_players_and_each_solo_difficulty() -> None:
-    # "How to Win the Game": the solo mode's three goals, each a configuration.
+def test_mistwind_is_listed_for_one_to_five_players_each_solo_difficulty_and_each_board_side() -> None:
+    # "How to Win the Game": the solo mode's three goals, each a configuration; "Alternative
+    # Tableau Sides": side A or B of the resource board with each of them.
     assert NAME in REGISTERED and NAME in tw.GAMES
-    assert [c.players for c in MISTWIND] == [1, 1, 1, 2, 3, 4, 5]
-    assert sorted(c.options["difficulty"] for c in MISTWIND if c.players == 1) == ["easy", "hard", "medium"]
+    assert sorted(c.players for c in MISTWIND) == sorted([1, 1, 1, 2, 3, 4, 5] * 2)
+    for side in ["A", "B"]:
+        listed = [c for c in MISTWIND if c.options["resource_board"] == side]
+        assert sorted(c.options["difficulty"] for c in listed if c.players == 1) == ["easy", "hard", "medium"]
     game = tw.load(NAME)
     assert game.players == 3
-    assert game.state_format == 2
+    assert game.state_format == 3
+
+
+def test_resource_board_side_b_hands_each_choice_to_the_player_it_belongs_to() -> None:
+    # "The player to your left names a type of resource. Receive 5 resources that are not of
+    # the named type" (rulings 25): P1, to P0's left, names the type; P0 then receives five.
+    game = tw.load(NAME, players=3, resource_board="B")
+    state = game.setup({"players": [{"wood": 0, "steel": 0, "krill": 0, "coins": 0}]})
+    state.apply("play-1:resources")
+    assert state.current_player == 1
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["name:wood", "name:steel", "name:krill", "name:coins"]
+    state.apply("name:wood")
+    assert state.current_player == 0
+    for name in ["receive:coins"] * 5:
+        state.apply(name)
+    assert "P0 (starting player): wood 0 steel 0 krill 0 coins 5" in str(state)
 
 
 def test_a_turn_through_the_setup_helper() -> None:
