@@ -158,13 +158,13 @@ impl Mistwind {
             }
         }
         if s.phase == Phase::Turns && s.income == 0 {
-            if self.is_automa(s.turn as usize) && s.step == Step::Chip {
-                return Draw::Automa(s.turn);
-            }
-            // An automa player to the left names a type at random (ruling 25).
-            let left = self.left_of(s.turn as usize);
-            if matches!(s.step, Step::Name(_)) && self.is_automa(left) {
-                return Draw::Name(left as u8);
+            match s.step {
+                Step::Chip if self.is_automa(s.turn as usize) => return Draw::Automa(s.turn),
+                // An automa player to the left names a type at random (ruling 25).
+                Step::Name(_) if self.is_automa(self.left_of(s.turn as usize)) => {
+                    return Draw::Name(self.left_of(s.turn as usize) as u8);
+                }
+                _ => {}
             }
         }
         Draw::None
@@ -731,6 +731,27 @@ impl Mistwind {
         }
         row[n - 1] = NONE;
         s.players[p].territory_tiles[r] += 1;
+    }
+
+    /// The winning seats, pushed onto `out`: none before the end; solo, the seat if it meets
+    /// the chosen goal (a missed goal is a loss with no winning seat: ruling 24); otherwise
+    /// the most points, ties broken by wood and steel left, a tie that remains shared.
+    pub(super) fn winners_into(&self, s: &State, out: &mut Vec<usize>) {
+        if s.phase != Phase::GameOver {
+            return;
+        }
+        if self.players == 1 {
+            if self.goal_standing(s, self.difficulty).met() {
+                out.push(0);
+            }
+            return;
+        }
+        let mut keys = [(0u32, 0u32); MAX_PLAYERS];
+        for (p, k) in keys.iter_mut().enumerate().take(self.players) {
+            *k = (self.tally(s, p).iter().sum(), s.players[p].res[WOOD] as u32 + s.players[p].res[STEEL] as u32);
+        }
+        let best = keys[..self.players].iter().max().copied().unwrap();
+        out.extend((0..self.players).filter(|&p| keys[p] == best));
     }
 
     /// The solo player's standing against goal `g` ("How to Win the Game"): whether a network
@@ -1308,20 +1329,9 @@ impl Rules for Mistwind {
 
     /// The winners: the most points, then the most wood and steel left; still tied, shared.
     fn winners(&self, s: &State) -> Vec<usize> {
-        if s.phase != Phase::GameOver {
-            return Vec::new();
-        }
-        // Solo: the player wins by meeting the chosen goal; a missed goal is a loss with no
-        // winning seat (ruling 24).
-        if self.players == 1 {
-            return if self.goal_standing(s, self.difficulty).met() { vec![0] } else { Vec::new() };
-        }
-        let mut keys = [(0u32, 0u32); MAX_PLAYERS];
-        for (p, k) in keys.iter_mut().enumerate().take(self.players) {
-            *k = (self.tally(s, p).iter().sum(), s.players[p].res[WOOD] as u32 + s.players[p].res[STEEL] as u32);
-        }
-        let best = keys[..self.players].iter().max().copied().unwrap();
-        (0..self.players).filter(|&p| keys[p] == best).collect()
+        let mut out = Vec::new();
+        self.winners_into(s, &mut out);
+        out
     }
 
     fn is_truncated(&self, _state: &State) -> bool {

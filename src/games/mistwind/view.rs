@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::engine::prelude::*;
-use crate::engine::{Action, OpponentRow, ScoreReport};
+use crate::engine::{Action, OpponentRow, ScoreRecord, ScoreReport};
 
 use super::actions::*;
 use super::data::*;
@@ -727,6 +727,23 @@ impl View for Mistwind {
             notes,
             tier,
             ..ScoreReport::default()
+        }
+    }
+
+    /// The report's numbers from the tallies, without its names and notes.
+    fn score_record(&self, s: &State, out: &mut ScoreRecord) {
+        out.clear();
+        for p in 0..self.players {
+            let t = self.tally(s, p);
+            out.points.extend(t.iter().map(|&v| v as f64));
+            out.totals.push(t.iter().sum::<u32>() as f64);
+        }
+        for q in self.players..self.positions {
+            out.opponent_totals.push(self.tally(s, q).iter().sum::<u32>() as f64);
+        }
+        self.winners_into(s, &mut out.winners);
+        if self.players == 1 && s.phase == Phase::GameOver {
+            out.tier = (0..self.data.goals.len()).rev().find(|&k| self.goal_standing(s, k).met());
         }
     }
 
