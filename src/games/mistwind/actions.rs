@@ -4,7 +4,7 @@
 use crate::engine::Action;
 
 use super::data::MAX_PORTS;
-use super::state::{ROW, MAX_TERRITORY_ROW, MAX_WHALES};
+use super::state::{MAX_PLAYERS, MAX_TERRITORY_ROW, MAX_WHALES, ROW};
 
 /// Phase A: discard chip `n` (`DISCARD_CHIP + n - 1`).
 pub const DISCARD_CHIP: Action = 0;
@@ -59,4 +59,20 @@ pub const GAIN: Action = NAME + 4;
 pub const FROM_LEFT: Action = GAIN + 4;
 /// "Three and two": the first amount of type `a`, the second of type `b`: `SPLIT + 4 * a + b`.
 pub const SPLIT: Action = FROM_LEFT + 4;
-pub const NUM_ACTIONS: usize = SPLIT as usize + 16;
+/// Worker board side B: keep drawn character `c`.
+pub const KEEP: Action = SPLIT + 16;
+/// Give the other drawn character to the seat at table position `q`.
+pub const GIVE: Action = KEEP + super::data::MAX_CHARACTERS as Action;
+/// Pay one resource of type `r` to table position `q`: `PAY + 5 * r + q`.
+pub const PAY: Action = GIVE + MAX_PLAYERS as Action;
+/// Offer a trade to table position `q`.
+pub const PARTNER: Action = PAY + 4 * MAX_PLAYERS as Action;
+/// The trade offered: give one of type `g` for one of type `w`: `OFFER + 4 * g + w`.
+pub const OFFER: Action = PARTNER + MAX_PLAYERS as Action;
+pub const ACCEPT: Action = OFFER + 16;
+pub const DECLINE: Action = ACCEPT + 1;
+pub const END_TRADES: Action = DECLINE + 1;
+/// Use the occupied field `i` of board `b` (0 the resource board, 1 the worker board):
+/// `USE_FIELD + 5 * b + i`.
+pub const USE_FIELD: Action = END_TRADES + 1;
+pub const NUM_ACTIONS: usize = USE_FIELD as usize + 2 * ROW;

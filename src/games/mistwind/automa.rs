@@ -7,7 +7,6 @@
 //! from its deck (`Draw::Automa`) and `automa_place` carries out the zone algorithm.
 
 use super::actions::{CHARACTER_ROW, RESOURCE_BOARD, WORKER_BOARD};
-use super::data::WorkerAbility;
 use super::state::{State, NONE};
 use super::Mistwind;
 
@@ -112,7 +111,7 @@ impl Mistwind {
             WORKER_BOARD => {
                 s.worker_fields[i] = p;
                 s.players[pos].used_worker_board = true;
-                if self.data.worker_board[i].ability == WorkerAbility::StartPlayer {
+                if self.worker_board[i].ability.takes_marker() {
                     s.start_player = p;
                 }
             }

@@ -176,11 +176,20 @@ pub struct ResourceFieldFile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WorkerFieldFile {
-    /// "build an outpost anywhere", "gain", "free whale moves", "start player",
-    /// "build a whale anywhere".
+    /// Side A: "build an outpost anywhere", "gain", "free whale moves", "start player",
+    /// "build a whale anywhere". Side B: "draw characters, keep one, give one", "buy an
+    /// outpost with coins", "long whale move", "start player and trades", "use an occupied
+    /// field" (`WORKER_ABILITIES`).
     pub ability: String,
     #[serde(default)]
     pub gain: ResFile,
+    /// Side B: "draw characters, keep one, give one": the cards drawn; "buy an outpost with
+    /// coins": the price at a port without other outposts, and the coins to each occupant;
+    /// "long whale move": the free fields, and the resources paid per further field; "start
+    /// player and trades": the players to trade with; "use an occupied field": the resources
+    /// paid.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub amounts: Vec<u8>,
     pub source: Source,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -538,20 +547,47 @@ pub enum WorkerAbility {
     FreeMoves,
     StartPlayer,
     BuildWhale,
+    /// Side B: draw `amounts[0]` characters, keep one and give another to another player.
+    DrawAndGive,
+    /// Side B: an outpost for `amounts[0]` coins, or `amounts[1]` to each player with an
+    /// outpost in the port.
+    BuyOutpost,
+    /// Side B: a whale moves `amounts[0]` fields free of krill, and further for `amounts[1]`
+    /// resource to any player per field, loading or unloading once on the way.
+    LongMove,
+    /// Side B: the starting player marker and the field's gain; trade 1 resource with each
+    /// of up to `amounts[0]` players.
+    StartPlayerAndTrade,
+    /// Side B: pay `amounts[0]` resource to another player to use a field of the resource or
+    /// worker board on which another player's chip lies.
+    UseOccupied,
 }
 
-pub const WORKER_ABILITIES: [(&str, WorkerAbility); 5] = [
+pub const WORKER_ABILITIES: [(&str, WorkerAbility); 10] = [
     ("build an outpost anywhere", WorkerAbility::BuildOutpost),
     ("gain", WorkerAbility::Gain),
     ("free whale moves", WorkerAbility::FreeMoves),
     ("start player", WorkerAbility::StartPlayer),
     ("build a whale anywhere", WorkerAbility::BuildWhale),
+    ("draw characters, keep one, give one", WorkerAbility::DrawAndGive),
+    ("buy an outpost with coins", WorkerAbility::BuyOutpost),
+    ("long whale move", WorkerAbility::LongMove),
+    ("start player and trades", WorkerAbility::StartPlayerAndTrade),
+    ("use an occupied field", WorkerAbility::UseOccupied),
 ];
+
+impl WorkerAbility {
+    /// The field gives its player the starting player marker (an automa player's chip too).
+    pub fn takes_marker(self) -> bool {
+        matches!(self, WorkerAbility::StartPlayer | WorkerAbility::StartPlayerAndTrade)
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WorkerField {
     pub ability: WorkerAbility,
     pub gain: [u8; 4],
+    pub amounts: [u8; 2],
 }
 
 /// The compiled component data.
@@ -578,7 +614,9 @@ pub struct Data {
     /// The resource board's sides A and B (`None`: the file has no side B); the game's
     /// `resource_board` option chooses one.
     pub resource_sides: [Option<[ResourceField; 5]>; 2],
-    pub worker_board: [WorkerField; 5],
+    /// The worker board's sides A and B (`None`: the file has no side B); the game's
+    /// `worker_board` option chooses one.
+    pub worker_sides: [Option<[WorkerField; 5]>; 2],
     pub characters: Vec<Character>,
     pub port_cards: Vec<PortCard>,
     pub network_cards: Vec<NetworkCard>,
@@ -668,6 +706,35 @@ fn resource_field(field: &str, f: &ResourceFieldFile) -> Result<ResourceField> {
         return Err(err(format!("{field}.gain"), if has_gain { "this ability gains resources" } else { "this ability gains no fixed resources" }));
     }
     Ok(ResourceField { ability, gain, amounts, choices })
+}
+
+fn worker_field(field: &str, f: &WorkerFieldFile) -> Result<WorkerField> {
+    let ability = lookup(&format!("{field}.ability"), &f.ability, &WORKER_ABILITIES)?;
+    let mut amounts = [0u8; 2];
+    for (j, &n) in f.amounts.iter().enumerate().take(2) {
+        amounts[j] = n;
+    }
+    let n_amounts = match ability {
+        WorkerAbility::DrawAndGive | WorkerAbility::StartPlayerAndTrade | WorkerAbility::UseOccupied => 1,
+        WorkerAbility::BuyOutpost | WorkerAbility::LongMove => 2,
+        _ => 0,
+    };
+    if f.amounts.len() != n_amounts || amounts.iter().any(|&n| n > 20) {
+        return Err(err(format!("{field}.amounts"), format!("this ability takes {n_amounts} amounts, each 0 to 20")));
+    }
+    // Two cards to choose between; a trade with at least one player; a resource paid.
+    let least = match ability {
+        WorkerAbility::DrawAndGive => 2,
+        WorkerAbility::StartPlayerAndTrade | WorkerAbility::UseOccupied => 1,
+        _ => 0,
+    };
+    if n_amounts == 1 && amounts[0] < least {
+        return Err(err(format!("{field}.amounts"), format!("this ability takes at least {least}")));
+    }
+    if ability == WorkerAbility::DrawAndGive && amounts[0] != 2 {
+        return Err(err(format!("{field}.amounts"), "the cards drawn are 2: one kept, one given"));
+    }
+    Ok(WorkerField { ability, gain: f.gain.array(), amounts })
 }
 
 impl ComponentData for Data {
@@ -855,14 +922,21 @@ impl ComponentData for Data {
             }
             resource_sides[k] = Some(fields);
         }
-        let wb = file.worker_board.get("A").ok_or_else(|| err("worker_board", "side \"A\" is missing"))?;
-        side("worker_board.A", wb.len())?;
-        let mut worker_board = [WorkerField { ability: WorkerAbility::Gain, gain: [0; 4] }; 5];
-        for (i, f) in wb.iter().enumerate() {
-            worker_board[i] = WorkerField {
-                ability: lookup(&format!("worker_board.A[{i}].ability"), &f.ability, &WORKER_ABILITIES)?,
-                gain: f.gain.array(),
-            };
+        if let Some(k) = file.worker_board.keys().find(|k| !SIDES.contains(&k.as_str())) {
+            return Err(err("worker_board", format!("{k:?} is not a side (\"A\" or \"B\")")));
+        }
+        if !file.worker_board.contains_key("A") {
+            return Err(err("worker_board", "side \"A\" is missing"));
+        }
+        let mut worker_sides = [None; 2];
+        for (k, letter) in SIDES.iter().enumerate() {
+            let Some(wb) = file.worker_board.get(*letter) else { continue };
+            side(&format!("worker_board.{letter}"), wb.len())?;
+            let mut fields = [WorkerField { ability: WorkerAbility::Gain, gain: [0; 4], amounts: [0; 2] }; 5];
+            for (i, f) in wb.iter().enumerate() {
+                fields[i] = worker_field(&format!("worker_board.{letter}[{i}]"), f)?;
+            }
+            worker_sides[k] = Some(fields);
         }
 
         // Cards and tiles.
@@ -1023,7 +1097,7 @@ impl ComponentData for Data {
             territory_row,
             capital_row,
             resource_sides,
-            worker_board,
+            worker_sides,
             characters,
             port_cards,
             network_cards,

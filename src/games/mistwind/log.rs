@@ -42,7 +42,7 @@ impl Mistwind {
             RESOURCE_BOARD => format!("field {} of the resource board", i + 1),
             CHARACTER_ROW => format!("character field {}, blocking it", i + 1),
             WORKER_BOARD => {
-                let marker = if self.data.worker_board[i].ability == WorkerAbility::StartPlayer { ", taking the starting player marker" } else { "" };
+                let marker = if self.worker_board[i].ability.takes_marker() { ", taking the starting player marker" } else { "" };
                 format!("field {} of the worker board{marker}", i + 1)
             }
             _ => {
@@ -76,7 +76,7 @@ impl Mistwind {
                     RESOURCE_BOARD => with(format!("P{p} plays chip {} on the resource board{}", i + 1, self.resource_field_words(i))),
                     CHARACTER_ROW => paying(format!("P{p} plays chip {} and hires {}", i + 1, d.characters[b.character_row[i] as usize].name)),
                     WORKER_BOARD => with(format!("P{p} plays chip {} on the worker board ({})", i + 1,
-                        WORKER_ABILITIES.iter().find(|(_, x)| *x == d.worker_board[i].ability).map_or("", |(n, _)| *n))),
+                        WORKER_ABILITIES.iter().find(|(_, x)| *x == self.worker_board[i].ability).map_or("", |(n, _)| *n))),
                     _ => format!("P{p} plays chip {} on the port card of {} (stack of {})", i + 1,
                         self.port_name(d.port_cards[b.port_row[i] as usize].port), after.stack_height[i]),
                 }
@@ -87,6 +87,17 @@ impl Mistwind {
                 paying(format!("P{p} builds {} in {port}", if a == BUILD_OUTPOST { "an outpost" } else { "a transport whale" }))
             }
             _ if (TAKE..BUILD_AT).contains(&a) => with(format!("P{p} takes resources at the port card")),
+            _ if (BUILD_AT..MOVE).contains(&a) && matches!(b.step, Step::WorkerBuild(i) if self.worker_board[i as usize].ability == WorkerAbility::BuyOutpost) => {
+                let Step::WorkerBuild(i) = b.step else { return String::new() };
+                let q = (a - BUILD_AT) as usize;
+                let (occupants, coins) = self.buy_cost(b, p, i as usize, q);
+                let to = if occupants == 0 {
+                    String::new()
+                } else {
+                    format!(", {} each to {}", self.worker_board[i as usize].amounts[1], (0..self.positions).filter(|&o| occupants & (1 << o) != 0).map(|o| self.who(o)).collect::<Vec<_>>().join(" and "))
+                };
+                format!("P{p} buys an outpost in {} for {coins} coins{to}", self.port_name(q as u8))
+            }
             _ if (BUILD_AT..MOVE).contains(&a) => {
                 let what = if after.players[p].outposts != b.players[p].outposts { "an outpost" } else { "a transport whale" };
                 paying(format!("P{p} builds {what} in {}", self.port_name((a - BUILD_AT) as u8)))
@@ -95,6 +106,13 @@ impl Mistwind {
                 let w = (a - MOVE) as usize / MAX_PORTS;
                 paying(format!("P{p} moves whale {} from {} to {}", w + 1, self.port_name(b.players[p].whales[w]), self.port_name(after.players[p].whales[w])))
             }
+            _ if (MOVE..END_MOVES).contains(&a) && b.step == Step::LongMove => {
+                let w = (a - MOVE) as usize / MAX_PORTS;
+                let n = after.long.fields;
+                let pay = if after.step != Step::LongMove { ", a field beyond the free ones to pay for" } else { "" };
+                format!("P{p} moves whale {} from {} to {} (field {n} of the long move){pay}", w + 1, self.port_name(b.players[p].whales[w]), self.port_name(after.players[p].whales[w]))
+            }
+            END_MOVES if b.step == Step::LongMove => format!("P{p} ends the long whale move"),
             END_MOVES => format!("P{p} ends the whale movement"),
             _ if (LOAD..DELIVER_TERRITORY).contains(&a) => {
                 let w = (a - LOAD) as usize;
@@ -146,7 +164,46 @@ impl Mistwind {
             _ if (FROM_LEFT..SPLIT).contains(&a) => {
                 format!("P{p} takes 1 {} from {}", RESOURCES[(a - FROM_LEFT) as usize], self.who(self.left_of(p)))
             }
-            _ if (SPLIT..NUM_ACTIONS as Action).contains(&a) => with(format!("P{p} chooses the types")),
+            _ if (SPLIT..KEEP).contains(&a) => with(format!("P{p} chooses the types")),
+            _ if (KEEP..GIVE).contains(&a) => {
+                let c = (a - KEEP) as usize;
+                let rest = if after.step == Step::Move && b.drawn.iter().filter(|&&x| x != NONE).count() == 2 { ", and discards the other (no other seat takes it)" } else { "" };
+                with(format!("P{p} keeps {}{rest}", d.characters[c].name))
+            }
+            _ if (GIVE..PAY).contains(&a) => {
+                let Step::Give(c) = b.step else { return String::new() };
+                let q = (a - GIVE) as usize;
+                let (got, _) = delta(&b.players[q].res, &after.players[q].res);
+                let used = if got != "nothing" { format!(", who gains {got}") } else { String::new() };
+                format!("P{p} gives {} to {}{used}", d.characters[c as usize].name, self.who(q))
+            }
+            _ if (PAY..PARTNER).contains(&a) => {
+                let (r, q) = (((a - PAY) / MAX_PLAYERS as Action) as usize, ((a - PAY) % MAX_PLAYERS as Action) as usize);
+                let why = if b.step == Step::PayToUse { "to use an occupied field" } else { "for a field of the long move" };
+                let to = if self.is_automa(q) { format!("{} (back to the supply: it has no player board)", self.who(q)) } else { self.who(q) };
+                format!("P{p} pays 1 {} to {to} {why}", RESOURCES[r])
+            }
+            _ if (PARTNER..OFFER).contains(&a) => format!("P{p} offers {} a trade", self.who((a - PARTNER) as usize)),
+            _ if (OFFER..ACCEPT).contains(&a) => {
+                let Step::Offer(q) = b.step else { return String::new() };
+                format!("P{p} offers {} 1 {} for 1 {}", self.who(q as usize), RESOURCES[((a - OFFER) / 4) as usize], RESOURCES[((a - OFFER) % 4) as usize])
+            }
+            ACCEPT | DECLINE => {
+                let Step::Answer(_, g, w) = b.step else { return String::new() };
+                let verb = if a == ACCEPT { "accepts" } else { "declines" };
+                format!("P{p} {verb} the trade: 1 {} from {} for 1 {}", RESOURCES[g as usize], self.who(b.turn as usize), RESOURCES[w as usize])
+            }
+            END_TRADES => format!("P{p} ends the trades"),
+            _ if (USE_FIELD..NUM_ACTIONS as Action).contains(&a) => {
+                let (bd, i) = (((a - USE_FIELD) / ROW as Action) as usize, ((a - USE_FIELD) % ROW as Action) as usize);
+                let (holder, board, words) = if bd == 0 {
+                    (b.resource_fields[i], "resource board", self.resource_field_words(i))
+                } else {
+                    let n = WORKER_ABILITIES.iter().find(|(_, x)| *x == self.worker_board[i].ability).map_or("", |(n, _)| *n);
+                    (b.worker_fields[i], "worker board", format!(" ({n})"))
+                };
+                with(format!("P{p} uses field {} of the {board}{words}, where {}'s chip lies", i + 1, self.who(holder as usize)))
+            }
             _ => format!("P{p}: {}", self.action_to_string(b, a)),
         };
         format!("{s}.")
@@ -172,6 +229,7 @@ impl Describe for Mistwind {
             }
             (Draw::PortCard(i), _) => format!("Port card {} is revealed at field {}.", self.port_card_words(a as usize), i + 1),
             (Draw::Character(i), _) => format!("Character {} is revealed at field {}.", self.character_words(a as usize), i + 1),
+            (Draw::Drawn(_), _) => format!("{} draws the character {}.", self.who(before.turn as usize), self.character_words(a as usize)),
             (Draw::Automa(q), _) => self.describe_automa(before, q as usize, a as usize),
             (Draw::Name(q), _) => {
                 let n = if let Step::Name(n) = before.step { n } else { 0 };

@@ -1,8 +1,8 @@
-//! Mistwind (Adrian Adamescu & Daryl Andrews, SPIEL DAS! / First Fish Games 2024) for 2 to 5
-//! players, with side A or B of the resource board (the worker board on side A); the 2-player
+//! Mistwind (Adrian Adamescu & Daryl Andrews, SPIEL DAS! / First Fish Games 2024) for 1 to 5
+//! players, with side A or B of the resource board and of the worker board; the 2-player
 //! game adds two automa players (AUT) that are not seats, the solo mode three and a difficulty
 //! goal. `docs/games/mistwind.md` maps every rule to its code and test, records the rulings
-//! and the reconstructed components, and says what is not built yet (the worker board's side B).
+//! and the reconstructed components, and says what is not built yet.
 
 use serde_json::Value;
 
@@ -46,6 +46,8 @@ pub struct Mistwind {
     pub difficulty: usize,
     /// The resource board's side in play (the `resource_board` option).
     pub resource_board: [data::ResourceField; 5],
+    /// The worker board's side in play (the `worker_board` option).
+    pub worker_board: [data::WorkerField; 5],
     /// The user's data (as JSON) when it is not the shipped file.
     pub(crate) config: Value,
     pub(crate) spec: GameSpec,
@@ -73,6 +75,12 @@ impl GameDefinition for Mistwind {
             configuration: true,
             doc: "the resource board's side: A, or B with its interactive actions (the rulebook's \"Alternative Tableau Sides\")",
         },
+        OptionDecl {
+            name: "worker_board",
+            kind: OptionKind::Choice { values: &data::SIDES, default: "A" },
+            configuration: true,
+            doc: "the worker board's side: A, or B with its interactive actions (the rulebook's \"Alternative Tableau Sides\")",
+        },
         OptionDecl::DATA,
     ];
     const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
@@ -89,6 +97,8 @@ impl GameDefinition for Mistwind {
         let data = Data::from_option(options.data("data"))?;
         let side = data::SIDES.iter().position(|&x| x == options.choice("resource_board")).unwrap_or(0);
         let resource_board = data.resource_sides[side].ok_or_else(|| EngineError::option("resource_board", "the data file has no side B of the resource board"))?;
+        let side = data::SIDES.iter().position(|&x| x == options.choice("worker_board")).unwrap_or(0);
+        let worker_board = data.worker_sides[side].ok_or_else(|| EngineError::option("worker_board", "the data file has no side B of the worker board"))?;
         let custom_data = data.custom_file();
         let rounds = data.rounds(players);
         let (automa, order) = table(players);
@@ -114,7 +124,7 @@ impl GameDefinition for Mistwind {
             max_return: 1.0,
         };
         let config = options.config(Self::NAME, custom_data.as_ref());
-        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, config, spec })
+        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, worker_board, config, spec })
     }
 }
 
@@ -139,8 +149,12 @@ fn max_game_length(data: &Data, positions: usize, rounds: u8) -> usize {
     let n = positions;
     let setup = 4 + 4 + 4 * (data.capital_row as usize + data.territory_row as usize) + 3 * n + 10 + n;
     // Resource board side B adds at most a name, 5 resources received one at a time, the
-    // other seats' shares and two incomes.
-    let per_turn = 2 + (3 + 1) + 3 * 3 + 1 + 1 + (1 + 5 + n + 2);
+    // other seats' shares and two incomes. Worker board side B at most two draws, a keep and
+    // a give; a long move through every port, each field paid for, with a load or delivery
+    // and its choice; three decisions a trade partner; a payment and a field used (which can
+    // be the long move or a resource field).
+    let long_move = 2 * data.ports.len() + 3;
+    let per_turn = 2 + (3 + 1) + 3 * 3 + 1 + 1 + (1 + 5 + n + 2) + 4 + 2 * long_move + 3 * n + 1 + 2;
     let per_round = n * 2 + n * 5 * per_turn + 10 + n;
     let claims = n * (3 + data.rules.markers as usize + 4) + data.characters.len();
     setup + rounds as usize * per_round + claims + n + 16

@@ -69,6 +69,13 @@ fn pay(res: &mut [u16; 4], cost: &[u8; 4]) {
     }
 }
 
+/// `pl` after paying one resource of type `r`.
+fn paid(pl: &Player, r: usize) -> Player {
+    let mut after = *pl;
+    after.res[r] -= 1;
+    after
+}
+
 fn gain(res: &mut [u16; 4], g: &[u8; 4]) {
     for r in 0..4 {
         res[r] = res[r].saturating_add(g[r] as u16);
@@ -164,6 +171,11 @@ impl Mistwind {
                 Step::Name(_) if self.is_automa(self.left_of(s.turn as usize)) => {
                     return Draw::Name(self.left_of(s.turn as usize) as u8);
                 }
+                // Worker board side B: the characters drawn one at a time, as many as the deck
+                // still has (ruling 31).
+                Step::Keep if s.drawn[1] == NONE && s.character_deck != 0 => {
+                    return Draw::Drawn(if s.drawn[0] == NONE { 0 } else { 1 });
+                }
                 _ => {}
             }
         }
@@ -208,6 +220,10 @@ impl Mistwind {
                 if let Step::Name(n) = s.step {
                     s.step = Step::Receive(n, a8);
                 }
+            }
+            Draw::Drawn(k) => {
+                s.character_deck &= !(1u64 << a);
+                s.drawn[k as usize] = a8;
             }
         }
     }
@@ -446,6 +462,7 @@ impl Mistwind {
         match s.step {
             Step::Name(_) => self.left_of(s.turn as usize) as u8,
             Step::Share(k, _, _) => self.seat_order(s.turn as usize, k as usize + 1) as u8,
+            Step::Answer(q, _, _) => q,
             _ => s.turn,
         }
     }
@@ -457,14 +474,161 @@ impl Mistwind {
         !self.is_automa(left) && s.players[left].res.iter().any(|&r| r > 0)
     }
 
-    fn worker_usable(&self, pl: &Player, i: usize) -> bool {
-        match self.data.worker_board[i].ability {
+    /// Whether position `p`, holding what `pl` holds, can carry out worker field `i`.
+    pub(crate) fn worker_usable(&self, s: &State, p: usize, pl: &Player, i: usize) -> bool {
+        match self.worker_board[i].ability {
             WorkerAbility::BuildOutpost => {
                 let all = (1u64 << self.data.ports.len()) - 1;
                 self.can_build_outpost(pl) && (pl.outposts as u64) != all
             }
             WorkerAbility::BuildWhale => self.can_build_whale(pl) && pl.outposts != 0,
-            _ => true,
+            WorkerAbility::DrawAndGive => s.character_deck != 0,
+            WorkerAbility::BuyOutpost => self.buy_ports(s, p, pl, i) != 0,
+            WorkerAbility::LongMove => pl.whales.iter().any(|&w| w != NONE),
+            WorkerAbility::UseOccupied => (0..4).any(|r| pl.res[r] > 0 && self.occupied_usable(s, p, &paid(pl, r)) != 0),
+            WorkerAbility::Gain | WorkerAbility::FreeMoves | WorkerAbility::StartPlayer | WorkerAbility::StartPlayerAndTrade => true,
+        }
+    }
+
+    /// The amounts of the worker field with this ability (side B has one of each).
+    pub(crate) fn worker_amounts(&self, ability: WorkerAbility) -> [u8; 2] {
+        self.worker_board.iter().find(|f| f.ability == ability).map_or([0; 2], |f| f.amounts)
+    }
+
+    /// Worker board side B, "buy an outpost with coins": the other positions with an outpost
+    /// in port `q`, and the coins `p` pays: "Pay 3 coins if there are no outposts of other
+    /// players at the port. If the port is occupied, pay 1 coin to every player with an
+    /// outpost there."
+    pub(crate) fn buy_cost(&self, s: &State, p: usize, i: usize, q: usize) -> (u8, u16) {
+        let mut occupants = 0u8;
+        for o in 0..self.positions {
+            if o != p && s.players[o].outposts & (1 << q) != 0 {
+                occupants |= 1 << o;
+            }
+        }
+        let a = self.worker_board[i].amounts;
+        let coins = if occupants == 0 { a[0] as u16 } else { occupants.count_ones() as u16 * a[1] as u16 };
+        (occupants, coins)
+    }
+
+    /// The ports where `p`, holding what `pl` holds, can buy an outpost on worker field `i`.
+    fn buy_ports(&self, s: &State, p: usize, pl: &Player, i: usize) -> u32 {
+        if pl.outposts.count_ones() >= self.data.rules.outposts as u32 {
+            return 0;
+        }
+        let mut m = 0u32;
+        for q in 0..self.data.ports.len() {
+            if pl.outposts & (1 << q) == 0 && pl.res[COINS] >= self.buy_cost(s, p, i, q).1 {
+                m |= 1 << q;
+            }
+        }
+        m
+    }
+
+    /// Worker board side B, "use an occupied field": the fields `p`, holding what `pl` holds,
+    /// can use (bit `5 * board + i`, board 0 the resource board, 1 the worker board): those
+    /// "on which another player's action chip already lies", but for the income fields, whose
+    /// effect belongs to the chip lying there, and the field of this ability itself (ruling 33).
+    pub(crate) fn occupied_usable(&self, s: &State, p: usize, pl: &Player) -> u16 {
+        let mut m = 0u16;
+        for i in 0..ROW {
+            let h = s.resource_fields[i];
+            if h != NONE && h as usize != p && self.resource_board[i].ability != ResourceAbility::Income {
+                m |= 1 << i;
+            }
+            let h = s.worker_fields[i];
+            if h != NONE && h as usize != p && self.worker_board[i].ability != WorkerAbility::UseOccupied && self.worker_usable(s, p, pl, i) {
+                m |= 1 << (ROW + i);
+            }
+        }
+        m
+    }
+
+    /// Worker board side B's trades: the seats `p` may still ask (not asked yet this turn,
+    /// while fewer trades than the field allows are made) with whom some trade is possible
+    /// (ruling 32).
+    pub(crate) fn trade_partners(&self, s: &State, p: usize) -> u8 {
+        let most = self.worker_amounts(WorkerAbility::StartPlayerAndTrade)[0];
+        if s.trades >= most {
+            return 0;
+        }
+        let mut m = 0u8;
+        for q in 0..self.players {
+            if q != p && s.asked & (1 << q) == 0 && self.offers(s, p, q) != 0 {
+                m |= 1 << q;
+            }
+        }
+        m
+    }
+
+    /// The trades `p` can offer `q` (bit `4 * give + want`): a resource `p` holds for another
+    /// type that `q` holds.
+    pub(crate) fn offers(&self, s: &State, p: usize, q: usize) -> u16 {
+        let mut m = 0u16;
+        for g in 0..4 {
+            for w in 0..4 {
+                if g != w && s.players[p].res[g] > 0 && s.players[q].res[w] > 0 {
+                    m |= 1 << (4 * g + w);
+                }
+            }
+        }
+        m
+    }
+
+    /// Character `c` joins position `q`'s cards; one that "must be used immediately" is used
+    /// at once (a character kept or given on worker board side B, ruling 31).
+    fn receive_character(&self, s: &mut State, q: usize, c: usize) {
+        let ch = &self.data.characters[c];
+        let pl = &mut s.players[q];
+        pl.characters |= 1 << c;
+        if ch.kind == CharKind::Immediate {
+            gain(&mut pl.res, &ch.gain);
+            pl.used |= 1 << c;
+        }
+    }
+
+    /// Carries out resource field `i` for `p` (a chip placed there, or worker board side B's
+    /// use of an occupied field).
+    fn resource_action(&self, s: &mut State, p: usize, i: usize) {
+        let f = self.resource_board[i];
+        gain(&mut s.players[p].res, &f.gain);
+        s.step = match f.ability {
+            ResourceAbility::Gain | ResourceAbility::Income => Step::Move,
+            ResourceAbility::NamedByLeft => Step::Name(f.amounts[0]),
+            ResourceAbility::GainAndFromLeft if self.left_holds(s, p) => Step::FromLeft,
+            ResourceAbility::GainAndFromLeft => Step::Move,
+            ResourceAbility::ThreeAndTwo => Step::Split(i as u8),
+        };
+    }
+
+    /// Carries out worker field `i` for `p` (a chip placed there, or side B's use of an
+    /// occupied field).
+    fn worker_action(&self, s: &mut State, p: usize, i: usize) {
+        let f = self.worker_board[i];
+        gain(&mut s.players[p].res, &f.gain);
+        s.step = Step::Move;
+        match f.ability {
+            WorkerAbility::BuildOutpost | WorkerAbility::BuildWhale | WorkerAbility::BuyOutpost => s.step = Step::WorkerBuild(i as u8),
+            WorkerAbility::FreeMoves => s.free_moves = true,
+            WorkerAbility::StartPlayer => s.start_player = p as u8,
+            WorkerAbility::Gain => {}
+            WorkerAbility::DrawAndGive => {
+                s.drawn = [NONE; 2];
+                s.step = Step::Keep;
+            }
+            WorkerAbility::LongMove => {
+                s.long = LongMove::NONE;
+                s.step = Step::LongMove;
+            }
+            WorkerAbility::StartPlayerAndTrade => {
+                s.start_player = p as u8;
+                s.asked = 0;
+                s.trades = 0;
+                if self.trade_partners(s, p) != 0 {
+                    s.step = Step::Trade;
+                }
+            }
+            WorkerAbility::UseOccupied => s.step = Step::PayToUse,
         }
     }
 
@@ -490,7 +654,23 @@ impl Mistwind {
             return 0;
         }
         let unmoved = (0..MAX_WHALES).any(|w| pl.whales[w] != NONE && s.moved & (1 << w) == 0);
-        let moving = (matches!(s.step, Step::Chip | Step::PortChoice(_) | Step::WorkerBuild(_) | Step::Receive(..) | Step::FromLeft | Step::Split(_))
+        let moving = (matches!(
+            s.step,
+            Step::Chip
+                | Step::PortChoice(_)
+                | Step::WorkerBuild(_)
+                | Step::Receive(..)
+                | Step::FromLeft
+                | Step::Split(_)
+                | Step::Keep
+                | Step::Give(_)
+                | Step::LongMove
+                | Step::PayField(_)
+                | Step::Trade
+                | Step::Offer(_)
+                | Step::PayToUse
+                | Step::UseField
+        )
             || (s.step == Step::Move && unmoved))
             && !s.free_moves
             && self.has_ability(pl, Ability::FreeMoves) == 0;
@@ -512,11 +692,45 @@ impl Mistwind {
     fn can_load(&self, s: &State, p: usize, w: usize) -> bool {
         let pl = &s.players[p];
         let q = pl.whales[w];
-        if q == NONE || s.cargo_done & (1 << w) != 0 {
+        if q == NONE {
             return false;
         }
         let c = self.data.ports[q as usize].cargo;
         c == KRILL_CARGO || (c != NO_CARGO && s.cargo_supply[c as usize] > 0 && pl.cargo[w] != c)
+    }
+
+    /// The loads and deliveries of the whales in `whales` (bit per whale), sorted.
+    fn cargo_moves(&self, s: &State, p: usize, whales: u8, out: &mut Vec<Action>) {
+        let d = &self.data;
+        let pl = &s.players[p];
+        for w in 0..MAX_WHALES {
+            if whales & (1 << w) != 0 && self.can_load(s, p, w) {
+                out.push(LOAD + w as Action);
+            }
+        }
+        for w in 0..MAX_WHALES {
+            let (q, c) = (pl.whales[w], pl.cargo[w]);
+            if q == NONE || c == NONE || whales & (1 << w) == 0 || d.ports[q as usize].capital {
+                continue;
+            }
+            let r = d.ports[q as usize].region as usize;
+            for i in 0..d.territory_row as usize {
+                if s.territory_display[r][i] == c {
+                    out.push(DELIVER_TERRITORY + (w * MAX_TERRITORY_ROW + i) as Action);
+                }
+            }
+        }
+        for w in 0..MAX_WHALES {
+            let (q, c) = (pl.whales[w], pl.cargo[w]);
+            if q == NONE || c == NONE || whales & (1 << w) == 0 || !d.ports[q as usize].capital {
+                continue;
+            }
+            let r = d.ports[q as usize].region as usize;
+            // Two tiles of the same cargo are the same choice: the first is offered.
+            if let Some(k) = s.capital_display[r].iter().position(|&t| t == c) {
+                out.push(DELIVER_CAPITAL + (2 * w + k) as Action);
+            }
+        }
     }
 
     /// Victory conditions open to `p`, then ending the turn (or the claims).
@@ -556,17 +770,8 @@ impl Mistwind {
                 match l {
                     RESOURCE_BOARD => {
                         s.resource_fields[i] = p as u8;
-                        let f = self.resource_board[i];
-                        let pl = &mut s.players[p];
-                        pl.used_resource_board = true;
-                        gain(&mut pl.res, &f.gain);
-                        s.step = match f.ability {
-                            ResourceAbility::Gain | ResourceAbility::Income => Step::Move,
-                            ResourceAbility::NamedByLeft => Step::Name(f.amounts[0]),
-                            ResourceAbility::GainAndFromLeft if self.left_holds(s, p) => Step::FromLeft,
-                            ResourceAbility::GainAndFromLeft => Step::Move,
-                            ResourceAbility::ThreeAndTwo => Step::Split(i as u8),
-                        };
+                        s.players[p].used_resource_board = true;
+                        self.resource_action(s, p, i);
                         s.income = self.income_due(s, p);
                     }
                     CHARACTER_ROW => {
@@ -585,14 +790,7 @@ impl Mistwind {
                     WORKER_BOARD => {
                         s.worker_fields[i] = p as u8;
                         s.players[p].used_worker_board = true;
-                        let f = d.worker_board[i];
-                        gain(&mut s.players[p].res, &f.gain);
-                        match f.ability {
-                            WorkerAbility::BuildOutpost | WorkerAbility::BuildWhale => s.step = Step::WorkerBuild(i as u8),
-                            WorkerAbility::FreeMoves => s.free_moves = true,
-                            WorkerAbility::StartPlayer => s.start_player = p as u8,
-                            WorkerAbility::Gain => {}
-                        }
+                        self.worker_action(s, p, i);
                     }
                     _ => {
                         s.stack_height[i] += 1;
@@ -616,9 +814,52 @@ impl Mistwind {
             }
             _ if (BUILD_AT..MOVE).contains(&a) => {
                 let Step::WorkerBuild(i) = s.step else { return };
-                let outpost = d.worker_board[i as usize].ability == WorkerAbility::BuildOutpost;
-                self.build(s, p, (a - BUILD_AT) as u8, outpost);
+                let q = (a - BUILD_AT) as usize;
+                match self.worker_board[i as usize].ability {
+                    WorkerAbility::BuyOutpost => {
+                        let (occupants, coins) = self.buy_cost(s, p, i as usize, q);
+                        let each = self.worker_board[i as usize].amounts[1] as u16;
+                        s.players[p].res[COINS] -= coins;
+                        for o in bits(occupants as u64) {
+                            s.players[o].res[COINS] = s.players[o].res[COINS].saturating_add(each);
+                        }
+                        s.players[p].outposts |= 1 << q;
+                    }
+                    ability => self.build(s, p, q as u8, ability == WorkerAbility::BuildOutpost),
+                }
                 s.step = Step::Move;
+            }
+            _ if (MOVE..END_MOVES).contains(&a) && s.step == Step::LongMove => {
+                let w = ((a - MOVE) as usize) / MAX_PORTS;
+                let q = ((a - MOVE) as usize % MAX_PORTS) as u8;
+                let pl = &mut s.players[p];
+                if s.long.whale == NONE {
+                    s.long.whale = w as u8;
+                    s.long.visited = 1 << pl.whales[w];
+                }
+                pl.whales[w] = q;
+                s.long.visited |= 1 << q;
+                s.long.fields = s.long.fields.saturating_add(1);
+                let [free, per] = self.worker_amounts(WorkerAbility::LongMove);
+                if s.long.fields > free && per > 0 {
+                    s.step = Step::PayField(per);
+                }
+            }
+            END_MOVES if s.step == Step::LongMove => {
+                s.long = LongMove::NONE;
+                s.step = Step::Move;
+            }
+            _ if (LOAD..END_CARGO).contains(&a) && s.step == Step::LongMove => {
+                // "During the movement you may load or unload once": the turn's step 3 is
+                // still to come for every whale (ruling 30).
+                let done = s.cargo_done;
+                s.step = Step::Cargo;
+                self.turn_move(s, p, a);
+                s.cargo_done = done;
+                s.long.cargo = true;
+                if s.step == Step::Cargo {
+                    s.step = Step::LongMove;
+                }
             }
             _ if (MOVE..END_MOVES).contains(&a) => {
                 let w = ((a - MOVE) as usize) / MAX_PORTS;
@@ -667,7 +908,7 @@ impl Mistwind {
             _ if (CHOOSE..USE).contains(&a) => {
                 let r = &mut s.players[p].res[(a - CHOOSE) as usize];
                 *r = r.saturating_add(1);
-                s.step = Step::Cargo;
+                s.step = if s.long.whale != NONE { Step::LongMove } else { Step::Cargo };
             }
             _ if (USE..REVEAL_CARD).contains(&a) => {
                 let c = (a - USE) as usize;
@@ -705,7 +946,7 @@ impl Mistwind {
                 s.players[p].res[r] = s.players[p].res[r].saturating_add(1);
                 s.step = Step::Move;
             }
-            _ if (SPLIT..NUM_ACTIONS as Action).contains(&a) => {
+            _ if (SPLIT..KEEP).contains(&a) => {
                 let Step::Split(i) = s.step else { return };
                 let (x, y) = (((a - SPLIT) / 4) as usize, ((a - SPLIT) % 4) as usize);
                 let amounts = self.resource_board[i as usize].amounts;
@@ -715,6 +956,64 @@ impl Mistwind {
                 // "All other players may then take 1 resource from the two chosen resource
                 // types", clockwise from the turn's player (ruling 28).
                 s.step = if self.players > 1 { Step::Share(0, x as u8, y as u8) } else { Step::Move };
+            }
+            _ if (KEEP..GIVE).contains(&a) => {
+                let c = (a - KEEP) as u8;
+                let other = if s.drawn[0] == c { s.drawn[1] } else { s.drawn[0] };
+                self.receive_character(s, p, c as usize);
+                s.drawn = [other, NONE];
+                // Solo, no other seat takes the card: it is discarded (ruling 31).
+                s.step = if other != NONE && self.players > 1 { Step::Give(other) } else { Step::Move };
+                if s.step == Step::Move {
+                    s.drawn = [NONE; 2];
+                }
+            }
+            _ if (GIVE..PAY).contains(&a) => {
+                let Step::Give(c) = s.step else { return };
+                self.receive_character(s, (a - GIVE) as usize, c as usize);
+                s.drawn = [NONE; 2];
+                s.step = Step::Move;
+            }
+            _ if (PAY..PARTNER).contains(&a) => {
+                let (r, q) = (((a - PAY) / MAX_PLAYERS as Action) as usize, ((a - PAY) % MAX_PLAYERS as Action) as usize);
+                s.players[p].res[r] -= 1;
+                // An automa player has no player board: what it is paid returns to the supply
+                // (ruling 30).
+                if !self.is_automa(q) {
+                    s.players[q].res[r] = s.players[q].res[r].saturating_add(1);
+                }
+                s.step = match s.step {
+                    Step::PayField(n) if n > 1 => Step::PayField(n - 1),
+                    Step::PayField(_) => Step::LongMove,
+                    _ => Step::UseField,
+                };
+            }
+            _ if (PARTNER..OFFER).contains(&a) => s.step = Step::Offer((a - PARTNER) as u8),
+            _ if (OFFER..ACCEPT).contains(&a) => {
+                let Step::Offer(q) = s.step else { return };
+                s.step = Step::Answer(q, ((a - OFFER) / 4) as u8, ((a - OFFER) % 4) as u8);
+            }
+            ACCEPT | DECLINE => {
+                let Step::Answer(q, g, w) = s.step else { return };
+                let (t, q, g, w) = (s.turn as usize, q as usize, g as usize, w as usize);
+                if a == ACCEPT {
+                    s.players[t].res[g] -= 1;
+                    s.players[q].res[g] = s.players[q].res[g].saturating_add(1);
+                    s.players[q].res[w] -= 1;
+                    s.players[t].res[w] = s.players[t].res[w].saturating_add(1);
+                    s.trades += 1;
+                }
+                s.asked |= 1 << q;
+                s.step = if self.trade_partners(s, t) != 0 { Step::Trade } else { Step::Move };
+            }
+            END_TRADES => s.step = Step::Move,
+            _ if (USE_FIELD..NUM_ACTIONS as Action).contains(&a) => {
+                let (b, i) = (((a - USE_FIELD) / ROW as Action) as usize, ((a - USE_FIELD) % ROW as Action) as usize);
+                if b == 0 {
+                    self.resource_action(s, p, i);
+                } else {
+                    self.worker_action(s, p, i);
+                }
             }
             _ => self.claim(s, p, a),
         }
@@ -828,6 +1127,10 @@ impl Mistwind {
         s.moved = 0;
         s.cargo_done = 0;
         s.free_moves = false;
+        s.drawn = [NONE; 2];
+        s.long = LongMove::NONE;
+        s.asked = 0;
+        s.trades = 0;
     }
 
     fn end_turn(&self, s: &mut State) {
@@ -968,7 +1271,7 @@ impl Mistwind {
 impl Rules for Mistwind {
     type State = State;
 
-    const STATE_FORMAT: u32 = 3;
+    const STATE_FORMAT: u32 = 4;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
@@ -1029,6 +1332,10 @@ impl Rules for Mistwind {
             moved: 0,
             cargo_done: 0,
             free_moves: false,
+            drawn: [NONE; 2],
+            long: LongMove::NONE,
+            asked: 0,
+            trades: 0,
             refilling: false,
         };
         self.settle(&mut s);
@@ -1107,7 +1414,7 @@ impl Rules for Mistwind {
                                     let c = s.character_row[i];
                                     c != NONE && s.character_chips[i] == NONE && can_pay(&pl.res, &d.characters[c as usize].cost)
                                 }
-                                WORKER_BOARD => !pl.used_worker_board && s.worker_fields[i] == NONE && self.worker_usable(pl, i),
+                                WORKER_BOARD => !pl.used_worker_board && s.worker_fields[i] == NONE && self.worker_usable(s, p, pl, i),
                                 _ => s.port_row[i] != NONE,
                             };
                             if ok {
@@ -1129,14 +1436,85 @@ impl Rules for Mistwind {
                     self.uses(s, pl, out);
                 }
                 Step::WorkerBuild(i) => {
-                    let outpost = d.worker_board[i as usize].ability == WorkerAbility::BuildOutpost;
-                    for q in 0..d.ports.len() {
-                        let has = pl.outposts & (1 << q) != 0;
-                        if has != outpost {
-                            out.push(BUILD_AT + q as Action);
+                    match self.worker_board[i as usize].ability {
+                        WorkerAbility::BuyOutpost => {
+                            for q in bits(self.buy_ports(s, p, pl, i as usize) as u64) {
+                                out.push(BUILD_AT + q as Action);
+                            }
+                        }
+                        ability => {
+                            let outpost = ability == WorkerAbility::BuildOutpost;
+                            for q in 0..d.ports.len() {
+                                let has = pl.outposts & (1 << q) != 0;
+                                if has != outpost {
+                                    out.push(BUILD_AT + q as Action);
+                                }
+                            }
                         }
                     }
                     self.uses(s, pl, out);
+                }
+                Step::LongMove => {
+                    let lm = s.long;
+                    let [free, per] = self.worker_amounts(WorkerAbility::LongMove);
+                    let held: u32 = pl.res.iter().map(|&r| r as u32).sum();
+                    if lm.fields < free || held >= per as u32 {
+                        for w in 0..MAX_WHALES {
+                            let at = pl.whales[w];
+                            if at == NONE || (lm.whale != NONE && lm.whale as usize != w) {
+                                continue;
+                            }
+                            let visited = if lm.whale == NONE { 1 << at } else { lm.visited };
+                            for q in bits((d.adjacent[at as usize] & !visited) as u64) {
+                                out.push(MOVE + (w * MAX_PORTS + q) as Action);
+                            }
+                        }
+                    }
+                    out.push(END_MOVES);
+                    if lm.whale != NONE && lm.fields > 0 && !lm.cargo {
+                        self.cargo_moves(s, p, 1 << lm.whale, out);
+                    }
+                    self.uses(s, pl, out);
+                }
+                Step::PayField(_) | Step::PayToUse => {
+                    self.uses(s, pl, out);
+                    for r in 0..4 {
+                        if pl.res[r] == 0 || (s.step == Step::PayToUse && self.occupied_usable(s, p, &paid(pl, r)) == 0) {
+                            continue;
+                        }
+                        for q in 0..self.positions {
+                            if q != p {
+                                out.push(PAY + (MAX_PLAYERS * r + q) as Action);
+                            }
+                        }
+                    }
+                }
+                Step::Keep => {
+                    self.uses(s, pl, out);
+                    let mut drawn = s.drawn;
+                    drawn.sort();
+                    out.extend(drawn.iter().filter(|&&c| c != NONE).map(|&c| KEEP + c as Action));
+                }
+                Step::Give(_) => {
+                    self.uses(s, pl, out);
+                    out.extend((0..self.players).filter(|&q| q != p).map(|q| GIVE + q as Action));
+                }
+                Step::Trade => {
+                    self.uses(s, pl, out);
+                    out.extend(bits(self.trade_partners(s, p) as u64).map(|q| PARTNER + q as Action));
+                    out.push(END_TRADES);
+                }
+                Step::Offer(q) => {
+                    self.uses(s, pl, out);
+                    out.extend(bits(self.offers(s, p, q as usize) as u64).map(|k| OFFER + k as Action));
+                }
+                Step::Answer(..) => {
+                    out.push(ACCEPT);
+                    out.push(DECLINE);
+                }
+                Step::UseField => {
+                    self.uses(s, pl, out);
+                    out.extend(bits(self.occupied_usable(s, p, pl) as u64).map(|k| USE_FIELD + k as Action));
                 }
                 Step::Move => {
                     for w in 0..MAX_WHALES {
@@ -1152,34 +1530,13 @@ impl Rules for Mistwind {
                     self.uses(s, pl, out);
                 }
                 Step::Cargo => {
+                    let mut whales = 0u8;
                     for w in 0..MAX_WHALES {
-                        if self.can_load(s, p, w) {
-                            out.push(LOAD + w as Action);
+                        if s.cargo_done & (1 << w) == 0 {
+                            whales |= 1 << w;
                         }
                     }
-                    for w in 0..MAX_WHALES {
-                        let (q, c) = (pl.whales[w], pl.cargo[w]);
-                        if q == NONE || c == NONE || s.cargo_done & (1 << w) != 0 || d.ports[q as usize].capital {
-                            continue;
-                        }
-                        let r = d.ports[q as usize].region as usize;
-                        for i in 0..d.territory_row as usize {
-                            if s.territory_display[r][i] == c {
-                                out.push(DELIVER_TERRITORY + (w * MAX_TERRITORY_ROW + i) as Action);
-                            }
-                        }
-                    }
-                    for w in 0..MAX_WHALES {
-                        let (q, c) = (pl.whales[w], pl.cargo[w]);
-                        if q == NONE || c == NONE || s.cargo_done & (1 << w) != 0 || !d.ports[q as usize].capital {
-                            continue;
-                        }
-                        let r = d.ports[q as usize].region as usize;
-                        // Two tiles of the same cargo are the same choice: the first is offered.
-                        if let Some(k) = s.capital_display[r].iter().position(|&t| t == c) {
-                            out.push(DELIVER_CAPITAL + (2 * w + k) as Action);
-                        }
-                    }
+                    self.cargo_moves(s, p, whales, out);
                     out.push(END_CARGO);
                     self.uses(s, pl, out);
                 }
@@ -1240,7 +1597,7 @@ impl Rules for Mistwind {
                 }
             }
             Draw::PortCard(_) => bits(s.port_deck as u64).for_each(|c| f(c as Action, 1)),
-            Draw::Character(_) => bits(s.character_deck).for_each(|c| f(c as Action, 1)),
+            Draw::Character(_) | Draw::Drawn(_) => bits(s.character_deck).for_each(|c| f(c as Action, 1)),
             Draw::Automa(p) => bits(s.players[p as usize].hand as u64).for_each(|c| f(c as Action, 1)),
             Draw::Name(_) => (0..4).for_each(|r| f(r, 1)),
         }
@@ -1264,7 +1621,7 @@ impl Rules for Mistwind {
                 draw_bit(deck, rng)
             }
             Draw::PortCard(_) => draw_bit(s.port_deck as u64, rng),
-            Draw::Character(_) => draw_bit(s.character_deck, rng),
+            Draw::Character(_) | Draw::Drawn(_) => draw_bit(s.character_deck, rng),
             Draw::Automa(p) => draw_bit(s.players[p as usize].hand as u64, rng),
             Draw::Name(_) => below(rng, 4) as Action,
         }

@@ -572,7 +572,7 @@ impl Positions for Mistwind {
         // The chip on the starting player field took the marker, and no other field gives it.
         for i in 0..ROW {
             let q = s.worker_fields[i];
-            if q != NONE && d.worker_board.get(i).is_some_and(|f| f.ability == WorkerAbility::StartPlayer) && s.start_player != q {
+            if q != NONE && self.worker_board[i].ability.takes_marker() && s.start_player != q {
                 return Err(err(format!("worker_fields.{}", i + 1), format!("{}'s chip lies on the field that gives the starting player marker, which {} holds", self.who(q as usize), self.who(s.start_player as usize))));
             }
         }
@@ -641,6 +641,7 @@ impl Positions for Mistwind {
         if side_b_step == Some(false) {
             return Err(bad(format!("step {:?} on this resource board", s.step)));
         }
+        self.validate_worker_b(s)?;
         if s.phase == Phase::Turns {
             if side_b_step.is_some() && self.is_automa(s.turn as usize) {
                 return Err(bad(format!("{} carries out no field's action", self.who(s.turn as usize))));
@@ -755,6 +756,14 @@ impl Positions for Mistwind {
                 return Err(bad(format!("achievement {}", LETTERS[l])));
             }
         }
+        for c in s.drawn {
+            if c != NONE && (c as usize >= d.characters.len() || chars & (1 << c) != 0 || s.character_deck & (1 << c) != 0) {
+                return Err(bad(format!("a drawn character ({c}) that is held, in the deck or not in the game")));
+            }
+            if c != NONE {
+                chars |= 1 << c;
+            }
+        }
         for i in 0..ROW {
             let c = s.character_row[i];
             if c != NONE && (c as usize >= d.characters.len() || chars & (1 << c) != 0) {
@@ -784,7 +793,9 @@ impl Positions for Mistwind {
         }
         match s.step {
             Step::PortChoice(i) if i as usize >= ROW || s.port_row[i as usize] == NONE => return Err(bad("port choice on an empty field".into())),
-            Step::WorkerBuild(i) if !matches!(d.worker_board.get(i as usize).map(|f| f.ability), Some(WorkerAbility::BuildOutpost | WorkerAbility::BuildWhale)) => {
+            Step::WorkerBuild(i)
+                if !matches!(self.worker_board.get(i as usize).map(|f| f.ability), Some(WorkerAbility::BuildOutpost | WorkerAbility::BuildWhale | WorkerAbility::BuyOutpost)) =>
+            {
                 return Err(bad("a build on a worker field that builds nothing".into()))
             }
             Step::BottomChoice(i) if i >= 2 => return Err(bad("a choice below the two bottom spaces".into())),
@@ -806,6 +817,71 @@ impl Positions for Mistwind {
         }
         if s.draw != Draw::None && s.draw != self.next_draw(s) {
             return Err(bad("a pending draw that the table does not call for".into()));
+        }
+        Ok(())
+    }
+}
+
+impl Mistwind {
+    /// Worker board side B's pending decisions: the steps of its fields, the characters drawn,
+    /// the long move under way and the trades, each only where its field is on the board and
+    /// its step calls for it.
+    fn validate_worker_b(&self, s: &State) -> Result<()> {
+        let has = |a: WorkerAbility| self.worker_board.iter().any(|f| f.ability == a);
+        let t = s.turn as usize;
+        let pl = &s.players[t];
+        let step_ok = match s.step {
+            Step::Keep => Some(has(WorkerAbility::DrawAndGive) && (s.drawn[0] != NONE || s.character_deck != 0) && (s.drawn[1] == NONE || s.drawn[0] != NONE)),
+            Step::Give(c) => Some(has(WorkerAbility::DrawAndGive) && self.players > 1 && s.drawn == [c, NONE] && c != NONE),
+            Step::LongMove => Some(has(WorkerAbility::LongMove)),
+            Step::PayField(k) => {
+                let [free, per] = self.worker_amounts(WorkerAbility::LongMove);
+                Some(has(WorkerAbility::LongMove) && k >= 1 && k <= per && s.long.whale != NONE && s.long.fields > free && pl.res.iter().map(|&r| r as u32).sum::<u32>() >= k as u32)
+            }
+            Step::Trade => Some(has(WorkerAbility::StartPlayerAndTrade)),
+            Step::Offer(q) | Step::Answer(q, _, _) => Some(
+                has(WorkerAbility::StartPlayerAndTrade)
+                    && (q as usize) < self.players
+                    && q != s.turn
+                    && s.asked & (1 << q) == 0
+                    && self.trade_partners(s, t) & (1 << q) != 0
+                    && match s.step {
+                        Step::Answer(_, g, w) => g < 4 && w < 4 && self.offers(s, t, q as usize) & (1 << (4 * g + w)) != 0,
+                        _ => true,
+                    },
+            ),
+            Step::PayToUse | Step::UseField => Some(has(WorkerAbility::UseOccupied)),
+            _ => None,
+        };
+        if step_ok == Some(false) {
+            return Err(bad(format!("step {:?} on this worker board, or with a table that does not allow it", s.step)));
+        }
+        if step_ok.is_some() && (s.phase != Phase::Turns || self.is_automa(t)) {
+            return Err(bad(format!("step {:?} outside a player's turn", s.step)));
+        }
+        if s.drawn != [NONE; 2] && !matches!(s.step, Step::Keep | Step::Give(_)) {
+            return Err(bad("characters drawn outside worker board side B's draw".into()));
+        }
+        let lm = s.long;
+        if lm != LongMove::NONE {
+            let in_move = matches!(s.step, Step::LongMove | Step::PayField(_) | Step::BottomChoice(_));
+            let w = lm.whale as usize;
+            let ok = in_move
+                && w < MAX_WHALES
+                && pl.whales[w] != NONE
+                && lm.fields >= 1
+                && (lm.visited as u64) >> self.data.ports.len() == 0
+                && lm.visited & (1 << pl.whales[w]) != 0
+                && lm.fields as u32 >= lm.visited.count_ones() - 1;
+            if !ok {
+                return Err(bad("a long whale move that no move of the turn made".into()));
+            }
+        } else if matches!(s.step, Step::PayField(_)) {
+            return Err(bad("a field of the long move to pay for without the move".into()));
+        }
+        let most = self.worker_amounts(WorkerAbility::StartPlayerAndTrade)[0];
+        if (s.asked as usize) >> self.players != 0 || s.asked & (1 << t) != 0 || s.trades > most || s.trades as u32 > s.asked.count_ones() {
+            return Err(bad("trades asked of a position that is not another seat, or more than the field allows".into()));
         }
         Ok(())
     }

@@ -65,6 +65,42 @@ pub enum Step {
     /// The `k`-th other seat (clockwise from the turn's player) takes one resource of type
     /// `a` or `b`.
     Share(u8, u8, u8),
+    /// Worker board side B: keep one of the characters drawn (`State::drawn`).
+    Keep,
+    /// Give this drawn character to another seat.
+    Give(u8),
+    /// The long whale move (`State::long`): move a field, load or unload once, or stop.
+    LongMove,
+    /// Pay resources (this many still) to other players for the field just moved beyond the
+    /// free ones.
+    PayField(u8),
+    /// Choose a player to offer a trade to, or end the trades.
+    Trade,
+    /// Offer this player a trade: a resource to give and one to receive.
+    Offer(u8),
+    /// This player accepts or declines the trade: the resource offered and the one asked.
+    Answer(u8, u8, u8),
+    /// Pay a resource to another player to use an occupied field.
+    PayToUse,
+    /// Choose the occupied field of the resource or worker board to use.
+    UseField,
+}
+
+/// Worker board side B's long whale move under way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LongMove {
+    /// The whale moving (`NONE` before its first field).
+    pub whale: u8,
+    /// Fields moved so far.
+    pub fields: u8,
+    /// Whether the whale has loaded or unloaded on the way.
+    pub cargo: bool,
+    /// Ports the whale has been in on this move, its start included.
+    pub visited: u32,
+}
+
+impl LongMove {
+    pub const NONE: LongMove = LongMove { whale: NONE, fields: 0, cargo: false, visited: 0 };
 }
 
 /// What a chance node draws.
@@ -85,6 +121,8 @@ pub enum Draw {
     Automa(u8),
     /// The automa player at this table position names a type of resource (at random).
     Name(u8),
+    /// Worker board side B: a character drawn into `State::drawn` at this index.
+    Drawn(u8),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -211,6 +249,13 @@ pub struct State {
     pub cargo_done: u8,
     /// Whale movement costs no krill this turn (worker field or a character).
     pub free_moves: bool,
+    /// Worker board side B: the characters drawn and not yet kept or given (`NONE` when empty).
+    pub drawn: [u8; 2],
+    /// Worker board side B: the long whale move under way (`LongMove::NONE` when none).
+    pub long: LongMove,
+    /// Worker board side B: the positions asked to trade this turn, and the trades made.
+    pub asked: u8,
+    pub trades: u8,
     /// The rows are being refilled at the start of a round.
     pub refilling: bool,
 }

@@ -2109,3 +2109,291 @@ fn side_b_one_time_characters_serve_the_turns_player_not_the_others() {
     assert_eq!(s.current, 1);
     assert_eq!(legal(&g, &s), vec!["receive:wood", "receive:coins"], "P1's one-time card waits for its own turn");
 }
+
+// ----- worker board side B ("Alternative Tableau Sides") -----
+
+fn worker_b(players: usize) -> Mistwind {
+    Mistwind::load(&opts(json!({"players": players, "worker_board": "B"}))).unwrap()
+}
+
+/// A 3-player turn of P0 on worker board B: P0 holds the given resources, P1 and P2 some.
+fn worker_b_position(g: &Mistwind, extra: Value) -> State {
+    let mut desc = json!({"players": [
+        {"wood": 2, "steel": 1, "krill": 0, "coins": 4, "whales": [{"port": "Fernwick"}]},
+        {"wood": 0, "steel": 2, "krill": 1, "coins": 0, "whales": [{"port": "Sporeholm"}]},
+        {"wood": 1, "steel": 0, "krill": 0, "coins": 0, "whales": [{"port": "Glowcap"}]}],
+        "port_row": [1, 2, 3, 4, 6]});
+    for (k, v) in extra.as_object().unwrap() {
+        desc[k] = v.clone();
+    }
+    at(g, desc)
+}
+
+#[test]
+fn worker_board_side_b_is_an_option_and_every_side_is_a_configuration() {
+    // "Side "B" of the resource board and the worker board": each chosen on its own, side A
+    // by default, every combination in every player count and difficulty.
+    let configs = Mistwind::configurations();
+    for rb in SIDES {
+        for wb in SIDES {
+            for n in 1..=5 {
+                assert!(configs.iter().any(|c| c["players"] == n && c["resource_board"] == rb && c["worker_board"] == wb), "{n} players, {rb}/{wb}");
+            }
+            for d in DIFFICULTY_LEVELS {
+                assert!(configs.iter().any(|c| c["players"] == 1 && c["difficulty"] == d && c["resource_board"] == rb && c["worker_board"] == wb));
+            }
+        }
+    }
+    assert_eq!(game(3).worker_board[0].ability, WorkerAbility::BuildOutpost);
+    let g = worker_b(3);
+    let abilities: Vec<WorkerAbility> = g.worker_board.iter().map(|f| f.ability).collect();
+    assert_eq!(abilities, vec![WorkerAbility::DrawAndGive, WorkerAbility::BuyOutpost, WorkerAbility::LongMove, WorkerAbility::StartPlayerAndTrade, WorkerAbility::UseOccupied]);
+    let e = Mistwind::load(&opts(json!({"players": 3, "worker_board": "C"}))).unwrap_err().to_string();
+    assert!(e.contains("worker_board"), "{e}");
+}
+
+#[test]
+fn worker_b_field_1_draws_two_characters_keeps_one_and_gives_the_other_free() {
+    // "Draw 2 character cards. Keep one and give the other to another player (these cards
+    // are free)." Ruling 31: the two are drawn face up; the giver chooses the seat; a card that
+    // must be used at once is used by whoever gets it.
+    let g = worker_b(3);
+    let mut s = worker_b_position(&g, json!({}));
+    play(&g, &mut s, "play-1:worker");
+    assert_eq!((s.step, g.actor(&s)), (Step::Keep, Actor::Chance));
+    let before = s.clone();
+    play(&g, &mut s, "draw-character:Quartermaster");
+    let a = (0..g.data.characters.len()).find(|&c| g.data.characters[c].name == "Quartermaster").unwrap() as crate::engine::Action;
+    assert!(g.describe_move(&before, a, &s, None).starts_with("P0 draws the character Quartermaster"));
+    play(&g, &mut s, "draw-character:Ferryman");
+    assert_eq!(g.actor(&s), Actor::Player(0));
+    assert_eq!(legal(&g, &s), vec!["keep:Quartermaster", "keep:Ferryman"]);
+    assert!(g.observation_string(&s, 1).contains("characters drawn [Quartermaster, Ferryman]"), "drawn face up");
+    let res = s.players[0].res;
+    play(&g, &mut s, "keep:Ferryman");
+    assert_eq!(s.players[0].res, res, "free");
+    assert_eq!(legal(&g, &s), vec!["use:Ferryman", "give-character:P1", "give-character:P2"], "the card kept is the player's at once (ruling 11)");
+    play(&g, &mut s, "give-character:P2");
+    let (lm, fm) = (a as usize, (0..g.data.characters.len()).find(|&c| g.data.characters[c].name == "Ferryman").unwrap());
+    assert!(s.players[0].characters & (1 << fm) != 0 && s.players[2].characters & (1 << lm) != 0);
+    assert_eq!(s.players[2].res, [2, 1, 1, 0], "the Quartermaster's wood, steel and krill, used at once");
+    assert!(s.players[2].used & (1 << lm) != 0);
+    assert_eq!((s.step, s.drawn), (Step::Move, [NONE; 2]));
+    // Solo no other seat takes a character: the other is discarded.
+    let g1 = Mistwind::load(&opts(json!({"players": 1, "worker_board": "B"}))).unwrap();
+    let mut t = at(&g1, json!({"current": 0}));
+    play(&g1, &mut t, "play-1:worker");
+    play(&g1, &mut t, "draw-character:Dockhand");
+    play(&g1, &mut t, "draw-character:Ferryman");
+    let deck = t.character_deck;
+    play(&g1, &mut t, "keep:Dockhand");
+    assert_eq!((t.step, t.drawn, t.character_deck), (Step::Move, [NONE; 2], deck));
+    assert!((1..4).all(|q| t.players[q].characters == 0), "the automa players take no character cards");
+}
+
+#[test]
+fn worker_b_field_1_needs_a_card_in_the_deck_and_takes_the_last_one_alone() {
+    // Ruling 31: the field draws what the deck has; with one card left it is kept, with none
+    // the field cannot be used.
+    let g = worker_b(3);
+    let mut s = worker_b_position(&g, json!({}));
+    s.character_deck = 1 << 12;
+    assert!(is_legal(&g, &s, "play-1:worker"));
+    play(&g, &mut s, "play-1:worker");
+    let name = &g.data.characters[12].name;
+    play(&g, &mut s, &format!("draw-character:{name}"));
+    assert_eq!(legal(&g, &s), vec![format!("keep:{name}")]);
+    play(&g, &mut s, &format!("keep:{name}"));
+    assert_eq!(s.step, Step::Move);
+    let mut t = worker_b_position(&g, json!({}));
+    t.character_deck = 0;
+    assert!(!is_legal(&g, &t, "play-1:worker"));
+}
+
+#[test]
+fn worker_b_field_2_buys_an_outpost_for_three_coins_or_one_coin_to_each_occupant() {
+    // "Buy an outpost with coins. Pay 3 coins if there are no outposts of other players at the
+    // port. If the port is occupied, pay 1 coin to every player with an outpost there."
+    let g = worker_b(3);
+    let mut s = worker_b_position(&g, json!({}));
+    s.players[1].outposts = 1 << 3 | 1 << 4;
+    s.players[2].outposts = 1 << 4;
+    s.players[0].outposts = 1 << 5;
+    play(&g, &mut s, "play-2:worker");
+    let ports = legal(&g, &s);
+    assert!(ports.contains(&"build:Mossgate".to_string()) && ports.contains(&"build:Glowcap".to_string()));
+    assert!(!ports.contains(&"build:Rootmere".to_string()), "one outpost per player per port");
+    let before = s.clone();
+    play(&g, &mut s, "build:Glowcap");
+    assert_eq!(g.describe_move(&before, super::actions::BUILD_AT + 4, &s, None), "P0 buys an outpost in Glowcap for 2 coins, 1 each to P1 and P2.");
+    assert_eq!((s.players[0].res[COINS], s.players[1].res[COINS], s.players[2].res[COINS]), (2, 1, 1));
+    assert_eq!(s.players[0].res[WOOD..=STEEL], [2, 1], "coins only");
+    assert!(s.players[0].outposts & (1 << 4) != 0);
+    let mut t = worker_b_position(&g, json!({}));
+    play(&g, &mut t, "play-2:worker");
+    play(&g, &mut t, "build:Mossgate");
+    assert_eq!(t.players[0].res[COINS], 1, "3 coins at a port without other outposts");
+    // At the boundary: 2 coins buy into a port with two occupants, not into an empty one.
+    let mut u = worker_b_position(&g, json!({}));
+    u.players[0].res[COINS] = 2;
+    u.players[1].outposts = 1 << 4;
+    u.players[2].outposts = 1 << 4;
+    play(&g, &mut u, "play-2:worker");
+    assert_eq!(legal(&g, &u), vec!["build:Glowcap"]);
+    let mut v = worker_b_position(&g, json!({}));
+    v.players[0].res[COINS] = 0;
+    assert!(!is_legal(&g, &v, "play-2:worker"), "no port affordable");
+}
+
+#[test]
+fn worker_b_field_3_moves_a_whale_two_fields_free_and_further_for_a_resource_each() {
+    // "Move a transport whale up to 2 fields. You may move any number of fields further if you
+    // pay 1 resource of your choice to any player per additional field moved. When doing so,
+    // you ignore krill costs and outposts/transport whales. During the movement you may load
+    // or unload once."
+    let g = worker_b(3);
+    let mut s = worker_b_position(&g, json!({}));
+    play(&g, &mut s, "play-3:worker");
+    assert_eq!(s.step, Step::LongMove);
+    let krill = s.players[0].res[KRILL];
+    play(&g, &mut s, "move-whale-1:Lichen Bay");
+    assert!(is_legal(&g, &s, "load-1"), "krill at Lichen Bay, on the way");
+    play(&g, &mut s, "load-1");
+    assert_eq!(s.players[0].res[KRILL], krill + 1, "no krill paid to leave, one loaded");
+    assert!(!is_legal(&g, &s, "load-1"), "once");
+    assert!(!is_legal(&g, &s, "move-whale-1:Fernwick"), "ruling 30: a port at most once on the move");
+    play(&g, &mut s, "move-whale-1:Sporeholm");
+    assert_eq!((s.step, s.long.fields), (Step::LongMove, 2), "two fields free");
+    play(&g, &mut s, "move-whale-1:Glowcap");
+    assert_eq!(s.step, Step::PayField(1));
+    let pays = legal(&g, &s);
+    assert!(pays.contains(&"pay:1 wood to P1".to_string()) && pays.contains(&"pay:1 coins to P2".to_string()));
+    assert!(!pays.iter().any(|p| p.contains("krill to") && p.contains("P0")), "to another player");
+    play(&g, &mut s, "pay:1 wood to P1");
+    assert_eq!((s.players[0].res[WOOD], s.players[1].res[WOOD]), (1, 1));
+    assert_eq!(s.step, Step::LongMove);
+    play(&g, &mut s, "end-long-move");
+    assert_eq!((s.players[0].whales[0], s.step, s.moved, s.cargo_done), (4, Step::Move, 0, 0), "step 2 and 3 still to come");
+    // Without a resource the move stops after the free fields.
+    let mut t = worker_b_position(&g, json!({}));
+    t.players[0].res = [0; 4];
+    play(&g, &mut t, "play-3:worker");
+    play(&g, &mut t, "move-whale-1:Mossgate");
+    play(&g, &mut t, "move-whale-1:Sporeholm");
+    assert_eq!(legal(&g, &t), vec!["end-long-move", "load-1"], "no third field, mushrooms to load on the way");
+}
+
+#[test]
+fn worker_b_field_3_a_payment_to_an_automa_player_returns_to_the_supply() {
+    // Ruling 30: an automa player has no player board: a resource paid to it leaves the game's
+    // players (as the rulebook's "any player" allows).
+    let g = worker_b(2);
+    let mut s = at(&g, json!({"current": 0, "players": [{"wood": 1, "steel": 0, "krill": 0, "coins": 0, "whales": [{"port": "Fernwick"}]}, {"whales": [{"port": "Glowcap"}]}]}));
+    play(&g, &mut s, "play-3:worker");
+    for q in ["Lichen Bay", "Sporeholm", "Glowcap"] {
+        play(&g, &mut s, &format!("move-whale-1:{q}"));
+    }
+    let pays = legal(&g, &s);
+    assert_eq!(pays, vec!["pay:1 wood to P1", "pay:1 wood to AUT1", "pay:1 wood to AUT2"]);
+    play(&g, &mut s, "pay:1 wood to AUT1");
+    assert_eq!(s.players[0].res, [0; 4]);
+    assert_eq!(s.players[AUT1 as usize].res, [0; 4]);
+}
+
+#[test]
+fn worker_b_field_4_takes_the_marker_two_krill_and_trades_with_up_to_two_players() {
+    // "You receive the starting player marker and 2 krill. You may trade up to 1 resource of
+    // your choice with up to 2 different players." Ruling 32: the player offers one of theirs
+    // for one of the other's; the other accepts or declines; each is asked once.
+    let g = Mistwind::load(&opts(json!({"players": 4, "worker_board": "B"}))).unwrap();
+    let mut s = at(&g, json!({"players": [
+        {"wood": 2, "steel": 0, "krill": 0, "coins": 1, "whales": [{"port": "Fernwick"}]},
+        {"wood": 0, "steel": 1, "krill": 0, "coins": 0, "whales": [{"port": "Sporeholm"}]},
+        {"wood": 0, "steel": 1, "krill": 0, "coins": 0, "whales": [{"port": "Glowcap"}]},
+        {"wood": 0, "steel": 1, "krill": 0, "coins": 0, "whales": [{"port": "Glowcap"}]}]}));
+    play(&g, &mut s, "play-4:worker");
+    assert_eq!((s.start_player, s.players[0].res[KRILL]), (0, 2));
+    assert_eq!(legal(&g, &s), vec!["trade-with:P1", "trade-with:P2", "trade-with:P3", "end-trades"]);
+    play(&g, &mut s, "trade-with:P1");
+    assert!(is_legal(&g, &s, "offer:1 wood for 1 steel") && !is_legal(&g, &s, "offer:1 steel for 1 wood"), "what each holds");
+    play(&g, &mut s, "offer:1 krill for 1 steel");
+    assert_eq!((s.current, s.turn), (1, 0), "P1 decides");
+    assert_eq!(legal(&g, &s), vec!["accept-trade", "decline-trade"]);
+    play(&g, &mut s, "decline-trade");
+    assert_eq!((s.current, s.players[0].res), (0, [2, 0, 2, 1]));
+    assert_eq!(legal(&g, &s), vec!["trade-with:P2", "trade-with:P3", "end-trades"], "each player asked once");
+    play(&g, &mut s, "trade-with:P2");
+    play(&g, &mut s, "offer:1 wood for 1 steel");
+    play(&g, &mut s, "accept-trade");
+    assert_eq!((s.players[0].res, s.players[2].res), ([1, 1, 2, 1], [1, 0, 0, 0]));
+    play(&g, &mut s, "trade-with:P3");
+    play(&g, &mut s, "offer:1 coins for 1 steel");
+    play(&g, &mut s, "accept-trade");
+    assert_eq!(s.trades, 2);
+    assert_eq!(s.step, Step::Move, "two trades: no more");
+    // Solo, and with a table that holds nothing, there is no one to trade with.
+    let g1 = Mistwind::load(&opts(json!({"players": 1, "worker_board": "B"}))).unwrap();
+    let mut t = at(&g1, json!({"current": 0}));
+    play(&g1, &mut t, "play-4:worker");
+    assert_eq!((t.start_player, t.step), (0, Step::Move));
+}
+
+#[test]
+fn worker_b_field_4_an_automa_chip_takes_the_starting_player_marker() {
+    // "an AUT does take the starting player marker whenever it randomly places its chip on
+    // the fourth field of the worker board" (on side B too: it gives the marker).
+    let g = worker_b(2);
+    let mut s = automa_turn(&g, AUT1, json!({"resource_fields": {"4": 0}, "character_chips": {"4": 1}}));
+    play(&g, &mut s, "automa-chip:AUT1 draws chip 4");
+    assert_eq!((s.worker_fields[3], s.start_player), (AUT1, AUT1));
+    assert_eq!(s.players[AUT1 as usize].res, [0; 4], "and nothing else");
+}
+
+#[test]
+fn worker_b_field_5_pays_a_resource_to_use_a_field_another_players_chip_holds() {
+    // "Pay 1 resource to any other player in order to use an action field on the resource
+    // board or worker board on which another player's action chip already lies (you do not
+    // have to pay the player whose action chip is there)." Ruling 33.
+    let g = worker_b(3);
+    let mut s = worker_b_position(&g, json!({"resource_fields": {"3": 1}, "worker_fields": {"2": 2}}));
+    play(&g, &mut s, "play-5:worker");
+    assert_eq!(s.step, Step::PayToUse);
+    assert!(is_legal(&g, &s, "pay:1 coins to P1") && is_legal(&g, &s, "pay:1 wood to P2"));
+    play(&g, &mut s, "pay:1 steel to P2");
+    assert_eq!((s.players[0].res[STEEL], s.players[2].res[STEEL]), (0, 1));
+    assert_eq!(legal(&g, &s), vec!["use-field:resources 3", "use-field:worker 2"]);
+    let res = s.players[0].res;
+    play(&g, &mut s, "use-field:resources 3");
+    let gain = g.resource_board[2].gain;
+    assert_eq!(s.players[0].res, std::array::from_fn(|r| res[r] + gain[r] as u16));
+    assert!(!s.players[0].used_resource_board && s.resource_fields[2] == 1, "no chip placed: P1's chip stays");
+    assert_eq!(s.step, Step::Move);
+    // The worker field used: field 2, buying an outpost.
+    let mut t = worker_b_position(&g, json!({"worker_fields": {"2": 2}}));
+    play(&g, &mut t, "play-5:worker");
+    play(&g, &mut t, "pay:1 wood to P1");
+    play(&g, &mut t, "use-field:worker 2");
+    assert_eq!(t.step, Step::WorkerBuild(1));
+    // Nobody else's chip on either board: the field cannot be used; nor with nothing to pay.
+    let u = worker_b_position(&g, json!({}));
+    assert!(!is_legal(&g, &u, "play-5:worker"));
+    let mut v = worker_b_position(&g, json!({"resource_fields": {"3": 1}}));
+    v.players[0].res = [0; 4];
+    assert!(!is_legal(&g, &v, "play-5:worker"));
+}
+
+#[test]
+fn worker_b_field_5_cannot_use_an_income_field_or_a_field_it_cannot_carry_out() {
+    // Ruling 33: an income field's effect belongs to the chip lying on it; a field is usable
+    // only if its action can be carried out after the payment.
+    let g = Mistwind::load(&opts(json!({"players": 3, "worker_board": "B", "resource_board": "B"}))).unwrap();
+    let mut s = worker_b_position(&g, json!({"resource_fields": {"2": 1}, "worker_fields": {"2": 2}}));
+    s.players[0].res = [0, 0, 0, 3];
+    // Paying a coin leaves 2, too few for an outpost at a port without others' outposts (3).
+    assert!(!is_legal(&g, &s, "play-5:worker"));
+    s.players[0].res = [0, 0, 0, 4];
+    play(&g, &mut s, "play-5:worker");
+    assert_eq!(legal(&g, &s), vec!["pay:1 coins to P1", "pay:1 coins to P2"]);
+    play(&g, &mut s, "pay:1 coins to P1");
+    assert_eq!(legal(&g, &s), vec!["use-field:worker 2"], "not the income field");
+}

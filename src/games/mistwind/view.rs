@@ -23,7 +23,10 @@ pub const CATEGORIES: [&str; 7] = [
 ];
 
 pub const PHASES: [&str; 7] = ["setup", "place-whales", "discard", "turns", "end-round-claims", "discard-network-card", "game-over"];
-pub const STEPS: [&str; 12] = ["chip", "port-choice", "worker-build", "move", "cargo", "bottom-choice", "claim", "name", "receive", "from-left", "split", "share"];
+pub const STEPS: [&str; 21] = [
+    "chip", "port-choice", "worker-build", "move", "cargo", "bottom-choice", "claim", "name", "receive", "from-left", "split", "share", "keep", "give", "long-move",
+    "pay-field", "trade", "offer", "answer", "pay-to-use", "use-field",
+];
 
 pub fn phase_index(p: Phase) -> usize {
     match p {
@@ -51,6 +54,15 @@ pub fn step_index(s: Step) -> usize {
         Step::FromLeft => 9,
         Step::Split(_) => 10,
         Step::Share(..) => 11,
+        Step::Keep => 12,
+        Step::Give(_) => 13,
+        Step::LongMove => 14,
+        Step::PayField(_) => 15,
+        Step::Trade => 16,
+        Step::Offer(_) => 17,
+        Step::Answer(..) => 18,
+        Step::PayToUse => 19,
+        Step::UseField => 20,
     }
 }
 
@@ -99,10 +111,15 @@ const BOARD: usize = 2 * ROW * MAX_PLAYERS
     + 3
     + 1
     + 2 * MAX_WHALES
-    + SIDE_B;
+    + SIDE_B
+    + WORKER_B;
 /// Resource board side B: whose turn it is, the income fields still due, the resource types
 /// of the pending choice, and the resources left to receive.
 const SIDE_B: usize = MAX_PLAYERS + ROW + 4 + 1;
+/// Worker board side B: the characters drawn, the long move's whale, fields, cargo and ports
+/// visited, the resources still to pay, the positions asked to trade and the trades made,
+/// and the pending trade's partner, resource offered and resource asked.
+const WORKER_B: usize = MAX_CHARACTERS + MAX_WHALES + 1 + 1 + MAX_PORTS + 1 + MAX_PLAYERS + 1 + MAX_PLAYERS + 4 + 4;
 
 pub fn tensor_len() -> usize {
     HEADER + MAX_PLAYERS * PER_PLAYER + BOARD
@@ -198,7 +215,7 @@ impl Mistwind {
             Draw::Capital(..) | Draw::Territory(..) => i < CARGO_TYPES,
             Draw::NetworkCard(..) => i < d.network_cards.len(),
             Draw::PortCard(_) => i < d.port_cards.len(),
-            Draw::Character(_) => i < d.characters.len(),
+            Draw::Character(_) | Draw::Drawn(_) => i < d.characters.len(),
             Draw::Automa(p) => i < ROW && s.players[p as usize].hand & (1 << i) != 0,
             Draw::Name(_) => i < 4,
             Draw::None => false,
@@ -214,12 +231,35 @@ impl Mistwind {
             Draw::NetworkCard(p, _) => format!("deal-network-card:P{p} #{} {}", a + 1, self.card_words(a as usize)),
             Draw::PortCard(_) => format!("reveal-port-card:#{} {}", a + 1, self.port_card_words(a as usize)),
             Draw::Character(_) => format!("reveal-character:{}", d.characters[a as usize].name),
+            Draw::Drawn(_) => format!("draw-character:{}", d.characters[a as usize].name),
             Draw::Automa(p) => format!("automa-chip:{} draws chip {}", self.who(p as usize), a + 1),
             Draw::Name(p) => format!("automa-name:{} names {}", self.who(p as usize), RESOURCES[i]),
             Draw::None => format!("chance-{a}"),
         }
     }
 
+
+    /// The names of worker board side B's actions.
+    fn worker_b_action_name(&self, a: Action) -> String {
+        let d = &self.data;
+        match a {
+            _ if a < GIVE => format!("keep:{}", d.characters.get((a - KEEP) as usize).map_or("?", |c| c.name.as_str())),
+            _ if a < PAY => format!("give-character:{}", self.who((a - GIVE) as usize)),
+            _ if a < PARTNER => {
+                let (r, q) = (((a - PAY) / MAX_PLAYERS as Action) as usize, ((a - PAY) % MAX_PLAYERS as Action) as usize);
+                format!("pay:1 {} to {}", RESOURCES[r], self.who(q))
+            }
+            _ if a < OFFER => format!("trade-with:{}", self.who((a - PARTNER) as usize)),
+            _ if a < ACCEPT => format!("offer:1 {} for 1 {}", RESOURCES[((a - OFFER) / 4) as usize], RESOURCES[((a - OFFER) % 4) as usize]),
+            ACCEPT => "accept-trade".into(),
+            DECLINE => "decline-trade".into(),
+            END_TRADES => "end-trades".into(),
+            _ => {
+                let (b, i) = (((a - USE_FIELD) / ROW as Action) as usize, ((a - USE_FIELD) % ROW as Action) as usize);
+                format!("use-field:{} {}", if b == 0 { "resources" } else { "worker" }, i + 1)
+            }
+        }
+    }
 
     fn card_words_or(&self, c: usize) -> String {
         if c < self.data.network_cards.len() {
@@ -321,6 +361,7 @@ impl Mistwind {
             Phase::Turns if s.current != s.turn => match s.step {
                 Step::Name(n) => format!("{p} names a type of resource; {} then receives {n} resources not of it", self.who(s.turn as usize)),
                 Step::Share(_, x, y) => format!("{p} takes 1 {} or 1 {} ({}'s turn)", RESOURCES[x as usize], RESOURCES[y as usize], self.who(s.turn as usize)),
+                Step::Answer(_, g, x) => format!("{p} accepts or declines {}'s trade: 1 {} for 1 {}", self.who(s.turn as usize), RESOURCES[g as usize], RESOURCES[x as usize]),
                 _ => format!("{p} decides in {}'s turn", self.who(s.turn as usize)),
             },
             Phase::Turns => format!("{p}'s turn, step {}{}", STEPS[step_index(s.step)], match s.step {
@@ -329,6 +370,9 @@ impl Mistwind {
                 Step::BottomChoice(i) => format!(" for demand row space {}", i + 1),
                 Step::Receive(n, named) => format!(": {n} more resources, not {}", RESOURCES[named as usize]),
                 Step::FromLeft => format!(" from {}", self.who(self.left_of(s.turn as usize))),
+                Step::Give(c) => format!(": {} to another player", self.data.characters.get(c as usize).map_or("?", |k| k.name.as_str())),
+                Step::PayField(n) => format!(": {n} resource to pay for the field moved"),
+                Step::Offer(q) => format!(" to {}", self.who(q as usize)),
                 Step::Split(i) => {
                     let a = self.resource_board[i as usize].amounts;
                     format!(" on resource field {}: {} of one type and {} of another", i + 1, a[0], a[1])
@@ -351,6 +395,17 @@ impl Mistwind {
             let whales = |m: u8| bits(m as u64).map(|w| (w + 1).to_string()).collect::<Vec<_>>().join(" ");
             let _ = writeln!(o, "This turn: whales moved [{}], whales loaded or unloaded [{}], whale moves {}",
                 whales(s.moved), whales(s.cargo_done), if s.free_moves { "free" } else { "cost krill" });
+        }
+        if s.phase == Phase::Turns && (s.drawn != [NONE; 2] || s.long != LongMove::NONE || s.asked != 0) {
+            let drawn: Vec<&str> = s.drawn.iter().filter(|&&c| c != NONE && (c as usize) < d.characters.len()).map(|&c| d.characters[c as usize].name.as_str()).collect();
+            let long = if s.long.whale == NONE {
+                "none".to_string()
+            } else {
+                let ports: Vec<&str> = bits(s.long.visited as u64).map(|q| self.port_name(q as u8)).collect();
+                format!("whale {}, {} fields, {}, ports visited [{}]", s.long.whale + 1, s.long.fields, if s.long.cargo { "loaded or unloaded" } else { "no cargo yet" }, ports.join(", "))
+            };
+            let asked: Vec<String> = bits(s.asked as u64).map(|q| self.who(q)).collect();
+            let _ = writeln!(o, "Worker board side B: characters drawn [{}]; long move: {long}; asked to trade [{}], trades made {}", drawn.join(", "), asked.join(" "), s.trades);
         }
         let _ = writeln!(o, "Resource board: {}", (0..ROW).map(|i| format!("{}:{}", i + 1, owner(s.resource_fields[i]))).collect::<Vec<_>>().join(" "));
         let _ = writeln!(o, "Worker board: {}", (0..ROW).map(|i| format!("{}:{}", i + 1, owner(s.worker_fields[i]))).collect::<Vec<_>>().join(" "));
@@ -467,6 +522,7 @@ impl View for Mistwind {
                 let w = (a - MOVE) as usize / MAX_PORTS;
                 format!("move-whale-{}:{}", w + 1, self.port_name(((a - MOVE) as usize % MAX_PORTS) as u8))
             }
+            END_MOVES if s.step == Step::LongMove => "end-long-move".into(),
             END_MOVES => "end-moves".into(),
             _ if a < DELIVER_TERRITORY => format!("load-{}", a - LOAD + 1),
             _ if a < DELIVER_CAPITAL => {
@@ -497,6 +553,7 @@ impl View for Mistwind {
             _ if a < GAIN => format!("name:{}", RESOURCES[(a - NAME) as usize]),
             _ if a < FROM_LEFT => format!("receive:{}", RESOURCES[(a - GAIN) as usize]),
             _ if a < SPLIT => format!("take-from-left:{}", RESOURCES[(a - FROM_LEFT) as usize]),
+            _ if a >= KEEP => self.worker_b_action_name(a),
             _ => {
                 let (x, y) = (((a - SPLIT) / 4) as usize, ((a - SPLIT) % 4) as usize);
                 let n = match s.step {
@@ -661,6 +718,23 @@ impl View for Mistwind {
         };
         w.mask(4, types);
         w.value(left as f32);
+        let drawn = s.drawn.iter().filter(|&&c| c != NONE).fold(0u64, |m, &c| m | 1 << c);
+        w.mask(MAX_CHARACTERS, drawn);
+        w.one_hot(MAX_WHALES, s.long.whale as usize);
+        w.value(s.long.fields as f32);
+        w.value(s.long.cargo as u8 as f32);
+        w.mask(MAX_PORTS, s.long.visited as u64);
+        w.value(if let Step::PayField(n) = s.step { n as f32 } else if s.step == Step::PayToUse { 1.0 } else { 0.0 });
+        w.mask(MAX_PLAYERS, s.asked as u64);
+        w.value(s.trades as f32);
+        let (partner, give, want) = match s.step {
+            Step::Offer(q) => (q as usize, 4, 4),
+            Step::Answer(q, g, x) => (q as usize, g as usize, x as usize),
+            _ => (MAX_PLAYERS, 4, 4),
+        };
+        w.one_hot(MAX_PLAYERS, partner);
+        w.one_hot(4, give);
+        w.one_hot(4, want);
         debug_assert_eq!(w.at, tensor_len());
     }
 
@@ -808,4 +882,15 @@ pub mod layout {
     pub const INCOME: usize = TURN + MAX_PLAYERS;
     pub const PENDING_TYPES: usize = INCOME + ROW;
     pub const TO_RECEIVE: usize = PENDING_TYPES + 4;
+    pub const DRAWN: usize = TO_RECEIVE + 1;
+    pub const LONG_WHALE: usize = DRAWN + MAX_CHARACTERS;
+    pub const LONG_FIELDS: usize = LONG_WHALE + MAX_WHALES;
+    pub const LONG_CARGO: usize = LONG_FIELDS + 1;
+    pub const LONG_VISITED: usize = LONG_CARGO + 1;
+    pub const TO_PAY: usize = LONG_VISITED + MAX_PORTS;
+    pub const ASKED: usize = TO_PAY + 1;
+    pub const TRADES: usize = ASKED + MAX_PLAYERS;
+    pub const PARTNER: usize = TRADES + 1;
+    pub const OFFERED: usize = PARTNER + MAX_PLAYERS;
+    pub const ASKED_FOR: usize = OFFERED + 4;
 }
