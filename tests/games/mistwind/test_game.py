@@ -17,13 +17,33 @@ def test_mistwind_is_listed_for_one_to_five_players_each_solo_difficulty_and_eac
     # "How to Win the Game": the solo mode's three goals, each a configuration; "Alternative
     # Tableau Sides": side A or B of the resource board with each of them.
     assert NAME in REGISTERED and NAME in tw.GAMES
-    assert sorted(c.players for c in MISTWIND) == sorted([1, 1, 1, 2, 3, 4, 5] * 2)
-    for side in ["A", "B"]:
-        listed = [c for c in MISTWIND if c.options["resource_board"] == side]
-        assert sorted(c.options["difficulty"] for c in listed if c.players == 1) == ["easy", "hard", "medium"]
+    assert sorted(c.players for c in MISTWIND) == sorted([1, 1, 1, 2, 3, 4, 5] * 4)
+    for rb in ["A", "B"]:
+        for wb in ["A", "B"]:
+            listed = [c for c in MISTWIND if c.options["resource_board"] == rb and c.options["worker_board"] == wb]
+            assert sorted(c.options["difficulty"] for c in listed if c.players == 1) == ["easy", "hard", "medium"]
     game = tw.load(NAME)
     assert game.players == 3
-    assert game.state_format == 3
+    assert game.state_format == 4
+
+
+def test_worker_board_side_b_trades_are_answered_by_the_other_player() -> None:
+    # "You may trade up to 1 resource of your choice with up to 2 different players" (ruling
+    # 32): P0 offers, P1 decides, and the turn returns to P0.
+    game = tw.load(NAME, players=3, worker_board="B")
+    state = game.setup({"players": [{"wood": 1, "steel": 0, "krill": 0, "coins": 0},
+                                    {"wood": 0, "steel": 1, "krill": 0, "coins": 0},
+                                    {"wood": 0, "steel": 0, "krill": 0, "coins": 0}]})
+    state.apply("play-4:worker")
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["trade-with:P1", "end-trades"]
+    state.apply("trade-with:P1")
+    state.apply("offer:1 wood for 1 steel")
+    assert state.current_player == 1
+    saved = game.state_from_json(state.to_json())
+    assert saved == state
+    state.apply("accept-trade")
+    assert state.current_player == 0
+    assert "P0 (starting player): wood 0 steel 1 krill 2 coins 0" in str(state)
 
 
 def test_resource_board_side_b_hands_each_choice_to_the_player_it_belongs_to() -> None:
