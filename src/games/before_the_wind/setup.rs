@@ -213,6 +213,10 @@ impl BeforeTheWind {
         if s.winners >> n != 0 {
             return Err("a winner that is not a seat".into());
         }
+        // Only the turn bound cuts a game off, and it ends the game.
+        if s.truncated && (s.phase != Phase::GameOver || s.turn < self.max_turns) {
+            return Err(format!("a game cut off before the end or before its turn bound ({} turns)", self.max_turns));
+        }
         if s.deal[0] as usize + s.deal[1] as usize + s.harbour.iter().filter(|&&h| h != NONE).count() > MAX_HARBOUR {
             return Err("more ships to lay out than the harbour holds".into());
         }

@@ -1282,3 +1282,20 @@ fn the_strategy_tips_half_profit_bid_earns_both_players_the_same() {
         assert_eq!((seat(&st, 0).money, seat(&st, 1).money), (27, 27), "{resolve}");
     }
 }
+
+#[test]
+fn a_saved_state_cut_off_before_the_end_or_its_turn_bound_is_refused() {
+    // Only the turn bound cuts a game off, and it ends the game: a state marked truncated in
+    // the middle of play, or before the bound, cannot be reached.
+    let g = game(2);
+    let mut s = g.initial_state();
+    s.truncated = true;
+    assert!(g.validate_state(&s).is_err());
+    s.phase = Phase::GameOver;
+    assert!(g.validate_state(&s).is_err(), "before the turn bound");
+    s.turn = g.max_turns;
+    s.truncated = false;
+    let mut t = s.clone();
+    t.truncated = true;
+    assert!(g.validate_state(&t).map_err(|e| e.to_string()).err().is_none_or(|e| !e.contains("cut off")));
+}

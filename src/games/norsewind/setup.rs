@@ -362,6 +362,10 @@ impl Positions for Norsewind {
             Phase::VikingSide | Phase::Ship if !self.solo() => return Err("a solo setup step in a game of several players".into()),
             _ => {}
         }
+        // The setup's own steps come before the first turn.
+        if matches!(s.phase, Phase::Colours | Phase::Tile | Phase::VikingSide | Phase::Deal | Phase::StartPlacement) && s.turn != 0 {
+            return Err(format!("a setup step ({:?}) after {} turns of play", s.phase, s.turn));
+        }
         if s.revealed != NONE && s.revealed as usize >= cards {
             return Err("the card revealed last is not a card".into());
         }

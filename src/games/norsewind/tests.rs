@@ -1298,3 +1298,22 @@ fn the_draws_select_finds_every_set_bit_in_id_order() {
         }
     }
 }
+
+#[test]
+fn a_saved_state_in_a_setup_step_after_turns_of_play_is_refused() {
+    // The setup's chance steps (the supplies' colours, the tiles, the Viking cards' sides, the
+    // starting cards) come before the first turn: a state in one of them after turns of play
+    // cannot be reached (it would deal starting cards from an empty pool).
+    let g = Norsewind::load(&opts(json!({"players": 1, "level": 2}))).unwrap();
+    let mut s = g.initial_state();
+    assert!(g.validate_state(&s).is_ok());
+    for phase in [Phase::Colours, Phase::Tile, Phase::VikingSide, Phase::Deal] {
+        let mut t = s.clone();
+        t.phase = phase;
+        t.turn = 14;
+        let e = g.validate_state(&t).unwrap_err().to_string();
+        assert!(e.contains("after 14 turns"), "{phase:?}: {e}");
+    }
+    s.turn = 0;
+    assert!(g.validate_state(&s).is_ok());
+}
