@@ -114,7 +114,7 @@ impl GameDefinition for Mistwind {
             tiers: if players == 1 { data.goals.iter().map(|g| g.name.clone()).collect() } else { Vec::new() },
             num_distinct_actions: NUM_ACTIONS,
             max_chance_outcomes: max_chance,
-            max_game_length: max_game_length(&data, positions, rounds),
+            max_game_length: max_game_length(&data, &worker_board, positions, rounds),
             observation_tensor_shape: vec![view::tensor_len()],
             // Winners share +1, losers share -1; a draw of all is 0 for all. A game with
             // automa players says false, as the engine contract asks of every game with
@@ -145,17 +145,29 @@ fn table(players: usize) -> (usize, [u8; MAX_PLAYERS]) {
 /// delivery per whale (each delivery with a resource choice and a refill), the ends of the
 /// steps, and the row refill. Over the game: each one-time character used once, each
 /// victory condition claimed once, the claims after the bonuses and the card discards.
-fn max_game_length(data: &Data, positions: usize, rounds: u8) -> usize {
+fn max_game_length(data: &Data, worker_board: &[data::WorkerField; 5], positions: usize, rounds: u8) -> usize {
     let n = positions;
     let setup = 4 + 4 + 4 * (data.capital_row as usize + data.territory_row as usize) + 3 * n + 10 + n;
     // Resource board side B adds at most a name, 5 resources received one at a time, the
     // other seats' shares and two incomes. Worker board side B at most two draws, a keep and
-    // a give; a long move through every port, each field paid for, with a load or delivery
-    // and its choice; three decisions a trade partner; a payment and a field used (which can
-    // be the long move or a resource field).
-    let long_move = 2 * data.ports.len() + 3;
-    let per_turn = 2 + (3 + 1) + 3 * 3 + 1 + 1 + (1 + 5 + n + 2) + 4 + 2 * long_move + 3 * n + 1 + 2;
-    let per_round = n * 2 + n * 5 * per_turn + 10 + n;
+    // a give, three decisions a trade partner, a payment and a field used.
+    let per_turn = 2 + (3 + 1) + 3 * 3 + 1 + 1 + (1 + 5 + n + 2) + 4 + 3 * n + 1 + 2;
+    // And its long whale moves: a round has at most two (the chip on field 3, and the chip on
+    // field 5 using it), each of the free fields, then a field and a payment
+    // for each resource the mover holds (a resource count is at most `u16::MAX`, so 4 of
+    // them) or gains on the way (a load, a bottom space, its one-time characters), then a
+    // load or delivery with its choice and the end. Where a data file makes the fields free,
+    // a port is entered once (ruling 30).
+    let long_move = match worker_board.iter().find(|f| f.ability == data::WorkerAbility::LongMove).map(|f| f.amounts) {
+        None => 0,
+        Some([_, 0]) => 2 * data.ports.len() + 3,
+        Some([free, _]) => {
+            let gains: usize = data.characters.iter().map(|c| c.gain.iter().map(|&g| g as usize).sum::<usize>()).sum();
+            free as usize + 2 * (4 * u16::MAX as usize + 2 + gains) + 3
+        }
+    };
+    let long_moves = 2 * long_move;
+    let per_round = n * 2 + n * 5 * per_turn + 10 + n + long_moves;
     let claims = n * (3 + data.rules.markers as usize + 4) + data.characters.len();
     setup + rounds as usize * per_round + claims + n + 16
 }

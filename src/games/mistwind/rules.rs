@@ -1464,7 +1464,14 @@ impl Rules for Mistwind {
                             if at == NONE || (lm.whale != NONE && lm.whale as usize != w) {
                                 continue;
                             }
-                            let visited = if lm.whale == NONE { 1 << at } else { lm.visited };
+                            // A whale may come back to a port it passed: every field past the
+                            // free ones is paid for, which bounds the move. Where a data file
+                            // makes them free, a port is entered once (ruling 30).
+                            let visited = match (per, lm.whale) {
+                                (0, NONE) => 1 << at,
+                                (0, _) => lm.visited,
+                                _ => 0,
+                            };
                             for q in bits((d.adjacent[at as usize] & !visited) as u64) {
                                 out.push(MOVE + (w * MAX_PORTS + q) as Action);
                             }

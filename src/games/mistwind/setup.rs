@@ -569,10 +569,12 @@ impl Positions for Mistwind {
                 }
             }
         }
-        // The chip on the starting player field took the marker, and no other field gives it.
+        // The chip on the starting player field took the marker, and no other field gives it;
+        // on worker board side B the chip on field 5 may have used the field since (ruling 33).
+        let used_since = (0..ROW).any(|j| s.worker_fields[j] != NONE && self.worker_board[j].ability == WorkerAbility::UseOccupied);
         for i in 0..ROW {
             let q = s.worker_fields[i];
-            if q != NONE && self.worker_board[i].ability.takes_marker() && s.start_player != q {
+            if q != NONE && self.worker_board[i].ability.takes_marker() && s.start_player != q && !used_since {
                 return Err(err(format!("worker_fields.{}", i + 1), format!("{}'s chip lies on the field that gives the starting player marker, which {} holds", self.who(q as usize), self.who(s.start_player as usize))));
             }
         }

@@ -2261,7 +2261,7 @@ fn worker_b_field_3_moves_a_whale_two_fields_free_and_further_for_a_resource_eac
     play(&g, &mut s, "load-1");
     assert_eq!(s.players[0].res[KRILL], krill + 1, "no krill paid to leave, one loaded");
     assert!(!is_legal(&g, &s, "load-1"), "once");
-    assert!(!is_legal(&g, &s, "move-whale-1:Fernwick"), "ruling 30: a port at most once on the move");
+    assert!(is_legal(&g, &s, "move-whale-1:Fernwick"), "ruling 30: back to a port passed");
     play(&g, &mut s, "move-whale-1:Sporeholm");
     assert_eq!((s.step, s.long.fields), (Step::LongMove, 2), "two fields free");
     play(&g, &mut s, "move-whale-1:Glowcap");
@@ -2396,4 +2396,68 @@ fn worker_b_field_5_cannot_use_an_income_field_or_a_field_it_cannot_carry_out() 
     assert_eq!(legal(&g, &s), vec!["pay:1 coins to P1", "pay:1 coins to P2"]);
     play(&g, &mut s, "pay:1 coins to P1");
     assert_eq!(legal(&g, &s), vec!["use-field:worker 2"], "not the income field");
+}
+
+#[test]
+fn worker_b_field_3_goes_back_and_forth_for_its_payments_and_delivers_on_the_way() {
+    // Ruling 30: "any number of fields further" for a resource each: the whale may come back
+    // to a port it passed; a delivery on the way with its bottom-space choice returns to the
+    // move; the whale then moves again in step 2, by the usual krill rule.
+    let g = worker_b(3);
+    let mut s = worker_b_position(&g, json!({"players": [
+        {"wood": 2, "steel": 0, "krill": 0, "coins": 0, "outposts": ["Sporeholm"], "whales": [{"port": "Fernwick", "cargo": "mushrooms"}]},
+        {"whales": [{"port": "Glowcap"}]}, {"whales": [{"port": "Glowcap"}]}],
+        "territory_display": {"green": ["mushrooms", "coal", "coffee", "oil"]}}));
+    play(&g, &mut s, "play-3:worker");
+    play(&g, &mut s, "move-whale-1:Lichen Bay");
+    play(&g, &mut s, "move-whale-1:Fernwick");
+    play(&g, &mut s, "move-whale-1:Lichen Bay");
+    assert_eq!(s.step, Step::PayField(1));
+    play(&g, &mut s, "pay:1 wood to P1");
+    play(&g, &mut s, "move-whale-1:Sporeholm");
+    play(&g, &mut s, "pay:1 wood to P2");
+    assert_eq!((s.long.fields, s.players[0].res[WOOD]), (4, 0));
+    assert!(!legal(&g, &s).iter().any(|n| n.starts_with("move-whale")), "nothing left to pay with");
+    play(&g, &mut s, "deliver-1:demand row space 1");
+    assert_eq!(s.step, Step::BottomChoice(0));
+    settle_chance(&g, &mut s);
+    play(&g, &mut s, "choose:wood");
+    assert_eq!((s.step, s.long.cargo, s.cargo_done), (Step::LongMove, true, 0));
+    assert_eq!(s.players[0].territory_tiles[0], 1);
+    play(&g, &mut s, "end-long-move");
+    assert!(is_legal(&g, &s, "move-whale-1:Glowcap"), "step 2: the same whale moves again (from its outpost, free)");
+}
+
+#[test]
+fn worker_b_field_5_on_field_4_moves_the_marker_and_the_setup_helper_takes_it() {
+    // Ruling 33: field 5 used on field 4 gives the marker to its user while the other chip
+    // stays on field 4, a position the setup helper takes.
+    let g = worker_b(3);
+    let mut s = worker_b_position(&g, json!({"worker_fields": {"4": 1}, "start_player": 1, "current": 0}));
+    play(&g, &mut s, "play-5:worker");
+    play(&g, &mut s, "pay:1 wood to P2");
+    play(&g, &mut s, "use-field:worker 4");
+    assert_eq!((s.start_player, s.worker_fields[3]), (0, 1));
+    assert_eq!(s.players[0].res[KRILL], 2, "and its 2 krill");
+    let t = g.setup(&json!({"players": [{}, {}, {}], "worker_fields": {"4": 1, "5": 0}, "start_player": 0, "current": 2}));
+    assert!(t.is_ok(), "{:?}", t.err());
+    let u = g.setup(&json!({"players": [{}, {}, {}], "worker_fields": {"4": 1}, "start_player": 0, "current": 2}));
+    assert!(u.is_err(), "without a chip on field 5 the marker is field 4's");
+}
+
+#[test]
+fn worker_b_in_the_2_player_game_trades_ask_only_the_other_seat_and_field_5_uses_an_automa_field() {
+    // Ruling 32: the automa players hold nothing and are never asked; ruling 33: an automa
+    // chip counts as another player's, and a side B resource field used this way runs its own
+    // choices (the automa player to the left names a type at random).
+    let g = Mistwind::load(&opts(json!({"players": 2, "worker_board": "B", "resource_board": "B"}))).unwrap();
+    let mut s = at(&g, json!({"current": 0, "players": [{"wood": 1, "steel": 0, "krill": 0, "coins": 0}, {"wood": 0, "steel": 1, "krill": 0, "coins": 0}]}));
+    play(&g, &mut s, "play-4:worker");
+    assert_eq!(legal(&g, &s), vec!["trade-with:P1", "end-trades"]);
+    let mut t = at(&g, json!({"current": 0, "resource_fields": {"1": AUT1}, "players": [{"wood": 1, "steel": 0, "krill": 0, "coins": 0}, {}]}));
+    play(&g, &mut t, "play-5:worker");
+    play(&g, &mut t, "pay:1 wood to AUT2");
+    play(&g, &mut t, "use-field:resources 1");
+    assert_eq!((t.step, t.draw), (Step::Name(5), Draw::Name(AUT2)), "AUT2, to P0's left, names the type");
+    assert_eq!(t.income, 0);
 }
