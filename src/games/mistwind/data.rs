@@ -708,6 +708,27 @@ fn resource_field(field: &str, f: &ResourceFieldFile) -> Result<ResourceField> {
     Ok(ResourceField { ability, gain, amounts, choices })
 }
 
+/// A board's sides, keyed by letter (`SIDES`): side A is required, each side has 5 fields,
+/// each read by `field` (`None` for a side the file does not have).
+fn board_sides<F, T: Copy>(name: &str, file: &BTreeMap<String, Vec<F>>, field: fn(&str, &F) -> Result<T>) -> Result<[Option<[T; 5]>; 2]> {
+    if let Some(k) = file.keys().find(|k| !SIDES.contains(&k.as_str())) {
+        return Err(err(name, format!("{k:?} is not a side (\"A\" or \"B\")")));
+    }
+    if !file.contains_key("A") {
+        return Err(err(name, "side \"A\" is missing"));
+    }
+    let mut sides = [None; 2];
+    for (k, letter) in SIDES.iter().enumerate() {
+        let Some(fields) = file.get(*letter) else { continue };
+        if fields.len() != 5 {
+            return Err(err(format!("{name}.{letter}"), "a board side has 5 fields"));
+        }
+        let read: Vec<T> = fields.iter().enumerate().map(|(i, f)| field(&format!("{name}.{letter}[{i}]"), f)).collect::<Result<_>>()?;
+        sides[k] = Some([read[0], read[1], read[2], read[3], read[4]]);
+    }
+    Ok(sides)
+}
+
 fn worker_field(field: &str, f: &WorkerFieldFile) -> Result<WorkerField> {
     let ability = lookup(&format!("{field}.ability"), &f.ability, &WORKER_ABILITIES)?;
     let mut amounts = [0u8; 2];
@@ -900,44 +921,8 @@ impl ComponentData for Data {
         }
 
         // The boards (side A; side B comes with its own option).
-        let side = |field: &str, len: usize| -> Result<()> {
-            if len != 5 {
-                return Err(err(field, "a board side has 5 fields"));
-            }
-            Ok(())
-        };
-        if let Some(k) = file.resource_board.keys().find(|k| !SIDES.contains(&k.as_str())) {
-            return Err(err("resource_board", format!("{k:?} is not a side (\"A\" or \"B\")")));
-        }
-        if !file.resource_board.contains_key("A") {
-            return Err(err("resource_board", "side \"A\" is missing"));
-        }
-        let mut resource_sides = [None; 2];
-        for (k, letter) in SIDES.iter().enumerate() {
-            let Some(rb) = file.resource_board.get(*letter) else { continue };
-            side(&format!("resource_board.{letter}"), rb.len())?;
-            let mut fields = [ResourceField { ability: ResourceAbility::Gain, gain: [0; 4], amounts: [0; 2], choices: [0; 2] }; 5];
-            for (i, f) in rb.iter().enumerate() {
-                fields[i] = resource_field(&format!("resource_board.{letter}[{i}]"), f)?;
-            }
-            resource_sides[k] = Some(fields);
-        }
-        if let Some(k) = file.worker_board.keys().find(|k| !SIDES.contains(&k.as_str())) {
-            return Err(err("worker_board", format!("{k:?} is not a side (\"A\" or \"B\")")));
-        }
-        if !file.worker_board.contains_key("A") {
-            return Err(err("worker_board", "side \"A\" is missing"));
-        }
-        let mut worker_sides = [None; 2];
-        for (k, letter) in SIDES.iter().enumerate() {
-            let Some(wb) = file.worker_board.get(*letter) else { continue };
-            side(&format!("worker_board.{letter}"), wb.len())?;
-            let mut fields = [WorkerField { ability: WorkerAbility::Gain, gain: [0; 4], amounts: [0; 2] }; 5];
-            for (i, f) in wb.iter().enumerate() {
-                fields[i] = worker_field(&format!("worker_board.{letter}[{i}]"), f)?;
-            }
-            worker_sides[k] = Some(fields);
-        }
+        let resource_sides = board_sides("resource_board", &file.resource_board, resource_field)?;
+        let worker_sides = board_sides("worker_board", &file.worker_board, worker_field)?;
 
         // Cards and tiles.
         count("components.character_cards", &file.components.character_cards, file.characters.len())?;

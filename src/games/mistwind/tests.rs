@@ -1873,17 +1873,22 @@ fn side_b(players: usize) -> Mistwind {
     Mistwind::load(&opts(json!({"players": players, "resource_board": "B"}))).unwrap()
 }
 
-/// A 3-player turn of P0 on resource board B, P1 and P2 holding the given resources.
-fn side_b_position(g: &Mistwind, extra: Value) -> State {
-    let mut desc = json!({"players": [
-        {"wood": 1, "steel": 1, "krill": 1, "coins": 1, "whales": [{"port": "Fernwick"}]},
-        {"wood": 0, "steel": 2, "krill": 0, "coins": 0, "whales": [{"port": "Sporeholm"}]},
-        {"wood": 0, "steel": 0, "krill": 0, "coins": 0, "whales": [{"port": "Glowcap"}]}],
-        "port_row": [1, 2, 3, 4, 6]});
+/// A 3-player turn of P0 with these players (port row 1, 2, 3, 4, 6), `extra` added to the
+/// description.
+fn three_player_turn(g: &Mistwind, players: Value, extra: Value) -> State {
+    let mut desc = json!({"players": players, "port_row": [1, 2, 3, 4, 6]});
     for (k, v) in extra.as_object().unwrap() {
         desc[k] = v.clone();
     }
     at(g, desc)
+}
+
+/// A 3-player turn of P0 on resource board B, P1 and P2 holding the given resources.
+fn side_b_position(g: &Mistwind, extra: Value) -> State {
+    three_player_turn(g, json!([
+        {"wood": 1, "steel": 1, "krill": 1, "coins": 1, "whales": [{"port": "Fernwick"}]},
+        {"wood": 0, "steel": 2, "krill": 0, "coins": 0, "whales": [{"port": "Sporeholm"}]},
+        {"wood": 0, "steel": 0, "krill": 0, "coins": 0, "whales": [{"port": "Glowcap"}]}]), extra)
 }
 
 #[test]
@@ -2118,15 +2123,10 @@ fn worker_b(players: usize) -> Mistwind {
 
 /// A 3-player turn of P0 on worker board B: P0 holds the given resources, P1 and P2 some.
 fn worker_b_position(g: &Mistwind, extra: Value) -> State {
-    let mut desc = json!({"players": [
+    three_player_turn(g, json!([
         {"wood": 2, "steel": 1, "krill": 0, "coins": 4, "whales": [{"port": "Fernwick"}]},
         {"wood": 0, "steel": 2, "krill": 1, "coins": 0, "whales": [{"port": "Sporeholm"}]},
-        {"wood": 1, "steel": 0, "krill": 0, "coins": 0, "whales": [{"port": "Glowcap"}]}],
-        "port_row": [1, 2, 3, 4, 6]});
-    for (k, v) in extra.as_object().unwrap() {
-        desc[k] = v.clone();
-    }
-    at(g, desc)
+        {"wood": 1, "steel": 0, "krill": 0, "coins": 0, "whales": [{"port": "Glowcap"}]}]), extra)
 }
 
 #[test]
