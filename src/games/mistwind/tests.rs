@@ -2113,6 +2113,16 @@ fn side_b_one_time_characters_serve_the_turns_player_not_the_others() {
     play(&g, &mut s, "receive:3 wood and 2 coins");
     assert_eq!(s.current, 1);
     assert_eq!(legal(&g, &s), vec!["receive:wood", "receive:coins"], "P1's one-time card waits for its own turn");
+    // Naming a type for P0 and an income in P0's turn are P1's decisions, not its turn.
+    let players = json!([{"wood": 1, "steel": 1, "krill": 1, "coins": 1, "characters": ["Forester"]}, {"characters": ["Ironmonger"]}, {}]);
+    let mut t = side_b_position(&g, json!({"players": players}));
+    play(&g, &mut t, "play-1:resources");
+    assert_eq!((t.current, legal(&g, &t)), (1, vec!["name:wood".to_string(), "name:steel".into(), "name:krill".into(), "name:coins".into()]));
+    play(&g, &mut t, "name:wood");
+    assert_eq!(legal(&g, &t)[0], "use:Forester", "P0's own decision again");
+    let mut u = side_b_position(&g, json!({"players": players, "resource_fields": {"2": 1}}));
+    play(&g, &mut u, "play-4:resources");
+    assert_eq!((u.current, legal(&g, &u)), (1, vec!["receive:krill".to_string(), "receive:coins".into()]));
 }
 
 // ----- worker board side B ("Alternative Tableau Sides") -----
