@@ -755,6 +755,9 @@ fn worker_field(field: &str, f: &WorkerFieldFile) -> Result<WorkerField> {
     if ability == WorkerAbility::DrawAndGive && amounts[0] != 2 {
         return Err(err(format!("{field}.amounts"), "the cards drawn are 2: one kept, one given"));
     }
+    if ability == WorkerAbility::UseOccupied && amounts[0] != 1 {
+        return Err(err(format!("{field}.amounts"), "the field is used for 1 resource paid"));
+    }
     Ok(WorkerField { ability, gain: f.gain.array(), amounts })
 }
 

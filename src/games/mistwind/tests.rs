@@ -2160,6 +2160,21 @@ fn worker_board_side_b_is_an_option_and_every_side_is_a_configuration() {
     assert_eq!(abilities, vec![WorkerAbility::DrawAndGive, WorkerAbility::BuyOutpost, WorkerAbility::LongMove, WorkerAbility::StartPlayerAndTrade, WorkerAbility::UseOccupied]);
     let e = Mistwind::load(&opts(json!({"players": 3, "worker_board": "C"}))).unwrap_err().to_string();
     assert!(e.contains("worker_board"), "{e}");
+    // The data file's side B: its amounts are checked, errors name the field.
+    let v: Value = serde_json::from_str(Data::SHIPPED).unwrap();
+    for (i, amounts, ok) in [(0, json!([2]), true), (0, json!([3]), false), (4, json!([1]), true), (4, json!([2]), false), (2, json!([2]), false)] {
+        let mut d = v.clone();
+        d["worker_board"]["B"][i]["amounts"] = amounts.clone();
+        match (Data::from_value(&d), ok) {
+            (Ok(_), true) => {}
+            (Err(crate::engine::EngineError::DataFile { field, .. }), false) => assert_eq!(field, format!("worker_board.B[{i}].amounts")),
+            (other, _) => panic!("field {i} amounts {amounts}: {other:?}"),
+        }
+    }
+    let mut a_only = v.clone();
+    a_only["worker_board"].as_object_mut().unwrap().remove("B");
+    let a_only = Data::from_value(&a_only).unwrap();
+    assert!(a_only.worker_sides[1].is_none());
 }
 
 #[test]
