@@ -1,5 +1,5 @@
 """The Python API, exercised generically over every registered game and each of its
-configurations (`tradewinds._core.REGISTERED`, `tradewinds._core.configurations`)."""
+configurations (`tradewinds._core.REGISTERED`, `tradewinds.configurations`)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ import tradewinds as tw
 from conftest import (
     SEATS, games_with_data, other_configuration, play_to_end, random_action, random_trajectory, snapshots,
 )
-from tradewinds._core import REGISTERED, configurations
+from tradewinds import configurations
+from tradewinds._core import REGISTERED
 from tradewinds._core import options as declared_options
 
 PUBLIC_API = {
@@ -26,7 +27,7 @@ PUBLIC_API = {
     "DataFileError", "SetupError", "OptionError", "TradewindsError", "Game", "State", "ScoreReport",
     "SimulationResult", "data_path", "AGENT_NAMES", "Agent", "AgentFunction", "VectorGame", "VectorStep",
     "RunDirectoryError", "ChunkError", "RunWriteError", "UnverifiedRunWarning",
-    "replay", "RecordError",
+    "replay", "RecordError", "configurations",
 }
 
 
@@ -148,10 +149,25 @@ def test_option_of_wrong_type(name: str) -> None:
 
 
 def test_unknown_game_names_the_available_games() -> None:
-    with pytest.raises(tw.OptionError) as info:
-        tw.load("no-such-game")
-    for name in tw.GAMES:
-        assert name in str(info.value)
+    for call in (tw.load, tw.configurations):
+        with pytest.raises(tw.OptionError) as info:
+            call("no-such-game")
+        for name in tw.GAMES:
+            assert name in str(info.value)
+
+
+def test_configurations_are_public_and_name_each_mode() -> None:
+    # The configurations a user reaches without the private module: every player count, and
+    # each mode, level and board side, as the options `tw.load` takes.
+    assert tw.configurations is configurations
+    assert {c["players"] for c in tw.configurations("north-wind")} == {2, 3, 4}
+    norsewind = tw.configurations("norsewind")
+    assert {c["level"] for c in norsewind if c["players"] == 1} == set(range(1, 8))
+    mistwind = tw.configurations("mistwind")
+    assert {(c["resource_board"], c["worker_board"]) for c in mistwind} == {
+        (r, w) for r in "AB" for w in "AB"
+    }
+    assert {c["difficulty"] for c in mistwind if c["players"] == 1} == {"easy", "medium", "hard"}
 
 
 # ---- the Game object ------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from ._core import (
     VectorStep,
 )
 from ._core import REGISTERED as _REGISTERED
+from ._core import configurations
 from ._core import load as _load
 from ._core import replay as _replay
 from .agents import AGENT_NAMES, Agent, AgentFunction
@@ -53,6 +54,7 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "load",
+    "configurations",
     "replay",
     "simulate",
     "data_path",

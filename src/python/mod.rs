@@ -27,7 +27,9 @@ fn load(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
     game::load_game(name, options)
 }
 
-/// Every configuration (player count and mode) of game `name`, as option dicts for `load`.
+/// Every configuration of game `name` (each player count, mode, level and board side its
+/// rulebook describes), as option dicts: `tw.load(name, **c)` builds each one. An unknown
+/// name raises `OptionError` naming the games there are.
 #[pyfunction]
 fn configurations<'py>(py: Python<'py>, name: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
     errors::guard(|| errors::engine(crate::games::options(name)))?;
