@@ -27,7 +27,7 @@ PUBLIC_API = {
     "DataFileError", "SetupError", "OptionError", "TradewindsError", "Game", "State", "ScoreReport",
     "SimulationResult", "data_path", "AGENT_NAMES", "Agent", "AgentFunction", "VectorGame", "VectorStep",
     "RunDirectoryError", "ChunkError", "RunWriteError", "UnverifiedRunWarning",
-    "replay", "RecordError", "configurations",
+    "replay", "RecordError", "configurations", "tournament", "TournamentResult",
 }
 
 

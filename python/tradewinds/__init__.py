@@ -47,6 +47,7 @@ from ._core import replay as _replay
 from .agents import AGENT_NAMES, Agent, AgentFunction
 from .bulk import simulate
 from .simulation import ProgressBar, SimulationResult
+from .tournament import TournamentResult, tournament
 from .streaming import ChunkError, RunDirectoryError, RunWriteError, UnverifiedRunWarning
 
 __all__ = [
@@ -57,6 +58,8 @@ __all__ = [
     "configurations",
     "replay",
     "simulate",
+    "tournament",
+    "TournamentResult",
     "data_path",
     "TradewindsError",
     "OptionError",

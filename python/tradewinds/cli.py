@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import GAMES, Game, TradewindsError, __version__, load, simulate
+from .tournament import tournament
 from ._core import configurations
 from ._core import options as options_of
 from ._terminal import fresh_seed, play, view_record
@@ -204,6 +205,57 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise _UsageError(f"--games must be >= 1, got {args.games}")
+    if args.threads < 0:
+        raise _UsageError(f"--threads must be >= 0 (0 = all cores), got {args.threads}")
+    if args.resume and not args.out:
+        raise _UsageError("--resume needs --out DIR, the directory of the tournament to resume")
+    if args.plot:
+        if importlib.util.find_spec("matplotlib") is None:
+            raise _UsageError("--plot needs matplotlib: install it with `pip install 'tradewinds[plot]'`")
+        try:
+            plot_format(args.plot)
+        except ValueError as e:
+            raise _UsageError(f"--plot: {e}") from None
+    try:
+        specs = parse_agent_list(args.agents)
+    except ValueError as e:
+        raise _UsageError(f"--agents: {e}") from None
+    game = _load_game(args)
+    # Named as given on the command line, checked here so that a bad one is a usage error.
+    agents = dict(zip(specs, _checked_specs(game, specs, "--agents")))
+    if len(agents) < len(specs):
+        raise _UsageError("--agents: an agent is named twice")
+    client = _dask_client(args.dask) if args.dask else None
+    restore = None
+    if threading.current_thread() is threading.main_thread():
+        restore = signal.signal(signal.SIGINT, signal.default_int_handler if args.out or client else signal.SIG_DFL)
+    try:
+        result = tournament(
+            game, agents, args.games, seed=args.seed if args.seed is not None else 0, paired=not args.unpaired,
+            threads=args.threads, backend="dask" if client is not None else "local", client=client,
+            out=args.out, resume=args.resume, progress=True,
+        )
+    except KeyboardInterrupt:
+        if args.out:
+            print(f"\ninterrupted: the finished chunks are saved in {args.out}; run the same command with "
+                  "--resume to finish", file=sys.stderr)
+        raise
+    finally:
+        if restore is not None:
+            signal.signal(signal.SIGINT, restore)
+        if client is not None:
+            client.close()
+    print(result.summary(), end="")
+    if args.out:
+        print(f"results in {args.out} (one run directory per seating)")
+    if args.plot:
+        print(f"figure written to {result.plot(args.plot)}")
+    return 0
+
+
 def _checked_specs(game: Game, specs: Sequence[str], flag: str) -> list[str]:
     """The built-in agents' specs in canonical form; a bad one is a usage error of ``flag``
     that names the built-in agents once, as the command line writes them."""
@@ -316,6 +368,35 @@ def _parser() -> argparse.ArgumentParser:
                        help="write a figure: win rate by seat with 95%% intervals, score distributions "
                             "(the extension names the format: .png, .svg, .pdf, .jpg, ...)")
     p_sim.set_defaults(func=_cmd_simulate, command_parser=p_sim)
+
+    p_tour = sub.add_parser(
+        "tournament", help="rate agents against each other: every seating over the same deals",
+        description="Plays every seating of the agents (each agent in each seat; with more agents than seats, "
+                    "every combination) over the same deals, and prints their Plackett-Luce ratings on the Elo "
+                    "scale with 95% bootstrap intervals, the win matrix, scores and margins, and each seat's "
+                    "advantage; for a solo game, each agent's goal and tier rates. Results depend only on the "
+                    "game, --seed, --games and --agents.",
+    )
+    add_game_args(p_tour)
+    p_tour.add_argument("--agents", required=True, metavar="SPECS",
+                        help="the agents, comma-separated: random, greedy, mcts[:iterations=N,exploration=C,"
+                             "rollout_depth=D], e.g. --agents random,greedy,mcts:iterations=50")
+    p_tour.add_argument("--games", type=int, default=100,
+                        help="deals (default 100); each is played once in every seating")
+    p_tour.add_argument("--threads", type=int, default=0,
+                        help="worker threads (default 0 = all cores; with --dask: threads per chunk)")
+    p_tour.add_argument("--unpaired", action="store_true",
+                        help="give each seating deals of its own instead of the same deals for all")
+    p_tour.add_argument("--out", metavar="DIR",
+                        help="stream the games to DIR, one run directory per seating (needs pyarrow)")
+    p_tour.add_argument("--resume", action="store_true",
+                        help="finish the tournament in --out DIR: play only what is missing (the command must "
+                             "name the same game, options, agents, games and seed)")
+    p_tour.add_argument("--dask", metavar="ADDRESS",
+                        help="spread the games over the Dask cluster whose scheduler is at ADDRESS")
+    p_tour.add_argument("--plot", metavar="FILE.png",
+                        help="write a figure: ratings with intervals and the win matrix (.png, .svg, .pdf)")
+    p_tour.set_defaults(func=_cmd_tournament, command_parser=p_tour)
 
     p_play = sub.add_parser(
         "play", help="play in the terminal against built-in agents",
