@@ -110,3 +110,37 @@ def test_batched_python_driven_decisions(benchmark, name: str, observations: boo
     decisions = VECTOR_GAMES * VECTOR_STEPS
     benchmark.extra_info["decisions"] = decisions
     benchmark.extra_info["decisions_per_second"] = decisions / benchmark.stats.stats.mean
+
+
+TOURNAMENT_AGENTS = ["random", "greedy"]
+TOURNAMENT_DEALS = 500
+
+
+def tournament_checksum(game: tw.Game) -> str:
+    result = tw.tournament(game, TOURNAMENT_AGENTS, TOURNAMENT_DEALS, seed=1, threads=1, bootstrap=0)
+    result.ratings()
+    return hashlib.sha256(result.scores.tobytes() + result.winners.tobytes()).hexdigest()
+
+
+def seatings_checksum(game: tw.Game) -> str:
+    # The same games as the tournament, played by simulate directly: one run per seating.
+    from tradewinds.tournament import seatings
+
+    scores, winners = [], []
+    for seating in seatings(len(TOURNAMENT_AGENTS), game.players):
+        r = tw.simulate(game, TOURNAMENT_DEALS, seed=1, threads=1, agents=[TOURNAMENT_AGENTS[i] for i in seating])
+        scores.append(r.scores)
+        winners.append(r.winners)
+    return hashlib.sha256(np.stack(scores).tobytes() + np.stack(winners).tobytes()).hexdigest()
+
+
+@pytest.mark.parametrize("mode", ["tournament", "simulate"])
+@pytest.mark.parametrize("name", tw.GAMES)
+def test_tournament_overhead(benchmark, name: str, mode: str) -> None:  # type: ignore[no-untyped-def]
+    # The tournament's cost over simulate for the same games (every seating of random and
+    # greedy, 500 deals, one thread), ratings fitted without the bootstrap: compare the two modes.
+    game = tw.load(name)
+    run = tournament_checksum if mode == "tournament" else seatings_checksum
+    assert tournament_checksum(game) == seatings_checksum(game)
+    checksum = benchmark.pedantic(run, args=(game,), rounds=3, iterations=1)
+    assert checksum == seatings_checksum(game)

@@ -273,27 +273,31 @@ class _Outcomes:
 
 
 def _outcomes(table: list[tuple[int, ...]], ranks: npt.NDArray[np.int8]) -> _Outcomes:
+    seats = ranks.shape[2]
+    agents_of = np.array(table, dtype=np.int64).reshape(len(table), 1, seats)
+    # Each game as its seats' agents and ranks; the distinct ones are few.
+    keys = np.concatenate([np.broadcast_to(agents_of, ranks.shape), ranks.astype(np.int64)], axis=2)
+    distinct, inverse = np.unique(keys.reshape(-1, 2 * seats), axis=0, return_inverse=True)
     index: dict[tuple[tuple[int, ...], ...], int] = {}
     orders: list[list[int]] = []
     owner: list[int] = []
     starts: list[int] = []
-    game_outcome = np.full(ranks.shape[:2], -1, dtype=np.int64)
-    for s, seating in enumerate(table):
-        for d in range(ranks.shape[1]):
-            rank = ranks[s, d]
-            groups = tuple(tuple(sorted(seating[p] for p in range(len(seating)) if rank[p] == r))
-                           for r in sorted(set(rank.tolist())))
-            if len(groups) < 2:
-                continue  # everyone tied: no information
-            u = index.get(groups)
-            if u is None:
-                u = index[groups] = len(starts)
-                starts.append(len(orders))
-                for parts in itertools.product(*(itertools.permutations(g) for g in groups)):
-                    orders.append([a for part in parts for a in part])
-                    owner.append(u)
-            game_outcome[s, d] = u
-    return _Outcomes(np.array(orders, dtype=np.int64).reshape(len(orders), -1), np.array(owner, dtype=np.int64),
+    outcome_of = np.full(distinct.shape[0], -1, dtype=np.int64)
+    for k, row in enumerate(distinct.tolist()):
+        seating, rank = row[:seats], row[seats:]
+        groups = tuple(tuple(sorted(seating[p] for p in range(seats) if rank[p] == r)) for r in sorted(set(rank)))
+        if len(groups) < 2:
+            continue  # everyone tied: no information
+        u = index.get(groups)
+        if u is None:
+            u = index[groups] = len(starts)
+            starts.append(len(orders))
+            for parts in itertools.product(*(itertools.permutations(g) for g in groups)):
+                orders.append([a for part in parts for a in part])
+                owner.append(u)
+        outcome_of[k] = u
+    game_outcome = outcome_of[inverse.reshape(-1)].reshape(ranks.shape[:2])
+    return _Outcomes(np.array(orders, dtype=np.int64).reshape(len(orders), seats), np.array(owner, dtype=np.int64),
                      np.array(starts, dtype=np.int64), game_outcome)
 
 
