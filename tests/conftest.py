@@ -1,6 +1,7 @@
 """Shared helpers of the Python test suite. Every shared test is generic: it iterates the
 registry (`tradewinds._core.REGISTERED`, every game including unlisted test games such as
-`regatta`) and each game's configurations (`tradewinds._core.configurations`), and assumes
+`regatta`) and each game's configurations (`tradewinds.configurations`; the shared tests take
+one per player count and mode, `COVER`), and assumes
 nothing about a game's seat count, its first state or its winners. Tests about one game's own
 rules, files or fields live under `tests/games/<game>/`."""
 
@@ -62,6 +63,33 @@ CONFIGS: list[Config] = game_configurations(REGISTERED)
 #: register the listed games only.
 LISTED_CONFIGS: list[Config] = game_configurations(tw.GAMES)
 
+
+def cover(configs: list[Config]) -> list[Config]:
+    """The configurations the Python suites test: for each game, configurations until every
+    value of every configuration option (each player count, mode, level and board side) is in
+    one of them, each time the one that brings the most values not yet chosen (the first such
+    in the game's own order). The full product of configurations is the native suite's
+    (`tests/conformance.rs`), which runs every configuration once."""
+    def values(c: Config) -> set[tuple[str, str]]:
+        return {(k, repr(v)) for k, v in c.options.items()}
+
+    chosen: list[Config] = []
+    for name in dict.fromkeys(c.game for c in configs):
+        mine = [c for c in configs if c.game == name]
+        missing = set().union(*(values(c) for c in mine))
+        while missing:
+            best = max(mine, key=lambda c: len(values(c) & missing))
+            chosen.append(best)
+            missing -= values(best)
+    return chosen
+
+
+#: One configuration per player count and per mode of each registered game (see `cover`).
+COVER: list[Config] = cover(CONFIGS)
+
+#: The same for the listed games.
+LISTED_COVER: list[Config] = cover(LISTED_CONFIGS)
+
 #: One configuration per registered game, for costlier tests: its first (the fewest seats).
 ONE_CONFIG: list[Config] = [next(c for c in CONFIGS if c.game == name) for name in REGISTERED]
 
@@ -98,9 +126,9 @@ def ids(params: list[Config] | list[tuple[str, int]]) -> list[str]:
     return out
 
 
-@pytest.fixture(params=CONFIGS, ids=ids(CONFIGS))
+@pytest.fixture(params=COVER, ids=ids(COVER))
 def game(request: pytest.FixtureRequest) -> tw.Game:
-    """Each configuration of each registered game."""
+    """Each configuration of each registered game that `COVER` chooses."""
     config: Config = request.param
     return config.load()
 
@@ -112,9 +140,9 @@ def one_game(request: pytest.FixtureRequest) -> tw.Game:
     return config.load()
 
 
-@pytest.fixture(params=LISTED_CONFIGS, ids=ids(LISTED_CONFIGS))
+@pytest.fixture(params=LISTED_COVER, ids=ids(LISTED_COVER))
 def listed_game(request: pytest.FixtureRequest) -> tw.Game:
-    """Each configuration of each listed game."""
+    """Each configuration of each listed game that `LISTED_COVER` chooses."""
     config: Config = request.param
     return config.load()
 

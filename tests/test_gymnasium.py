@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import CONFIGS, ONE_CONFIG, Config, ids, illegal_action
+from conftest import COVER, ONE_CONFIG, Config, ids, illegal_action
 from tradewinds._core import REGISTERED, configurations
 from tradewinds._core import options as declared_options
 
@@ -73,7 +73,7 @@ def _episode(env: Any, seed: int) -> tuple[list[int], float, bool, bool, dict[st
             return actions, reward, terminated, truncated, info
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+@pytest.mark.parametrize("config", COVER, ids=ids(COVER))
 def test_check_env_passes_for_every_seat(config: Config) -> None:
     for seat in range(config.players):
         _check(config_env(config, seat=seat))
@@ -112,7 +112,7 @@ def test_games_are_registered_with_gymnasium(name: str) -> None:
         twg.env_id("no-such-game")
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+@pytest.mark.parametrize("config", COVER, ids=ids(COVER))
 def test_an_episode_plays_one_seat_against_built_in_agents(config: Config) -> None:
     seat = config.players - 1
     env = config_env(config, seat=seat, opponents="greedy")
@@ -223,7 +223,7 @@ def _masked_actions(envs: Any, infos: dict[str, Any], rng: np.random.Generator) 
     return (rng.random(mask.shape) * mask).argmax(axis=1)
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+@pytest.mark.parametrize("config", COVER, ids=ids(COVER))
 def test_vector_env_plays_one_seat_per_game_with_next_step_autoreset(config: Config) -> None:
     n = 4
     seat = config.players - 1

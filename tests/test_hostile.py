@@ -15,7 +15,7 @@ import pytest
 
 import tradewinds as tw
 from conftest import (
-    CONFIGS, ONE_CONFIG, SEATS, Config, first_chance_node, games_with_data, ids, midgame, other_configuration,
+    COVER, ONE_CONFIG, SEATS, Config, first_chance_node, games_with_data, ids, midgame, other_configuration,
     play_to_end, raises, unchanged,
 )
 from tradewinds._core import REGISTERED
@@ -48,7 +48,7 @@ def test_negative_and_out_of_range_action_ids(game: tw.Game) -> None:
 def test_actions_of_another_game_or_configuration() -> None:
     """H-P3 actions legal in another game's (or configuration's) state, by id and by name,
     and a State or Game object where an action belongs."""
-    games = [c.load() for c in CONFIGS]
+    games = [c.load() for c in COVER]
     for a in games:
         for b in games:
             if a == b:
@@ -266,7 +266,7 @@ def test_future_version_saved_states_name_the_version(game: tw.Game) -> None:
 def test_saved_states_of_another_configuration() -> None:
     """H-P16 a state saved by another configuration or game: StateFormatError naming the
     difference (each option that differs, or the game)."""
-    configs = [(c, c.load()) for c in CONFIGS]
+    configs = [(c, c.load()) for c in COVER]
     for ca, a in configs:
         state = midgame(a, 12, 5)
         text, data = state.to_json(), state.to_bytes()

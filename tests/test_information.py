@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import CONFIGS, LISTED_CONFIGS, Config, ids, random_action, random_trajectory, snapshots
+from conftest import COVER, LISTED_COVER, Config, ids, random_action, random_trajectory, snapshots
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
 
@@ -118,7 +118,7 @@ def test_every_game_documents_its_observations(name: str) -> None:
     assert len(fields) >= 2
 
 
-@pytest.mark.parametrize("config", LISTED_CONFIGS, ids=ids(LISTED_CONFIGS))
+@pytest.mark.parametrize("config", LISTED_COVER, ids=ids(LISTED_COVER))
 def test_documented_tensor_layout_adds_up(config: Config) -> None:
     name = config.game
     game = config.load()
@@ -137,7 +137,7 @@ def test_documented_tensor_layout_adds_up(config: Config) -> None:
     assert sum(size for _, size, _ in offsets(fields, values).values()) == length
 
 
-@pytest.mark.parametrize("config", LISTED_CONFIGS, ids=ids(LISTED_CONFIGS))
+@pytest.mark.parametrize("config", LISTED_COVER, ids=ids(LISTED_COVER))
 def test_documented_fields_hold_in_random_games(config: Config) -> None:
     name, players = config.game, config.players
     game = config.load()
@@ -196,7 +196,7 @@ def _play_on(state: tw.State, seed: int) -> None:
 
 
 @pytest.mark.parametrize("explicit_chance", [False, True], ids=["implicit-chance", "explicit-chance"])
-@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+@pytest.mark.parametrize("config", COVER, ids=ids(COVER))
 def test_states_differing_only_in_hidden_values_look_the_same(config: Config, explicit_chance: bool) -> None:
     players = config.players
     game = config.load()
@@ -229,7 +229,7 @@ def test_states_differing_only_in_hidden_values_look_the_same(config: Config, ex
 
 
 @pytest.mark.parametrize("explicit_chance", [False, True], ids=["implicit-chance", "explicit-chance"])
-@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+@pytest.mark.parametrize("config", COVER, ids=ids(COVER))
 def test_resampled_states_play_on_to_the_end(config: Config, explicit_chance: bool) -> None:
     players = config.players
     game = config.load()
@@ -264,7 +264,7 @@ def _record_view(seen: dict[tuple[int, str | bytes], list[Any]], state: tw.State
 WALKS, LINES, DEPTH = 8, 5, 24
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+@pytest.mark.parametrize("config", COVER, ids=ids(COVER))
 def test_equal_observations_of_the_seat_to_move_give_equal_legal_moves(config: Config) -> None:
     """Search over information states (OpenSpiel's IS-MCTS keys its tree on the acting seat's
     observation string) relies on it. A random game is played with explicit chance; at points

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import CONFIGS, LISTED_CONFIGS, ONE_CONFIG, SEATS, Config, games_with_data, ids
+from conftest import CONFIGS, LISTED_COVER, ONE_CONFIG, SEATS, Config, games_with_data, ids
 from tradewinds._core import REGISTERED
 from tradewinds._core import options as declared_options
 
@@ -136,7 +136,7 @@ def test_unlisted_games_are_not_registered(name: str) -> None:
     assert "tradewinds_" + name.replace("-", "_") not in pyspiel.registered_names()
 
 
-@pytest.mark.parametrize("config", LISTED_CONFIGS, ids=ids(LISTED_CONFIGS))
+@pytest.mark.parametrize("config", LISTED_COVER, ids=ids(LISTED_COVER))
 def test_game_info_matches_the_tradewinds_game(config: Config) -> None:
     name, players = config.game, config.players
     game = two.load(name, **config.options)
@@ -203,7 +203,7 @@ def test_the_interpreter_exits_cleanly_after_using_the_games() -> None:
 # ---- OpenSpiel's conformance test -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("config", LISTED_CONFIGS, ids=ids(LISTED_CONFIGS))
+@pytest.mark.parametrize("config", LISTED_COVER, ids=ids(LISTED_COVER))
 def test_random_sim_test_passes(config: Config) -> None:
     # Full games (to a winner), with clone, serialization, mask, observation and utility checks;
     # each state is also compared with the wrapped tradewinds state.
@@ -224,7 +224,7 @@ def test_random_sim_test_passes(config: Config) -> None:
         assert terminals[1:] == [True, True]
 
 
-@pytest.mark.parametrize("config", LISTED_CONFIGS, ids=ids(LISTED_CONFIGS))
+@pytest.mark.parametrize("config", LISTED_COVER, ids=ids(LISTED_COVER))
 def test_truncated_games_return_zeros_and_won_games_sum_to_zero(config: Config) -> None:
     name, players = config.game, config.players
     rng = random.Random(players)
@@ -265,7 +265,7 @@ def test_clone_serialize_and_pickle_keep_the_state(config: Config) -> None:
     assert pickle.loads(pickle.dumps(state.tradewinds_state)) == state.tradewinds_state
 
 
-@pytest.mark.parametrize("config", LISTED_CONFIGS, ids=ids(LISTED_CONFIGS))
+@pytest.mark.parametrize("config", LISTED_COVER, ids=ids(LISTED_COVER))
 def test_resample_from_infostate_keeps_the_information_state(config: Config) -> None:
     players = config.players
     game = two.load(config.game, **config.options)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tradewinds as tw
-from conftest import CONFIGS, ONE_CONFIG, Config, ids, illegal_action
+from conftest import COVER, ONE_CONFIG, Config, ids, illegal_action
 from tradewinds._core import options as declared_options
 
 pytest.importorskip("pettingzoo")
@@ -34,14 +34,14 @@ def _quietly(check: object, *args: object, **kwargs: object) -> None:
         check(*args, **kwargs)  # type: ignore[operator]
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+@pytest.mark.parametrize("config", COVER, ids=ids(COVER))
 def test_pettingzoo_api_test_passes(config: Config) -> None:
     env = twp.env(config.game, **config.options)
     assert isinstance(env, AECEnv)
     _quietly(api_test, env, num_cycles=CYCLES)
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+@pytest.mark.parametrize("config", COVER, ids=ids(COVER))
 def test_pettingzoo_seed_test_passes(config: Config) -> None:
     _quietly(seed_test, lambda: twp.env(config.game, **config.options), num_cycles=CYCLES)
 
@@ -79,7 +79,7 @@ def _play(env: AECEnv, seed: int) -> tuple[list[str], dict[str, float], int]:
     return order, final, decisions
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+@pytest.mark.parametrize("config", COVER, ids=ids(COVER))
 def test_an_episode_follows_the_game(config: Config) -> None:
     env = twp.env(config.game, **config.options)
     env.reset(seed=3)
@@ -114,7 +114,7 @@ def test_an_episode_follows_the_game(config: Config) -> None:
     assert isinstance(text, str) and text == str(state)
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+@pytest.mark.parametrize("config", COVER, ids=ids(COVER))
 def test_rewards_are_the_returns(config: Config) -> None:
     env = twp.env(config.game, **config.options)
     for seed in range(8, 12):

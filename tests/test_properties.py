@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 import tradewinds as tw
-from conftest import CONFIGS, ONE_CONFIG, Config, first_chance_node, ids, play_to_end
+from conftest import COVER, ONE_CONFIG, Config, first_chance_node, ids, play_to_end
 
 
 class ApiMachine(RuleBasedStateMachine):
@@ -200,7 +200,7 @@ MACHINE_SETTINGS = settings(
 )
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=ids(CONFIGS))
+@pytest.mark.parametrize("config", COVER, ids=ids(COVER))
 def test_api_state_machine(config: Config) -> None:
     machine = machine_for(config)
     machine.TestCase.settings = MACHINE_SETTINGS
