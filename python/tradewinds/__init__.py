@@ -48,7 +48,7 @@ from .agents import AGENT_NAMES, Agent, AgentFunction
 from .bulk import simulate
 from .simulation import ProgressBar, SimulationResult
 from .tournament import TournamentResult, tournament
-from .streaming import ChunkError, RunDirectoryError, RunWriteError, UnverifiedRunWarning
+from .streaming import ChunkError, RunDirectoryError, RunWriteError, StrayFileWarning
 
 __all__ = [
     "GAMES",
@@ -70,7 +70,7 @@ __all__ = [
     "RunDirectoryError",
     "ChunkError",
     "RunWriteError",
-    "UnverifiedRunWarning",
+    "StrayFileWarning",
     "RecordError",
     "Game",
     "State",

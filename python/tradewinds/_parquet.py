@@ -6,14 +6,13 @@ A file holds the games ``first .. first + games`` of a run as one table: the col
 ``winners_p0``, ``moves``, ``category_points_<category>_p0``, ``opponent_scores_<opponent>``,
 ``tier``, ...), each of its array's element type. Its key-value metadata holds, under the key
 ``tradewinds``, a JSON object: the file's format tag and version, the chunk's own entries
-(``index``, ``first``, ``games``, ``seed`` and the run's ``run_id``; in a run directory of
-format version 3, also its timing and the process that wrote it, which later versions keep
-in the chunk log so that a chunk holds only what its games determine), ``run`` (the game,
+(``index``, ``first``, ``games``, ``seed`` and the run's ``run_id``; its timing is in the
+run directory's chunk log, so that a chunk holds only what its games determine), ``run`` (the game,
 its options, the seed, the agents, the names along the axes) and ``statistics`` (the chunk's
 :class:`~tradewinds._stats.RunStatistics`, so that a run's summary decodes only the files'
-footers). Columns are compressed with zstd. The format tag and version are those of the
-``.npz`` chunks of earlier run directories: the version is ``_results.FILE_VERSION``, and a
-file of an earlier version lacks the arrays added since, which read at their ``fill``.
+footers). Columns are compressed with zstd. The format version is ``_results.FILE_VERSION``
+(that of saved results too), and a file of an earlier version lacks the arrays added since,
+which read at their ``fill``.
 
 Reading and writing need pyarrow (``pip install 'tradewinds[parquet]'``); nothing else of
 tradewinds does, so it is imported here, when a file is read or written.
@@ -32,10 +31,9 @@ import numpy.typing as npt
 from ._optional import import_optional
 from ._results import FILE_VERSION, SCHEMA, Layout, allocate, axis_sizes, columns
 
-__all__ = ["require", "write_chunk", "read_chunk", "read_chunk_meta", "KEY", "TAG", "INSTALL"]
+__all__ = ["require", "write_chunk", "read_chunk", "read_chunk_meta", "read_chunk_tag", "KEY", "TAG", "INSTALL"]
 
-#: The format tag of a chunk's metadata (the ``.npz`` chunks of earlier run directories
-#: carry the same).
+#: The format tag of a chunk's metadata.
 TAG = "tradewinds-simulation-chunk"
 #: The key of the file's key-value metadata that holds tradewinds' JSON object.
 KEY = b"tradewinds"
@@ -129,6 +127,19 @@ def read_chunk_meta(path: str | os.PathLike[str] | bytes, layout: Layout) -> tup
     meta, version = _meta_of(footer.metadata)
     _check_columns(pa, footer.schema.to_arrow_schema(), layout, version)
     return meta, int(footer.num_rows)
+
+
+def read_chunk_tag(path: str | os.PathLike[str] | bytes) -> dict[str, Any]:
+    """The JSON object in the metadata of Parquet chunk ``path`` (a path, or the file's
+    contents), from its footer, whatever its columns (a chunk of another run's games).
+    Raises ``ValueError`` saying why when the file is not a Parquet chunk of a version this
+    tradewinds reads."""
+    pa, pq = require("reading a run directory's Parquet chunks")
+    try:
+        footer = pq.read_metadata(_source(pa, path))
+    except (OSError, pa.ArrowException) as e:
+        raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
+    return _meta_of(footer.metadata)[0]
 
 
 def read_chunk(path: str | os.PathLike[str] | bytes, layout: Layout) -> tuple[

@@ -145,14 +145,14 @@ def simulate(
     and of streaming (default: :func:`default_chunk_games`, or for a local run in memory
     about eight chunks per thread).
 
-    ``out``: a directory to stream the results to as chunks finish, a Parquet dataset (a
-    manifest plus one Parquet file per chunk, each written atomically; needs pyarrow, ``pip
-    install 'tradewinds[parquet]'``). If the run is interrupted, every finished chunk stays
+    ``out``: a directory to stream the results to as chunks finish (a manifest, a chunk log,
+    and one Parquet file per chunk in ``out/chunks``, the run's Parquet dataset; each written
+    atomically; needs pyarrow, ``pip install 'tradewinds[parquet]'``). If the run is interrupted, every finished chunk stays
     intact, and ``resume=True`` plays only the missing ones. Without ``resume``, a directory
     that already holds a run is an error; with it, a directory whose manifest disagrees with
     this call (game, options, seed, games, chunk size, agents) is an error naming what
-    differs. A directory written by an earlier version (``.npz`` chunks) is resumed in its
-    own format. With ``backend="dask"`` the workers write the chunks they play: ``out`` must
+    differs, and so is one whose chunks verify but belong to a run other than its manifest
+    describes (an edited manifest: nothing is changed). With ``backend="dask"`` the workers write the chunks they play: ``out`` must
     be a path that they reach too (a shared file system). Resuming checks every finished
     chunk against the checksum the directory's chunk log records, and plays a damaged one
     again (with a warning). A write that fails for lack of space or permission raises
@@ -229,7 +229,7 @@ def simulate(
             chunk_games = default_chunk_games(seats)
 
     try:
-        done = directory.finished() if directory is not None else set()
+        done = directory.finished(repair) if directory is not None else set()
         chunks = -(-games // chunk_games) if games else 0
         timing = Timing()
 

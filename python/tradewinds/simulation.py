@@ -666,8 +666,10 @@ class SimulationResult:
         against the SHA-256 the directory's chunk log records as it is read; otherwise the
         error (a :class:`~tradewinds.RunDirectoryError`; for a chunk, a
         :class:`~tradewinds.ChunkError`) names the chunk and how to finish the run
-        (``--resume``) or repair it (``--repair``). Directories written
-        by earlier versions (``.npz`` chunks) read the same way. Reading a Parquet run
+        (``--resume``) or repair it (``--repair``). Files in the directory that are
+        not the run's are named in a :class:`~tradewinds.StrayFileWarning` and never read.
+        Directories of earlier formats (development versions before the first release) are
+        refused with a message saying so. Reading a Parquet run
         directory needs pyarrow (``pip install 'tradewinds[parquet]'``)."""
         reader = RunReader.open(path)
         statistics, timing = reader.statistics()

@@ -1,39 +1,47 @@
 """Run directories: a simulation streamed durably to a directory, chunk by chunk, resumed,
 and read back (:class:`RunReader`).
 
-Layout of a run directory (format version 4, a Parquet dataset)::
+Layout of a run directory (format version 5, the only one this tradewinds reads)::
 
-    DIR/_manifest.json        what the run is: game configuration, seed, agents, games, chunk
-                              size, and ``run_id``, the SHA-256 of all of it
-    DIR/_chunks.jsonl         the chunk log: one line per finished chunk (its game range, size,
-                              SHA-256 of the file and of its games, the run it belongs to, timing)
-    DIR/chunk-000000.parquet  games 0 .. chunk_games - 1
-    DIR/chunk-000001.parquet  games chunk_games .. 2 * chunk_games - 1
+    DIR/_manifest.json               what the run is: game configuration, seed, agents, games,
+                                     chunk size, and ``run_id``, the SHA-256 of all of it
+    DIR/_chunks.jsonl                the chunk log: one line per finished chunk (its game range,
+                                     size, SHA-256 of the file and of its games, the run it
+                                     belongs to, timing)
+    DIR/chunks/chunk-000000.parquet  games 0 .. chunk_games - 1
+    DIR/chunks/chunk-000001.parquet  games chunk_games .. 2 * chunk_games - 1
     ...
+
+``DIR/chunks`` holds the run's chunks and nothing else the run writes there but its
+temporary files (``.chunk-...tmp``, which Parquet readers skip), so that it is the Parquet
+dataset of the run's games: ``pandas.read_parquet(DIR / "chunks")`` (or pyarrow, polars,
+duckdb pointed at it) reads exactly them. A file there (or a chunk-like file in ``DIR``) that
+is not one of the run's chunks is a stray: it is named in a :class:`StrayFileWarning` by
+:class:`RunReader` and when the run is resumed or repaired, and never read as the run's.
 
 A chunk is finished once its line is in the chunk log (appended and flushed to disk by the
 process that runs the simulation, after the chunk's file is in place; a chunk file left
 without its line, by a process stopped in between, is read whole, checked and recorded when
-the run resumes). Every read of a chunk
-checks its file against that line (size, then SHA-256) before anything in it is believed, and
-a chunk that fails is a :class:`ChunkError` naming it and the command that repairs it: every
-chunk is determined by the run's options, seed and game range, so ``repair`` plays the
-damaged or missing ones again (see docs/simulation.md for the fields).
+the run resumes). Every read of a chunk checks its file against that line (size, then
+SHA-256) before anything in it is believed, and a chunk that fails is a :class:`ChunkError`
+naming it and the command that repairs it: every chunk is determined by the run's options,
+seed and game range, so ``repair`` plays the damaged or missing ones again (see
+docs/simulation.md for the fields). A line of the chunk log that is malformed (not JSON, its
+check not matching, naming no chunk of the run) is reported by its line number and ignored:
+it never takes a chunk's good line away. Lines that verify but name another run (a manifest
+edited after the run) are never acted on: the directory is refused, naming the settings
+that differ, and nothing in it is changed.
 
 Each chunk is a Parquet file of the games' per-game arrays, one column per cell (see
 ``tradewinds._parquet``), and carries the chunk's statistics in its metadata, so that a
-summary of the run decodes the files' footers only. The manifest's name starts with an
-underscore, like the files that Parquet readers (pyarrow, pandas, Dask) skip when they read
-a directory as one dataset; so do the names of the chunk log, of the lock (``.lock``), of
-temporary files (``.chunk-...tmp``) and of damaged chunks set aside (``_chunk-...parquet.bad``).
+summary of the run decodes the files' footers only. The names of the manifest, the chunk
+log, the lock (``.lock``) and damaged chunks set aside (``_chunk-...parquet.bad``) start with
+an underscore or a dot, like the files that Parquet readers skip.
 
-Directories written by earlier versions (format versions 1 and 2) hold ``DIR/manifest.json``
-and ``DIR/chunk-NNNNNN.npz`` files; version 3 holds Parquet chunks without a chunk log. None
-of them records checksums: they are read with the checks their files allow and a
-:class:`UnverifiedRunWarning`, and resumed in their own format (new chunks are ``.npz`` files
-too, or version-3 Parquet files), so that a run never mixes two.
+Directories of earlier formats (versions 1 to 4, written by development versions of
+tradewinds before its first release) are refused with a message that says so.
 
-Every file is written to a temporary name in ``DIR``, flushed to disk (``fsync``) and then
+Every file is written to a temporary name in its folder, flushed to disk (``fsync``) and then
 renamed into place, so a chunk file either is complete or does not exist, whatever happens to
 the process (an exception, Ctrl-C, ``kill -9``, a power cut after the rename reached the disk).
 A resumed run plays only the chunks that are missing; because game ``i`` depends only on the
@@ -60,8 +68,6 @@ import socket
 import stat
 import time
 import warnings
-import zipfile
-import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,15 +79,16 @@ import numpy.typing as npt
 from ._core import TradewindsError
 from ._parquet import read_chunk as _read_parquet
 from ._parquet import read_chunk_meta as _read_parquet_meta
+from ._parquet import read_chunk_tag as _read_parquet_tag
 from ._parquet import TAG as _TAG
 from ._parquet import require as _require_pyarrow
 from ._parquet import write_chunk as _write_parquet
-from ._results import FILE_VERSION, Layout, NpzFormat, RangeResult, RunArrays, checksum, read_npz, write_npz
+from ._results import FILE_VERSION, Layout, RangeResult, RunArrays, checksum
 from ._stats import InOrder, RunStatistics
 
 __all__ = [
-    "MANIFEST", "NPZ_MANIFEST", "CHUNK_LOG", "RunDirectory", "RunReader", "ChunkWriter", "Timing", "read_manifest",
-    "directory_status", "chunk_name", "RunDirectoryError", "ChunkError", "RunWriteError", "UnverifiedRunWarning",
+    "MANIFEST", "CHUNK_LOG", "CHUNKS", "RunDirectory", "RunReader", "ChunkWriter", "Timing", "read_manifest",
+    "directory_status", "chunk_name", "RunDirectoryError", "ChunkError", "RunWriteError", "StrayFileWarning",
     "RepairReport",
 ]
 
@@ -129,31 +136,28 @@ class RunWriteError(RunDirectoryError, OSError):
         return type(self), self.args, state
 
 
-class UnverifiedRunWarning(UserWarning):
-    """A run directory written by an earlier tradewinds (format version 1 to 3) records no
-    checksums: its chunks are checked as far as they read, but damage that still reads (a
-    changed value) cannot be detected."""
+class StrayFileWarning(UserWarning):
+    """A run directory holds files that are not its run's: in ``DIR/chunks`` (the run's
+    Parquet dataset), anything but the run's chunks; in ``DIR``, chunk-like files. The run
+    never reads them, but a Parquet reader pointed at ``DIR/chunks`` would: the warning names
+    each (the first few, and how many more)."""
 
 
 # Public as ``tradewinds.RunDirectoryError`` and so on, like the errors of the extension.
-for _public in (RunDirectoryError, ChunkError, RunWriteError, UnverifiedRunWarning):
+for _public in (RunDirectoryError, ChunkError, RunWriteError, StrayFileWarning):
     _public.__module__ = "tradewinds"
 
-#: The manifest of a run directory (format version 3 on: Parquet chunks).
+#: The manifest of a run directory.
 MANIFEST = "_manifest.json"
-#: The manifest of a run directory of format version 1 or 2 (``.npz`` chunks).
-NPZ_MANIFEST = "manifest.json"
+#: The manifest's name in directories of format versions 1 and 2 (refused, see read_manifest).
+_OLD_MANIFEST = "manifest.json"
+#: The folder of a run directory that holds its chunks (and only them): its Parquet dataset.
+CHUNKS = "chunks"
 _FORMAT = "tradewinds-simulation-dir"
-#: The run-directory format version written; older ones are read too. Version 1 predates
-#: opponents and tiers: its manifest names neither, and its chunks lack their arrays.
-#: Versions 1 and 2 hold ``.npz`` chunks and ``manifest.json``; version 3 Parquet chunks and
-#: ``_manifest.json``; version 4 adds the chunk log (checksums) and the manifest's ``run_id``.
-_VERSION = 4
-#: The first version whose chunks are Parquet files.
-_PARQUET_SINCE = 3
-#: The first version with a chunk log (checksums) and a ``run_id``.
-_CHECKED_SINCE = 4
-#: The chunk log of a run directory (format version 4).
+#: The run-directory format version written and read. Versions 1 to 4 were written by
+#: development versions before the first release, and are refused.
+_VERSION = 5
+#: The chunk log of a run directory.
 CHUNK_LOG = "_chunks.jsonl"
 #: The largest manifest read (a manifest holds the component data of its game: kilobytes).
 _MANIFEST_LIMIT = 16 << 20
@@ -165,13 +169,12 @@ _INT64 = (1 << 63) - 1
 _WRITE_FAILURES = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM",
                                                              "EFBIG") if hasattr(errno, name))
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_CHUNK = NpzFormat(_TAG, FILE_VERSION, "tradewinds simulation chunk")
 _LOCK = ".lock"
+#: How many strays, or malformed lines of the chunk log, a message names (it counts the rest).
+_NAMED = 10
 
 #: Manifest entries that must agree for a directory to be resumed, in the order reported.
-_IDENTITY = ("game", "config", "players", "seed", "games", "chunk_games", "agents")
-#: Entries a manifest of an older version may lack, and what their absence means.
-_DEFAULTS: dict[str, Any] = {"opponents": [], "tiers": []}
+_IDENTITY = ("game", "config", "players", "seed", "games", "chunk_games", "agents", "opponents", "tiers")
 
 
 def make_manifest(
@@ -216,15 +219,26 @@ def run_id(manifest: Mapping[str, Any]) -> str:
 
 
 def manifest_file(path: str | os.PathLike[str]) -> Path | None:
-    """The manifest of run directory ``path`` (``_manifest.json``, or ``manifest.json`` in a
-    directory of an earlier format), or None when it has none."""
+    """The manifest of run directory ``path`` (``_manifest.json``), or None when it has none.
+    Raises :class:`RunDirectoryError` for a directory of format version 1 or 2 (whose
+    manifest is ``manifest.json``)."""
     where = Path(path)
     if where.exists() and not where.is_dir():
         raise RunDirectoryError.at(path, f"{path} is not a directory")
-    for name in (MANIFEST, NPZ_MANIFEST):
-        if os.path.lexists(where / name):
-            return where / name
+    if os.path.lexists(where / MANIFEST):
+        return where / MANIFEST
+    if os.path.lexists(where / _OLD_MANIFEST):
+        raise RunDirectoryError.at(path, f"{path} holds {_OLD_MANIFEST}: {_old_format(None)}")
     return None
+
+
+def _old_format(version: Any) -> str:
+    """Why a run directory of an earlier format is refused."""
+    which = f"format version {_shown(version)}" if version is not None else "format version 1 or 2, .npz chunks"
+    return (f"it is a run directory of an earlier format ({which}), written by a development version of "
+            f"tradewinds before its first release. This tradewinds reads run-directory format version {_VERSION} "
+            "only: play the run again into a new directory (the same game, options, seed and agents give the "
+            "same games)")
 
 
 def _read_file(path: str | os.PathLike[str], limit: int) -> bytes:
@@ -289,8 +303,9 @@ def _manifest_problem(manifest: Mapping[str, Any]) -> str | None:
 def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The manifest of run directory ``path``, or None when it has none. Raises
     :class:`RunDirectoryError` saying why when it is not a tradewinds run directory's manifest
-    of a version this tradewinds reads, is malformed or (format version 4) was changed since
-    the run wrote it (its ``run_id`` does not match its entries)."""
+    of the version this tradewinds reads, is malformed or was changed since the run wrote it
+    without its ``run_id`` being made to match (an edit that recomputed it shows when the
+    chunks are checked: see :func:`foreign_run`)."""
     file = manifest_file(path)
     if file is None:
         return None
@@ -308,17 +323,17 @@ def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
         raise refuse("is not the manifest of a tradewinds simulation directory")
     version = manifest.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= _VERSION:
-        raise refuse(f"has run-directory format version {version}; this tradewinds reads version {_VERSION} and older")
-    if (version >= _PARQUET_SINCE) != (file.name == MANIFEST):
-        raise refuse(f"has run-directory format version {version}, which names its manifest "
-                     f"{MANIFEST if version >= _PARQUET_SINCE else NPZ_MANIFEST}")
+        raise refuse(f"has run-directory format version {_shown(version)}; this tradewinds reads version "
+                     f"{_VERSION} (an earlier one only to refuse it)")
+    if version != _VERSION:
+        raise refuse(_old_format(version))
     missing = [k for k in (*_IDENTITY, "chunks", "categories") if k not in manifest]
     if missing:
         raise refuse(f"lacks {', '.join(missing)}")
     problem = _manifest_problem(manifest)
     if problem is not None:
         raise refuse(f"is malformed: {problem}")
-    if version >= _CHECKED_SINCE and manifest.get("run_id") != run_id(manifest):
+    if manifest.get("run_id") != run_id(manifest):
         raise refuse("was changed after the run wrote it, or is damaged: its run_id is not the SHA-256 of its "
                      "entries. Its chunks belong to the run it described; restore it, or play the run again "
                      "into a new directory")
@@ -330,12 +345,14 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def manifest_differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
-    """How manifest ``new`` (this run) disagrees with ``old`` (the directory's), one line per
-    setting, naming it: ``seed: the directory has 1, this run 2``."""
+def manifest_differences(old: Mapping[str, Any], new: Mapping[str, Any],
+                         names: tuple[str, str] = ("the directory", "this run")) -> list[str]:
+    """How manifest ``new`` disagrees with ``old``, one line per setting, naming it: ``seed:
+    the directory has 1, this run 2`` (``names`` are what ``old`` and ``new`` are called)."""
     out = []
-    for key in (*_IDENTITY, *_DEFAULTS):
-        a, b = old.get(key, _DEFAULTS.get(key)), new.get(key, _DEFAULTS.get(key))
+    was, now = names
+    for key in _IDENTITY:
+        a, b = old.get(key), new.get(key)
         if a == b:
             continue
         if key == "config" and isinstance(a, dict) and isinstance(b, dict):
@@ -343,20 +360,18 @@ def manifest_differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list
                 if k == "game" or a.get(k) == b.get(k):
                     continue
                 what = "the component data differ" if k == "data" else (
-                    f"the directory has {_shown(a.get(k, '(default)'))}, this run {_shown(b.get(k, '(default)'))}")
+                    f"{was} has {_shown(a.get(k, '(default)'))}, {now} {_shown(b.get(k, '(default)'))}")
                 out.append(f"option {k}: {what}")
         elif key == "agents" and isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
             for p, (x, y) in enumerate(zip(a, b)):
                 if x != y:
-                    out.append(f"agent of seat {p}: the directory has {x}, this run {y}")
+                    out.append(f"agent of seat {p}: {was} has {_shown(x)}, {now} {_shown(y)}")
         elif key == "players" and old.get("config", {}).get("players") != new.get("config", {}).get("players"):
             continue  # already reported as an option
-        elif key in _DEFAULTS and old.get("config") != new.get("config"):
+        elif key in ("opponents", "tiers") and old.get("config") != new.get("config"):
             continue  # follows from the options, already reported
-        elif key in _DEFAULTS and key not in old:
-            out.append(f"{key}: the directory (written by an older tradewinds) records none, this run {_shown(b)}")
         else:
-            out.append(f"{key}: the directory has {_shown(a)}, this run {_shown(b)}")
+            out.append(f"{key}: {was} has {_shown(a)}, {now} {_shown(b)}")
     return out
 
 
@@ -393,74 +408,42 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], None
 # ---- chunk files ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ChunkFiles:
-    """The chunk files of a run directory: Parquet (``parquet``, format version 3 on) or
-    ``.npz`` (versions 1 and 2); ``checked`` when a chunk log records their checksums (version
-    4 on)."""
-
-    parquet: bool
-    checked: bool = False
-
-    @classmethod
-    def of(cls, manifest: Mapping[str, Any]) -> ChunkFiles:
-        version = int(manifest["version"])
-        return cls(version >= _PARQUET_SINCE, version >= _CHECKED_SINCE)
-
-    @property
-    def suffix(self) -> str:
-        return ".parquet" if self.parquet else ".npz"
-
-    def name(self, index: int, chunks: int) -> str:
-        return chunk_name(index, chunks, self.suffix)
-
-    def set_aside(self, name: str) -> str:
-        """The name a damaged chunk is renamed to: one that readers of the dataset skip."""
-        return f"_{name}.bad" if self.parquet else f"{name}.bad"
-
-    def require(self) -> None:
-        """Raises ``ImportError`` (saying how to install it) when what writes and reads these
-        files is missing."""
-        if self.parquet:
-            _require_pyarrow("a run directory (out=DIR, --out DIR), a Parquet dataset,")
-
-    def write(self, f: IO[bytes], meta: Mapping[str, Any], part: RangeResult, layout: Layout) -> None:
-        if self.parquet:
-            _write_parquet(f, meta, part.arrays, layout, part.first)
-        else:
-            write_npz(f, _CHUNK, meta, part.arrays)
-
-    def read(self, source: Path | bytes, layout: Layout, first: int) -> tuple[dict[str, Any],
-                                                                          dict[str, npt.NDArray[Any]]]:
-        """The metadata and the per-game arrays of a chunk file (its path, or its contents
-        already checked), whose games start at game ``first``. Raises ``ValueError`` saying
-        why it cannot be read."""
-        if self.parquet:
-            meta, game, arrays = _read_parquet(source, layout)
-            if not np.array_equal(game, np.arange(first, first + len(game), dtype=np.int64)):
-                raise ValueError(f"its games are not those from game {first} on")
-            return meta, arrays
-        try:
-            return read_npz(io.BytesIO(source) if isinstance(source, bytes) else source, _CHUNK, "it", layout)
-        except (OSError, EOFError, zipfile.BadZipFile, KeyError, zlib.error) as e:
-            raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
-
-    def read_meta(self, source: Path | bytes, layout: Layout) -> tuple[dict[str, Any], int]:
-        """The metadata of a chunk file and its number of games, from the footer of a Parquet
-        file (the whole of an ``.npz``, whose arrays are checked then)."""
-        if self.parquet:
-            return _read_parquet_meta(source, layout)
-        meta, arrays = self.read(source, layout, 0)
-        games = int(arrays["moves"].shape[0])
-        RangeResult(0, games, 0.0, 1, arrays).check(layout)
-        return meta, games
+def _require() -> None:
+    """Raises ``ImportError`` (saying how to install it) when pyarrow, which writes and reads
+    the chunks, is missing."""
+    _require_pyarrow("a run directory (out=DIR, --out DIR), a Parquet dataset,")
 
 
-def chunk_name(index: int, chunks: int, suffix: str = ".parquet") -> str:
-    """The file name of chunk ``index`` of a run of ``chunks`` chunks (``.npz`` in a directory
-    of format version 1 or 2)."""
+def chunk_name(index: int, chunks: int) -> str:
+    """The file name of chunk ``index`` of a run of ``chunks`` chunks (in ``DIR/chunks``)."""
     width = max(6, len(str(max(chunks - 1, 0))))
-    return f"chunk-{index:0{width}d}{suffix}"
+    return f"chunk-{index:0{width}d}.parquet"
+
+
+def chunk_path(path: str | os.PathLike[str], index: int, chunks: int) -> Path:
+    """The path of chunk ``index`` of a run of ``chunks`` chunks in run directory ``path``."""
+    return Path(path) / CHUNKS / chunk_name(index, chunks)
+
+
+def _set_aside_name(name: str) -> str:
+    """The name (in ``DIR``) a damaged chunk is renamed to: one that readers of the dataset
+    skip, outside the run's dataset."""
+    return f"_{name}.bad"
+
+
+#: A name the run gives its chunks (in any run; which index is the run's is checked apart).
+_CHUNK_NAME = re.compile(r"chunk-(\d{6,})\.parquet")
+
+
+def _read_chunk(source: Path | bytes, layout: Layout, first: int) -> tuple[dict[str, Any],
+                                                                         dict[str, npt.NDArray[Any]]]:
+    """The metadata and the per-game arrays of a chunk file (its path, or its contents already
+    checked), whose games start at game ``first``. Raises ``ValueError`` saying why it cannot
+    be read."""
+    meta, game, arrays = _read_parquet(source, layout)
+    if not np.array_equal(game, np.arange(first, first + len(game), dtype=np.int64)):
+        raise ValueError(f"its games are not those from game {first} on")
+    return meta, arrays
 
 
 def _chunk_span(manifest: Mapping[str, Any], index: int) -> tuple[int, int]:
@@ -474,17 +457,17 @@ def _check_meta(meta: Mapping[str, Any], games: int, index: int, manifest: Mappi
     first, want = _chunk_span(manifest, index)
     for key, value in (("index", index), ("first", first), ("games", want), ("seed", manifest["seed"])):
         if meta.get(key) != value:
-            raise ValueError(f"its {key} is {meta.get(key)!r}, the manifest implies {value!r}")
+            raise ValueError(f"its {key} is {_shown(meta.get(key))}, the manifest implies {value!r}")
     if games != want:
         raise ValueError(f"it holds {games} games, the manifest implies {want}")
-    if int(manifest["version"]) >= _CHECKED_SINCE and meta.get("run_id") != manifest["run_id"]:
+    if meta.get("run_id") != manifest["run_id"]:
         raise ValueError("it belongs to another run (its run_id is not the manifest's)")
 
 
-def _chunk_statistics(meta: Mapping[str, Any], games: int, layout: Layout) -> RunStatistics | None:
-    """The statistics a chunk's metadata records (None for a chunk written without them)."""
+def _chunk_statistics(meta: Mapping[str, Any], games: int, layout: Layout) -> RunStatistics:
+    """The statistics a chunk's metadata records."""
     if "statistics" not in meta:
-        return None
+        raise ValueError("its metadata holds no statistics")
     try:
         stats = RunStatistics.from_json(meta["statistics"], layout)
     except (KeyError, TypeError, IndexError) as e:
@@ -494,8 +477,7 @@ def _chunk_statistics(meta: Mapping[str, Any], games: int, layout: Layout) -> Ru
     return stats
 
 
-#: The entries of a chunk's timing (all :class:`Timing` reads): in its line of the chunk log
-#: (format version 4), in its own metadata before.
+#: The entries of a chunk's timing (all :class:`Timing` reads), in its line of the chunk log.
 _TIMING = ("threads", "session", "session_start", "finished", "elapsed_seconds")
 
 
@@ -521,9 +503,80 @@ class Timing:
         return sum(max(0.0, e - s) for s, e in self.sessions.values())
 
 
+# ---- strays ----------------------------------------------------------------------------------
+
+
+def _chunks_folder(path: Path) -> Path:
+    """``path/chunks``, once it is known not to be a symbolic link or anything but a folder
+    (it may be missing); :class:`RunDirectoryError` otherwise."""
+    folder = path / CHUNKS
+    try:
+        info = os.lstat(folder)
+    except FileNotFoundError:
+        return folder
+    if stat.S_ISLNK(info.st_mode):
+        raise RunDirectoryError.at(path, f"{folder} is a symbolic link; a run directory holds its chunks itself")
+    if not stat.S_ISDIR(info.st_mode):
+        raise RunDirectoryError.at(path, f"{folder} is not a folder; it is where a run directory holds its chunks")
+    return folder
+
+
+def _is_run_chunk(name: str, chunks: int) -> bool:
+    m = _CHUNK_NAME.fullmatch(name)
+    return m is not None and int(m.group(1)) < chunks and name == chunk_name(int(m.group(1)), chunks)
+
+
+def strays(path: str | os.PathLike[str], manifest: Mapping[str, Any]) -> list[str]:
+    """The files of run directory ``path`` that are not its run's (relative to ``path``, in
+    name order): in ``chunks/``, everything but the run's chunks and the hidden names
+    (``.``, ``_``) that Parquet readers skip; in ``path`` itself, the chunk-like names
+    (``chunk...``, ``*.parquet``, ``*.npz``)."""
+    where = Path(path)
+    chunks = int(manifest["chunks"])
+    out = []
+    folder = _chunks_folder(where)
+    if folder.is_dir():
+        with os.scandir(folder) as entries:
+            out += [f"{CHUNKS}/{e.name}" for e in entries
+                    if not e.name.startswith((".", "_")) and not _is_run_chunk(e.name, chunks)]
+    with os.scandir(where) as entries:
+        out += [e.name for e in entries
+                if not e.name.startswith((".", "_")) and e.name != CHUNKS
+                and (e.name.startswith("chunk") or e.name.endswith((".parquet", ".npz")))]
+    return sorted(out)
+
+
+def _named(items: list[str], total: int | None = None) -> str:
+    """The first :data:`_NAMED` of ``items`` (each cut to a sensible length), and how many
+    more there are (of ``total``, when more were counted than kept)."""
+    total = len(items) if total is None else total
+    shown = ", ".join(_cut(i) for i in items[:_NAMED])
+    return shown + (f" and {total - min(len(items), _NAMED):,} more" if total > _NAMED else "")
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def warn_strays(path: str | os.PathLike[str], manifest: Mapping[str, Any], stacklevel: int = 3) -> None:
+    """A :class:`StrayFileWarning` naming the strays of run directory ``path``, if it has any."""
+    found = strays(path, manifest)
+    if not found:
+        return
+    one = len(found) == 1
+    warnings.warn(
+        f"{path} holds {len(found):,} file{'' if one else 's'} that {'is' if one else 'are'} not its run's "
+        f"chunk{'' if one else 's'}: {_named(found)}. The run never reads "
+        f"{'it' if one else 'them'}, but a Parquet reader pointed at {Path(path) / CHUNKS} (the run's dataset) "
+        f"reads every file there: move {'it' if one else 'them'} out of the run directory",
+        StrayFileWarning, stacklevel=stacklevel)
+
+
 # ---- the chunk log ---------------------------------------------------------------------------
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+#: Why a line of the chunk log that verifies is not this run's.
+_FOREIGN = "it is another run's (its run_id is not the manifest's)"
 
 
 def _line_check(record: Mapping[str, Any]) -> str:
@@ -537,32 +590,32 @@ def _log_line(record: Mapping[str, Any]) -> bytes:
     return (json.dumps({**record, "check": _line_check(record)}, sort_keys=True) + "\n").encode("utf-8")
 
 
-def _record_problem(record: Any, manifest: Mapping[str, Any], files: ChunkFiles) -> tuple[int | None, str | None]:
-    """``(index, None)`` for a valid line of the chunk log of the run of ``manifest``;
-    ``(index or None, why)`` for one that is not."""
+def _record_problem(record: Any, manifest: Mapping[str, Any]) -> str | None:
+    """None for a valid line of the chunk log of the run of ``manifest``; why it is not one
+    otherwise (:data:`_FOREIGN` for a line whose check matches but that is another run's)."""
     if not isinstance(record, dict):
-        return None, "it is not a JSON object"
+        return "it is not a JSON object"
+    if record.get("check") != _line_check(record):
+        return "its check does not match (damaged, or edited)"
+    if record.get("run_id") != manifest["run_id"]:
+        return _FOREIGN
     chunks = int(manifest["chunks"])
     if not _int(record.get("index"), 0, chunks - 1):
-        return None, f"its index {_shown(record.get('index'))} is no chunk of the run"
+        return f"its index {_shown(record.get('index'))} is no chunk of the run"
     index = int(record["index"])
-    if record.get("check") != _line_check(record):
-        return index, "its line of the chunk log is damaged (its check does not match)"
-    if record.get("run_id") != manifest["run_id"]:
-        return index, "its line of the chunk log is another run's"
     first, games = _chunk_span(manifest, index)
-    name = files.name(index, chunks)
+    name = chunk_name(index, chunks)
     if record.get("file") != name:
-        return index, f"its line of the chunk log names the file {_shown(record.get('file'))}, not {name}"
+        return f"it names the file {_shown(record.get('file'))}, not {name}"
     if (record.get("first"), record.get("games")) != (first, games):
-        return index, f"its line of the chunk log gives games {_shown(record.get('first'))} on, not {first} on"
+        return f"it gives games {_shown(record.get('first'))} on, not {first} on"
     if not _int(record.get("bytes"), 1, _INT64) or not all(isinstance(record.get(k), str) and _HEX64.fullmatch(record[k])
                                                   for k in ("sha256", "data_sha256")):
-        return index, "its line of the chunk log lacks its size or checksums"
+        return "it lacks its chunk's size or checksums"
     if not (_int(record.get("threads"), 0, _INT64) and isinstance(record.get("session"), str)
             and all(_number(record.get(k)) for k in ("session_start", "finished", "elapsed_seconds"))):
-        return index, "its line of the chunk log lacks its timing"
-    return index, None
+        return "it lacks its chunk's timing"
+    return None
 
 
 def _number(value: Any) -> bool:
@@ -618,12 +671,6 @@ class ChunkRecords(Mapping[int, dict[str, Any]]):
         row["session"] = session
         row["times"] = (record["session_start"], record["finished"], record["elapsed_seconds"])
 
-    def discard(self, index: int) -> None:
-        row = self._row(index)
-        if row is not None and row["present"]:
-            row["present"] = False
-            self._count -= 1
-
     def __contains__(self, index: object) -> bool:
         if not isinstance(index, int) or index < 0:
             return False
@@ -649,58 +696,106 @@ class ChunkRecords(Mapping[int, dict[str, Any]]):
         return self._count
 
 
+def _log_lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
+    """The lines of the chunk log of run directory ``path``, numbered from 1: each line's
+    bytes, or None for a line too long to be a record or left unfinished. Yields nothing when
+    there is no log; :class:`RunDirectoryError` when it is a symbolic link or not a file."""
+    file = path / CHUNK_LOG
+    if not os.path.lexists(file):
+        return
+    try:
+        fd = os.open(file, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        if e.errno == errno.ELOOP or os.path.islink(file):
+            raise RunDirectoryError.at(path, f"{file} is a symbolic link; a run directory holds its "
+                                             "chunk log itself") from None
+        raise
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise RunDirectoryError.at(path, f"{file} is not a regular file")
+        number = 0
+        while True:
+            line = f.readline(_LOG_LINE_LIMIT)
+            if not line:
+                return
+            number += 1
+            if not line.endswith(b"\n"):
+                if len(line) == _LOG_LINE_LIMIT:  # too long: skip the rest of it
+                    while (more := f.readline(_LOG_LINE_LIMIT)) and not more.endswith(b"\n"):
+                        pass
+                    yield number, None
+                # else: the last line, left unfinished by a process that died appending it
+                # (cut off when the run resumes): not a line yet.
+                continue
+            yield number, line
+
+
 @dataclass
 class ChunkLog:
     """What the chunk log of a run directory says: the valid line of each chunk (the last
-    one, when a chunk was played again), why the line of a chunk is not believed
-    (``problems``), and how many lines name no chunk at all. The log is read a line at a
-    time, and only what is checked of each chunk is kept (:class:`ChunkRecords`)."""
+    one, when a chunk was played again), and its malformed lines: the first
+    :data:`_NAMED` with their line numbers and why (``malformed``), and how many
+    (``malformed_count``). A malformed line is ignored: it takes no chunk's valid line away.
+    ``foreign`` keeps the first few lines that verify but are another run's (a manifest edited
+    after the run; see :func:`foreign_run`). The log is read a line at a time, and only what is
+    checked of each chunk is kept (:class:`ChunkRecords`)."""
 
     records: ChunkRecords
-    problems: dict[int, str]
-    unreadable_lines: int
+    malformed: list[tuple[int, str]]
+    malformed_count: int
+    foreign: list[tuple[int, dict[str, Any]]]
+    #: Whether the directory has a chunk log at all.
+    exists: bool
 
     @classmethod
-    def read(cls, path: Path, manifest: Mapping[str, Any], files: ChunkFiles) -> ChunkLog:
-        log = cls(ChunkRecords(), {}, 0)
-        file = path / CHUNK_LOG
-        if not os.path.lexists(file):
-            return log
-        try:
-            fd = os.open(file, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-        except OSError as e:
-            if e.errno == errno.ELOOP or os.path.islink(file):
-                raise RunDirectoryError.at(path, f"{file} is a symbolic link; a run directory holds its "
-                                                 "chunk log itself") from None
-            raise
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise RunDirectoryError.at(path, f"{file} is not a regular file")
-            while True:
-                line = f.readline(_LOG_LINE_LIMIT)
-                if not line:
-                    break
-                if not line.endswith(b"\n"):
-                    if len(line) == _LOG_LINE_LIMIT:  # too long: skip the rest of it
-                        while (more := f.readline(_LOG_LINE_LIMIT)) and not more.endswith(b"\n"):
-                            pass
-                    log.unreadable_lines += 1
-                    continue
-                try:
-                    record = json.loads(line)
-                except (ValueError, UnicodeDecodeError):
-                    log.unreadable_lines += 1
-                    continue
-                index, problem = _record_problem(record, manifest, files)
-                if index is None:
-                    log.unreadable_lines += 1
-                elif problem is not None:
-                    log.problems[index] = problem
-                    log.records.discard(index)
-                else:
-                    log.records.add(index, record)
-                    log.problems.pop(index, None)
+    def read(cls, path: Path, manifest: Mapping[str, Any]) -> ChunkLog:
+        log = cls(ChunkRecords(), [], 0, [], os.path.lexists(path / CHUNK_LOG))
+        for number, line in _log_lines(path):
+            problem = _line_problem(line, manifest)
+            if problem is None:
+                assert line is not None
+                record = json.loads(line)
+                log.records.add(int(record["index"]), record)
+                continue
+            if problem == _FOREIGN and len(log.foreign) < _NAMED:
+                assert line is not None
+                log.foreign.append((number, json.loads(line)))
+            log.malformed_count += 1
+            if len(log.malformed) < _NAMED:
+                log.malformed.append((number, problem))
         return log
+
+    def report(self, path: Path) -> str | None:
+        """What the malformed lines are (by line number), or None when there are none."""
+        if not self.malformed_count:
+            return None
+        lines = [f"line {n} ({why})" for n, why in self.malformed]
+        one = self.malformed_count == 1
+        return (f"{path / CHUNK_LOG} has {self.malformed_count:,} malformed line{'' if one else 's'}, ignored: "
+                f"{_named(lines, self.malformed_count)}")
+
+
+def _line_problem(line: bytes | None, manifest: Mapping[str, Any]) -> str | None:
+    """Why a line of the chunk log (as :func:`_log_lines` gives it) is not a valid line of the
+    run of ``manifest``, or None."""
+    if line is None:
+        return f"it is longer than {_LOG_LINE_LIMIT:,} bytes"
+    try:
+        record = json.loads(line)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return "it is not JSON"
+    return _record_problem(record, manifest)
+
+
+def _rewrite_log(path: Path, manifest: Mapping[str, Any]) -> None:
+    """Rewrites the chunk log of ``path`` with only its valid lines (atomically)."""
+    kept = [line for _, line in _log_lines(path) if line is not None and _line_problem(line, manifest) is None]
+
+    def write(f: IO[bytes]) -> None:
+        for line in kept:
+            f.write(line)
+
+    atomic_write(path / CHUNK_LOG, write)
 
 
 def _open_log(path: Path) -> int:
@@ -730,18 +825,9 @@ def _open_log(path: Path) -> int:
     return fd
 
 
-def _verified(path: Path, manifest: Mapping[str, Any], files: ChunkFiles, layout: Layout, index: int,
-              record: Mapping[str, Any]) -> bytes:
-    """The contents of chunk file ``path`` once its size and SHA-256 are those its line of
-    the chunk log (``record``) gives; otherwise ``ValueError`` saying how it differs (what its
-    footer shows, when it says more)."""
-
-    def footer_reason(source: Path | bytes) -> None:
-        # Raises when the footer shows what is wrong more precisely (another run, a chunk
-        # of other games, not a chunk at all).
-        meta, games = files.read_meta(source, layout)
-        _check_meta(meta, games, index, manifest)
-
+def _checked_bytes(path: Path, record: Mapping[str, Any]) -> bytes:
+    """The contents of chunk file ``path`` once its size and SHA-256 are those ``record`` (its
+    line of the chunk log) gives; ``ValueError`` saying how it differs otherwise."""
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -752,15 +838,76 @@ def _verified(path: Path, manifest: Mapping[str, Any], files: ChunkFiles, layout
         raise ValueError("it is not a regular file")
     want = int(record["bytes"])
     if info.st_size != want:
-        footer_reason(path)
         raise ValueError(f"it holds {info.st_size:,} bytes, its line of the chunk log records {want:,} "
                          "(truncated, or replaced)")
     data = _read_file(path, want)
     if hashlib.sha256(data).hexdigest() != record["sha256"]:
-        footer_reason(data)
         raise ValueError("its SHA-256 is not the one its line of the chunk log records (damaged on disk, "
                          "or changed)")
     return data
+
+
+def _verified(path: Path, manifest: Mapping[str, Any], layout: Layout, index: int,
+              record: Mapping[str, Any]) -> bytes:
+    """The contents of chunk file ``path`` once its size and SHA-256 are those its line of
+    the chunk log (``record``) gives; otherwise ``ValueError`` saying how it differs (what its
+    footer shows, when it says more: another run, a chunk of other games, not a chunk)."""
+    try:
+        return _checked_bytes(path, record)
+    except ValueError as e:
+        if os.path.isfile(path) and not os.path.islink(path):
+            meta, games = _read_parquet_meta(path, layout)
+            _check_meta(meta, games, index, manifest)
+        raise e from None
+
+
+def foreign_run(path: Path, manifest: Mapping[str, Any], log: ChunkLog) -> str | None:
+    """Why run directory ``path`` must not be read, resumed or repaired under ``manifest``
+    because its chunks are another run's (a manifest edited after the run, its ``run_id``
+    recomputed), or None. Shown by a chunk that verifies against a line of the chunk log
+    that is another run's, or (without any line of this run) by the footer of a chunk file:
+    the message names the settings in which the manifest and the chunks' run differ."""
+    witness: tuple[str, dict[str, Any]] | None = None
+    for number, record in log.foreign:
+        name = record.get("file")
+        if not (isinstance(name, str) and _CHUNK_NAME.fullmatch(name) and _int(record.get("bytes"), 1, _INT64)
+                and isinstance(record.get("sha256"), str)):
+            continue
+        try:
+            meta = _read_chunk_tag(_checked_bytes(path / CHUNKS / name, record))
+        except ValueError:
+            continue
+        witness = (f"{CHUNKS}/{name}, which verifies against line {number} of the chunk log,", meta)
+        break
+    if witness is None and not log.records:
+        for index in _present(path, manifest):
+            try:
+                meta = _read_chunk_tag(chunk_path(path, index, int(manifest["chunks"])))
+            except ValueError:
+                continue
+            witness = (f"{CHUNKS}/{chunk_name(index, int(manifest['chunks']))}", meta)
+            break
+    if witness is None:
+        return None
+    name, meta = witness
+    run = meta.get("run")
+    if meta.get("run_id") == manifest["run_id"] or not isinstance(run, dict):
+        return None
+    diffs = manifest_differences(run, manifest, ("the chunks' run", "the manifest")) or [
+        "its run_id is not the manifest's (entries other than the run's settings were changed)"]
+    return (f"{path}: its manifest is not the one its chunks were written under: {name} was written by a run "
+            "that differs from the manifest in\n  " + "\n  ".join(diffs[:_NAMED]) +
+            "\nThe manifest was changed after the run wrote it. Nothing was read into the run or changed: "
+            f"restore the manifest ({MANIFEST}) as the run wrote it, or play the run again into a new directory")
+
+
+def _read_chunk_tag(source: Path | bytes) -> dict[str, Any]:
+    """The tradewinds metadata of a Parquet chunk (whatever its columns); ``ValueError``
+    when it is not one."""
+    try:
+        return _read_parquet_tag(source)
+    except (OSError, ValueError) as e:
+        raise ValueError(str(e)) from None
 
 
 def _hint_agents(manifest: Mapping[str, Any]) -> bool:
@@ -785,43 +932,41 @@ def repair_hint(manifest: Mapping[str, Any], path: str | os.PathLike[str]) -> st
             f"or {call}, which play it again and report what they replaced (--resume plays it again too)")
 
 
+def _repair_command(manifest: Mapping[str, Any], path: str | os.PathLike[str]) -> str:
+    call = f"tw.simulate(..., out={str(path)!r}, repair=True)"
+    if _hint_agents(manifest):
+        return call
+    return f"`tradewinds simulate {manifest['game']} --out {shlex.quote(str(path))} --repair` or {call}"
+
+
 def _chunk_error(path: Path, manifest: Mapping[str, Any], index: int, why: str) -> ChunkError:
-    files = ChunkFiles.of(manifest)
-    file = path / files.name(index, int(manifest["chunks"]))
-    hint = repair_hint(manifest, path) if files.checked else f"delete it and {resume_hint(manifest, path)}"
+    file = chunk_path(path, index, int(manifest["chunks"]))
+    hint = repair_hint(manifest, path)
     error = ChunkError(f"{file} is damaged: {why}; {hint}")
     error.path, error.index, error.file, error.repair = str(path), index, str(file), hint
     return error
-
-
-def _unverified_warning(path: Path, manifest: Mapping[str, Any]) -> None:
-    warnings.warn(
-        f"{path} was written by an earlier tradewinds (run-directory format version {manifest['version']}), "
-        "which recorded no checksums: its chunks are checked as far as they read, but a changed value that "
-        "still reads cannot be detected. To have a verifiable copy, play the run again into a new directory.",
-        UnverifiedRunWarning, stacklevel=3)
 
 
 @dataclass(frozen=True)
 class ChunkWriter:
     """Writes the chunks of one session of a run to its directory ``path``; small and
     picklable, so that a Dask worker writes the chunks it plays. ``run`` holds what every
-    Parquet chunk records of the run (game, options, seed, agents, the names along the axes)."""
+    chunk records of the run (game, options, seed, agents, the names along the axes)."""
 
     path: str
-    files: ChunkFiles
     chunks: int
     layout: Layout
     run: dict[str, Any]
     session: str
     session_start: float
-    run_id: str | None = None
+    run_id: str
 
     def write(self, index: int, part: RangeResult, threads: int) -> tuple[RunStatistics, dict[str, Any]]:
         """Writes chunk ``index`` atomically; returns its statistics and its line of the
-        chunk log (format version 4: checksums and timing), or the metadata that times it
-        (earlier versions; what :class:`Timing` reads)."""
+        chunk log (checksums and timing)."""
         stats = RunStatistics.of(part.arrays, self.layout)
+        # A chunk holds only what its games determine, so that playing it again writes the
+        # same bytes; its timing goes to the log.
         meta: dict[str, Any] = {
             "format": _TAG,
             "version": FILE_VERSION,
@@ -829,38 +974,24 @@ class ChunkWriter:
             "first": part.first,
             "games": part.games,
             "seed": self.run["seed"],
+            "run_id": self.run_id,
+            "run": self.run,
+            "statistics": stats.to_json(),
         }
-        timing: dict[str, Any] = {
-            "elapsed_seconds": part.elapsed_seconds,
-            "threads": threads,
-            "session": self.session,
-            "session_start": self.session_start,
-            "finished": time.time(),
-            "writer": {"host": socket.gethostname(), "pid": os.getpid()},
-        }
-        # A chunk with a chunk log holds only what its games determine, so that playing it
-        # again writes the same bytes; its timing goes to the log.
-        if self.files.checked:
-            meta["run_id"] = self.run_id
-        else:
-            meta.update(timing)
-        if self.files.parquet:
-            meta["run"] = self.run
-        meta["statistics"] = stats.to_json()
         buffer = io.BytesIO()
-        self.files.write(buffer, meta, part, self.layout)
+        _write_parquet(buffer, meta, part.arrays, self.layout, part.first)
         data = buffer.getvalue()
-        name = self.files.name(index, self.chunks)
+        name = chunk_name(index, self.chunks)
 
         def write(f: IO[bytes]) -> None:
             f.write(data)
 
-        atomic_write(os.path.join(self.path, name), write)
-        if not self.files.checked:
-            return stats, {k: meta[k] for k in _TIMING}
+        atomic_write(os.path.join(self.path, CHUNKS, name), write)
         record = {"index": index, "file": name, "first": part.first, "games": part.games, "bytes": len(data),
                   "sha256": hashlib.sha256(data).hexdigest(), "data_sha256": checksum(part.arrays),
-                  "run_id": self.run_id, **timing}
+                  "run_id": self.run_id, "elapsed_seconds": part.elapsed_seconds, "threads": threads,
+                  "session": self.session, "session_start": self.session_start, "finished": time.time(),
+                  "writer": {"host": socket.gethostname(), "pid": os.getpid()}}
         return stats, record
 
 
@@ -876,6 +1007,8 @@ class RepairReport:
     #: Chunks whose file was whole but whose line of the chunk log was missing or unreadable:
     #: read in full, checked and recorded again.
     recorded: tuple[str, ...] = ()
+    #: How many malformed lines the chunk log lost (it was rewritten with its valid lines).
+    dropped_lines: int = 0
 
     def __str__(self) -> str:
         if not self.replaced:
@@ -886,6 +1019,9 @@ class RepairReport:
             lines += [f"  {name}: {why}" for name, why in self.replaced]
         if self.recorded:
             lines.append(f"  recorded again in the chunk log, their files read whole: {', '.join(self.recorded)}")
+        if self.dropped_lines:
+            lines.append(f"  removed {self.dropped_lines:,} malformed line{'' if self.dropped_lines == 1 else 's'} "
+                         "from the chunk log")
         return "\n".join(lines)
 
 
@@ -896,12 +1032,11 @@ class RunDirectory:
     def __init__(self, path: Path, manifest: dict[str, Any], lock: IO[bytes] | None) -> None:
         self.path = path
         self.manifest = manifest
-        self.files = ChunkFiles.of(manifest)
         self.layout = Layout.from_meta(manifest)
         self._lock = lock
         self._log: int | None = None
         #: The chunk log's line of each chunk finished before this session, as :meth:`finished`
-        #: read it (format version 4), for its timing.
+        #: read it, for its timing.
         self._records: ChunkRecords | None = None
         #: The chunks found damaged or missing by :meth:`finished`, and why.
         self.damaged: dict[int, str] = {}
@@ -909,25 +1044,28 @@ class RunDirectory:
         self._expected: dict[int, str] = {}
         #: The chunks recorded in the chunk log by :meth:`finished` after their file was checked.
         self.adopted: list[int] = []
+        #: How many malformed lines :meth:`finished` removed from the chunk log (a repair).
+        self.dropped_lines = 0
         run: dict[str, Any] = {k: manifest[k] for k in ("game", "config", "options", "seed", "games",
                                                         "chunk_games", "agents") if k in manifest}
-        self.writer = ChunkWriter(str(path), self.files, self.chunks, self.layout, {**run, **self.layout.to_meta()},
-                                  secrets.token_hex(8), time.time(), manifest.get("run_id"))
+        self.writer = ChunkWriter(str(path), self.chunks, self.layout, {**run, **self.layout.to_meta()},
+                                  secrets.token_hex(8), time.time(), str(manifest["run_id"]))
 
     @property
     def chunks(self) -> int:
         return int(self.manifest["chunks"])
 
     def chunk_path(self, index: int) -> Path:
-        return self.path / self.files.name(index, self.chunks)
+        return chunk_path(self.path, index, self.chunks)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], manifest: dict[str, Any], resume: bool) -> RunDirectory:
         """Starts run ``manifest`` in ``path`` (created if needed), or with ``resume``
-        continues the run already there, in that directory's format. Raises
-        :class:`RunDirectoryError` if the directory holds another run, or holds a run and
-        ``resume`` is false, :class:`RunWriteError` if it cannot be written, and
-        ``ImportError`` if the run's chunk files need pyarrow and it is missing."""
+        continues the run already there. Raises :class:`RunDirectoryError` if the directory
+        holds another run, holds a run and ``resume`` is false, or holds chunks of a run other
+        than its manifest's (see :func:`foreign_run`; nothing is changed then),
+        :class:`RunWriteError` if it cannot be written, and ``ImportError`` if pyarrow is
+        missing."""
         where = Path(path)
         try:
             return cls._open(where, manifest, resume)
@@ -940,11 +1078,7 @@ class RunDirectory:
     def _open(cls, where: Path, manifest: dict[str, Any], resume: bool) -> RunDirectory:
         # Said before anything is created: a run that could not write its chunks leaves no
         # directory behind. (What is there is read again under the lock below.)
-        try:
-            there = read_manifest(where)
-        except ValueError:
-            there = None
-        ChunkFiles.of(there if there is not None else manifest).require()
+        _require()
         where.mkdir(parents=True, exist_ok=True)
         lock = _lock(where)
         try:
@@ -963,24 +1097,27 @@ class RunDirectory:
                         where, f"cannot resume {where}: its manifest disagrees with this run:\n  " + "\n  ".join(diffs)
                     )
                 manifest = existing
-                ChunkFiles.of(manifest).require()
+                _chunks_folder(where)
+                foreign = foreign_run(where, manifest, ChunkLog.read(where, manifest))
+                if foreign is not None:
+                    raise RunDirectoryError.at(where, foreign)
             else:
-                strays = sorted([*where.glob("chunk-*.npz"), *where.glob("chunk-*.parquet")])
-                if strays:
+                found = strays(where, manifest) + [f"{CHUNKS}/{chunk_name(i, int(manifest['chunks']))}"
+                                                   for i in _present(where, manifest)]
+                if found:
                     raise RunDirectoryError.at(
-                        where, f"{where} holds chunk files ({strays[0].name}, ...) but no {MANIFEST}; "
+                        where, f"{where} holds chunk files ({_named(found)}) but no {MANIFEST}; "
                                "choose another directory"
                     )
-                ChunkFiles.of(manifest).require()
                 data = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
                 def write(f: IO[bytes]) -> None:
                     f.write(data)
 
                 atomic_write(where / MANIFEST, write)
+            _chunks_folder(where).mkdir(exist_ok=True)
             run = cls(where, manifest, lock)
-            if run.files.checked:
-                run._log = _open_log(where)
+            run._log = _open_log(where)
             run._remove_stale_temporaries()
             return run
         except BaseException:
@@ -989,8 +1126,8 @@ class RunDirectory:
 
     def _remove_stale_temporaries(self) -> None:
         # Left by a process that died while writing (we hold the lock: nobody writes now).
-        for tmp in self.path.glob(".*.tmp"):
-            if tmp.name.startswith((".chunk-", f".{MANIFEST}.", f".{NPZ_MANIFEST}.")):
+        for tmp in [*self.path.glob(".*.tmp"), *(self.path / CHUNKS).glob(".*.tmp")]:
+            if tmp.name.startswith((".chunk-", f".{MANIFEST}.", f".{CHUNK_LOG}.")):
                 with contextlib.suppress(OSError):
                     tmp.unlink()
 
@@ -999,72 +1136,68 @@ class RunDirectory:
         self.damaged[index] = why
         if not os.path.lexists(path):
             return  # missing: played again, as any chunk not finished
-        bad = path.with_name(self.files.set_aside(path.name))
+        bad = self.path / _set_aside_name(path.name)
         os.replace(path, bad)
         warnings.warn(f"{path} is damaged ({why}); moved it to {bad.name} and will play its games again",
                       RuntimeWarning, stacklevel=3)
 
-    def finished(self) -> set[int]:
-        """The indices of the chunks already finished, checked: with a chunk log, those it
-        records whose file has the size and SHA-256 recorded (read in full); before, the
-        chunk files present whose footer (columns, metadata, number of games) is right. A
-        chunk that fails is renamed aside (a name that readers of the dataset skip) with a
-        warning, recorded in :attr:`damaged`, and counts as missing; so does a chunk whose
-        line in the chunk log is damaged. A chunk file that the log does not record (the
-        process stopped between writing it and recording it) is recorded now if it reads
-        whole as this run's chunk (see :meth:`_adopt`), else set aside too."""
+    def finished(self, repair: bool = False) -> set[int]:
+        """The indices of the chunks already finished, checked: those the chunk log records
+        whose file has the size and SHA-256 recorded (read in full). A chunk that fails is
+        renamed aside (a name that readers of the dataset skip, outside ``DIR/chunks``) with a
+        warning, recorded in :attr:`damaged`, and counts as missing. A chunk file that the log
+        does not record (the process stopped between writing it and recording it, or its line
+        is malformed, or the log was lost) is recorded now if it reads whole as this run's
+        chunk (see :meth:`_adopt`), else set aside too. Malformed lines of the log and strays
+        are named in warnings; with ``repair``, the log is rewritten without those lines."""
+        warn_strays(self.path, self.manifest, stacklevel=3)
+        log = ChunkLog.read(self.path, self.manifest)
+        report = log.report(self.path)
+        if report is not None:
+            warnings.warn(report + ("; rewriting the log without them" if repair else
+                                    f"; a repair rewrites the log without them ({_repair_command(self.manifest, self.path)})"),
+                          RuntimeWarning, stacklevel=3)
+            if repair:
+                self._close_log()
+                _rewrite_log(self.path, self.manifest)
+                self._log = _open_log(self.path)
+                self.dropped_lines = log.malformed_count
+        self._records = log.records
         out = set()
-        if self.files.checked:
-            log = ChunkLog.read(self.path, self.manifest, self.files)
-            self._records = log.records
-            for index, why in sorted(log.problems.items()):
-                self._set_aside(index, why)
-            for index, record in log.records.items():
-                try:
-                    data = _verified(self.chunk_path(index), self.manifest, self.files, self.layout, index, record)
-                    meta, games = self.files.read_meta(data, self.layout)
-                    _check_meta(meta, games, index, self.manifest)
-                    _chunk_statistics(meta, games, self.layout)
-                except ValueError as e:
-                    self._expected[index] = record["data_sha256"]
-                    self._set_aside(index, str(e))
-                    continue
-                out.add(index)
-            for index in _present(self.path, self.manifest, self.files):
-                if index not in log.records and index not in log.problems:
-                    try:
-                        self._adopt(index)
-                    except ValueError as e:
-                        self._set_aside(index, str(e))
-                        continue
-                    self.adopted.append(index)
-                    out.add(index)
-            return out
-        for index in _present(self.path, self.manifest, self.files):
-            path = self.chunk_path(index)
+        for index, record in log.records.items():
             try:
-                meta, games = self.files.read_meta(path, self.layout)
+                data = _verified(self.chunk_path(index), self.manifest, self.layout, index, record)
+                meta, games = _read_parquet_meta(data, self.layout)
                 _check_meta(meta, games, index, self.manifest)
                 _chunk_statistics(meta, games, self.layout)
             except ValueError as e:
+                self._expected[index] = record["data_sha256"]
                 self._set_aside(index, str(e))
                 continue
             out.add(index)
+        for index in _present(self.path, self.manifest):
+            if index not in log.records:
+                try:
+                    self._adopt(index)
+                except ValueError as e:
+                    self._set_aside(index, str(e))
+                    continue
+                self.adopted.append(index)
+                out.add(index)
         return out
 
     def _adopt(self, index: int) -> None:
-        """Records chunk ``index``, whose file is in place but whose line never reached the
-        chunk log (the process died, or was interrupted, between the two), once its file reads
-        whole as this run's chunk and holds the games its statistics count; ``ValueError``
-        saying why it does not."""
+        """Records chunk ``index``, whose file is in place but whose line is not in the chunk
+        log, once its file reads whole as this run's chunk and holds the games its statistics
+        count; ``ValueError`` saying why it does not."""
         path = self.chunk_path(index)
         data = _read_file(path, os.lstat(path).st_size)
         first, games = _chunk_span(self.manifest, index)
-        meta, arrays = self.files.read(data, self.layout, first)
+        meta, arrays = _read_chunk(data, self.layout, first)
         _check_meta(meta, int(arrays["moves"].shape[0]), index, self.manifest)
         RangeResult(first, games, 0.0, 1, arrays).check(self.layout)
         stats = _chunk_statistics(meta, games, self.layout)
-        if stats is None or stats.to_json() != RunStatistics.of(arrays, self.layout).to_json():
+        if stats.to_json() != RunStatistics.of(arrays, self.layout).to_json():
             raise ValueError("its statistics are not those of its games")
         finished = os.lstat(path).st_mtime
         timing = {"elapsed_seconds": 0.0, "threads": 0, "session": "", "session_start": finished,
@@ -1079,15 +1212,13 @@ class RunDirectory:
     def stored(self, index: int) -> tuple[RunStatistics, dict[str, Any]]:
         """The statistics and timing of chunk ``index``, finished before this session (and
         verified by :meth:`finished`)."""
-        record = self._records[index] if self._records is not None and index in self._records else None
-        return _stored(self.path, self.manifest, self.files, self.layout, index, record, False)
+        assert self._records is not None
+        return _stored(self.path, self.manifest, self.layout, index, self._records[index], False)
 
     def commit(self, index: int, record: dict[str, Any]) -> None:
         """Records chunk ``index``, just written, as finished: its line goes to the chunk log,
-        flushed to disk (format version 4; before, a chunk is finished once its file is in
-        place). A chunk played again must hold the games its earlier line recorded."""
-        if self._log is None:
-            return
+        flushed to disk. A chunk played again must hold the games its earlier line recorded."""
+        assert self._log is not None
         expected = self._expected.get(index)
         if expected is not None and record["data_sha256"] != expected:
             raise RunDirectoryError.at(
@@ -1100,17 +1231,14 @@ class RunDirectory:
             line = line[os.write(self._log, line):]
         os.fsync(self._log)
 
-    def verify(self, index: int, record: Mapping[str, Any] | None) -> None:
+    def verify(self, index: int, record: Mapping[str, Any]) -> None:
         """Reads chunk ``index`` back and checks it against its line of the chunk log
-        (``record``; without a log, that it reads); :class:`ChunkError` if it does not."""
+        (``record``); :class:`ChunkError` if it does not."""
         try:
-            source: Path | bytes = self.chunk_path(index)
-            if record is not None:
-                source = _verified(self.chunk_path(index), self.manifest, self.files, self.layout, index, record)
-            first, games = _chunk_span(self.manifest, index)
-            meta, arrays = self.files.read(source, self.layout, first)
+            source = _verified(self.chunk_path(index), self.manifest, self.layout, index, record)
+            meta, arrays = _read_chunk(source, self.layout, _chunk_span(self.manifest, index)[0])
             _check_meta(meta, int(arrays["moves"].shape[0]), index, self.manifest)
-            if record is not None and checksum(arrays) != record["data_sha256"]:
+            if checksum(arrays) != record["data_sha256"]:
                 raise ValueError("its games are not those its line of the chunk log records")
         except ValueError as e:
             raise _chunk_error(self.path, self.manifest, index, str(e)) from None
@@ -1119,26 +1247,28 @@ class RunDirectory:
         """Verifies the chunks played again (``replayed``) as they are now on disk and
         says what was replaced and why."""
         replaced = []
-        records = ChunkLog.read(self.path, self.manifest, self.files).records if self.files.checked else {}
+        records = ChunkLog.read(self.path, self.manifest).records
         for index in sorted(replayed):
-            if self.files.checked and index not in records:
+            if index not in records:
                 raise _chunk_error(self.path, self.manifest, index, "the chunk log has no line for it")
-            self.verify(index, records.get(index))
-            why = self.damaged.get(index, "not finished (no line in the chunk log)" if self.files.checked
-                                   else "missing")
-            replaced.append((self.files.name(index, self.chunks), why))
+            self.verify(index, records[index])
+            why = self.damaged.get(index, "not finished (no line in the chunk log)")
+            replaced.append((chunk_name(index, self.chunks), why))
         return RepairReport(str(self.path), self.chunks, tuple(replaced),
-                            tuple(self.files.name(i, self.chunks) for i in self.adopted))
+                            tuple(chunk_name(i, self.chunks) for i in self.adopted), self.dropped_lines)
 
     def failure(self, error: OSError) -> RunWriteError:
         """The :class:`RunWriteError` for a write to this directory that failed for lack of
         space or permission (see :func:`write_failure`)."""
         return write_failure(self.path, self.manifest, error)
 
-    def close(self) -> None:
+    def _close_log(self) -> None:
         if self._log is not None:
             os.close(self._log)
             self._log = None
+
+    def close(self) -> None:
+        self._close_log()
         _unlock(self._lock)
         self._lock = None
 
@@ -1149,43 +1279,37 @@ class RunDirectory:
         self.close()
 
 
-def _present(path: Path, manifest: Mapping[str, Any], files: ChunkFiles) -> list[int]:
+def _present(path: Path, manifest: Mapping[str, Any]) -> list[int]:
     """The indices of the chunk files present in ``path``, in order."""
-    return sorted(_chunk_files(path, manifest, files))
+    return sorted(_chunk_files(path, manifest))
 
 
-def _chunk_files(path: Path, manifest: Mapping[str, Any], files: ChunkFiles) -> Iterator[int]:
-    """The indices of the chunk files present in ``path`` (by their names; as many as the
-    directory holds, whatever the manifest says the run's chunks are), in the directory's
+def _chunk_files(path: Path, manifest: Mapping[str, Any]) -> Iterator[int]:
+    """The indices of the chunk files present in ``path/chunks`` (by their names; as many as
+    the folder holds, whatever the manifest says the run's chunks are), in the folder's
     order."""
     chunks = int(manifest["chunks"])
-    pattern = re.compile(r"chunk-(\d+)" + re.escape(files.suffix))
-    with os.scandir(path) as entries:
+    folder = _chunks_folder(path)
+    if not folder.is_dir():
+        return
+    with os.scandir(folder) as entries:
         for entry in entries:
-            m = pattern.fullmatch(entry.name)
-            if m and int(m.group(1)) < chunks and entry.name == files.name(int(m.group(1)), chunks):
-                yield int(m.group(1))
+            if _is_run_chunk(entry.name, chunks):
+                yield int(entry.name[6:-8])
 
 
 def _stored(
-    path: Path, manifest: Mapping[str, Any], files: ChunkFiles, layout: Layout, index: int,
-    record: Mapping[str, Any] | None, verify: bool,
+    path: Path, manifest: Mapping[str, Any], layout: Layout, index: int, record: Mapping[str, Any], verify: bool,
 ) -> tuple[RunStatistics, dict[str, Any]]:
-    """The statistics and timing of chunk ``index``: its timing from ``record`` (its line of
-    the chunk log, or the timing taken from it), else from its metadata; with ``verify``, its
-    file checked against ``record`` first."""
-    file = path / files.name(index, int(manifest["chunks"]))
-    source: Path | bytes = file
-    if verify and record is not None:
-        source = _verified(file, manifest, files, layout, index, record)
-    meta, games = files.read_meta(source, layout)
+    """The statistics and timing of chunk ``index``, its timing from ``record`` (its line of
+    the chunk log); with ``verify``, its file checked against ``record`` first."""
+    source: Path | bytes = chunk_path(path, index, int(manifest["chunks"]))
+    if verify:
+        source = _verified(Path(source), manifest, layout, index, record)
+    meta, games = _read_parquet_meta(source, layout)
     _check_meta(meta, games, index, manifest)
     stats = _chunk_statistics(meta, games, layout)
-    if stats is None:  # a chunk of an earlier version: from its games
-        _, arrays = files.read(source, layout, _chunk_span(manifest, index)[0])
-        stats = RunStatistics.of(arrays, layout)
-    timing = record if record is not None else meta
-    return stats, {k: timing[k] for k in _TIMING if k in timing}
+    return stats, {k: record[k] for k in _TIMING if k in record}
 
 
 def _lock(where: Path) -> IO[bytes] | None:
@@ -1214,19 +1338,13 @@ def _unlock(lock: IO[bytes] | None) -> None:
         lock.close()  # closing the file releases the lock
 
 
-def _finished_chunks(path: Path, manifest: Mapping[str, Any]) -> list[int]:
-    """The chunks of run directory ``path`` that count as finished without reading them: the
-    chunk files present (resuming checks them)."""
-    return _present(path, manifest, ChunkFiles.of(manifest))
-
-
 def directory_status(path: str | os.PathLike[str]) -> tuple[int, int, int]:
     """``(finished chunks, chunks, finished games)`` of run directory ``path`` (by the chunk
-    log and the files present; :class:`RunReader` checks them)."""
+    files present; :class:`RunReader` checks them)."""
     manifest = read_manifest(path)
     if manifest is None:
         raise RunDirectoryError.at(path, f"{path} has no {MANIFEST}: it is not a tradewinds simulation directory")
-    done = _finished_chunks(Path(path), manifest)
+    done = _present(Path(path), manifest)
     return len(done), int(manifest["chunks"]), sum(_chunk_span(manifest, i)[1] for i in done)
 
 
@@ -1249,14 +1367,14 @@ def write_failure(path: Path, manifest: Mapping[str, Any], error: OSError) -> Ru
     chunks, games = int(manifest["chunks"]), int(manifest["games"])
     try:
         on_disk = read_manifest(path) is not None
-        done = _finished_chunks(path, manifest) if on_disk else []
+        done = _present(path, manifest) if on_disk else []
     except (ValueError, OSError):
         done = []
     done_games = sum(_chunk_span(manifest, i)[1] for i in done)
     written = 0
     for i in done:
         with contextlib.suppress(OSError):
-            written += os.stat(path / ChunkFiles.of(manifest).name(i, chunks)).st_size
+            written += os.stat(chunk_path(path, i, chunks)).st_size
     needed: int | None = None
     if done_games:
         needed = int(written / done_games * (games - done_games))
@@ -1295,56 +1413,62 @@ class RunReader:
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> RunReader:
         """The run in directory ``path``. Raises :class:`RunDirectoryError` when it is not a
-        run directory, and :class:`ChunkError` when a chunk is missing or not finished (naming
-        the first and how to finish the run) or its line in the chunk log is damaged (naming
-        it and how to repair the run). A directory without a chunk log (written by an earlier
-        version) gives an :class:`UnverifiedRunWarning`."""
+        run directory (or one of an earlier format), when its chunks are another run's than
+        its manifest's (see :func:`foreign_run`) or when it has no chunk log (saying how to
+        rebuild it), and :class:`ChunkError` when a chunk is missing or not recorded in the
+        chunk log (naming the first and how to finish or repair the run). Malformed lines of
+        the chunk log are named in a ``RuntimeWarning``, strays in a
+        :class:`StrayFileWarning`."""
         manifest = read_manifest(path)
         if manifest is None:
             raise RunDirectoryError.at(path, f"{path} has no {MANIFEST}: it is not a tradewinds simulation directory")
         where = Path(path)
-        files = ChunkFiles.of(manifest)
         chunks = int(manifest["chunks"])
-        if files.checked:
-            log = ChunkLog.read(where, manifest, files)
-            if log.problems:
-                index, why = min(log.problems.items())
-                raise _chunk_error(where, manifest, index, why)
-            records: ChunkRecords | None = log.records
-            reader = cls(path, manifest, log.records)
-        else:
-            records = None
-            reader = cls(path, manifest)
-
-        def finished(index: int) -> bool:  # its file is present, and its line in the chunk log
-            return records is None or index in records
-
-        count = sum(finished(i) for i in _chunk_files(where, manifest, files))
-        if count < chunks:
-            done = {i for i in _chunk_files(where, manifest, files) if finished(i)}
-            first = next(i for i in range(chunks) if i not in done)
-            hint = resume_hint(manifest, path)
-            error = ChunkError(
-                f"{path} is incomplete: {chunks - count} of {chunks} chunks are missing "
-                f"(the first is {files.name(first, chunks)}); {hint}"
-            )
-            error.path, error.index, error.file, error.repair = str(path), first, str(reader.chunk_path(first)), hint
+        log = ChunkLog.read(where, manifest)
+        foreign = foreign_run(where, manifest, log)
+        if foreign is not None:
+            raise RunDirectoryError.at(path, foreign)
+        warn_strays(where, manifest)
+        present = set(_chunk_files(where, manifest))
+        if not log.exists and present:
+            raise RunDirectoryError.at(
+                path,
+                f"{path} has no chunk log ({CHUNK_LOG}), which records the checksum of each chunk; "
+                f"{len(present):,} of its {chunks:,} chunk files are present, but none can be verified without it. "
+                f"To rebuild it from the chunks that read whole as this run's (and play the others again), "
+                f"{repair_hint(manifest, path)}")
+        report = log.report(where)
+        if report is not None:
+            warnings.warn(f"{report}; a repair rewrites the log without them ({_repair_command(manifest, path)})",
+                          RuntimeWarning, stacklevel=3)
+        unrecorded = sorted(i for i in present if i not in log.records)
+        missing = chunks - len(present)
+        if missing or unrecorded:
+            first = next((i for i in range(chunks) if i not in present), None) if missing else None
+            parts = []
+            if missing:
+                assert first is not None
+                parts.append(f"{missing:,} of {chunks:,} chunks are missing (the first is "
+                             f"{CHUNKS}/{chunk_name(first, chunks)})")
+            if unrecorded:
+                parts.append(f"{len(unrecorded):,} chunk file{'s are' if len(unrecorded) > 1 else ' is'} present but "
+                             f"not recorded in the chunk log (the first is {CHUNKS}/{chunk_name(unrecorded[0], chunks)})"
+                             + (f"; {report}" if report is not None else ""))
+            index = first if first is not None else unrecorded[0]
+            hint = repair_hint(manifest, path) if report is not None else resume_hint(manifest, path)
+            error = ChunkError(f"{path} is incomplete: {'; '.join(parts)}; {hint}")
+            error.path, error.index, error.file, error.repair = (str(path), index,
+                                                                 str(chunk_path(where, index, chunks)), hint)
             raise error
-        if not files.checked:
-            _unverified_warning(where, manifest)
-        files.require()
-        return reader
+        _require()
+        return cls(path, manifest, log.records)
 
     @property
-    def records(self) -> ChunkRecords | None:
-        """The chunk log's line of each chunk (None for a directory without one)."""
-        if self._records is None and self.files.checked:
-            self._records = ChunkLog.read(self.path, self.manifest, self.files).records
+    def records(self) -> ChunkRecords:
+        """The chunk log's line of each chunk."""
+        if self._records is None:
+            self._records = ChunkLog.read(self.path, self.manifest).records
         return self._records
-
-    @property
-    def files(self) -> ChunkFiles:
-        return ChunkFiles.of(self.manifest)
 
     @property
     def layout(self) -> Layout:
@@ -1355,27 +1479,24 @@ class RunReader:
         return int(self.manifest["chunks"])
 
     def chunk_path(self, index: int) -> Path:
-        return self.path / self.files.name(index, self.chunk_count)
+        return chunk_path(self.path, index, self.chunk_count)
 
-    def _record(self, index: int) -> dict[str, Any] | None:
+    def _record(self, index: int) -> dict[str, Any]:
         records = self.records
-        if records is None:
-            return None
         if index not in records:
             raise _chunk_error(self.path, self.manifest, index, "the chunk log has no line for it")
         return records[index]
 
     def statistics(self) -> tuple[RunStatistics, Timing]:
-        """The run's statistics, merged in chunk order from the chunks' metadata (computed
-        from the games of a chunk written without them), and its timing; every chunk file is
-        checked against the chunk log."""
+        """The run's statistics, merged in chunk order from the chunks' metadata, and its
+        timing; every chunk file is checked against the chunk log."""
         layout = self.layout
         timing = Timing()
         merged = InOrder(RunStatistics(layout), self.chunk_count, note=lambda _, meta: timing.add(meta))
         for index in range(self.chunk_count):
             record = self._record(index)
             try:
-                stats, meta = _stored(self.path, self.manifest, self.files, layout, index, record, True)
+                stats, meta = _stored(self.path, self.manifest, layout, index, record, True)
             except ValueError as e:
                 raise _chunk_error(self.path, self.manifest, index, str(e)) from None
             merged.add(index, stats, meta)
@@ -1386,13 +1507,10 @@ class RunReader:
         first, games = _chunk_span(self.manifest, index)
         record = self._record(index)
         try:
-            source: Path | bytes = self.chunk_path(index)
-            if record is not None:
-                source = _verified(self.chunk_path(index), self.manifest, self.files, self.layout, index, record)
-            meta, arrays = self.files.read(source, self.layout, first)
+            source = _verified(self.chunk_path(index), self.manifest, self.layout, index, record)
+            meta, arrays = _read_chunk(source, self.layout, first)
             _check_meta(meta, int(arrays["moves"].shape[0]), index, self.manifest)
-            if record is not None:
-                meta = {**meta, **{k: record[k] for k in _TIMING}}
+            meta = {**meta, **{k: record[k] for k in _TIMING}}
             part = RangeResult(first=first, games=games, elapsed_seconds=float(meta.get("elapsed_seconds", 0.0)),
                                threads=int(meta.get("threads", 1)), arrays=arrays)
             part.check(self.layout)
