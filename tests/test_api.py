@@ -26,7 +26,7 @@ PUBLIC_API = {
     "GAMES", "CHANCE", "TERMINAL", "load", "simulate", "IllegalActionError", "StateFormatError",
     "DataFileError", "SetupError", "OptionError", "TradewindsError", "Game", "State", "ScoreReport",
     "SimulationResult", "data_path", "AGENT_NAMES", "Agent", "AgentFunction", "VectorGame", "VectorStep",
-    "RunDirectoryError", "ChunkError", "RunWriteError", "UnverifiedRunWarning",
+    "RunDirectoryError", "ChunkError", "RunWriteError", "StrayFileWarning",
     "replay", "RecordError", "configurations", "tournament", "TournamentResult",
 }
 

@@ -18,7 +18,7 @@ import pytest
 
 import tradewinds as tw
 from conftest import ONE_PER_GAME, assert_same_games, ids
-from tradewinds.streaming import CHUNK_LOG, chunk_name, read_manifest
+from tradewinds.streaming import CHUNK_LOG, CHUNKS, chunk_name, read_manifest
 
 distributed = pytest.importorskip("distributed")
 
@@ -122,9 +122,9 @@ def test_streaming_and_resuming_across_backends(client: Any, tmp_path: Path) -> 
     assert_same_games(whole, streamed)
     # Lose two chunks; finish locally, then lose one and finish on the cluster.
     for i in (0, 2):
-        (out / chunk_name(i, 4)).unlink()
+        (out / CHUNKS / chunk_name(i, 4)).unlink()
     assert_same_games(whole, tw.simulate(game, 1200, seed=8, out=out, resume=True))
-    (out / chunk_name(3, 4)).unlink()
+    (out / CHUNKS / chunk_name(3, 4)).unlink()
     assert_same_games(whole, tw.simulate(game, 1200, seed=8, backend="dask", client=client, out=out,
                                          resume=True))
     assert_same_games(whole, tw.SimulationResult.load_dir(out))
@@ -163,7 +163,7 @@ def test_workers_write_their_chunks_and_send_back_statistics(client: Any, tmp_pa
     assert manifest is not None and manifest["chunks"] == 60
     writers = set()
     for i in range(60):
-        meta = json.loads(pq.read_metadata(out / chunk_name(i, 60)).metadata[b"tradewinds"])
+        meta = json.loads(pq.read_metadata(out / CHUNKS / chunk_name(i, 60)).metadata[b"tradewinds"])
         assert meta["index"] == i and meta["run_id"] == manifest["run_id"]
     # Who wrote each chunk is in its line of the chunk log (appended by this process).
     for line in (out / CHUNK_LOG).read_text(encoding="utf-8").splitlines():

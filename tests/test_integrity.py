@@ -25,14 +25,13 @@ import pytest
 import tradewinds as tw
 from conftest import ONE_PER_GAME, assert_same_games
 from tradewinds import streaming
-from tradewinds.streaming import CHUNK_LOG, MANIFEST, RunWriteError, chunk_name, read_manifest, run_id
+from tradewinds.streaming import CHUNK_LOG, CHUNKS, MANIFEST, RunWriteError, chunk_name, read_manifest, run_id
 
 pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 NAME, PLAYERS = ONE_PER_GAME[0]
 GAMES, CHUNK, CHUNKS, SEED = 250, 50, 5, 11
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "run-dir-v2"
 
 
 def play(out: Path, threads: int = 2, **more: Any) -> tw.SimulationResult:
@@ -45,7 +44,7 @@ def repair(out: Path, threads: int = 1) -> tw.SimulationResult:
 
 
 def chunk(out: Path, index: int) -> Path:
-    return out / chunk_name(index, CHUNKS)
+    return out / "chunks" / chunk_name(index, CHUNKS)
 
 
 def chunk_bytes(out: Path) -> dict[str, bytes]:
@@ -126,7 +125,7 @@ def swap(a: Path, b: Path) -> None:
 def another_runs_chunk(out: Path, index: int) -> None:
     other = out.parent / "other"
     tw.simulate(NAME, GAMES, players=PLAYERS, seed=SEED + 1, threads=2, out=other, chunk_games=CHUNK)
-    shutil.copy(other / chunk_name(index, CHUNKS), chunk(out, index))
+    shutil.copy(chunk(other, index), chunk(out, index))
     shutil.rmtree(other)
 
 
@@ -182,7 +181,7 @@ def test_repair_replays_deleted_chunks_and_reports_an_intact_run(run: Path,
     chunk(run, 0).unlink()
     chunk(run, 4).unlink()
     with pytest.raises(tw.ChunkError, match=r"incomplete: 2 of 5 chunks are missing \(the first is "
-                                            r"chunk-000000\.parquet\).*--resume") as info:
+                                            r"chunks/chunk-000000\.parquet\).*--resume") as info:
         tw.SimulationResult.load_dir(run)
     assert info.value.index == 0
     played: list[int] = []
@@ -251,7 +250,7 @@ def test_resume_records_a_chunk_written_but_not_logged(run: Path, pristine: tupl
     text = (run / CHUNK_LOG).read_bytes()
     last = text.rstrip(b"\n").rfind(b"\n") + 1
     (run / CHUNK_LOG).write_bytes(text[:last + 40])
-    with pytest.raises(tw.ChunkError, match="incomplete: 1 of 5"):
+    with pytest.raises(tw.ChunkError, match="incomplete: 1 chunk file is present but not recorded in the chunk log"):
         tw.SimulationResult.load_dir(run)
     played: list[int] = []
     resumed = tw.simulate(NAME, GAMES, players=PLAYERS, seed=SEED, out=run, resume=True, progress=played.append)
@@ -307,7 +306,7 @@ def test_a_full_disk_says_what_is_saved_what_is_needed_and_how_to_resume(
     again = pickle.loads(pickle.dumps(error))
     assert (str(again), again.errno, again.saved_chunks) == (text, errno.ENOSPC, 2)
     assert f"tradewinds simulate {NAME} --out {out} --resume" in text
-    assert not list(out.glob(".*.tmp")), "no temporary file is left behind"
+    assert not list(out.rglob(".*.tmp")), "no temporary file is left behind"
     monkeypatch.undo()
     resumed = play(out, resume=True)
     assert_same_games(pristine[1], resumed)
@@ -392,7 +391,7 @@ MANIFESTS: list[tuple[str, Callable[[Path], object], str]] = [
     ("edited agents", lambda out: edit_manifest(out, set_key("agents", ["greedy"] * PLAYERS)),
      "was changed after the run wrote it"),
     ("edited, run_id recomputed", lambda out: edit_manifest(out, set_key("seed", 12), sign=True),
-     "chunk log is another run's|the directory has 12, this run 11"),
+     "the chunks' run has 11, the manifest 12|the directory has 12, this run 11"),
     ("negative games", lambda out: edit_manifest(out, set_key("games", -5), sign=True), "malformed: its games"),
     ("chunks that do not add up", lambda out: edit_manifest(out, set_key("chunks", 10**15), sign=True),
      "malformed: its chunks"),
@@ -422,7 +421,7 @@ def test_a_manifest_of_a_huge_run_is_answered_at_once(run: Path) -> None:
     """H-D5 a consistent manifest of 10**15 chunks is answered without going through them."""
     # A consistent manifest of 10**15 chunks: the answer does not go through them.
     edit_manifest(run, lambda m: m.update(games=10**15 * CHUNK, chunks=10**15), sign=True)
-    with pytest.raises(tw.RunDirectoryError, match="chunk log is another run's"):
+    with pytest.raises(tw.RunDirectoryError, match="games: the chunks' run has 250, the manifest 50000000000000000"):
         tw.SimulationResult.load_dir(run)
     (run / CHUNK_LOG).unlink()
     with pytest.raises(tw.ChunkError, match="incomplete"):
@@ -457,11 +456,11 @@ LOGS: list[tuple[str, Callable[[Path], object], str]] = [
     ("an index out of range", log_line_of_another_index, "incomplete"),
     ("garbage", lambda out: (out / CHUNK_LOG).write_bytes(os.urandom(3000)), "incomplete"),
     ("a line a megabyte long", lambda out: (out / CHUNK_LOG).write_bytes(b"x" * (1 << 20) + b"\n"), "incomplete"),
-    ("a time too large for a float", lambda out: edit_line(out, finished=10**400), "lacks its timing"),
-    ("a time that is no number", lambda out: edit_line(out, session_start=float("nan")), "lacks its timing"),
-    ("a thread count too large", lambda out: edit_line(out, threads=1 << 64), "lacks its timing"),
-    ("a session that is no name", lambda out: edit_line(out, session=7), "lacks its timing"),
-    ("a size too large", lambda out: edit_line(out, bytes=1 << 64), "lacks its size"),
+    ("a time too large for a float", lambda out: edit_line(out, finished=10**400), "lacks its chunk's timing"),
+    ("a time that is no number", lambda out: edit_line(out, session_start=float("nan")), "lacks its chunk's timing"),
+    ("a thread count too large", lambda out: edit_line(out, threads=1 << 64), "lacks its chunk's timing"),
+    ("a session that is no name", lambda out: edit_line(out, session=7), "lacks its chunk's timing"),
+    ("a size too large", lambda out: edit_line(out, bytes=1 << 64), "lacks its chunk's size"),
 ]
 
 
@@ -529,74 +528,3 @@ def test_hostile_chunk_files_are_typed_errors_and_repaired(
     else:
         bad.unlink()
     assert_same_games(pristine[1], tw.SimulationResult.load_dir(run))
-
-
-# ---- directories of earlier formats: no checksums ----------------------------------------------
-
-
-def as_version_3(v4: Path, out: Path) -> None:
-    """The run in ``v4`` as the tradewinds before chunk logs wrote it (format version 3):
-    no ``run_id``, no chunk log, each chunk's timing in its own metadata."""
-    shutil.copytree(v4, out)
-    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    for key in ("run_id", "checksum"):
-        del manifest[key]
-    manifest["version"] = 3
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True), encoding="utf-8")
-    lines = {line["index"]: line for line in log_lines(out)}
-    (out / CHUNK_LOG).unlink()
-    for i in range(CHUNKS):
-        table = pq.read_table(chunk(out, i))
-        meta = json.loads(table.schema.metadata[b"tradewinds"])
-        del meta["run_id"]
-        meta.update({k: lines[i][k] for k in ("threads", "session", "session_start", "finished", "elapsed_seconds")})
-        pq.write_table(table.replace_schema_metadata({b"tradewinds": json.dumps(meta).encode()}), chunk(out, i),
-                       compression="zstd")
-
-
-def test_a_directory_without_checksums_loads_with_a_warning_and_resumes_in_its_format(
-    pristine: tuple[Path, tw.SimulationResult], tmp_path: Path,
-) -> None:
-    """H-D10 a directory without checksums loads with a warning; damage that breaks reading is repaired."""
-    out = tmp_path / "v3"
-    as_version_3(pristine[0], out)
-    with pytest.warns(tw.UnverifiedRunWarning, match="format version 3.*no checksums"):
-        old = tw.SimulationResult.load_dir(out)
-    assert_same_games(pristine[1], old)
-    assert old.statistics == pristine[1].statistics
-    # Damage that breaks reading is still found, named and repaired; in the directory's own
-    # format (no chunk log is started).
-    chunk(out, 2).write_bytes(chunk(out, 2).read_bytes()[:500])
-    with pytest.warns(tw.UnverifiedRunWarning), pytest.raises(tw.ChunkError, match=r"chunk-000002\.parquet is "
-                                                                                    r"damaged.*--resume"):
-        tw.SimulationResult.load_dir(out)
-    with pytest.warns(RuntimeWarning, match="damaged"):
-        repaired = repair(out)
-    assert repaired.repair is not None and [n for n, _ in repaired.repair.replaced] == [chunk_name(2, CHUNKS)]
-    assert not (out / CHUNK_LOG).exists() and read_manifest(out)["version"] == 3  # type: ignore[index]
-    assert "run_id" not in json.loads(pq.read_schema(chunk(out, 2)).metadata[b"tradewinds"])
-    with pytest.warns(tw.UnverifiedRunWarning):
-        assert_same_games(pristine[1], tw.SimulationResult.load_dir(out))
-
-
-def test_flipped_bytes_in_an_npz_chunk_are_a_chunk_error_not_a_zlib_error(tmp_path: Path) -> None:
-    """H-D10 flipped bytes in an .npz chunk are a ChunkError naming it, never a bare zlib.error."""
-    # Two bytes flipped at 200 and 400 of an .npz chunk break its decompression.
-    out = tmp_path / "run"
-    shutil.copytree(FIXTURES / "regatta-1p-pace_boat", out)
-    with pytest.warns(tw.UnverifiedRunWarning):
-        whole = tw.SimulationResult.load_dir(out)
-        arrays = {k: np.array(v) for k, v in whole.arrays.items()}
-    victim = out / chunk_name(1, 3, ".npz")
-    flip(victim, 200, 400)
-    with pytest.warns(tw.UnverifiedRunWarning), pytest.raises(tw.ChunkError, match=r"chunk-000001\.npz is damaged"):
-        tw.SimulationResult.load_dir(out).arrays  # noqa: B018
-    r = subprocess.run([sys.executable, "-m", "tradewinds", "simulate", "regatta", "--out", str(out), "--resume"],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    assert "zlib" not in r.stderr and "Traceback" not in r.stderr
-    assert "tradewinds: warning: " in r.stderr and "chunk-000001.npz is damaged" in r.stderr
-    with pytest.warns(tw.UnverifiedRunWarning):
-        again = tw.SimulationResult.load_dir(out)
-    for name, value in arrays.items():
-        assert np.array_equal(getattr(again, name), value), name

@@ -1,8 +1,7 @@
 """Run directories as Parquet datasets: the columns derive from the schema of the per-game
-arrays; pandas, pyarrow, Dask, polars and DuckDB read a directory without tradewinds;
-`SimulationResult.load_dir` reads it lazily or chunk by chunk; without pyarrow, streaming says
-how to install it and directories of the earlier format (`.npz` chunks) still load and
-resume."""
+arrays; pandas, pyarrow, Dask, polars and DuckDB read a directory's chunks (`DIR/chunks`) without
+tradewinds; `SimulationResult.load_dir` reads it lazily or chunk by chunk; without pyarrow,
+streaming says how to install it."""
 
 from __future__ import annotations
 
@@ -20,13 +19,12 @@ import tradewinds as tw
 from conftest import ONE_PER_GAME, assert_same_games
 from tradewinds import streaming
 from tradewinds._results import ARRAYS, SCHEMA, Layout, axis_labels, axis_sizes, columns
-from tradewinds.streaming import MANIFEST, chunk_name
+from tradewinds.streaming import CHUNKS, MANIFEST, chunk_name
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 NAME, PLAYERS = ONE_PER_GAME[0]
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "run-dir-v2"
 
 
 # ---- the columns -----------------------------------------------------------------------------
@@ -101,14 +99,14 @@ def assert_frame_holds(frame: Any, r: tw.SimulationResult) -> None:
 def test_pandas_and_pyarrow_read_the_directory(runs: dict[str, Any], key: str) -> None:
     pd = pytest.importorskip("pandas")
     r, path = runs[key]
-    frame = pd.read_parquet(path).sort_values("game").reset_index(drop=True)
+    frame = pd.read_parquet(path / CHUNKS).sort_values("game").reset_index(drop=True)
     assert frame.shape == (r.games, 1 + len(columns(r.layout)))
     assert_frame_holds(frame, r)
-    table = pq.read_table(path)  # the manifest, the lock: skipped
+    table = pq.read_table(path / CHUNKS)  # the run's chunks, and nothing else
     assert table.num_rows == r.games
     # Each file carries the run's options and seed, the chunk's place and statistics.
     first = chunk_name(0, 4)
-    meta = json.loads(pq.read_metadata(path / first).metadata[b"tradewinds"])
+    meta = json.loads(pq.read_metadata(path / CHUNKS / first).metadata[b"tradewinds"])
     assert meta["run"]["seed"] == 6 and meta["run"]["options"] == r.options and meta["run"]["agents"] == r.agents
     assert (meta["index"], meta["first"], meta["games"]) == (0, 0, 300)
     assert meta["statistics"]["games"] == 300
@@ -119,14 +117,14 @@ def test_pandas_and_pyarrow_read_the_directory(runs: dict[str, Any], key: str) -
 def test_dask_dataframe_reads_the_directory(runs: dict[str, Any]) -> None:
     dd = pytest.importorskip("dask.dataframe")
     r, path = runs["solo"]
-    frame = dd.read_parquet(str(path)).compute().sort_values("game").reset_index(drop=True)
+    frame = dd.read_parquet(str(path / CHUNKS)).compute().sort_values("game").reset_index(drop=True)
     assert_frame_holds(frame, r)
 
 
 def test_polars_reads_the_directory(runs: dict[str, Any]) -> None:
     pl = pytest.importorskip("polars")
     for r, path in runs.values():
-        frame = pl.read_parquet(str(path / "*.parquet")).sort("game")
+        frame = pl.read_parquet(str(path / CHUNKS / "*.parquet")).sort("game")
         assert_frame_holds({name: frame[name].to_numpy() for name in frame.columns}, r)
 
 
@@ -134,9 +132,9 @@ def test_duckdb_reads_the_directory(runs: dict[str, Any]) -> None:
     duckdb = pytest.importorskip("duckdb")
     for r, path in runs.values():
         con = duckdb.connect()
-        frame = con.execute(f"SELECT * FROM read_parquet('{path}/*.parquet') ORDER BY game").fetchnumpy()
+        frame = con.execute(f"SELECT * FROM read_parquet('{path / CHUNKS}/*.parquet') ORDER BY game").fetchnumpy()
         assert_frame_holds(frame, r)
-        wins = con.execute(f"SELECT sum(winners_p0::INTEGER) FROM read_parquet('{path}/*.parquet')").fetchone()
+        wins = con.execute(f"SELECT sum(winners_p0::INTEGER) FROM read_parquet('{path / CHUNKS}/*.parquet')").fetchone()
         assert wins is not None and wins[0] == int(r.winners[:, 0].sum())
 
 
@@ -196,19 +194,6 @@ def test_without_pyarrow_streaming_says_how_to_install_it(tmp_path: Path) -> Non
     assert not (tmp_path / "run").exists(), "nothing is created"
     # A run without a directory needs no pyarrow.
     assert tw.simulate("regatta", 100, players=3, keep_games=False).games == 100
-
-
-@pytest.mark.usefixtures("no_pyarrow")
-def test_without_pyarrow_directories_of_the_earlier_format_load_and_resume(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    shutil.copytree(FIXTURES / "regatta-1p-pace_boat", out)
-    old = tw.SimulationResult.load_dir(out)
-    (out / chunk_name(2, 3, ".npz")).unlink()
-    game = tw.load("regatta", players=1, pace_boat=True)
-    resumed = tw.simulate(game, 300, seed=5, agents=["greedy"], out=out, resume=True)
-    for name in ARRAYS:
-        assert np.array_equal(getattr(resumed, name)[:200], getattr(old, name)[:200]), name
-    assert (out / chunk_name(2, 3, ".npz")).is_file()
 
 
 def test_without_pyarrow_the_command_line_says_how_to_install_it(tmp_path: Path,

@@ -1,7 +1,7 @@
 """Streaming a simulation to a directory: atomic chunks (Parquet files), a manifest, resuming
 after a crash, Ctrl-C or kill -9 (the merged results equal an uninterrupted run), the checks
-that keep a directory from mixing two different runs, and directories of the earlier format
-(`.npz` chunks), which still load and resume."""
+that keep a directory from mixing two different runs, stray files named, and directories of
+earlier formats (written before the first release) refused."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from tradewinds._results import ARRAYS, FILE_VERSION
 from tradewinds.streaming import (
     CHUNK_LOG,
     MANIFEST,
-    NPZ_MANIFEST,
+    CHUNKS,
     RunDirectory,
     RunReader,
     chunk_name,
@@ -36,14 +36,8 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 NAME, PLAYERS = ONE_PER_GAME[0]
 
-#: Directories of the earlier format, written by the tradewinds before Parquet chunks (run
-#: directory format version 2): `tw.simulate("regatta", 300, players=1, pace_boat=True,
-#: seed=5, out=..., chunk_games=100, agents=["greedy"])`.
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "run-dir-v2"
-
-
 def chunk_files(path: Path) -> list[Path]:
-    return sorted(path.glob("chunk-*.parquet"))
+    return sorted((path / CHUNKS).glob("chunk-*.parquet"))
 
 
 def check_chunk(file: Path, manifest: dict[str, object]) -> int:
@@ -82,14 +76,15 @@ def test_a_streamed_run_equals_a_run_in_memory(tmp_path: Path) -> None:
     streamed = tw.simulate(game, 1100, seed=3, threads=2, agents=agents, out=out, chunk_games=256)
     assert_same_games(direct, streamed)
     manifest = read_manifest(out)
-    assert manifest is not None and (out / MANIFEST).is_file() and not (out / NPZ_MANIFEST).exists()
+    assert manifest is not None and (out / MANIFEST).is_file()
     assert manifest["game"] == NAME and manifest["seed"] == 3 and manifest["games"] == 1100
     assert manifest["chunk_games"] == 256 and manifest["chunks"] == 5 and manifest["chunk_format"] == "parquet"
     assert manifest["agents"] == streamed.agents and manifest["config"] == json.loads(game.config_json())
     files = chunk_files(out)
     assert [f.name for f in files] == [chunk_name(i, 5) for i in range(5)]
     assert [check_chunk(f, manifest) for f in files] == list(range(5))
-    assert sorted(p.name for p in out.iterdir()) == sorted([".lock", MANIFEST, CHUNK_LOG, *(f.name for f in files)])
+    assert sorted(p.name for p in out.iterdir()) == sorted([".lock", MANIFEST, CHUNK_LOG, CHUNKS])
+    assert sorted(p.name for p in (out / CHUNKS).iterdir()) == [f.name for f in files]
     assert_same_games(direct, tw.SimulationResult.load_dir(out))
     assert_same_games(direct, tw.SimulationResult.load(out))  # load() takes the directory too
     assert directory_status(out) == (5, 5, 1100)
@@ -101,8 +96,8 @@ def test_resume_plays_only_the_missing_chunks(tmp_path: Path) -> None:
     out = tmp_path / "run"
     whole = tw.simulate(game, 1000, seed=5, threads=2, out=out, chunk_games=200)
     kept = {f.name: f.stat().st_mtime_ns for f in chunk_files(out)}
-    (out / chunk_name(1, 5)).unlink()
-    (out / chunk_name(4, 5)).unlink()
+    (out / CHUNKS / chunk_name(1, 5)).unlink()
+    (out / CHUNKS / chunk_name(4, 5)).unlink()
     del kept[chunk_name(1, 5)], kept[chunk_name(4, 5)]
     with pytest.raises(ValueError, match=r"incomplete: 2 of 5 chunks are missing.*chunk-000001\.parquet.*--resume"):
         tw.SimulationResult.load_dir(out)
@@ -170,19 +165,19 @@ def test_damaged_chunks_are_played_again(tmp_path: Path) -> None:
     game = tw.load(NAME, players=PLAYERS)
     out = tmp_path / "run"
     whole = tw.simulate(game, 600, seed=4, threads=2, out=out, chunk_games=200)
-    victim = out / chunk_name(1, 3)
+    victim = out / CHUNKS / chunk_name(1, 3)
     victim.write_bytes(victim.read_bytes()[:100])
     with pytest.raises(ValueError, match=r"chunk-000001\.parquet is damaged.*--resume"):
         tw.SimulationResult.load_dir(out)
     # A temporary file left by a killed writer is removed on resume.
-    stale = out / f".{chunk_name(2, 3)}.12345-abcd.tmp"
+    stale = out / CHUNKS / f".{chunk_name(2, 3)}.12345-abcd.tmp"
     stale.write_bytes(b"partial")
     with pytest.warns(RuntimeWarning, match="damaged"):
         resumed = tw.simulate(game, 600, seed=4, out=out, resume=True)
     assert_same_games(whole, resumed)
     # Set aside under a name that readers of the dataset skip.
     assert (out / f"_{chunk_name(1, 3)}.bad").is_file() and not stale.exists()
-    assert len(pq.ParquetDataset(out).read()) == 600
+    assert len(pq.ParquetDataset(out / CHUNKS).read()) == 600
 
 
 def test_chunks_of_another_run_are_refused(tmp_path: Path) -> None:
@@ -217,7 +212,7 @@ def test_python_agents_stream_and_resume(tmp_path: Path) -> None:
     out = tmp_path / "run"
     whole = tw.simulate(game, 6, seed=3, threads=2, agents=agents, out=out, chunk_games=2)
     assert whole.agents[0].startswith("python:") and read_manifest(out)["agents"][0] == whole.agents[0]  # type: ignore[index]
-    (out / chunk_name(1, 3)).unlink()
+    (out / CHUNKS / chunk_name(1, 3)).unlink()
     assert_same_games(whole, tw.simulate(game, 6, seed=3, agents=agents, out=out, resume=True))
 
 
@@ -234,7 +229,7 @@ def test_a_streamed_solo_run_keeps_its_opponent_and_tiers(tmp_path: Path) -> Non
     assert (manifest["players"], manifest["opponents"], manifest["tiers"]) == (1, game.opponents, game.tiers)
     assert [check_chunk(f, manifest) for f in chunk_files(out)] == list(range(5))
     assert "opponent_wins_pace_boat" in pq.read_schema(chunk_files(out)[0]).names
-    (out / chunk_name(2, 5)).unlink()
+    (out / CHUNKS / chunk_name(2, 5)).unlink()
     resumed = tw.simulate(game, 1100, seed=3, threads=2, agents=["greedy"], out=out, resume=True)
     for r in (streamed, resumed, tw.SimulationResult.load_dir(out)):
         assert_same_games(direct, r)
@@ -244,102 +239,27 @@ def test_a_streamed_solo_run_keeps_its_opponent_and_tiers(tmp_path: Path) -> Non
     assert np.array_equal(direct.tier >= 0, direct.winners[:, 0])
 
 
-def write_npz_directory(parquet_dir: Path, out: Path, version: int) -> None:
-    """Writes the run in ``parquet_dir`` to ``out`` as the tradewinds before Parquet chunks
-    wrote it: ``manifest.json`` and ``chunk-NNNNNN.npz`` files (each with a JSON ``meta`` entry
-    and the per-game arrays), of run-directory format ``version`` 2, or 1 (written before
-    opponents and tiers: the manifest names neither, the chunks lack their arrays)."""
-    reader = RunReader.open(parquet_dir)
-    manifest = {k: v for k, v in reader.manifest.items() if k != "chunk_format"}
-    manifest["version"] = version
-    if version == 1:
-        del manifest["opponents"], manifest["tiers"]
-    out.mkdir()
-    (out / NPZ_MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    for part, meta in reader.chunks():
-        old = {k: meta[k] for k in ("index", "first", "games", "seed", "elapsed_seconds", "threads", "session",
-                                    "session_start", "finished")}
-        old.update(format="tradewinds-simulation-chunk", version=min(version, FILE_VERSION))
-        arrays = {k: v for k, v in part.arrays.items()
-                  if version > 1 or k not in ("opponent_scores", "opponent_wins", "tier")}
-        with open(out / chunk_name(meta["index"], reader.chunk_count, ".npz"), "wb") as f:
-            np.savez_compressed(f, meta=np.array(json.dumps(old)), **arrays)
-
-
-def npz_versions(out: Path) -> list[int]:
-    versions = []
-    for file in sorted(out.glob("chunk-*.npz")):
-        with np.load(file) as z:
-            versions.append(json.loads(str(z["meta"]))["version"])
-    return versions
-
-
-def test_a_directory_written_by_the_earlier_version_loads_and_resumes(tmp_path: Path) -> None:
-    # Written by the tradewinds before Parquet chunks: it loads as the arrays its chunks hold.
+@pytest.mark.parametrize("version", [1, 2, 3, 4])
+def test_a_directory_of_an_earlier_format_is_refused_saying_so(tmp_path: Path, version: int) -> None:
+    """Formats 1 to 4 were written by development versions before the first release: refused, nothing written."""
     out = tmp_path / "run"
-    shutil.copytree(FIXTURES / "regatta-1p-pace_boat", out)
-    old = tw.SimulationResult.load_dir(out)
-    assert (old.game, old.players, old.games, old.seed, old.agents) == ("regatta", 1, 300, 5, ["greedy"])
-    assert (old.opponents, old.tiers) == (["pace boat"], ["bronze", "silver", "gold"])
-    stored = {}
-    for file in sorted(out.glob("chunk-*.npz")):
-        with np.load(file) as z:
-            for name in ARRAYS:
-                stored.setdefault(name, []).append(z[name])
-    for name in ARRAYS:
-        assert np.array_equal(getattr(old, name), np.concatenate(stored[name])), name
-    # Its summary comes from its games (its chunks record no statistics), as a run in memory.
-    assert old.summary().splitlines()[2:] == tw.SimulationResult(
-        game=old.game, players=1, games=300, seed=5, threads=1, elapsed_seconds=1.0, categories=old.categories,
-        arrays=old.arrays, options=old.options, agents=old.agents, opponents=old.opponents,
-        tiers=old.tiers).summary().splitlines()[2:]
-    # It resumes in its own format: the missing chunk is played by this version, as a .npz.
-    (out / chunk_name(1, 3, ".npz")).unlink()
-    game = tw.load("regatta", players=1, pace_boat=True)
-    resumed = tw.simulate(game, 300, seed=5, agents=["greedy"], out=out, resume=True)
-    assert not list(out.glob("*.parquet")) and (out / chunk_name(1, 3, ".npz")).is_file()
-    assert (out / NPZ_MANIFEST).is_file() and not (out / MANIFEST).exists()
-    now = tw.simulate(game, 300, seed=5, agents=["greedy"])
-    for name in ARRAYS:
-        assert np.array_equal(getattr(resumed, name)[100:200], getattr(now, name)[100:200]), name
-        assert np.array_equal(getattr(resumed, name)[:100], getattr(old, name)[:100]), name
-    assert_same_games(resumed, tw.SimulationResult.load_dir(out))
-
-
-def test_a_directory_of_the_previous_formats_loads_and_resumes(tmp_path: Path) -> None:
-    game = tw.load(NAME, players=PLAYERS)
-    whole = tw.simulate(game, 600, seed=4, threads=2, out=tmp_path / "run", chunk_games=200)
-    for version in (1, 2):
-        out = tmp_path / f"v{version}"
-        write_npz_directory(tmp_path / "run", out, version)
-        assert_same_games(whole, tw.SimulationResult.load_dir(out))
-        # Resuming writes the missing chunk in the current version of the .npz chunks, next
-        # to the older ones; the manifest is left as it was.
-        (out / chunk_name(1, 3, ".npz")).unlink()
-        resumed = tw.simulate(game, 600, seed=4, out=out, resume=True)
-        assert_same_games(whole, resumed)
-        again = tw.SimulationResult.load_dir(out)
-        assert_same_games(whole, again)
-        assert again.summary().splitlines()[2:] == whole.summary().splitlines()[2:]
-        assert npz_versions(out) == [version, FILE_VERSION, version]
-        assert read_manifest(out)["version"] == version  # type: ignore[index]
-        assert not list(out.glob("*.parquet"))
-
-
-def test_a_directory_of_the_previous_format_without_its_opponent_is_not_resumed(tmp_path: Path) -> None:
-    # Its chunks do not record the pace boat: it loads as a game without opponents or tiers,
-    # and new chunks, which would, are not mixed in.
-    game = tw.load("regatta", players=1, pace_boat=True)
-    whole = tw.simulate(game, 300, seed=2, threads=2, out=tmp_path / "run", chunk_games=100)
-    out = tmp_path / "v1"
-    write_npz_directory(tmp_path / "run", out, 1)
-    old = tw.SimulationResult.load_dir(out)
-    assert old.opponents == [] and old.tiers == [] and old.opponent_wins.shape == (300, 0)
-    assert (old.tier == -1).all() and np.array_equal(old.scores, whole.scores)
-    (out / chunk_name(0, 3, ".npz")).unlink()
-    with pytest.raises(ValueError, match=r"opponents: the directory \(written by an older tradewinds\) records "
-                                         r"none, this run \[\"pace boat\"\]"):
-        tw.simulate(game, 300, seed=2, out=out, resume=True)
+    tw.simulate(NAME, 100, players=PLAYERS, seed=4, out=out, chunk_games=50)
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    manifest["version"] = version
+    if version <= 2:  # .npz chunks and manifest.json
+        (out / MANIFEST).unlink()
+        (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    else:
+        (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    which = "format version 1 or 2" if version <= 2 else f"format version {version}"
+    for attempt in (lambda: tw.SimulationResult.load_dir(out),
+                    lambda: tw.simulate(NAME, 100, players=PLAYERS, seed=4, out=out, resume=True),
+                    lambda: tw.simulate(NAME, 100, players=PLAYERS, seed=4, out=out, repair=True)):
+        with pytest.raises(tw.RunDirectoryError, match=f"earlier format \\({which}.*before its first release.*"
+                                                       "reads run-directory format version 5 only"):
+            attempt()
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
 def _rewrite_chunk_meta(file: Path, change: dict[str, object]) -> None:
@@ -358,11 +278,11 @@ def test_a_directory_of_a_newer_format_is_refused(tmp_path: Path) -> None:
     manifest["version"] = version + 1
     (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     with pytest.raises(ValueError, match=f"format version {version + 1}; this tradewinds reads version {version} "
-                                         "and older"):
+                                         r"\(an earlier one only to refuse it\)"):
         tw.SimulationResult.load_dir(out)
     manifest["version"] = version
     (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
-    _rewrite_chunk_meta(out / chunk_name(1, 2), {"version": FILE_VERSION + 1})
+    _rewrite_chunk_meta(out / CHUNKS / chunk_name(1, 2), {"version": FILE_VERSION + 1})
     with pytest.raises(ValueError, match=f"chunk-000001.parquet is damaged: it has tradewinds-simulation-chunk "
                                          f"format version {FILE_VERSION + 1}; this tradewinds reads version "
                                          f"{FILE_VERSION}"):
@@ -373,12 +293,12 @@ def test_chunks_that_disagree_with_the_manifest_are_damaged(tmp_path: Path) -> N
     game = tw.load(NAME, players=PLAYERS)
     out = tmp_path / "run"
     whole = tw.simulate(game, 300, seed=1, threads=2, out=out, chunk_games=100)
-    _rewrite_chunk_meta(out / chunk_name(2, 3), {"seed": 99})
+    _rewrite_chunk_meta(out / CHUNKS / chunk_name(2, 3), {"seed": 99})
     with pytest.raises(ValueError, match=r"chunk-000002.parquet is damaged: its seed is 99, the manifest implies 1"):
         tw.SimulationResult.load_dir(out)
     # A chunk of another game's columns (here another run's chunk) is damaged too.
     tw.simulate("regatta", 100, players=3, seed=1, out=tmp_path / "other", chunk_games=100)
-    shutil.copy(tmp_path / "other" / chunk_name(0, 1), out / chunk_name(2, 3))
+    shutil.copy(tmp_path / "other" / CHUNKS / chunk_name(0, 1), out / CHUNKS / chunk_name(2, 3))
     with pytest.raises(ValueError, match=r"chunk-000002.parquet is damaged: its columns .* are not those"):
         tw.SimulationResult.load_dir(out)
     with pytest.warns(RuntimeWarning, match="damaged"):
@@ -445,7 +365,7 @@ def test_kill_9_midway_then_resume_gives_the_uninterrupted_results(tmp_path: Pat
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert f"{games:,} games" in r.stdout and "win rate" in r.stdout
-    assert not list(out.glob(".*.tmp")), "the killed writer's temporary file is gone"
+    assert not list(out.rglob(".*.tmp")), "the killed writer's temporary file is gone"
     uninterrupted = tw.simulate(NAME, games, seed=7, threads=2, players=PLAYERS)
     resumed = tw.SimulationResult.load_dir(out)
     assert_same_games(uninterrupted, resumed)
@@ -499,3 +419,103 @@ def test_cli_resume_refuses_disagreeing_options(tmp_path: Path) -> None:
     assert r.returncode == 1 and "already holds a simulation" in r.stderr
     r = subprocess.run(cli("simulate", NAME, "--resume"), capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and "--resume needs --out" in r.stderr
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tradewinds", *args], capture_output=True, text=True, timeout=300)
+
+
+def _tree(path: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+def test_an_edited_manifest_is_refused_naming_the_difference_and_nothing_is_replaced(tmp_path: Path) -> None:
+    """An edited seed with its run_id recomputed: --resume/--repair refuse, naming it, and write nothing."""
+    from tradewinds.streaming import run_id
+    out = tmp_path / "run"
+    tw.simulate(NAME, 300, players=PLAYERS, seed=1, out=out, chunk_games=100, threads=2)
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    manifest["seed"] = 2
+    manifest["run_id"] = run_id(manifest)
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    before = _tree(out)
+    for flag in ("--resume", "--repair"):
+        r = _cli("simulate", NAME, "--out", str(out), flag)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        assert "seed: the chunks' run has 1, the manifest 2" in r.stderr and "warning" not in r.stderr
+        assert _tree(out) == before, "nothing was moved aside, replayed or written"
+    with pytest.raises(tw.RunDirectoryError, match="seed: the chunks' run has 1, the manifest 2"):
+        tw.SimulationResult.load_dir(out)
+    # With the log gone too, the chunks' own footers show it.
+    (out / CHUNK_LOG).unlink()
+    before = _tree(out)
+    with pytest.raises(tw.RunDirectoryError, match="seed: the chunks' run has 1, the manifest 2"):
+        tw.simulate(NAME, 300, players=PLAYERS, seed=2, out=out, repair=True)
+    assert _tree(out) == before
+
+
+def test_stray_chunk_like_files_are_named_and_the_dataset_stays_the_runs(tmp_path: Path) -> None:
+    """Strays are named (load_dir, --resume, --repair); DIR/chunks reads as exactly the run's games."""
+    pd = pytest.importorskip("pandas")
+    out = tmp_path / "run"
+    whole = tw.simulate(NAME, 300, players=PLAYERS, seed=1, out=out, chunk_games=100, threads=2)
+    chunks = out / CHUNKS
+    shutil.copy(chunks / chunk_name(1, 3), chunks / "chunk-000500.parquet")
+    shutil.copy(chunks / chunk_name(2, 3), out / "chunk-00002.parquet")
+    shutil.copy(chunks / chunk_name(0, 3), out / "chunk-000003 (copy).parquet")
+    names = [f"{CHUNKS}/chunk-000500.parquet", "chunk-00002.parquet", "chunk-000003 (copy).parquet"]
+    with pytest.warns(tw.StrayFileWarning) as caught:
+        assert_same_games(whole, tw.SimulationResult.load_dir(out))
+    assert all(name in str(caught[0].message) for name in names)
+    for flag in ("--resume", "--repair"):
+        r = _cli("simulate", NAME, "--out", str(out), flag)
+        assert r.returncode == 0, r.stderr
+        assert "tradewinds: warning: " in r.stderr and all(name in r.stderr for name in names), r.stderr
+    # The run's dataset is its folder of chunks: a stray there is named, and once it is
+    # moved out, pandas reads exactly the run's games.
+    (chunks / "chunk-000500.parquet").unlink()
+    frame = pd.read_parquet(chunks)
+    assert len(frame) == 300 and sorted(frame["game"]) == list(range(300))
+
+
+def test_a_missing_chunk_log_is_named_and_repair_rebuilds_it(tmp_path: Path) -> None:
+    """The chunk log deleted: load_dir says so (not "chunks are missing"); --repair rebuilds it, replaying nothing."""
+    out = tmp_path / "run"
+    whole = tw.simulate(NAME, 300, players=PLAYERS, seed=1, out=out, chunk_games=100, threads=2)
+    (out / CHUNK_LOG).unlink()
+    with pytest.raises(tw.RunDirectoryError, match=r"has no chunk log \(_chunks.jsonl\).*3 of its 3 chunk files "
+                                                   r"are present.*--repair") as info:
+        tw.SimulationResult.load_dir(out)
+    assert "chunks are missing" not in str(info.value)
+    chunk_bytes = {p.name: p.read_bytes() for p in (out / CHUNKS).iterdir()}
+    played: list[int] = []
+    repaired = tw.simulate(NAME, 300, players=PLAYERS, seed=1, out=out, repair=True, progress=played.append)
+    assert played == [] and repaired.repair is not None and not repaired.repair.replaced
+    assert len(repaired.repair.recorded) == 3
+    assert {p.name: p.read_bytes() for p in (out / CHUNKS).iterdir()} == chunk_bytes
+    assert_same_games(whole, tw.SimulationResult.load_dir(out))
+
+
+def test_a_malformed_chunk_log_line_is_reported_by_number_and_replays_nothing(tmp_path: Path) -> None:
+    """An appended junk line naming an intact chunk: reported with its line number, the chunk kept."""
+    out = tmp_path / "run"
+    whole = tw.simulate(NAME, 400, players=PLAYERS, seed=1, out=out, chunk_games=100, threads=2)
+    with open(out / CHUNK_LOG, "a", encoding="utf-8") as f:
+        f.write('{"index": 3}\n')
+    chunk_bytes = {p.name: p.read_bytes() for p in (out / CHUNKS).iterdir()}
+    with pytest.warns(RuntimeWarning, match=r"line 5 \(its check does not match"):
+        assert_same_games(whole, tw.SimulationResult.load_dir(out))
+    played: list[int] = []
+    with pytest.warns(RuntimeWarning, match="line 5"):
+        tw.simulate(NAME, 400, players=PLAYERS, seed=1, out=out, resume=True, progress=played.append)
+    assert played == [] and not list(out.glob("_*.bad"))
+    with pytest.warns(RuntimeWarning, match="line 5"):
+        repaired = tw.simulate(NAME, 400, players=PLAYERS, seed=1, out=out, repair=True, progress=played.append)
+    assert played == [] and repaired.repair is not None and not repaired.repair.replaced
+    assert repaired.repair.dropped_lines == 1 and "removed 1 malformed line" in str(repaired.repair)
+    assert {p.name: p.read_bytes() for p in (out / CHUNKS).iterdir()} == chunk_bytes
+    assert len((out / CHUNK_LOG).read_text(encoding="utf-8").splitlines()) == 4
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same_games(whole, tw.SimulationResult.load_dir(out))

@@ -365,7 +365,7 @@ def manifest_differences(old: Mapping[str, Any], new: Mapping[str, Any],
         elif key == "agents" and isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
             for p, (x, y) in enumerate(zip(a, b)):
                 if x != y:
-                    out.append(f"agent of seat {p}: {was} has {_shown(x)}, {now} {_shown(y)}")
+                    out.append(f"agent of seat {p}: {was} has {_cut(str(x), 60)}, {now} {_cut(str(y), 60)}")
         elif key == "players" and old.get("config", {}).get("players") != new.get("config", {}).get("players"):
             continue  # already reported as an option
         elif key in ("opponents", "tiers") and old.get("config") != new.get("config"):
@@ -1438,9 +1438,6 @@ class RunReader:
                 f"To rebuild it from the chunks that read whole as this run's (and play the others again), "
                 f"{repair_hint(manifest, path)}")
         report = log.report(where)
-        if report is not None:
-            warnings.warn(f"{report}; a repair rewrites the log without them ({_repair_command(manifest, path)})",
-                          RuntimeWarning, stacklevel=3)
         unrecorded = sorted(i for i in present if i not in log.records)
         missing = chunks - len(present)
         if missing or unrecorded:
@@ -1460,6 +1457,9 @@ class RunReader:
             error.path, error.index, error.file, error.repair = (str(path), index,
                                                                  str(chunk_path(where, index, chunks)), hint)
             raise error
+        if report is not None:
+            warnings.warn(f"{report}; a repair rewrites the log without them ({_repair_command(manifest, path)})",
+                          RuntimeWarning, stacklevel=3)
         _require()
         return cls(path, manifest, log.records)
 
