@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from pathlib import Path
+
 import tradewinds as tw
 from conftest import ONE_CONFIG, SEATS, Config, ids
 from tradewinds import cli
@@ -118,14 +120,17 @@ def test_simulate_a_solo_game_against_an_opponent(tmp_path) -> None:  # type: ig
 
 def test_simulate_errors() -> None:
     name = tw.GAMES[0]
+    # What the command line names wrongly is a usage error (2), naming the flag.
     r = run("simulate", name, "--games", "10", "--players", str(max(SEATS[name]) + 1))
-    assert r.returncode == 1 and "players" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "players" in r.stderr and "Traceback" not in r.stderr
     r = run("simulate", name, "--games", "10", "--option", "no_such_option=1")
-    assert r.returncode == 1 and "no_such_option" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "no_such_option" in r.stderr and "Traceback" not in r.stderr
     r = run("simulate", "no-such-game", "--games", "10")
-    assert r.returncode == 1 and name in r.stderr
+    assert r.returncode == 2 and name in r.stderr
     r = run("simulate", name, "--games", "10", "--seed", "-1")
-    assert r.returncode == 1 and "2**64 - 1" in r.stderr
+    assert r.returncode == 2 and "--seed must be an integer in [0, 2**64 - 1], got -1" in r.stderr
+    r = run("simulate", name, "--games", str(1 << 63))
+    assert r.returncode == 2 and "--games must be an integer in [0, 2**63 - 1]" in r.stderr
     r = run("simulate", name, "--option", "novalue")
     assert r.returncode == 2 and "KEY=VALUE" in r.stderr
     r = run("simulate", name, "--games", "-5")
@@ -411,3 +416,26 @@ def test_bad_opponents_name_the_allowed_agents_once_in_command_line_terms() -> N
                      "agents are random, greedy, mcts[:iterations=N,exploration=C,rollout_depth=D]")
     r = run("play", FIRST.game, *option_args(FIRST), "--opponents", "mcts:iters=3", stdin="q\n")
     assert r.returncode == 2 and 'unknown mcts parameter "iters"' in r.stderr and "Python" not in r.stderr
+
+
+def test_errors_name_no_errno_and_run_errors_exit_1(tmp_path: Path) -> None:
+    """A file that cannot be read or written is a run error (1), said without Python's [Errno N]."""
+    r = run("replay", str(tmp_path / "no-such-record.json"))
+    assert r.returncode == 1 and "[Errno" not in r.stderr and "no such file or directory" in r.stderr
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    r = run("simulate", tw.GAMES[0], "--games", "10", "--out", str(blocker / "run"))
+    assert r.returncode == 1 and "[Errno" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_huge_value_is_never_echoed_in_full() -> None:
+    """A value 100,000 characters long given on the command line is cut in every message, which names the flag."""
+    huge = "x" * 100_000  # (the longest argument a process may be given is 128 KiB)
+    for args in (("simulate", tw.GAMES[0], "--seed", huge), ("simulate", tw.GAMES[0], "--option", huge),
+                 ("simulate", tw.GAMES[0], "--option", f"{huge}=1"), ("simulate", huge),
+                 ("simulate", tw.GAMES[0], "--agents", f"{huge},random"),
+                 ("play", tw.GAMES[0], "--opponents", huge)):
+        r = run(*args)
+        assert r.returncode == 2 and len(r.stderr) < 5000 and "Traceback" not in r.stderr, (args[:3], r.stderr[:300])
+        flag = next((a for a in args if a.startswith("--")), "GAME")
+        assert flag in r.stderr or "game" in r.stderr, r.stderr[-300:]

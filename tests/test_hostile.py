@@ -381,3 +381,14 @@ def test_bad_records_are_record_errors(config: Config) -> None:
     if resampled.move_number:
         with pytest.raises(tw.TradewindsError, match="does not start at the beginning"):
             resampled.record()
+
+
+def test_a_megabyte_long_value_is_never_echoed_in_full() -> None:
+    """A 1 MB bad agent or backend: the error names the field (agents[0], backend) and is cut to a sensible length."""
+    huge = "x" * (1 << 20)
+    game = tw.GAMES[0]
+    for kwargs, field in ((dict(agents=[huge] * 3), "agents[0]"), (dict(agents=["mcts:" + huge] * 3), "agents[0]"),
+                          (dict(backend=huge), "backend")):
+        with pytest.raises(ValueError) as info:
+            tw.simulate(game, 10, players=3, **kwargs)  # type: ignore[arg-type]
+        assert len(str(info.value)) < 2000 and field in str(info.value), str(info.value)[:200]

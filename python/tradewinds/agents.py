@@ -86,7 +86,18 @@ def _canonical_spec(game: Game, spec: str, seat: int) -> str:
         reason = str(e)
         if reason.endswith(_ENGINE_ALLOWED):
             reason = reason.removesuffix(_ENGINE_ALLOWED) + "; " + _ALLOWED
-        raise ValueError(f"seat {seat}: bad agent {spec!r}: {reason}") from None
+        raise ValueError(f"agents[{seat}] (seat {seat}): bad agent {shown(spec)}: {cut(reason, 400)}") from None
+
+
+def cut(text: str, limit: int) -> str:
+    """``text``, or its first ``limit`` characters and how long it is, so that a message
+    never echoes a huge value in full."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def shown(value: str, limit: int = 60) -> str:
+    """A value as a message quotes it (its repr), cut to a sensible length."""
+    return repr(value) if len(value) <= limit else f"{value[:limit]!r}... ({len(value):,} characters)"
 
 
 def normalize_agents(game: Game, agents: Sequence[Agent] | None) -> list[Agent]:
@@ -116,7 +127,7 @@ def normalize_agents(game: Game, agents: Sequence[Agent] | None) -> list[Agent]:
             out.append(agent)
         else:
             raise TypeError(
-                f"seat {seat}: an agent is a spec string or a callable, not {type(agent).__name__}; {_ALLOWED}"
+                f"agents[{seat}] (seat {seat}): an agent is a spec string or a callable, not {type(agent).__name__}; {_ALLOWED}"
             )
     return out
 
@@ -129,12 +140,12 @@ def parse_agent_list(text: str) -> list[str]:
     for piece in text.split(","):
         piece = piece.strip()
         if not piece:
-            raise ValueError(f"empty agent in {text!r}")
+            raise ValueError(f"empty agent in {shown(text)}")
         head = piece.split(":", 1)[0]
         if "=" in head and specs and ":" in specs[-1]:
             specs[-1] += "," + piece
         elif "=" in head:
-            raise ValueError(f"{piece!r} in {text!r} is a parameter without an agent before it")
+            raise ValueError(f"{shown(piece)} in {shown(text)} is a parameter without an agent before it")
         else:
             specs.append(piece)
     return specs

@@ -33,7 +33,7 @@ from ._optional import import_optional
 from ._play import layout_of, run_range
 from ._results import Layout, RangeResult, RunArrays
 from ._stats import InOrder, RunStatistics
-from .agents import Agent, agent_label, normalize_agents
+from .agents import Agent, agent_label, normalize_agents, shown
 from .simulation import ProgressBar, SimulationResult
 from .streaming import (
     MANIFEST,
@@ -92,7 +92,8 @@ def _check_int(name: str, value: object, low: int, high: int | None = None, hint
     if value < low or (high is not None and value > high):
         names = {_MAX_SEED: "2**64 - 1", _MAX_GAMES: "2**63 - 1"}
         bound = f"an integer in [{low}, {names.get(high, high)}]" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be {bound}{hint}, got {value}")
+        got = str(value) if value.bit_length() < 200 else f"an integer of about {int(value.bit_length() * 0.30103):,} digits"
+        raise ValueError(f"{name} must be {bound}{hint}, got {got}")
     return value
 
 
@@ -190,7 +191,7 @@ def simulate(
     if chunk_games is not None:
         _check_int("chunk_games", chunk_games, 1)
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; backends are {', '.join(BACKENDS)}")
+        raise ValueError(f"unknown backend {shown(str(backend))}; backends are {', '.join(BACKENDS)}")
     if client is not None and backend != "dask":
         raise ValueError("client= is for backend='dask'")
     if resume and out is None:

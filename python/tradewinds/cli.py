@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import re
 import importlib.util
 import json
 import signal
@@ -11,20 +13,58 @@ import sys
 import threading
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from . import GAMES, Game, TradewindsError, __version__, load, simulate
 from .tournament import tournament
 from ._core import configurations
 from ._core import options as options_of
 from ._terminal import fresh_seed, play, view_record
-from .agents import Agent, canonical_spec, parse_agent_list
+from .agents import Agent, canonical_spec, cut, parse_agent_list, shown
 from .simulation import plot_format
 from .streaming import directory_status, read_manifest
 
 
 class _UsageError(Exception):
     pass
+
+
+_MAX_SEED = (1 << 64) - 1
+_MAX_GAMES = (1 << 63) - 1
+#: The longest message the command line prints, and the longest word in it: a value given
+#: on the command line (or read from a file) is never echoed in full when it is huge.
+_MESSAGE_LIMIT = 4000
+_WORD_LIMIT = 200
+
+
+def _number(value: int) -> str:
+    return str(value) if value.bit_length() < 200 else f"an integer of about {int(value.bit_length() * 0.30103):,} digits"
+
+
+def _cut_message(text: str) -> str:
+    """``text`` with every word longer than :data:`_WORD_LIMIT` characters cut (saying how
+    long it was), and the whole cut to :data:`_MESSAGE_LIMIT` characters."""
+    text = re.sub(r"\S{%d,}" % (_WORD_LIMIT + 1), lambda m: cut(m.group(0), _WORD_LIMIT // 2), text)
+    return cut(text, _MESSAGE_LIMIT)
+
+
+def _error_text(error: BaseException) -> str:
+    """What the command line says of an error: for a failed system call, what failed and on
+    which file, without Python's ``[Errno N]``."""
+    if isinstance(error, OSError) and type(error).__str__ is OSError.__str__ and error.strerror:
+        what = error.strerror
+        if error.errno == errno.ENOENT:
+            what = "no such file or directory"
+        names = [n for n in (error.filename, error.filename2) if n is not None]
+        return f"{what}: {' -> '.join(map(str, names))}" if names else what
+    return str(error)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors (exit status 2) never echo a huge value in full."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(_cut_message(message))
 
 
 def _parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
@@ -35,7 +75,7 @@ def _parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
         key, sep, text = pair.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise _UsageError(f"--option needs KEY=VALUE, got {pair!r}")
+            raise _UsageError(f"--option needs KEY=VALUE, got {shown(pair)}")
         try:
             value: Any = json.loads(text)
         except json.JSONDecodeError:
@@ -54,7 +94,11 @@ def _load_game(args: argparse.Namespace, base: dict[str, Any] | None = None) -> 
         if "players" in given and given["players"] != args.players:
             raise _UsageError("--players and --option players=... disagree")
         options["players"] = args.players
-    return load(args.game, **options)
+    try:
+        return load(args.game, **options)
+    except (TradewindsError, ValueError, TypeError) as e:
+        # What the command line named (the game, --players, --option) is not a game: its usage.
+        raise _UsageError(str(e)) from None
 
 
 def _option_text(options: dict[str, Any]) -> str:
@@ -110,8 +154,10 @@ def _dask_client(address: str) -> Any:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    if args.games is not None and args.games < 0:
-        raise _UsageError(f"--games must be >= 0, got {args.games}")
+    if args.games is not None and not 0 <= args.games <= _MAX_GAMES:
+        raise _UsageError(f"--games must be an integer in [0, 2**63 - 1], got {_number(args.games)}")
+    if args.seed is not None and not 0 <= args.seed <= _MAX_SEED:
+        raise _UsageError(f"--seed must be an integer in [0, 2**64 - 1], got {_number(args.seed)}")
     if args.threads < 0:
         raise _UsageError(f"--threads must be >= 0 (0 = all cores), got {args.threads}")
     if args.chunk_games is not None and args.chunk_games < 1:
@@ -206,8 +252,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise _UsageError(f"--games must be >= 1, got {args.games}")
+    if not 1 <= args.games <= _MAX_GAMES:
+        raise _UsageError(f"--games must be an integer in [1, 2**63 - 1], got {_number(args.games)}")
+    if args.seed is not None and not 0 <= args.seed <= _MAX_SEED:
+        raise _UsageError(f"--seed must be an integer in [0, 2**64 - 1], got {_number(args.seed)}")
     if args.threads < 0:
         raise _UsageError(f"--threads must be >= 0 (0 = all cores), got {args.threads}")
     if args.resume and not args.out:
@@ -309,11 +357,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tradewinds", description="Rules-complete engines for nautical trading board games."
     )
     parser.add_argument("--version", action="version", version=f"tradewinds {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     p_games = sub.add_parser(
         "games", help="list the games: titles, player counts, modes, configurations and options",
@@ -438,11 +486,15 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
                   file: Any = None, line: str | None = None) -> None:
     """A warning as the command line says it (a damaged chunk set aside, a run directory
     without checksums): one line, without the source line that raised it."""
-    print(f"tradewinds: warning: {message}", file=sys.stderr)
+    print(f"tradewinds: warning: {_cut_message(str(message))}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the command line; returns the exit status (0 success, 1 error, 2 usage)."""
+    """Runs the command line; returns the exit status: 0 success; 2 a usage error (what the
+    command line gives is not valid: an unknown option, a bad value, a game or agent that
+    does not exist, a setting out of range; the message names the flag); 1 an error of the
+    run (a run directory that cannot be used, a file that cannot be read or written); 130
+    interrupted. Messages name no ``[Errno N]`` and never echo a huge value in full."""
     parser = _parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:
@@ -456,7 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The usage of the subcommand that was given, not the top level's.
         getattr(args, "command_parser", parser).error(str(e))
     except (TradewindsError, ValueError, OSError, ImportError) as e:
-        print(f"tradewinds: error: {e}", file=sys.stderr)
+        print(f"tradewinds: error: {_cut_message(_error_text(e))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(file=sys.stderr)
