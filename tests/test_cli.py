@@ -10,12 +10,11 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-
-from pathlib import Path
 
 import tradewinds as tw
 from conftest import ONE_CONFIG, SEATS, Config, ids
