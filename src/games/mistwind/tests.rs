@@ -2486,3 +2486,74 @@ fn worker_b_in_the_2_player_game_trades_ask_only_the_other_seat_and_field_5_uses
     assert_eq!((t.step, t.draw), (Step::Name(5), Draw::Name(AUT2)), "AUT2, to P0's left, names the type");
     assert_eq!(t.income, 0);
 }
+
+#[test]
+fn the_tie_break_counts_steel_and_not_coins() {
+    // "In case of a tie, the player with the most remaining wood and steel resources wins.
+    // If still tied, you share the victory." Steel decides; coins never do.
+    let g = game(3);
+    let end = |steel: [u16; 2], coins: [u16; 2]| at(&g, json!({"phase": "game-over", "start_player": 0, "players": [
+        {"wood": 0, "steel": 0, "coins": 0, "territory_tiles": {"silver": 0}},
+        {"wood": 2, "steel": steel[0], "coins": coins[0], "territory_tiles": {"green": 1}},
+        {"wood": 2, "steel": steel[1], "coins": coins[1], "territory_tiles": {"purple": 1}}]}));
+    // P1 and P2 both have 6 points and 2 wood.
+    assert_eq!(g.winners(&end([2, 1], [0, 9])), vec![1], "one more steel wins; nine more coins do not");
+    assert_eq!(g.winners(&end([1, 2], [9, 0])), vec![2]);
+    assert_eq!(g.winners(&end([1, 1], [0, 9])), vec![1, 2], "equal wood and steel: coins leave the victory shared");
+}
+
+/// Ports 6 to 5 + `n`: `n` outposts, none on Mossgate (0) or Rootmere (5).
+fn outposts(n: u32) -> u32 {
+    ((1 << n) - 1) << 6
+}
+
+#[test]
+fn the_port_bonus_outpost_is_built_up_to_the_twelfth_and_not_past_it() {
+    // "Each player also receives ... 12 outposts"; Rootmere's port bonus builds a free outpost
+    // (field 5, where P2 plays last and lies on top).
+    let g = game(3);
+    for (held, built) in [(11, true), (12, false)] {
+        let mut s = last_chips(&g, 0);
+        s.players[2].outposts = outposts(held);
+        finish_turns(&g, &mut s);
+        // So many outposts fulfil achievements: P2 passes on them (in the turn and in Phase C).
+        while is_legal(&g, &s, "pass") {
+            play(&g, &mut s, "pass");
+        }
+        assert_eq!(s.players[2].outposts & 1 << 5 != 0, built, "holding {held} outposts");
+        assert_eq!(s.players[2].outposts.count_ones(), 12);
+    }
+}
+
+#[test]
+fn building_an_outpost_needs_one_of_the_twelve_left() {
+    // "Each player also receives ... 12 outposts": the 12th is built, a 13th is not.
+    let g = game(3);
+    for (held, offered) in [(11, true), (12, false)] {
+        let mut s = turn_position(&g);
+        s.players[0].outposts = outposts(held);
+        play(&g, &mut s, "play-1:port Mossgate");
+        assert_eq!(is_legal(&g, &s, "build-outpost"), offered, "holding {held} outposts");
+        if offered {
+            play(&g, &mut s, "build-outpost");
+            assert_eq!(s.players[0].outposts.count_ones(), 12);
+        }
+    }
+}
+
+#[test]
+fn the_network_card_discard_comes_at_the_end_of_round_2_and_in_no_other_round() {
+    // "At the end of round 2, each player must discard a network card."
+    for n in [3, 5] {
+        let g = game(n);
+        for round in 0..g.rounds - 1 {
+            let mut s = last_chips(&g, round);
+            for (p, pl) in s.players.iter_mut().take(n).enumerate() {
+                pl.cards |= 1 << p;
+            }
+            finish_turns(&g, &mut s);
+            assert_eq!(s.round, round + 1);
+            assert_eq!(s.phase == Phase::DiscardNetworkCard, round + 1 == 2, "{n} players, the end of round {}", round + 1);
+        }
+    }
+}
