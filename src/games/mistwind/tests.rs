@@ -2516,9 +2516,9 @@ fn the_port_bonus_outpost_is_built_up_to_the_twelfth_and_not_past_it() {
         let mut s = last_chips(&g, 0);
         s.players[2].outposts = outposts(held);
         finish_turns(&g, &mut s);
-        // So many outposts fulfil achievements: P2 passes on them (in the turn and in Phase C).
-        while is_legal(&g, &s, "pass") {
-            play(&g, &mut s, "pass");
+        // So many outposts fulfil claims: P2 forgoes them (in the turn and in Phase C).
+        while let Some(end) = legal(&g, &s).into_iter().find(|n| n == "end-turn" || n == "pass") {
+            play(&g, &mut s, &end);
         }
         assert_eq!(s.players[2].outposts & 1 << 5 != 0, built, "holding {held} outposts");
         assert_eq!(s.players[2].outposts.count_ones(), 12);
