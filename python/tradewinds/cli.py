@@ -117,8 +117,8 @@ def _player_counts(counts: Sequence[int]) -> str:
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
-    """Each listed game: its title, player counts and modes, its configurations and its
-    declared options."""
+    """Each listed game: its title, player counts and modes, its declared options, and with
+    ``--configurations`` every configuration."""
     for i, name in enumerate(GAMES):
         if i:
             print()
@@ -131,9 +131,12 @@ def _cmd_games(args: argparse.Namespace) -> int:
             print("  modes: " + "; ".join(f"{o['name']} ({o['allowed']}): {o['doc']}" for o in modes))
         else:
             print("  modes: none (one way to play)")
-        print(f"  configurations ({len(listed)}; --option KEY=VALUE):")
-        for options in listed:
-            print(f"    {_option_text(options)}")
+        if args.configurations:
+            print(f"  configurations ({len(listed)}; --option KEY=VALUE):")
+            for options in listed:
+                print(f"    {_option_text(options)}")
+        else:
+            print(f"  configurations: {len(listed)} (list them: tradewinds games --configurations)")
         print("  options:")
         width = max(len(o["name"]) for o in declared)
         for o in declared:
@@ -203,10 +206,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             agents = list(manifest["agents"])
     game = _load_game(args, base)
     if args.agents is not None and agents is not None:
+        if len(agents) == 1:
+            agents = agents * game.players
         if len(agents) != game.players:
             raise _UsageError(
-                f"--agents: {len(agents)} agent{'' if len(agents) == 1 else 's'} for {game.players} seats: give one "
-                f"per seat, comma-separated (e.g. --agents {','.join(['mcts'] + ['random'] * (game.players - 1))})"
+                f"--agents: {len(agents)} agents for {game.players} seats: give one for every seat or one per "
+                f"seat, comma-separated (e.g. --agents {','.join(['mcts'] + ['random'] * (game.players - 1))})"
             )
         agents = list(_checked_specs(game, [str(a) for a in agents], "--agents"))
     streaming = bool(args.out or args.dask)
@@ -364,9 +369,12 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     p_games = sub.add_parser(
-        "games", help="list the games: titles, player counts, modes, configurations and options",
-        description="Lists each game: its title, player counts and modes, its configurations and its options.",
+        "games", help="list the games: titles, player counts, modes and options",
+        description="Lists each game: its title, player counts and modes, its options, and with "
+                    "--configurations every configuration (player count, mode, level).",
     )
+    p_games.add_argument("--configurations", action="store_true",
+                         help="also list every configuration of each game, as --option KEY=VALUE pairs")
     p_games.set_defaults(func=_cmd_games, command_parser=p_games)
 
     def add_game_args(p: argparse.ArgumentParser, seed_help: str = "0") -> None:
@@ -393,8 +401,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="worker threads (default 0 = all cores; with --dask: threads per chunk)")
     p_sim.add_argument(
         "--agents", metavar="SPECS",
-        help="one agent per seat, comma-separated: random, greedy, mcts[:iterations=N,exploration=C,"
-             "rollout_depth=D] (default: all random), e.g. --agents mcts:iterations=100,random,random",
+        help="one agent per seat, comma-separated, or one for every seat: random, greedy, "
+             "mcts[:iterations=N,exploration=C,rollout_depth=D] (default: all random), e.g. "
+             "--agents mcts:iterations=100,random,random or --agents greedy",
     )
     p_sim.add_argument("--out", metavar="DIR",
                        help="stream the results to DIR as chunks finish: a Parquet dataset (a manifest and one "
