@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import importlib
 import re
 import importlib.util
@@ -19,7 +18,8 @@ from . import GAMES, Game, TradewindsError, __version__, load, simulate
 from .tournament import tournament
 from ._core import configurations
 from ._core import options as options_of
-from ._terminal import fresh_seed, play, view_record
+from ._messages import error_text
+from ._terminal import SeatError, fresh_seed, play, read_record, view_record, write_record
 from .agents import Agent, canonical_spec, cut, parse_agent_list, shown
 from .simulation import plot_format
 from .streaming import directory_status, read_manifest
@@ -46,18 +46,6 @@ def _cut_message(text: str) -> str:
     long it was), and the whole cut to :data:`_MESSAGE_LIMIT` characters."""
     text = re.sub(r"\S{%d,}" % (_WORD_LIMIT + 1), lambda m: cut(m.group(0), _WORD_LIMIT // 2), text)
     return cut(text, _MESSAGE_LIMIT)
-
-
-def _error_text(error: BaseException) -> str:
-    """What the command line says of an error: for a failed system call, what failed and on
-    which file, without Python's ``[Errno N]``."""
-    if isinstance(error, OSError) and type(error).__str__ is OSError.__str__ and error.strerror:
-        what = error.strerror
-        if error.errno == errno.ENOENT:
-            what = "no such file or directory"
-        names = [n for n in (error.filename, error.filename2) if n is not None]
-        return f"{what}: {' -> '.join(map(str, names))}" if names else what
-    return str(error)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -340,12 +328,17 @@ def _opponents(game: Game, seat: int, text: str) -> dict[int, str]:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    if args.seed is not None and not 0 <= args.seed <= _MAX_SEED:
+        raise _UsageError(f"--seed must be an integer in [0, 2**64 - 1], got {_number(args.seed)}")
     game = _load_game(args)
     if not 0 <= args.seat < game.players:
-        raise _UsageError(f"--seat must be in 0..{game.players - 1}, got {args.seat}")
+        raise _UsageError(f"--seat must be in 0..{game.players - 1}, got {_number(args.seat)}")
     seat = args.seat
     opponents = _opponents(game, seat, args.opponents)
     seed = args.seed if args.seed is not None else fresh_seed()
+    if args.record:
+        # Checked now, by writing the fresh game's record, not found out at the end.
+        write_record(args.record, game.new_state(seed))
     kinds = sorted(set(opponents.values()))
     who_plays = kinds[0] if len(kinds) == 1 else ", ".join(f"P{p} {a}" for p, a in sorted(opponents.items()))
     print(f"{game.title} ({game.name}), {game.players} player{'' if game.players == 1 else 's'}; you are P{seat}; "
@@ -355,10 +348,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    with open(args.file, encoding="utf-8") as f:
-        text = f.read()
+    text = read_record(args.file)
     seat = None if args.all else args.seat
-    return view_record(text, seat, start=args.move, print_all=args.print)
+    try:
+        return view_record(text, seat, start=args.move, print_all=args.print)
+    except SeatError as e:
+        raise _UsageError(str(e)) from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -517,7 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The usage of the subcommand that was given, not the top level's.
         getattr(args, "command_parser", parser).error(str(e))
     except (TradewindsError, ValueError, OSError, ImportError) as e:
-        print(f"tradewinds: error: {_cut_message(_error_text(e))}", file=sys.stderr)
+        print(f"tradewinds: error: {_cut_message(error_text(e))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(file=sys.stderr)
