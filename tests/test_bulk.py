@@ -406,6 +406,22 @@ def test_plot_of_a_solo_game_shows_its_opponent(tmp_path: Path) -> None:
     assert width > 600 and height > 300
 
 
+def test_the_solo_figures_draw_no_even_share() -> None:
+    # A solo seat's win is reaching its goal: no "1/N" line, with or without an opponent that
+    # is not a seat (Regatta's pace boat; Norsewind's Vikings); several seats keep their even share.
+    pytest.importorskip("matplotlib")
+
+    def dashed(fig: Any) -> list[Any]:
+        return [line for ax in fig.axes for line in ax.get_lines() if line.get_linestyle() == "--"]
+
+    for game in (tw.load("regatta", players=1, pace_boat=True), tw.load("norsewind", players=1)):
+        fig = tw.simulate(game, 20, seed=1).figure()
+        assert dashed(fig) == [] and "the goal reached" in fig.axes[0].get_ylabel()
+    assert len(dashed(tw.simulate("regatta", 40, seed=1, players=2).figure())) == 1
+    solo = tw.tournament("regatta", ["random", "greedy"], games=10, players=1, pace_boat=True, seed=2)
+    assert dashed(solo.figure()) == []
+
+
 def test_plot_writes_the_format_its_extension_names(one_game: tw.Game, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     from tradewinds.simulation import plot_formats

@@ -51,7 +51,7 @@ def seat_table(summary: str) -> list[str]:
 
 
 def test_games_lists_every_game_with_its_configurations_and_options() -> None:
-    r = run("games")
+    r = run("games", "--configurations")
     assert r.returncode == 0, r.stderr
     listed = [line for line in r.stdout.splitlines() if line.strip() and not line.startswith(" ")]
     # Each game by its name and its full title.
@@ -68,6 +68,28 @@ def test_games_lists_every_game_with_its_configurations_and_options() -> None:
         for option in declared_options(name):
             assert any(line.startswith(option["name"]) and option["allowed"] in line and option["doc"] in line
                        for line in lines), (name, option)
+
+
+def test_games_lists_the_configurations_only_on_request() -> None:
+    r = run("games")
+    assert r.returncode == 0, r.stderr
+    for name in tw.GAMES:
+        assert f"  configurations: {len(configurations(name))} (list them: tradewinds games --configurations)" \
+            in r.stdout.splitlines()
+    assert "--option KEY=VALUE):" not in r.stdout
+    assert len(r.stdout.splitlines()) < len(run("games", "--configurations").stdout.splitlines())
+
+
+def test_simulate_with_one_agent_puts_it_in_every_seat(tmp_path: Path) -> None:
+    one, every = tmp_path / "one.npz", tmp_path / "every.npz"
+    r = run("simulate", "north-wind", "--players", "3", "--games", "20", "--seed", "5", "--threads", "1",
+            "--agents", "greedy", "--save", str(one))
+    assert r.returncode == 0, r.stderr
+    r = run("simulate", "north-wind", "--players", "3", "--games", "20", "--seed", "5", "--threads", "1",
+            "--agents", "greedy,greedy,greedy", "--save", str(every))
+    assert r.returncode == 0, r.stderr
+    assert tw.SimulationResult.load(one).agents == ["greedy"] * 3
+    assert np.array_equal(tw.SimulationResult.load(one).scores, tw.SimulationResult.load(every).scores)
 
 
 @pytest.mark.parametrize("config", ONE_CONFIG, ids=ids(ONE_CONFIG))

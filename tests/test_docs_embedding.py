@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import tradewinds as tw
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "embedding.md"
 
@@ -79,3 +81,14 @@ def test_rust_dependency_line_turns_python_off() -> None:
     assert len(dependency) == 1
     spec = tomllib.loads(dependency[0])["dependencies"]["tradewinds"]
     assert spec["default-features"] is False
+
+
+def test_the_action_counts_the_page_names_are_the_games() -> None:
+    text = PAGE.read_text(encoding="utf-8")
+    said = re.search(r"`game\.num_distinct_actions`: North Wind has (\d+), Mistwind (\d+), Before the Wind (\d+)\)",
+                     text)
+    assert said, "the page names the action counts of North Wind, Mistwind and Before the Wind"
+    for name, count in zip(("north-wind", "mistwind", "before-the-wind"), said.groups()):
+        assert int(count) == tw.load(name).num_distinct_actions, name
+    for game, count in re.findall(r'tw\.VectorGame\("([\w-]+)".*# (\d+) action ids', text):
+        assert int(count) == tw.load(game).num_distinct_actions, game

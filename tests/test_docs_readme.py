@@ -50,3 +50,13 @@ def test_quick_start_runs(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "games/s" in r.stdout
+
+
+def test_the_extras_named_are_the_packages() -> None:
+    named = set(re.findall(r"`(?:tradewinds)?\[([\w-]+)\]`", TEXT.split("## Install", 1)[1].split("\n## ", 1)[0]))
+    assert named == set(PROJECT["optional-dependencies"]) - {"test"}
+
+
+def test_the_install_line_says_what_works_before_the_first_release() -> None:
+    install = TEXT.split("## Install", 1)[1].split("pip install tradewinds", 1)[0]
+    assert "No release has been made yet" in install and "from a checkout" in install

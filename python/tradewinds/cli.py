@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import importlib
 import re
 import importlib.util
@@ -19,7 +18,8 @@ from . import GAMES, Game, TradewindsError, __version__, load, simulate
 from .tournament import tournament
 from ._core import configurations
 from ._core import options as options_of
-from ._terminal import fresh_seed, play, view_record
+from ._messages import error_text
+from ._terminal import SeatError, fresh_seed, play, read_record, view_record, write_record
 from .agents import Agent, canonical_spec, cut, parse_agent_list, shown
 from .simulation import plot_format
 from .streaming import directory_status, read_manifest
@@ -46,18 +46,6 @@ def _cut_message(text: str) -> str:
     long it was), and the whole cut to :data:`_MESSAGE_LIMIT` characters."""
     text = re.sub(r"\S{%d,}" % (_WORD_LIMIT + 1), lambda m: cut(m.group(0), _WORD_LIMIT // 2), text)
     return cut(text, _MESSAGE_LIMIT)
-
-
-def _error_text(error: BaseException) -> str:
-    """What the command line says of an error: for a failed system call, what failed and on
-    which file, without Python's ``[Errno N]``."""
-    if isinstance(error, OSError) and type(error).__str__ is OSError.__str__ and error.strerror:
-        what = error.strerror
-        if error.errno == errno.ENOENT:
-            what = "no such file or directory"
-        names = [n for n in (error.filename, error.filename2) if n is not None]
-        return f"{what}: {' -> '.join(map(str, names))}" if names else what
-    return str(error)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -117,8 +105,8 @@ def _player_counts(counts: Sequence[int]) -> str:
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
-    """Each listed game: its title, player counts and modes, its configurations and its
-    declared options."""
+    """Each listed game: its title, player counts and modes, its declared options, and with
+    ``--configurations`` every configuration."""
     for i, name in enumerate(GAMES):
         if i:
             print()
@@ -131,9 +119,12 @@ def _cmd_games(args: argparse.Namespace) -> int:
             print("  modes: " + "; ".join(f"{o['name']} ({o['allowed']}): {o['doc']}" for o in modes))
         else:
             print("  modes: none (one way to play)")
-        print(f"  configurations ({len(listed)}; --option KEY=VALUE):")
-        for options in listed:
-            print(f"    {_option_text(options)}")
+        if args.configurations:
+            print(f"  configurations ({len(listed)}; --option KEY=VALUE):")
+            for options in listed:
+                print(f"    {_option_text(options)}")
+        else:
+            print(f"  configurations: {len(listed)} (list them: tradewinds games --configurations)")
         print("  options:")
         width = max(len(o["name"]) for o in declared)
         for o in declared:
@@ -203,10 +194,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             agents = list(manifest["agents"])
     game = _load_game(args, base)
     if args.agents is not None and agents is not None:
+        if len(agents) == 1:
+            agents = agents * game.players
         if len(agents) != game.players:
             raise _UsageError(
-                f"--agents: {len(agents)} agent{'' if len(agents) == 1 else 's'} for {game.players} seats: give one "
-                f"per seat, comma-separated (e.g. --agents {','.join(['mcts'] + ['random'] * (game.players - 1))})"
+                f"--agents: {len(agents)} agents for {game.players} seats: give one for every seat or one per "
+                f"seat, comma-separated (e.g. --agents {','.join(['mcts'] + ['random'] * (game.players - 1))})"
             )
         agents = list(_checked_specs(game, [str(a) for a in agents], "--agents"))
     streaming = bool(args.out or args.dask)
@@ -335,12 +328,17 @@ def _opponents(game: Game, seat: int, text: str) -> dict[int, str]:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    if args.seed is not None and not 0 <= args.seed <= _MAX_SEED:
+        raise _UsageError(f"--seed must be an integer in [0, 2**64 - 1], got {_number(args.seed)}")
     game = _load_game(args)
     if not 0 <= args.seat < game.players:
-        raise _UsageError(f"--seat must be in 0..{game.players - 1}, got {args.seat}")
+        raise _UsageError(f"--seat must be in 0..{game.players - 1}, got {_number(args.seat)}")
     seat = args.seat
     opponents = _opponents(game, seat, args.opponents)
     seed = args.seed if args.seed is not None else fresh_seed()
+    if args.record:
+        # Checked now, by writing the fresh game's record, not found out at the end.
+        write_record(args.record, game.new_state(seed))
     kinds = sorted(set(opponents.values()))
     who_plays = kinds[0] if len(kinds) == 1 else ", ".join(f"P{p} {a}" for p, a in sorted(opponents.items()))
     print(f"{game.title} ({game.name}), {game.players} player{'' if game.players == 1 else 's'}; you are P{seat}; "
@@ -350,10 +348,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    with open(args.file, encoding="utf-8") as f:
-        text = f.read()
+    text = read_record(args.file)
     seat = None if args.all else args.seat
-    return view_record(text, seat, start=args.move, print_all=args.print)
+    try:
+        return view_record(text, seat, start=args.move, print_all=args.print)
+    except SeatError as e:
+        raise _UsageError(str(e)) from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -364,9 +364,12 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     p_games = sub.add_parser(
-        "games", help="list the games: titles, player counts, modes, configurations and options",
-        description="Lists each game: its title, player counts and modes, its configurations and its options.",
+        "games", help="list the games: titles, player counts, modes and options",
+        description="Lists each game: its title, player counts and modes, its options, and with "
+                    "--configurations every configuration (player count, mode, level).",
     )
+    p_games.add_argument("--configurations", action="store_true",
+                         help="also list every configuration of each game, as --option KEY=VALUE pairs")
     p_games.set_defaults(func=_cmd_games, command_parser=p_games)
 
     def add_game_args(p: argparse.ArgumentParser, seed_help: str = "0") -> None:
@@ -393,8 +396,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="worker threads (default 0 = all cores; with --dask: threads per chunk)")
     p_sim.add_argument(
         "--agents", metavar="SPECS",
-        help="one agent per seat, comma-separated: random, greedy, mcts[:iterations=N,exploration=C,"
-             "rollout_depth=D] (default: all random), e.g. --agents mcts:iterations=100,random,random",
+        help="one agent per seat, comma-separated, or one for every seat: random, greedy, "
+             "mcts[:iterations=N,exploration=C,rollout_depth=D] (default: all random), e.g. "
+             "--agents mcts:iterations=100,random,random or --agents greedy",
     )
     p_sim.add_argument("--out", metavar="DIR",
                        help="stream the results to DIR as chunks finish: a Parquet dataset (a manifest and one "
@@ -508,7 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The usage of the subcommand that was given, not the top level's.
         getattr(args, "command_parser", parser).error(str(e))
     except (TradewindsError, ValueError, OSError, ImportError) as e:
-        print(f"tradewinds: error: {_cut_message(_error_text(e))}", file=sys.stderr)
+        print(f"tradewinds: error: {_cut_message(error_text(e))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(file=sys.stderr)

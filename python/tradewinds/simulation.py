@@ -581,10 +581,13 @@ class SimulationResult:
             for i in bars:
                 ax_win.annotate(f"{rate[i]:.3f}", (float(i), float(ci[i, 1])), textcoords="offset points",
                                 xytext=(0, 4), ha="center", fontsize=9)
-            ax_win.axhline(1.0 / len(bars), color="grey", linestyle="--", linewidth=1,
-                           label=f"1/{len(bars)}")
-            # Above the bars, where no interval reaches.
-            ax_win.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+            if self.players > 1:
+                # An even share among the seats (and the opponents that are not seats); a solo
+                # seat's win is reaching the goal, which has no even share.
+                ax_win.axhline(1.0 / len(bars), color="grey", linestyle="--", linewidth=1,
+                               label=f"1/{len(bars)}")
+                # Above the bars, where no interval reaches.
+                ax_win.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
             scores = np.hstack([self.scores, self.opponent_scores])
             lo, hi = float(scores.min()), float(scores.max())
             integral = bool(np.all(scores == np.round(scores)))
@@ -600,12 +603,13 @@ class SimulationResult:
             for ax in (ax_win, ax_score):
                 ax.text(0.5, 0.5, "no games played", ha="center", va="center", transform=ax.transAxes)
         ax_win.set_xticks(bars, labels=labels, fontsize=8)
-        ax_win.set_ylabel("win rate")
+        ax_win.set_ylabel("win rate" if self.players > 1 else "win rate (the goal reached)")
         # Headroom above 1 for the value printed over a bar whose interval reaches 1, so that
         # it stays inside the axes and clear of the title.
         ax_win.set_ylim(0.0, 1.15)
         ax_win.set_yticks(np.linspace(0.0, 1.0, 6))
-        ax_win.set_title("Win rate by seat (95% Wilson interval)")
+        ax_win.set_title("Win rate by seat (95% Wilson interval)" if self.players > 1 else
+                         "Win rate: the goal reached (95% Wilson interval)")
         ax_score.set_xlabel("final score")
         ax_score.set_ylabel("games")
         ax_score.set_title("Score distribution by seat")
