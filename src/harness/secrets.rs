@@ -7,14 +7,17 @@
 //! - whether `p` is asked, and what `p` is offered (the legal moves and their names), are the
 //!   same in `s` and `r`;
 //! - a move possible in both is shown to `p` by the same string ([`View::action_string_for`]);
-//! - the next move, made in both, gets the same sentence in `p`'s log, and then `p` is asked
-//!   in both or in neither, and offered the same.
+//! - the next move, made in both, leaves `p` asked in both or in neither, and offered the same;
+//!   and where it leaves `p` seeing the same (observation string and tensor), it gets the same
+//!   sentence in `p`'s log.
 //!
 //! A log is its moves' sentences (the log checks of [`super::log`] hold it to that), so
 //! comparing each next sentence along a game compares `r.log(p)` with `s.log(p)` move by move.
-//! Three kinds of move may reveal something by the rules, and are not compared after they are
-//! made: a chance outcome, a secret decision (the last of a round reveals them all) and a move
-//! that ends the game (the final count may show what was hidden).
+//! A move may reveal something by the rules (a card turned up), and then what `p` sees, and the
+//! sentence that tells it, may differ between the two; whether `p` is asked next, and what it
+//! is offered, may not. Three kinds of move may reveal what decides even that, and are not
+//! compared after they are made: a chance outcome, a secret decision (the last of a round
+//! reveals them all) and a move that ends the game (the final count may show what was hidden).
 //!
 //! [`View::action_string_for`]: crate::engine::game::View::action_string_for
 
@@ -84,6 +87,16 @@ pub fn check_secrets<G: Game>(game: &G, s: &G::State, next: Action, seed: u64, s
         if game.actor(&s2) == Actor::Terminal || game.actor(&r2) == Actor::Terminal {
             continue;
         }
+        asked_alike(game, &s2, &r2, p, &format!("after {:?}", game.action_to_string(s, next)))?;
+        let len: usize = game.spec().observation_tensor_shape.iter().product();
+        let seen = |st: &G::State| {
+            let mut t = vec![0.0; len];
+            game.observation_tensor(st, p, &mut t);
+            (game.observation_string(st, p), t)
+        };
+        if seen(&s2) != seen(&r2) {
+            continue;
+        }
         let (text, there) = (game.describe_move(s, next, &s2, Some(p)), game.describe_move(&r, next, &r2, Some(p)));
         stats.sentences_compared += 1;
         ensure!(
@@ -91,7 +104,6 @@ pub fn check_secrets<G: Game>(game: &G, s: &G::State, next: Action, seed: u64, s
             "P{p}'s log of {:?} depends on what is hidden from P{p}: {text:?}, and in a resample for P{p} {there:?}",
             game.action_to_string(s, next)
         );
-        asked_alike(game, &s2, &r2, p, &format!("after {:?}", game.action_to_string(s, next)))?;
     }
     Ok(())
 }
