@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::invariants::{check_round_trips, check_state};
+use super::secrets::{check_secrets, SecretStats};
 use crate::engine::dynamic::Handle;
 use crate::engine::game::{Action, Actor, Game};
 use crate::engine::rng::{below, derive_seed, rng_from_seed};
@@ -26,6 +27,7 @@ pub struct ConformanceStats {
     pub truncated: usize,
     pub max_legal_actions: usize,
     pub distinct_actions_seen: usize,
+    pub secrets: SecretStats,
 }
 
 /// Plays `games` random games with explicit chance and checks, at every step, the
@@ -37,8 +39,10 @@ pub struct ConformanceStats {
 /// move bound) and JSON and binary round trips (which run the saved-state validator on every
 /// reachable state), and besides: the game's own chance sampler draws one of the outcomes;
 /// an illegal action is rejected with the state unchanged, and so is any action at a
-/// terminal state. `heavy_every` sets how often (in steps) the costly check of
-/// [`check_state`] runs (a resample for every player that keeps what that player sees).
+/// terminal state. `heavy_every` sets how often (in steps) the costly checks run: those of
+/// [`check_state`] (a resample for every player that keeps what that player sees) and
+/// [`check_secrets`] (a resample for every player that keeps who is asked, what is offered,
+/// the move names and the log's next sentence).
 pub fn check_random_games<G: Game>(
     game: Arc<G>,
     games: usize,
@@ -91,6 +95,9 @@ pub fn check_random_games<G: Game>(
                     action
                 }
             };
+            if heavy {
+                check_secrets(&*game, state.inner(), action, gseed ^ step, &mut stats.secrets).map_err(|e| format!("{ctx}: {e}"))?;
+            }
             stats.max_legal_actions = stats.max_legal_actions.max(legal.len());
             state.apply(action).map_err(|e| format!("{ctx}: legal action rejected: {e}"))?;
             stats.moves += 1;

@@ -55,12 +55,16 @@ pub const SPOIL_CHEESE: Action = EXCHANGE + 64;
 /// hand (`PRESERVE_HAND + g`).
 pub const PRESERVE_WAREHOUSE: Action = SPOIL_CHEESE + 21;
 pub const PRESERVE_HAND: Action = PRESERVE_WAREHOUSE + 4;
-/// Bid k guilders (1..=MAX_BID): `BID + k - 1`.
+/// Bid k guilders (1..=MAX_BID) more than the bidder has announced with BID_MORE (usually
+/// nothing): `BID + k - 1`.
 pub const BID: Action = PRESERVE_HAND + 4;
-/// The highest bid the action space offers (ruling 7): the sum of the box's guilder cards
-/// (24x 1, 12x 2, 12x 5, 12x 10).
+/// The most one bid action adds (ruling 7): the sum of the box's guilder cards (24x 1,
+/// 12x 2, 12x 5, 12x 10).
 pub const MAX_BID: u32 = 228;
-pub const NUM_ACTIONS: usize = (BID + MAX_BID) as usize;
+/// Announce a bid above MAX_BID more than announced so far, for a purse beyond it (ruling 7:
+/// a bid is bounded by the bidder's purse alone); the bid is then made with BID.
+pub const BID_MORE: Action = BID + MAX_BID;
+pub const NUM_ACTIONS: usize = (BID_MORE + 1) as usize;
 
 /// The exchange action of `g` (own warehouse) for `h` from source `w`.
 pub fn exchange(g: usize, w: usize, h: usize) -> Action {

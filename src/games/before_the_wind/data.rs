@@ -381,11 +381,11 @@ impl ComponentData for Data {
             };
             let name = match kind {
                 Kind::Receive { goods } => format!("Receive {}", goods_phrase(&goods)),
-                Kind::Store { n, cost } => format!("Store {n} goods for {cost} guilders"),
+                Kind::Store { n, cost } => format!("Store {} for {cost} guilders", goods_count(n as u32)),
                 Kind::LoadOrProfit { profit } => format!("Load Goods or Profit {profit}"),
-                Kind::ReceiveChoice { n } => format!("Receive {n} goods of choice"),
-                Kind::Preservation { n } => format!("Preservation of {n} goods"),
-                Kind::ReceiveAndStore { n, cost } => format!("Receive and Store {n} goods for {cost} guilders"),
+                Kind::ReceiveChoice { n } => format!("Receive {} of choice", goods_count(n as u32)),
+                Kind::Preservation { n } => format!("Preservation of {}", goods_count(n as u32)),
+                Kind::ReceiveAndStore { n, cost } => format!("Receive and Store {} for {cost} guilders", goods_count(n as u32)),
                 Kind::Exchange => "Exchange Goods in Warehouse".into(),
                 Kind::Sell => "Sell Goods".into(),
                 Kind::Safe => "Safe".into(),
@@ -473,6 +473,15 @@ impl ComponentData for Data {
 }
 
 /// `n` goods of kind `g`: "1 apple", "2 apples", "0 spices".
+/// A number of goods of any kind, the singular for one: "1 good", "2 goods".
+pub fn goods_count(n: u32) -> String {
+    if n == 1 {
+        "1 good".into()
+    } else {
+        format!("{n} goods")
+    }
+}
+
 pub fn count_of(n: u32, g: usize) -> String {
     format!("{n} {}", if n == 1 { GOOD[g] } else { GOODS[g] })
 }

@@ -9,7 +9,7 @@ use crate::engine::Action;
 use crate::engine::prelude::*;
 
 use super::actions::*;
-use super::data::{count_of, goods_phrase, Kind, DECKS, GOOD, MAX_HARBOUR};
+use super::data::{count_of, goods_count, goods_phrase, Kind, DECKS, GOOD, MAX_HARBOUR};
 use super::state::{Phase, State, MAX_PLAYERS, NONE};
 use super::BeforeTheWind;
 
@@ -129,14 +129,15 @@ impl BeforeTheWind {
                 }
                 format!(" and receives {} into his hand", goods_phrase(&got))
             }
-            Kind::ReceiveChoice { n } => format!(": he takes {n} goods of his choice into his hand"),
+            Kind::ReceiveChoice { n } => format!(": he takes {} of his choice into his hand", goods_count(n as u32)),
             Kind::ReceiveAndStore { n, cost } => format!(
-                ", pays {}{} and takes {n} goods of his choice straight into his warehouse",
+                ", pays {}{} and takes {} of his choice straight into his warehouse",
                 guilders(cost),
-                self.purse(after, &[p], observer)
+                self.purse(after, &[p], observer),
+                goods_count(n as u32)
             ),
             Kind::Preservation { n } => {
-                format!(", placing it by his warehouse: it preserves {n} goods when the fleet leaves")
+                format!(", placing it by his warehouse: it preserves {} when the fleet leaves", goods_count(n as u32))
             }
             Kind::Exchange => ": he exchanges up to 2 goods of his warehouse".into(),
             Kind::Sell => format!(": he sells goods at {} each", guilders(r.sell_price)),
@@ -192,7 +193,12 @@ impl BeforeTheWind {
                         guilders(self.from_bank(s, self.data.rules.safe_compensation)),
                         self.purse(after, &[o], observer)
                     ),
-                    _ => format!("P{c} bids {} for P{o}'s {}.", guilders(a - BID + 1), card(o)),
+                    BID_MORE => format!(
+                        "P{c} announces a bid of more than {} for P{o}'s {}.",
+                        guilders(s.seats[c].bid + MAX_BID),
+                        card(o)
+                    ),
+                    _ => format!("P{c} bids {} for P{o}'s {}.", guilders(s.seats[c].bid + a - BID + 1), card(o)),
                 }
             }
             Phase::Resolve => {

@@ -244,15 +244,13 @@ impl BeforeTheWind {
         self.settle_play(s);
     }
 
-    /// Moves past decisions that are not choices: a card that can only be set aside is set
-    /// aside; a player with nothing more to play is done.
+    /// Moves past decisions that are not choices: a card that can only be set aside, for a
+    /// reason the table shows, is set aside; a player with nothing more to play is done.
     fn settle_play(&self, s: &mut State) {
         loop {
             let p = s.cursor as usize;
             if !s.card_done {
-                let mut c = Count::default();
-                self.play_options(s, &mut c);
-                if c.0 == 1 && c.1 == SET_ASIDE {
+                if self.sets_aside_unasked(s) {
                     self.set_aside(s, p);
                     continue;
                 }
@@ -275,6 +273,34 @@ impl BeforeTheWind {
         }
     }
 
+    /// Whether `cursor`'s obtained card is set aside without asking him: nothing but setting
+    /// it aside is offered, and not for want of guilders. A purse is secret (ruling 2), so
+    /// whether a player is asked never depends on it: a player who cannot pay for a card he
+    /// could otherwise use is asked, and may only leave it unused (or keep it).
+    fn sets_aside_unasked(&self, s: &State) -> bool {
+        let mut c = Count::default();
+        self.play_options(s, &mut c);
+        if !(c.0 == 1 && c.1 == SET_ASIDE) || self.card_usable(s) {
+            return false;
+        }
+        let mut any = AnyOption::default();
+        self.kept_cards(s, true, &mut any);
+        !any.0
+    }
+
+    /// Whether `cursor`'s obtained card could be used with guilders enough: what the table
+    /// shows decides it.
+    fn card_usable(&self, s: &State) -> bool {
+        let p = s.cursor as usize;
+        let pl = &s.seats[p];
+        match self.data.kind(pl.card) {
+            Kind::Receive { goods } => (0..4).any(|g| goods[g] > 0 && s.stacks[g] > 0),
+            Kind::Store { .. } => self.room(pl) > 0 && pl.held() > 0,
+            Kind::LoadOrProfit { .. } => true,
+            special => self.special_playable(s, p, special),
+        }
+    }
+
     /// Whether the game waits for `cursor`'s choice here (in the playing phase: `settle_play`
     /// would not move on): a purse drawn afresh (ruling 2) must leave him a choice, as the
     /// true one does.
@@ -285,9 +311,7 @@ impl BeforeTheWind {
             return any.0;
         }
         if !s.card_done {
-            let mut c = Count::default();
-            self.play_options(s, &mut c);
-            return !(c.0 == 1 && c.1 == SET_ASIDE);
+            return !self.sets_aside_unasked(s);
         }
         let mut any = AnyOption::default();
         self.kept_options(s, &mut any);
@@ -324,14 +348,15 @@ impl BeforeTheWind {
         (0..MAX_HARBOUR).any(|slot| self.loadable(s, p, slot))
     }
 
-    /// Whether special card `kind` can do anything for `p` now.
+    /// Whether special card `kind` can do anything for `p` now, given guilders enough: what
+    /// the table shows decides it ([`Self::affordable`] adds the purse).
     fn special_playable(&self, s: &State, p: usize, kind: Kind) -> bool {
         let pl = &s.seats[p];
         let stock = s.stacks.iter().any(|&x| x > 0);
         match kind {
             Kind::ReceiveChoice { .. } => stock,
             Kind::Preservation { .. } => true,
-            Kind::ReceiveAndStore { cost, .. } => pl.money >= cost && self.room(pl) > 0 && stock,
+            Kind::ReceiveAndStore { .. } => self.room(pl) > 0 && stock,
             Kind::Exchange => {
                 let mut any = AnyOption::default();
                 self.exchange_options(s, p, &mut any);
@@ -344,16 +369,35 @@ impl BeforeTheWind {
         }
     }
 
-    /// The options for the obtained card (while it is unused), with SET_ASIDE.
+    /// Whether `p` holds the guilders special card `kind` costs (4.3.2 C: "You must pay the
+    /// amount shown (in guilders) to the bank").
+    fn affordable(&self, s: &State, p: usize, kind: Kind) -> bool {
+        match kind {
+            Kind::ReceiveAndStore { cost, .. } => s.seats[p].money >= cost,
+            _ => true,
+        }
+    }
+
+    /// The options for the obtained card (while it is unused), with SET_ASIDE where the card
+    /// may be left unused or kept (ruling 9), then the kept special cards.
     fn play_options(&self, s: &State, out: &mut impl Options) {
         let p = s.cursor as usize;
         let pl = &s.seats[p];
         if !s.card_done {
             let kind = self.data.kind(pl.card);
-            match kind {
+            // Ruling 9: a Store card may be left unused (4.3.1 B: "If you cannot (or do not
+            // wish to) use"), a special card kept (4.3.2); a Receive card is played whenever
+            // it gives goods (4.3.1 A: "Place into your hand"), and a Load Goods onto Ship/Profit
+            // card always (4.3.1 C: "you must choose: load goods onto a ship, or take the profit").
+            let may_leave = match kind {
                 Kind::Receive { goods } => {
-                    if (0..4).any(|g| goods[g] > 0 && s.stacks[g] > 0) && out.offer(USE_CARD) {
-                        return;
+                    if (0..4).any(|g| goods[g] > 0 && s.stacks[g] > 0) {
+                        if out.offer(USE_CARD) {
+                            return;
+                        }
+                        false
+                    } else {
+                        true
                     }
                 }
                 Kind::Store { cost, .. } => {
@@ -364,6 +408,7 @@ impl BeforeTheWind {
                             }
                         }
                     }
+                    true
                 }
                 Kind::LoadOrProfit { .. } => {
                     if out.offer(PROFIT) {
@@ -374,14 +419,16 @@ impl BeforeTheWind {
                             return;
                         }
                     }
+                    false
                 }
                 special => {
-                    if self.special_playable(s, p, special) && out.offer(USE_CARD) {
+                    if self.special_playable(s, p, special) && self.affordable(s, p, special) && out.offer(USE_CARD) {
                         return;
                     }
+                    true
                 }
-            }
-            if out.offer(SET_ASIDE) {
+            };
+            if may_leave && out.offer(SET_ASIDE) {
                 return;
             }
         }
@@ -389,8 +436,15 @@ impl BeforeTheWind {
     }
 
     /// The kept special cards `cursor` may play now, and FINISH (declining them) once his
-    /// obtained card is dealt with.
+    /// obtained card is dealt with and a kept card could be played (ruling 2: with guilders
+    /// enough).
     fn kept_options(&self, s: &State, out: &mut impl Options) {
+        self.kept_cards(s, false, out)
+    }
+
+    /// [`Self::kept_options`]; with `any_purse`, as if `cursor` held the guilders every card
+    /// costs (what the table shows alone decides).
+    fn kept_cards(&self, s: &State, any_purse: bool, out: &mut impl Options) {
         let p = s.cursor as usize;
         let pl = &s.seats[p];
         // 4.3.2: one kept special per turn; F: none after playing the Safe this turn.
@@ -411,9 +465,11 @@ impl BeforeTheWind {
             if load_pending && matches!(kind, Kind::ReceiveAndStore { .. } | Kind::Exchange) {
                 continue;
             }
+            // Ruling 2: a kept card its owner could play but for his guilders still asks him
+            // (he may then only decline it), so that being asked tells nothing of his purse.
             if self.special_playable(s, p, kind) {
                 any = true;
-                if out.offer(PLAY_KEPT + k as Action) {
+                if (any_purse || self.affordable(s, p, kind)) && out.offer(PLAY_KEPT + k as Action) {
                     return;
                 }
             }
@@ -713,14 +769,23 @@ impl BeforeTheWind {
                 }
             }
             Phase::Bid => {
-                if p != s.challenger as usize && out.offer(PASS) {
+                // Ruling 7: a bid above MAX_BID is announced MAX_BID at a time (pl.bid holds
+                // what was announced), then made; once announced, there is no passing.
+                let announced = pl.bid;
+                if announced == 0 {
+                    if p != s.challenger as usize && out.offer(PASS) {
+                        return;
+                    }
+                    if self.has_safe(s, p) && out.offer(SAFE_BID) {
+                        return;
+                    }
+                }
+                let room = pl.money - announced;
+                if out.offer_range(BID..BID + room.min(MAX_BID)) {
                     return;
                 }
-                if self.has_safe(s, p) && out.offer(SAFE_BID) {
-                    return;
-                }
-                if out.offer_range(BID..BID + pl.money.min(MAX_BID)) {
-                    return;
+                if room > MAX_BID {
+                    out.offer(BID_MORE);
                 }
             }
             Phase::Resolve => {
@@ -1094,9 +1159,11 @@ impl Rules for BeforeTheWind {
                     s.owner = NONE;
                     s.challenger = NONE;
                     self.next_chooser(s, c);
+                } else if a == BID_MORE {
+                    s.seats[p].bid += MAX_BID;
                 } else {
                     if a != PASS {
-                        s.seats[p].bid = a - BID + 1;
+                        s.seats[p].bid += a - BID + 1;
                     }
                     self.next_bidder(s);
                 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::engine::{field_errors, EngineError, Result};
 use crate::engine::prelude::*;
 
-use super::actions::{AnyOption, MAX_BID};
+use super::actions::AnyOption;
 use super::data::{Kind, GOODS, MAX_HARBOUR, MAX_SPECIALS};
 use super::state::{Phase, Standing, State, NONE};
 use super::BeforeTheWind;
@@ -146,7 +146,7 @@ impl BeforeTheWind {
             if pl.money > 10_000_000 || pl.vp > 10_000_000 {
                 return Err(format!("P{p}'s guilders or victory points are out of range"));
             }
-            if pl.bid > MAX_BID || pl.bid > pl.money {
+            if pl.bid > pl.money {
                 return Err(format!("P{p}'s bid is more than he may offer"));
             }
         }

@@ -596,7 +596,7 @@ fn loading_needs_exactly_the_goods_of_the_ship_and_takes_its_points() {
     // in the harbour, you may load those goods onto that ship. Discard the indicated goods ...
     // Take the corresponding Ship card" (and 16 victory points).
     let mut st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "warehouse": {"apples": 1, "cheese": 1, "spices": 1, "silk": 2}}]}));
-    assert_eq!(names(&st), [format!("leave-unused:{PROFIT8}"), "profit:8 guilders".into(), format!("load:{L16}"), format!("load:{S5}"), format!("load:{S3}")]);
+    assert_eq!(names(&st), ["profit:8 guilders".to_string(), format!("load:{L16}"), format!("load:{S5}"), format!("load:{S3}")]);
     play(&mut st, &format!("load:{L16}"));
     assert_eq!(seat(&st, 0).vp, 16);
     assert_eq!(seat(&st, 0).ships, 1);
@@ -612,6 +612,76 @@ fn loading_needs_exactly_the_goods_of_the_ship_and_takes_its_points() {
     // One good short: not loadable.
     let st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "warehouse": {"apples": 1, "cheese": 1, "spices": 1}}]}));
     assert!(!has(&st, &format!("load:{L16}")));
+}
+
+#[test]
+fn a_load_goods_or_profit_card_and_a_receive_card_are_played_not_left_unused() {
+    // 4.3.1 C: "When you play one of these cards, you must choose: load goods onto a ship, or
+    // take the profit." 4.3.1 A: "Place into your hand Goods cards of the type and quantity
+    // shown on the Receive Goods card". Only the Store card has "If you cannot (or do not wish
+    // to) use" (ruling 9).
+    let st = position(2, json!({"play": true, "players": [{"card": PROFIT8}]}));
+    assert_eq!(names(&st), ["profit:8 guilders"]);
+    let st = position(2, json!({"play": true, "players": [{"card": RECEIVE}]}));
+    assert_eq!(names(&st), [format!("play:{RECEIVE}")]);
+    let st = position(2, json!({"play": true, "players": [{"card": STORE4, "hand": {"silk": 1}}]}));
+    assert_eq!(names(&st), [format!("leave-unused:{STORE4}"), "pay-and-store:silk for 18 guilders".into()]);
+}
+
+#[test]
+fn a_player_who_cannot_pay_is_asked_all_the_same() {
+    // 3.0: "Keep the amount of money you own secret during the game." Being asked must not
+    // tell the others whether a player can pay (ruling 2): P1, with a Store card he could use
+    // but for his guilders, is asked and may only leave it unused, as a player who could pay
+    // may.
+    let mut st = position(3, json!({"play": true, "players": [
+        {"card": PROFIT8}, {"card": STORE4, "money": 10, "hand": {"silk": 1}}, {"card": PROFIT10}]}));
+    play(&mut st, "profit:8 guilders");
+    assert_eq!(st.current_player(), 1);
+    assert_eq!(names(&st), [format!("leave-unused:{STORE4}")]);
+    play(&mut st, &format!("leave-unused:{STORE4}"));
+    assert_eq!(st.current_player(), 2);
+    // A Receive and Store card, obtained or kept, that he cannot pay for: asked, and the log
+    // tells the others nothing of why he keeps it or plays no kept card.
+    let mut st = position(3, json!({"play": true, "players": [
+        {"card": PROFIT8}, {"card": RS2, "money": 10}, {"card": PROFIT10}]}));
+    let before = st.inner().clone();
+    let a = st.string_to_action("profit:8 guilders").unwrap();
+    st.apply(a).unwrap();
+    assert_eq!(st.current_player(), 1);
+    assert_eq!(names(&st), [format!("keep:{RS2}")]);
+    let told = game(3).describe_move(&before, a, st.inner(), Some(2));
+    assert_eq!(told, "P0 plays Load Goods or Profit 8 for its profit of 8 guilders.");
+    let mut st = position(3, json!({"play": true, "players": [
+        {"card": PROFIT8}, {"card": STORE4, "money": 10, "kept": [RS2]}, {"card": PROFIT10}]}));
+    play(&mut st, "profit:8 guilders");
+    assert_eq!(st.current_player(), 1);
+    assert_eq!(names(&st), [format!("leave-unused:{STORE4}")]);
+    play(&mut st, &format!("leave-unused:{STORE4}"));
+    assert_eq!(names(&st), ["no-kept-card"]);
+    // A card he cannot use for a reason the table shows (an Exchange card with an empty
+    // warehouse) is not set aside unasked while a kept card could be played with guilders
+    // enough: he is asked, and keeps it in the same words whatever his purse.
+    let mut st = position(3, json!({"play": true, "players": [
+        {"card": PROFIT8}, {"card": EXCHANGE, "money": 10, "kept": [RS2]}, {"card": PROFIT10}]}));
+    play(&mut st, "profit:8 guilders");
+    assert_eq!(st.current_player(), 1);
+    assert_eq!(names(&st), [format!("keep:{EXCHANGE}")]);
+}
+
+#[test]
+fn card_names_say_1_good_in_the_singular() {
+    // "Receive and Store 1 good for 7 guilders": the singular for one, in the data's card names,
+    // the moves and the setup helper's card names.
+    let g = game(2);
+    assert!(g.data.designs.iter().any(|d| d.name == "Receive and Store 1 good for 7 guilders"));
+    assert!(g.data.designs.iter().all(|d| !d.name.contains(" 1 goods")));
+    let mut st = position(2, json!({"play": true, "players": [{"card": "Receive and Store 1 good for 7 guilders"}]}));
+    let before = st.inner().clone();
+    let a = st.string_to_action("play:Receive and Store 1 good for 7 guilders").unwrap();
+    st.apply(a).unwrap();
+    let told = g.describe_move(&before, a, st.inner(), None);
+    assert!(told.contains("takes 1 good of his choice"), "{told}");
 }
 
 #[test]
@@ -848,11 +918,6 @@ fn load_goods_comes_before_receive_and_store_or_exchange() {
     assert!(!has(&st, "play-kept:Exchange Goods in Warehouse"));
     assert!(has(&st, "play-kept:Sell Goods"));
     play(&mut st, "profit:8 guilders");
-    assert!(has(&st, "play-kept:Exchange Goods in Warehouse"));
-    // Leaving the Load card unused frees the order too.
-    let mut st = position(2, json!({"play": true, "players": [{"card": PROFIT8, "kept": [EXCHANGE],
-        "warehouse": {"cheese": 1}, "hand": {"apples": 1}}]}));
-    play(&mut st, &format!("leave-unused:{PROFIT8}"));
     assert!(has(&st, "play-kept:Exchange Goods in Warehouse"));
 }
 
@@ -1212,14 +1277,37 @@ fn moves_read_as_phrases_and_bad_setups_name_the_field() {
 }
 
 #[test]
-fn bids_stop_at_the_action_spaces_largest_bid() {
-    // Ruling 7: a bid is at most 228 guilders, the sum of the box's guilder cards.
+fn a_bid_is_bounded_by_the_bidders_purse_alone() {
+    // 4.2: "offering any number of guilders (minimum 1)"; "You may not offer more guilders than
+    // you have!" With the unlimited bank a purse may pass the box's 228 guilders: a bid of up to
+    // 228 is one move, and a larger one is announced 228 at a time (ruling 7).
     let mut st = position(2, json!({"display": [RECEIVE, PROFIT8], "players": [{}, {"money": 500}]}));
     play(&mut st, &format!("take:{RECEIVE}"));
     play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
     let b = bids(&st);
     assert_eq!(b.len(), 228);
     assert_eq!(b.last().unwrap(), "bid:228");
+    assert!(has(&st, "bid-more-than:228 guilders"));
+    play(&mut st, "bid-more-than:228 guilders");
+    assert_eq!(st.current_player(), 1, "the same bidder goes on");
+    assert!(has(&st, "bid-more-than:456 guilders") && !has(&st, "pass"));
+    assert_eq!(bids(&st).first().unwrap(), "bid:229");
+    play(&mut st, "bid-more-than:456 guilders");
+    // 500 guilders: 44 more at most, and no further announcement.
+    assert_eq!(bids(&st).len(), 44);
+    assert_eq!(bids(&st).last().unwrap(), "bid:500");
+    assert!(!names(&st).iter().any(|n| n.starts_with("bid-more-than")));
+    play(&mut st, "bid:500");
+    assert_eq!(seat(&st, 1).bid, 500);
+    play(&mut st, "sell-to:P1 for 500 guilders");
+    assert_eq!(seat(&st, 0).money, 522);
+    assert_eq!(seat(&st, 1).money, 0);
+    // 228 guilders exactly: no announcement.
+    let mut st = position(2, json!({"display": [RECEIVE, PROFIT8], "players": [{}, {"money": 228}]}));
+    play(&mut st, &format!("take:{RECEIVE}"));
+    play(&mut st, &format!("bid-for:P0's {RECEIVE}"));
+    assert_eq!(bids(&st).len(), 228);
+    assert!(!names(&st).iter().any(|n| n.starts_with("bid-more-than")));
 }
 
 #[test]

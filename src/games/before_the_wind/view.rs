@@ -157,7 +157,7 @@ impl BeforeTheWind {
             Phase::Play => format!("P{c} plays his cards"),
             Phase::Store => format!("P{c} stores goods ({} more at most)", s.left),
             Phase::Load => format!("P{c} loads ships"),
-            Phase::TakeGoods => format!("P{c} takes {} more goods of his choice", s.left),
+            Phase::TakeGoods => format!("P{c} takes goods of his choice ({} more)", s.left),
             Phase::Exchange => format!("P{c} exchanges goods ({} more at most)", s.left),
             Phase::Sell => format!("P{c} sells goods"),
             Phase::Spoil => format!("the fleet leaves: P{c} chooses which cheeses and spices spoil"),
@@ -408,7 +408,8 @@ impl View for BeforeTheWind {
             }
             _ if a < PRESERVE_HAND => format!("preserve-in-warehouse:{}", Self::good((a - PRESERVE_WAREHOUSE) as usize)),
             _ if a < BID => format!("preserve-in-hand:{}", Self::good((a - PRESERVE_HAND) as usize)),
-            _ => format!("bid:{}", a - BID + 1),
+            BID_MORE => format!("bid-more-than:{} guilders", s.seats[p].bid + MAX_BID),
+            _ => format!("bid:{}", s.seats[p].bid + a - BID + 1),
         }
     }
 
@@ -555,9 +556,8 @@ impl Resample for BeforeTheWind {
             return out;
         }
         // The player to move holds what the choice the game waits for needs (a first bid of
-        // at least 1 guilder for the auction he opened, a kept Receive and Store card he can
-        // pay for): a draw that leaves him none is drawn again; the last try gives him the
-        // most a draw can.
+        // at least 1 guilder for the auction he opened): a draw that leaves him none is drawn
+        // again; the last try gives him the most a draw can.
         let check = matches!(self.actor(s), Actor::Player(p) if p != player);
         for attempt in 0..TRIES {
             self.draw_purses(s, player, rng, &mut out, attempt + 1 == TRIES);

@@ -18,7 +18,7 @@ use super::Nauticus;
 struct ShipDesc {
     /// Hull tiles: ["single hull"], or some of "bow", "centre", "stern".
     hull: Vec<String>,
-    /// The coat of arms of its regular masts and sails.
+    /// The coat of arms of its regular masts (and of its regular sails, which sit on them).
     coat: Option<String>,
     #[serde(default)]
     masts: u8,
@@ -120,14 +120,17 @@ impl Nauticus {
             sh.stern = hull[STERN as usize] == 1;
             sh.centres = hull[CENTRE as usize];
         }
+        if d.sails > d.masts {
+            return Err(EngineError::setup(f("sails"), "a regular sail sits on a regular mast of its coat of arms: no more sails than masts"));
+        }
         sh.masts = d.masts;
         sh.crown_masts = d.crown_masts;
         sh.sails = d.sails;
         sh.crown_sails = d.crown_sails;
         match &d.coat {
             Some(c) => match self.data.coats.iter().position(|x| x == c) {
-                Some(i) if d.masts + d.sails > 0 => sh.coat = i as u8,
-                Some(_) => return Err(EngineError::setup(f("coat"), "a coat of arms comes with a regular mast or sail")),
+                Some(i) if d.masts > 0 => sh.coat = i as u8,
+                Some(_) => return Err(EngineError::setup(f("coat"), "a coat of arms comes with a regular mast")),
                 None => return Err(EngineError::setup(f("coat"), format!("coats of arms are {:?}", self.data.coats))),
             },
             None if d.masts + d.sails > 0 => return Err(EngineError::setup(f("coat"), "regular masts and sails need their coat of arms")),
@@ -405,8 +408,11 @@ fn ship_problem(sh: &Ship) -> Option<String> {
     if sh.cargo() > parts {
         return Some("more goods than hull parts".into());
     }
-    if (sh.coat == NONE) != (sh.masts + sh.sails == 0) || (sh.coat != NONE && sh.coat as usize >= COATS) {
-        return Some("the coat of arms does not match the regular masts and sails".into());
+    if sh.sails > sh.masts {
+        return Some("more regular sails than regular masts (a regular sail sits on a mast of its coat of arms)".into());
+    }
+    if (sh.coat == NONE) != (sh.masts == 0) || (sh.coat != NONE && sh.coat as usize >= COATS) {
+        return Some("the coat of arms does not match the regular masts".into());
     }
     None
 }

@@ -42,8 +42,8 @@ pub struct Ship {
     pub bow: bool,
     pub stern: bool,
     pub centres: u8,
-    /// The ship's coat of arms (0..4), fixed by its first regular mast or sail; NONE while
-    /// it has none (crown masts and crown sails are wild).
+    /// The coat of arms (0..4) of the ship's regular masts, fixed by its first one; NONE
+    /// while it has none (crown masts combine with any mast type; ruling 1).
     pub coat: u8,
     /// Regular masts (of the ship's coat of arms) and crown masts.
     pub masts: u8,
@@ -123,8 +123,10 @@ impl Ship {
                 self.all_masts() < self.parts() && (self.coat == NONE || self.coat == k - MAST)
             }
             CROWN_SAIL => self.all_sails() < self.all_masts(),
+            // Ruling 1: a regular sail goes onto a free regular mast of its coat of arms (a crown
+            // sail may sit on any mast, so a free one is counted for it when all are taken).
             k if (SAIL..CROWN_SAIL).contains(&k) => {
-                self.all_sails() < self.all_masts() && (self.coat == NONE || self.coat == k - SAIL)
+                self.coat == k - SAIL && self.sails < self.masts && self.all_sails() < self.all_masts()
             }
             k => {
                 debug_assert!(k >= GOOD);
@@ -145,10 +147,7 @@ impl Ship {
                 self.masts += 1;
                 self.coat = k - MAST;
             }
-            k if (SAIL..CROWN_SAIL).contains(&k) => {
-                self.sails += 1;
-                self.coat = k - SAIL;
-            }
+            k if (SAIL..CROWN_SAIL).contains(&k) => self.sails += 1,
             k => self.goods[(k - GOOD) as usize] += 1,
         }
     }

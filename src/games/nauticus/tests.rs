@@ -858,15 +858,65 @@ fn sails_go_on_masts_of_their_coat_of_arms_crown_sails_wild() {
     // One sail per mast.
     assert!(!s.accepts(SAIL) && !s.accepts(CROWN_SAIL));
     assert!(s.complete());
-    // Ruling: a crown mast is wild, so it carries the ship's sail; on a ship of crown masts
-    // only, the first regular sail fixes the coat of arms.
+    // Ruling 1: a crown mast bears a crown, not a coat of arms ("5 types of masts,
+    // distinguished by the coats of arms on the flags"): it carries a crown sail, never a
+    // regular one; its wildness is that it "can be combined with any other mast type".
     let mut c = super::Ship::begun_with(0, BOW);
     c.add(STERN);
     c.add(CROWN_MAST);
     c.add(CROWN_MAST);
-    assert!(c.accepts(SAIL + 2));
-    c.add(SAIL + 2);
-    assert!(!c.accepts(SAIL) && c.accepts(SAIL + 2) && c.accepts(CROWN_SAIL));
+    assert!(!c.accepts(SAIL) && !c.accepts(SAIL + 2) && c.accepts(CROWN_SAIL));
+    // A crown sail may sit on a regular mast, and a regular sail still finds its own mast
+    // beside a crown mast.
+    let mut m = super::Ship::begun_with(0, BOW);
+    m.add(STERN);
+    m.add(MAST);
+    m.add(CROWN_MAST);
+    m.add(CROWN_SAIL);
+    assert!(m.accepts(SAIL) && !m.accepts(SAIL + 1));
+    m.add(SAIL);
+    assert!(m.complete());
+    // Two whale masts with two crown sails on them: no mast is left for a whale sail.
+    let mut w = super::Ship::begun_with(0, BOW);
+    w.add(STERN);
+    w.add(MAST);
+    w.add(MAST);
+    w.add(CROWN_SAIL);
+    assert!(w.accepts(SAIL));
+    w.add(CROWN_SAIL);
+    assert!(!w.accepts(SAIL));
+}
+
+#[test]
+fn a_crown_mast_carries_a_crown_sail_and_sails_never_restrict_masts() {
+    // "only one type of mast may be built on a given ship — mixing different mast types is
+    // not allowed. (Exception: crown masts are wild. They can be combined with any other mast
+    // type.)" "sails can be placed ... onto masts bearing the same coat of arms. (Exception:
+    // crown sails are wild and can be placed onto masts of any type.)" (ruling 1)
+    use super::data::{BOW, CROWN_MAST, CROWN_SAIL, MAST, SAIL, STERN};
+    let (whale, anchor) = (0u8, 1u8);
+    // A bow and stern with one crown mast: a whale sail has no whale mast to sit on, and
+    // an anchor mast is its only regular mast type, so it is accepted.
+    let mut s = super::Ship::begun_with(0, BOW);
+    s.add(STERN);
+    s.add(CROWN_MAST);
+    assert!(!s.accepts(SAIL + whale));
+    assert!(s.accepts(MAST + anchor));
+    s.add(MAST + anchor);
+    assert!(s.accepts(SAIL + anchor) && !s.accepts(SAIL + whale));
+    s.add(SAIL + anchor);
+    // The anchor mast carries its sail; the crown mast takes only a crown sail.
+    assert!(!s.accepts(SAIL + anchor) && s.accepts(CROWN_SAIL));
+    // Two crown masts: the same answer for every regular sail, on either mast.
+    let mut c = super::Ship::begun_with(0, BOW);
+    c.add(STERN);
+    c.add(CROWN_MAST);
+    c.add(CROWN_MAST);
+    for coat in 0..4 {
+        assert!(!c.accepts(SAIL + coat));
+    }
+    c.add(CROWN_SAIL);
+    assert!(c.accepts(CROWN_SAIL) && (0..4).all(|k| !c.accepts(SAIL + k)));
 }
 
 #[test]
@@ -1054,7 +1104,7 @@ fn completing_a_ship_brings_one_reward_per_mast_each_at_most_twice() {
     // "For every mast a completed ship has, the player receives 1 reward." "Each reward may be
     // chosen at most 2 times per completed ship."
     let ship = json!({"hull": ["bow", "centre", "centre", "stern"], "coat": "whale", "masts": 3,
-                      "crown_masts": 1, "sails": 3});
+                      "crown_masts": 1, "sails": 2, "crown_sails": 1});
     let mut st = position(
         2,
         json!({"pointing": 2, "spaces": layout_with("buy sails", 4), "players": [{"extra": false, "ships": [ship]}]}),
