@@ -1911,16 +1911,20 @@ fn an_automa_player_with_the_marker_leads_the_claims_and_the_network_card_discar
     // conditions that were made possible by a port bonus" and "At the end of round 2, each
     // player must discard a network card": with AUT2 holding the marker (table AUT1, P0,
     // AUT2, P1), P1 is the first player clockwise from it, then P0 (ruling 17).
+    // P0's bonus outpost in Rootmere joins Mossgate to Violet Reach (the green tile), P1's in
+    // Oakshore joins Amethyst Deep to Oakshore (the purple tile).
     let g = game(2);
-    let four = ["Mossgate", "Fernwick", "Lichen Bay", "Sporeholm"];
     let mut s = automa_turn(&g, AUT1, json!({"round": 1, "start_player": AUT2, "worker_fields": {"4": AUT2},
-        "players": [{"chips": [], "outposts": four}, {"chips": [], "outposts": four}], "automa": [{"chips": [3, 5]}, {"chips": [5]}]}));
+        "network_tiles": [2, 6, 7, 10], "port_row": [6, 24, 3, 4, 5], "stacks": [[1, 0], [1, 1]],
+        "players": [{"chips": [], "outposts": ["Mossgate", "Sporeholm", "Glowcap", "Violet Reach"]},
+            {"chips": [], "outposts": ["Amethyst Deep", "Plum Isle"]}],
+        "automa": [{"chips": [3, 5]}, {"chips": [5]}]}));
     play(&g, &mut s, "automa-chip:AUT1 draws chip 3");
     assert_eq!((s.phase, s.current), (Phase::EndRoundClaims, 1));
-    assert!(is_legal(&g, &s, "achievement:A"));
+    assert!(is_legal(&g, &s, "control-upper:purple"));
     play(&g, &mut s, "pass");
     assert_eq!(s.current, 0);
-    play(&g, &mut s, "achievement:A");
+    play(&g, &mut s, "control-upper:green");
     play(&g, &mut s, "pass");
     assert_eq!((s.round, s.phase, s.current), (2, Phase::DiscardNetworkCard, 1));
     let first = legal(&g, &s)[0].clone();

@@ -651,26 +651,32 @@ fn the_rare_case_after_the_end_returns_the_discards_to_the_draw_deck() {
 fn ruling_8_the_rare_case_belongs_to_action_a_and_a_castle_leaves_the_market() {
     // "A) Acquire a Building / 1. Choose and Place a Card ... Rare case: If all cards in the
     // market have a cost you cannot afford, discard all 5 cards in the market, and reveal 5 new
-    // cards from the deck to form a new market." The rare case is part of action A: P0, who
-    // cannot pay any inn, may take action A (the renewal) or B (a castle); the castle leaves
-    // the market as it is.
-    let g = game(2);
+    // cards from the deck to form a new market." The rare case is part of action A. The shipped
+    // inns cost at most 3 coins and the castles at least 4, so a player in the rare case cannot
+    // pay a castle there; with a data file where castle-1 costs 1 and inns 2 or more, P0 (1 coin)
+    // may take action A (the renewal) or B (castle-1), which leaves the market as it is.
+    let mut v: Value = serde_json::from_str(Data::SHIPPED).unwrap();
+    for c in v["cards"].as_array_mut().unwrap() {
+        match c["id"].as_str().unwrap() {
+            "castle-1" => c["cost"] = json!(1),
+            "inn-1" | "inn-2" => c["cost"] = json!(2),
+            _ => {}
+        }
+    }
+    let g = Norsewind::load(&opts(json!({"players": 2, "data": v}))).unwrap();
     let desc = json!({
         "market": ["inn-1", "inn-2", "inn-3", "inn-4", "inn-5"],
         "display": ["castle-1"],
         "players": [{"coins": 1, "kingdoms": [{"buildings": ["ship-1"]}]}, {"coins": 0}]
     });
     let mut s = pos(&g, desc.clone());
-    let castle = format!("castle:castle-1:{}", "northumbria");
-    assert_eq!(s.phase, Phase::Turn);
-    assert!(names(&g, &s).contains(&"renew".to_string()), "{:?}", names(&g, &s));
-    assert!(names(&g, &s).contains(&castle), "{:?}", names(&g, &s));
+    assert_eq!(names(&g, &s), ["renew", "castle:castle-1:northumbria", "castle:castle-1:east-anglia", "castle:castle-1:wessex"]);
     let market = s.market;
-    play(&g, &mut s, &castle);
+    play(&g, &mut s, "castle:castle-1:northumbria");
     assert_eq!(s.market, market, "action B does not renew the market");
     assert_eq!(s.refresh_pool, 0);
-    // Taking action A renews it; then P0 places a card of the new market if one can be placed
-    // (the castle revealed by the renewal waits for a later turn).
+    // Taking action A renews it; then P0 places a card of the new market if one can be placed:
+    // castle-1, which P0 could pay, is not offered.
     let mut t = pos(&g, desc);
     play(&g, &mut t, "renew");
     for id in ["farm-1", "castle-2", "farm-2", "farm-3", "farm-4", "farm-5"] {
@@ -695,6 +701,7 @@ fn a_data_file_where_nobody_can_afford_anything_ends_the_game() {
             _ if c["deck"] != json!("start") => {
                 c["type"] = json!("inn");
                 c["cost"] = json!(100);
+                c.as_object_mut().unwrap().remove("coins");
             }
             _ => {}
         }
