@@ -787,6 +787,14 @@ fn after_the_bonuses_players_claim_only_what_a_port_bonus_made_possible() {
     assert_eq!(s.upper[0], 2);
     assert_eq!(s.round, 1);
     assert_eq!(s.bonus_outposts, [0; 5]);
+    // The setup helper takes the bonus outposts of a Phase C position, and refuses one that is
+    // not the player's outpost.
+    let chain = json!(["Mossgate", "Sporeholm", "Glowcap", "Rootmere", "Violet Reach"]);
+    let u = at(&g, json!({"phase": "end-round-claims", "step": "claim", "network_tiles": [2, 4, 7, 10],
+        "players": [{"outposts": chain, "bonus_outposts": ["Rootmere"]}]}));
+    assert_eq!(legal(&g, &u), vec!["control-upper:green", "control-lower:green", "pass"]);
+    let e = g.setup(&json!({"phase": "end-round-claims", "players": [{"outposts": ["Mossgate"], "bonus_outposts": ["Rootmere"]}]}));
+    assert!(matches!(&e, Err(crate::engine::EngineError::Setup { field, .. }) if field == "players[0].bonus_outposts[0]"), "{e:?}");
 }
 
 #[test]
