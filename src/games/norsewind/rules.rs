@@ -983,7 +983,7 @@ impl Norsewind {
 impl Rules for Norsewind {
     type State = State;
 
-    const STATE_FORMAT: u32 = 2;
+    const STATE_FORMAT: u32 = 3;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
