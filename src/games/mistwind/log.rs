@@ -254,6 +254,13 @@ impl Describe for Mistwind {
             }
             _ => self.describe_turn(before, a, after),
         };
+        // Scoring 4: an achievement tile is taken as soon as it is fulfilled.
+        for l in 0..4 {
+            let q = after.achievement_taken[l];
+            if before.achievement_taken[l] == NONE && q != NONE {
+                line.push_str(&format!(" P{q} fulfils and takes the achievement tile {}.", self.achievement_words(after.achievements[l] as usize)));
+            }
+        }
         // What follows at once without a decision: the end of a turn, a round, the game.
         if after.phase == Phase::GameOver && before.phase != Phase::GameOver {
             let w: Vec<String> = self.winners(after).iter().map(|p| format!("P{p}")).collect();

@@ -431,7 +431,57 @@ impl Mistwind {
                 let t = s.network_tiles[r];
                 pl.markers[r] == 0 && t != NONE && joins(self.data.capital[r], self.data.network_tiles[t as usize].destination)
             }))
-            || (0..4).any(|l| self.achievement_claimable(s, p, l))
+    }
+
+    /// What `p` can claim now, as bits: network card `c` (bit `c`), the upper or lower field
+    /// of region `r`'s network tile (bit `16 + 2 * r + lower`).
+    pub(crate) fn claim_mask(&self, s: &State, p: usize) -> u32 {
+        let pl = &s.players[p];
+        let mut m = 0u32;
+        for c in bits(pl.cards as u64) {
+            if self.card_claimable(pl, c) {
+                m |= 1 << c;
+            }
+        }
+        for r in 0..REGIONS {
+            for lower in [false, true] {
+                if self.tile_claimable(s, p, r, lower) {
+                    m |= 1 << (16 + 2 * r + lower as usize);
+                }
+            }
+        }
+        m
+    }
+
+    /// Phase C 2: what `p` can claim now and could not without the outposts this round's port
+    /// bonuses built him: the victory conditions "made possible by a port bonus" (ruling 7).
+    /// (The bonuses' resources make no network; achievements are taken at once, ruling 34.)
+    pub(crate) fn bonus_claim_mask(&self, s: &State, p: usize) -> u32 {
+        if s.bonus_outposts[p] == 0 {
+            return 0;
+        }
+        let mut without = s.clone();
+        without.players[p].outposts &= !s.bonus_outposts[p];
+        self.claim_mask(s, p) & !self.claim_mask(&without, p)
+    }
+
+    /// Scoring 4: "If you fulfill the requirements on one of these tiles during the game, take
+    /// the tile immediately": every player (not an automa player, ruling 16) takes each tile
+    /// whose requirement he fulfils as soon as he does, the player deciding first, then
+    /// clockwise (ruling 34).
+    fn take_achievements(&self, s: &mut State) {
+        if s.achievement_taken.iter().all(|&t| t != NONE) {
+            return;
+        }
+        for k in 0..self.players {
+            let p = self.seat_order(s.current as usize, k);
+            for l in 0..4 {
+                if self.achievement_claimable(s, p, l) {
+                    s.achievement_taken[l] = p as u8;
+                    s.players[p].achievements |= 1 << l;
+                }
+            }
+        }
     }
 
     /// The player to the left of position `p`: the next one clockwise.
@@ -733,25 +783,12 @@ impl Mistwind {
         }
     }
 
-    /// Victory conditions open to `p`, then ending the turn (or the claims).
+    /// Victory conditions open to `p` (in Phase C only those made possible by the port
+    /// bonuses, ruling 7), then ending the turn (or the claims).
     fn claims(&self, s: &State, p: usize, out: &mut Vec<Action>) {
-        let pl = &s.players[p];
-        for c in bits(pl.cards as u64) {
-            if self.card_claimable(pl, c) {
-                out.push(REVEAL_CARD + c as Action);
-            }
-        }
-        for r in 0..REGIONS {
-            for lower in [false, true] {
-                if self.tile_claimable(s, p, r, lower) {
-                    out.push(CONTROL + (2 * r + lower as usize) as Action);
-                }
-            }
-        }
-        for l in 0..4 {
-            if self.achievement_claimable(s, p, l) {
-                out.push(ACHIEVE + l as Action);
-            }
+        let m = if s.phase == Phase::EndRoundClaims { self.bonus_claim_mask(s, p) } else { self.claim_mask(s, p) };
+        for b in bits(m as u64) {
+            out.push(if b < 16 { REVEAL_CARD + b as Action } else { CONTROL + (b - 16) as Action });
         }
         out.push(END_TURN);
     }
@@ -1111,11 +1148,6 @@ impl Mistwind {
                     s.upper[r] = p as u8;
                 }
             }
-            _ if (ACHIEVE..END_TURN).contains(&a) => {
-                let l = (a - ACHIEVE) as usize;
-                s.achievement_taken[l] = p as u8;
-                s.players[p].achievements |= 1 << l;
-            }
             _ => {}
         }
     }
@@ -1161,6 +1193,7 @@ impl Mistwind {
             // A free outpost is built where the player has none and has one left.
             if card.outpost && pl.outposts & (1 << card.port) == 0 && pl.outposts.count_ones() < self.data.rules.outposts as u32 {
                 pl.outposts |= 1 << card.port;
+                s.bonus_outposts[top as usize] |= 1 << card.port;
             }
         }
         s.phase = Phase::EndRoundClaims;
@@ -1173,7 +1206,7 @@ impl Mistwind {
         let n = self.players;
         while (s.cursor as usize) < n {
             let p = self.seat_order(s.start_player as usize, s.cursor as usize);
-            if self.any_claim(s, p) {
+            if self.bonus_claim_mask(s, p) != 0 {
                 s.current = p as u8;
                 return;
             }
@@ -1197,6 +1230,7 @@ impl Mistwind {
         s.port_row = [NONE; ROW];
         s.stack_height = [0; ROW];
         s.stack_top = [NONE; ROW];
+        s.bonus_outposts = [0; MAX_PLAYERS];
         s.round += 1;
         s.step = Step::Chip;
         if s.round == self.data.rules.discard_after_round {
@@ -1245,6 +1279,7 @@ impl Mistwind {
         if s.phase == Phase::Turns {
             s.current = self.decider(s);
         }
+        self.take_achievements(s);
         s.draw = self.next_draw(s);
         if s.draw != Draw::None {
             return;
@@ -1271,7 +1306,7 @@ impl Mistwind {
 impl Rules for Mistwind {
     type State = State;
 
-    const STATE_FORMAT: u32 = 4;
+    const STATE_FORMAT: u32 = 5;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
@@ -1337,6 +1372,7 @@ impl Rules for Mistwind {
             asked: 0,
             trades: 0,
             refilling: false,
+            bonus_outposts: [0; MAX_PLAYERS],
         };
         self.settle(&mut s);
         s

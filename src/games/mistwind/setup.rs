@@ -38,6 +38,9 @@ struct PlayerDesc {
     used_worker_board: bool,
     #[serde(default)]
     outposts: Vec<String>,
+    /// Phase C: those of `outposts` that this round's port bonuses built (ruling 7).
+    #[serde(default)]
+    bonus_outposts: Vec<String>,
     #[serde(default)]
     whales: Vec<WhaleDesc>,
     #[serde(default)]
@@ -260,6 +263,8 @@ impl Positions for Mistwind {
             }
         }
         let mut hired = 0u64;
+        let phase = s.phase;
+        let mut bonus_outposts = [0u32; MAX_PLAYERS];
         for p in 0..n {
             let default = PlayerDesc::default();
             let pd = dsc.players.get(p).unwrap_or(&default);
@@ -284,6 +289,14 @@ impl Positions for Mistwind {
                     return Err(err(format!("{}[{i}]", f("outposts")), format!("{o} is named twice: one outpost per player per port")));
                 }
                 pl.outposts |= 1 << q;
+            }
+            for (i, o) in pd.bonus_outposts.iter().enumerate() {
+                let field = format!("{}[{i}]", f("bonus_outposts"));
+                let q = self.port_of(&field, o)?;
+                if phase != Phase::EndRoundClaims || pl.outposts & (1 << q) == 0 {
+                    return Err(err(field, format!("{o}: a port bonus's outpost is one of the player's outposts, in phase end-round-claims")));
+                }
+                bonus_outposts[p] |= 1 << q;
             }
             if pd.whales.len() > d.rules.whales as usize {
                 return Err(err(f("whales"), format!("a player has {} whales", d.rules.whales)));
@@ -486,6 +499,7 @@ impl Positions for Mistwind {
                 }
             }
         }
+        s.bonus_outposts = bonus_outposts;
         // Rows and decks.
         s.character_deck &= !hired;
         let chars: Vec<Option<usize>> = match &dsc.character_row {

@@ -258,4 +258,7 @@ pub struct State {
     pub trades: u8,
     /// The rows are being refilled at the start of a round.
     pub refilling: bool,
+    /// Phase C: per seat, the ports where this round's port bonuses built it an outpost
+    /// (bit per port); a claim they made possible is one it cannot make without them (ruling 7).
+    pub bonus_outposts: [u32; MAX_PLAYERS],
 }

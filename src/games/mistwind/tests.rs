@@ -479,20 +479,29 @@ fn control_markers_run_out_after_four() {
 }
 
 #[test]
-fn an_achievement_tile_goes_to_the_first_player_who_fulfils_it() {
-    // "Take the achievement tile whose requirements you have fulfilled." (A: 4 outposts, 3 VP)
+fn an_achievement_tile_is_taken_immediately_when_it_is_fulfilled() {
+    // Scoring 4: "If you fulfill the requirements on one of these tiles during the game, take
+    // the tile immediately" (ruling 34; A: 4 outposts, 3 VP). P0's fourth outpost, built on a
+    // port card, takes the tile at once, before steps 2 to 4; it is never a claim to choose.
     let g = game(3);
-    let four = json!(["Fernwick", "Mossgate", "Glowcap", "Rootmere"]);
-    let mut s = at(&g, json!({"step": "claim", "players": [{"outposts": four, "whales": [{"port": "Fernwick"}]}, {"outposts": four}]}));
-    assert!(is_legal(&g, &s, "achievement:A"));
-    play(&g, &mut s, "achievement:A");
+    let mut s = at(&g, json!({"port_row": [1, 2, 3, 4, 6], "players": [
+        {"outposts": ["Fernwick", "Mossgate", "Glowcap"], "whales": [{"port": "Fernwick"}]},
+        {"outposts": ["Fernwick", "Mossgate", "Glowcap"]}]}));
+    play(&g, &mut s, "play-5:port Rootmere");
+    play(&g, &mut s, "build-outpost");
+    assert_eq!(s.step, Step::Move, "the turn is at step 2");
+    assert_eq!(s.achievement_taken[0], 0);
     assert_eq!(g.tally(&s, 0)[3], 3);
-    s.step = Step::Claim;
-    s.current = 1;
-    assert!(!is_legal(&g, &s, "achievement:A"), "the tile is gone");
-    // One outpost short: not fulfilled.
-    let t = at(&g, json!({"step": "claim", "players": [{"outposts": ["Fernwick", "Mossgate", "Glowcap"], "whales": [{"port": "Fernwick"}]}]}));
-    assert!(!is_legal(&g, &t, "achievement:A"));
+    assert!(!legal(&g, &s).iter().any(|n| n.starts_with("achievement:")));
+    // Gone for the next player who fulfils it; one outpost short, not fulfilled.
+    play(&g, &mut s, "end-moves");
+    play(&g, &mut s, "end-cargo");
+    assert_eq!(s.players[1].achievements, 0);
+    let mut t = at(&g, json!({"port_row": [1, 2, 3, 4, 6], "players": [
+        {"outposts": ["Fernwick", "Mossgate"], "whales": [{"port": "Fernwick"}]}]}));
+    play(&g, &mut t, "play-5:port Rootmere");
+    play(&g, &mut t, "build-outpost");
+    assert_eq!(t.achievement_taken[0], NONE);
 }
 
 fn last_chips(g: &Mistwind, round: u8) -> State {
@@ -747,21 +756,85 @@ fn the_observation_tensor_decodes_field_by_field() {
 }
 
 #[test]
-fn after_the_bonuses_players_claim_what_they_made_possible_clockwise() {
-    // Phase C: "In clockwise order (starting with the starting player) you may fulfill
-    // victory conditions that were made possible by a port bonus." P2's fourth outpost comes
-    // from the Rootmere card's bonus and fulfils achievement A (4 outposts).
+fn after_the_bonuses_players_claim_only_what_a_port_bonus_made_possible() {
+    // Phase C 2: "In clockwise order (starting with the starting player) you may fulfill
+    // victory conditions that were made possible by a port bonus." (ruling 7) The green network
+    // tile runs from Mossgate to Violet Reach (Mossgate, Sporeholm, Glowcap, Rootmere, Violet
+    // Reach). P0 could claim it in its turn and declined: no bonus made it possible, so P0 is
+    // not offered it in Phase C. P2's outpost in Rootmere comes from the Rootmere card's bonus
+    // and joins the chain: P2 may claim it.
     let g = game(3);
-    let mut s = last_chips(&g, 0);
-    s.players[2].outposts = (1 << 1) | (1 << 0) | (1 << 4);
-    finish_turns(&g, &mut s);
+    let p = |outposts: Value| json!({"chips": [5], "whales": [{"port": "Fernwick"}], "outposts": outposts});
+    let mut s = at(&g, json!({"round": 0, "network_tiles": [2, 4, 7, 10], "port_row": [1, 2, 3, 4, 6], "stacks": [[2, 1]],
+        "players": [p(json!(["Mossgate", "Sporeholm", "Glowcap", "Rootmere", "Violet Reach"])), p(json!([])),
+            p(json!(["Mossgate", "Sporeholm", "Glowcap", "Violet Reach"]))]}));
+    for q in 0..3 {
+        play(&g, &mut s, "play-5:port Rootmere");
+        play(&g, &mut s, "take:coins");
+        play(&g, &mut s, "end-moves");
+        play(&g, &mut s, "end-cargo");
+        if q == 0 {
+            assert!(is_legal(&g, &s, "control-upper:green"), "P0 may claim at the end of its turn");
+            play(&g, &mut s, "end-turn");
+        }
+    }
     assert_eq!(s.phase, Phase::EndRoundClaims);
-    assert_eq!(s.current, 2, "P0 and P1 have nothing to claim and are skipped");
-    assert_eq!(legal(&g, &s), vec!["achievement:A", "pass"]);
-    play(&g, &mut s, "achievement:A");
+    assert_eq!(s.players[2].outposts & (1 << 5), 1 << 5, "P2's bonus outpost in Rootmere");
+    assert_eq!(s.current, 2, "P0's claim was possible before the bonuses, P1 has none: both skipped");
+    assert_eq!(legal(&g, &s), vec!["control-upper:green", "control-lower:green", "pass"]);
+    play(&g, &mut s, "control-upper:green");
     play(&g, &mut s, "pass");
-    assert_eq!(s.achievement_taken[0], 2);
+    assert_eq!(s.upper[0], 2);
     assert_eq!(s.round, 1);
+    assert_eq!(s.bonus_outposts, [0; 5]);
+    // The setup helper takes the bonus outposts of a Phase C position, and refuses one that is
+    // not the player's outpost.
+    let chain = json!(["Mossgate", "Sporeholm", "Glowcap", "Rootmere", "Violet Reach"]);
+    let u = at(&g, json!({"phase": "end-round-claims", "step": "claim", "network_tiles": [2, 4, 7, 10],
+        "players": [{"outposts": chain, "bonus_outposts": ["Rootmere"]}]}));
+    assert_eq!(legal(&g, &u), vec!["control-upper:green", "control-lower:green", "pass"]);
+    let e = g.setup(&json!({"phase": "end-round-claims", "players": [{"outposts": ["Mossgate"], "bonus_outposts": ["Rootmere"]}]}));
+    assert!(matches!(&e, Err(crate::engine::EngineError::Setup { field, .. }) if field == "players[0].bonus_outposts[0]"), "{e:?}");
+}
+
+#[test]
+fn a_turn_is_carried_out_in_a_fixed_order() {
+    // "A turn consists of up to four actions, carried out in a fixed order: 1. Playing an action
+    // chip is mandatory. 2. Moving transport whale(s), 3. loading or unloading cargo, and 4.
+    // fulfilling victory conditions are optional." Before the chip nothing else is offered;
+    // once the moves end no whale moves again; once the cargo step ends no cargo is handled.
+    let g = game(3);
+    let mut s = turn_position(&g);
+    s.players[0].outposts = 1 | 1 << 3 | 1 << 4; // Mossgate, Sporeholm, Glowcap: the green tile
+    let names = legal(&g, &s);
+    assert!(names.iter().all(|n| n.starts_with("play-") || n.starts_with("use:")), "{names:?}");
+    play(&g, &mut s, "play-5:port Rootmere");
+    play(&g, &mut s, "take:coins");
+    assert!(legal(&g, &s).iter().any(|n| n.starts_with("move-whale-")));
+    assert!(!legal(&g, &s).iter().any(|n| n.starts_with("load-") || n.starts_with("control-")));
+    play(&g, &mut s, "end-moves");
+    assert!(is_legal(&g, &s, "load-1"));
+    assert!(!legal(&g, &s).iter().any(|n| n.starts_with("move-whale-") || n.starts_with("control-")));
+    play(&g, &mut s, "end-cargo");
+    let names = legal(&g, &s);
+    assert!(names.contains(&"control-upper:green".to_string()), "{names:?}");
+    assert!(!names.iter().any(|n| n.starts_with("move-whale-") || n.starts_with("load-")), "{names:?}");
+}
+
+#[test]
+fn whoever_last_saw_a_whale_is_seat_0_and_starts() {
+    // "Whoever last saw a whale becomes the starting player and receives the starting player
+    // marker." The engine cannot ask; the players seat that player as P0 (ruling 35), who holds
+    // the marker, places the first whale and begins with 1 krill (2 with 2 players, where an
+    // automa player starts, ruling 17).
+    for n in [3, 4, 5] {
+        let g = game(n);
+        let mut s = g.initial_state();
+        settle_chance(&g, &mut s);
+        assert_eq!((s.start_player, s.current), (0, 0), "{n} players");
+        assert_eq!(s.players[0].res[KRILL], 1);
+        assert_eq!(s.players[1].res[KRILL], 2);
+    }
 }
 
 #[test]
@@ -1846,16 +1919,20 @@ fn an_automa_player_with_the_marker_leads_the_claims_and_the_network_card_discar
     // conditions that were made possible by a port bonus" and "At the end of round 2, each
     // player must discard a network card": with AUT2 holding the marker (table AUT1, P0,
     // AUT2, P1), P1 is the first player clockwise from it, then P0 (ruling 17).
+    // P0's bonus outpost in Rootmere joins Mossgate to Violet Reach (the green tile), P1's in
+    // Oakshore joins Amethyst Deep to Oakshore (the purple tile).
     let g = game(2);
-    let four = ["Mossgate", "Fernwick", "Lichen Bay", "Sporeholm"];
     let mut s = automa_turn(&g, AUT1, json!({"round": 1, "start_player": AUT2, "worker_fields": {"4": AUT2},
-        "players": [{"chips": [], "outposts": four}, {"chips": [], "outposts": four}], "automa": [{"chips": [3, 5]}, {"chips": [5]}]}));
+        "network_tiles": [2, 6, 7, 10], "port_row": [6, 24, 3, 4, 5], "stacks": [[1, 0], [1, 1]],
+        "players": [{"chips": [], "outposts": ["Mossgate", "Sporeholm", "Glowcap", "Violet Reach"]},
+            {"chips": [], "outposts": ["Amethyst Deep", "Plum Isle"]}],
+        "automa": [{"chips": [3, 5]}, {"chips": [5]}]}));
     play(&g, &mut s, "automa-chip:AUT1 draws chip 3");
     assert_eq!((s.phase, s.current), (Phase::EndRoundClaims, 1));
-    assert!(is_legal(&g, &s, "achievement:A"));
+    assert!(is_legal(&g, &s, "control-upper:purple"));
     play(&g, &mut s, "pass");
     assert_eq!(s.current, 0);
-    play(&g, &mut s, "achievement:A");
+    play(&g, &mut s, "control-upper:green");
     play(&g, &mut s, "pass");
     assert_eq!((s.round, s.phase, s.current), (2, Phase::DiscardNetworkCard, 1));
     let first = legal(&g, &s)[0].clone();

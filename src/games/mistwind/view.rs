@@ -112,7 +112,8 @@ const BOARD: usize = 2 * ROW * MAX_PLAYERS
     + 1
     + 2 * MAX_WHALES
     + SIDE_B
-    + WORKER_B;
+    + WORKER_B
+    + MAX_PLAYERS * MAX_PORTS;
 /// Resource board side B: whose turn it is, the income fields still due, the resource types
 /// of the pending choice, and the resources left to receive.
 const SIDE_B: usize = MAX_PLAYERS + ROW + 4 + 1;
@@ -406,6 +407,13 @@ impl Mistwind {
             };
             let asked: Vec<String> = bits(s.asked as u64).map(|q| self.who(q)).collect();
             let _ = writeln!(o, "Worker board side B: characters drawn [{}]; long move: {long}; asked to trade [{}], trades made {}", drawn.join(", "), asked.join(" "), s.trades);
+        }
+        if s.phase == Phase::EndRoundClaims {
+            let built: Vec<String> = (0..self.players)
+                .filter(|&p| s.bonus_outposts[p] != 0)
+                .map(|p| format!("{} in {}", self.who(p), bits(s.bonus_outposts[p] as u64).map(|q| self.port_name(q as u8)).collect::<Vec<_>>().join(", ")))
+                .collect();
+            let _ = writeln!(o, "Outposts built by this round's port bonuses (only the claims they made possible may be made now): [{}]", built.join("; "));
         }
         let _ = writeln!(o, "Resource board: {}", (0..ROW).map(|i| format!("{}:{}", i + 1, owner(s.resource_fields[i]))).collect::<Vec<_>>().join(" "));
         let _ = writeln!(o, "Worker board: {}", (0..ROW).map(|i| format!("{}:{}", i + 1, owner(s.worker_fields[i]))).collect::<Vec<_>>().join(" "));
@@ -735,6 +743,9 @@ impl View for Mistwind {
         w.one_hot(MAX_PLAYERS, partner);
         w.one_hot(4, give);
         w.one_hot(4, want);
+        for p in 0..MAX_PLAYERS {
+            w.mask(MAX_PORTS, s.bonus_outposts[p] as u64);
+        }
         debug_assert_eq!(w.at, tensor_len());
     }
 
@@ -893,4 +904,5 @@ pub mod layout {
     pub const PARTNER: usize = TRADES + 1;
     pub const OFFERED: usize = PARTNER + MAX_PLAYERS;
     pub const ASKED_FOR: usize = OFFERED + 4;
+    pub const BONUS_OUTPOSTS: usize = ASKED_FOR + 4;
 }

@@ -22,7 +22,10 @@ pub const KEEP: Action = PRESTIGE + 24;
 /// Variant: place the starting card in kingdom `k`.
 pub const START: Action = KEEP + 4;
 pub const PASS: Action = START + 4;
-pub const NUM_ACTIONS: usize = PASS as usize + 1;
+/// Action A's rare case: every market card costs more than the player has, so the market
+/// is discarded and renewed (ruling 8).
+pub const RENEW: Action = PASS + 1;
+pub const NUM_ACTIONS: usize = RENEW as usize + 1;
 
 /// Place numbers of a kingdom for discs.
 pub const PLACE_TILE: u8 = 0;
@@ -57,6 +60,7 @@ pub enum Move {
     Keep { shield: bool, prestige: bool },
     Start { kingdom: usize },
     Pass,
+    Renew,
 }
 
 pub fn decode(a: Action) -> Option<Move> {
@@ -74,6 +78,7 @@ pub fn decode(a: Action) -> Option<Move> {
         _ if a < st => Move::Keep { shield: (a - k) & 1 != 0, prestige: (a - k) & 2 != 0 },
         _ if a < PASS as usize => Move::Start { kingdom: a - st },
         _ if a == PASS as usize => Move::Pass,
+        _ if a == RENEW as usize => Move::Renew,
         _ => return None,
     })
 }

@@ -111,6 +111,7 @@ impl Norsewind {
                 format!("P{p} places the starting card {} in {}{paid}.", self.card(before.player[p].start_card).id, self.kingdom_name(kingdom))
             }
             Some(Move::Pass) => format!("P{p} can acquire neither a building nor a castle and passes."),
+            Some(Move::Renew) => format!("P{p} takes action A, a building."),
             None => format!("P{p} plays action {a}."),
         }
     }

@@ -41,6 +41,9 @@ pub struct Norsewind {
     pub free_start: bool,
     /// Variant: 4 random kingdom tiles instead of 2 green and 2 red.
     pub random_tiles: bool,
+    /// Ruling 6's lock: a castle a player returned by a replacement is not his to acquire
+    /// again before the next building (the default; off, the rulebook's sentence alone).
+    pub castle_lock: bool,
     pub max_turns: u32,
     /// The user's data (as JSON) when it is not the shipped file.
     config: Value,
@@ -77,6 +80,12 @@ impl GameDefinition for Norsewind {
             configuration: true,
             doc: "the solo game's level, 1 to 7 (its kingdom tiles and Viking cards); only with players=1",
         },
+        OptionDecl {
+            name: "castle_lock",
+            kind: OptionKind::Bool { default: true },
+            configuration: false,
+            doc: "ruling 6: a castle a player returned cannot be his again before the next building (false: no lock; castle swaps can then go on until max_turns)",
+        },
         OptionDecl::max_turns(DEFAULT_MAX_TURNS),
         OptionDecl::DATA,
     ];
@@ -88,6 +97,7 @@ impl GameDefinition for Norsewind {
         let free_start = options.flag("free_start");
         let random_tiles = options.flag("random_kingdom_tiles");
         let max_turns = options.int("max_turns") as u32;
+        let castle_lock = options.flag("castle_lock");
         if players > 1 && level != 1 {
             return Err(EngineError::option("level", "levels are for the solo game (players=1)"));
         }
@@ -127,6 +137,7 @@ impl GameDefinition for Norsewind {
             level: if solo { level } else { 0 },
             free_start,
             random_tiles,
+            castle_lock,
             max_turns,
             config: options.config(Self::NAME, custom_data.as_ref()),
             spec,

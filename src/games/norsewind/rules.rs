@@ -7,7 +7,7 @@ use crate::engine::prelude::*;
 use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
 
-use super::actions::{self, decode, Move, PASS, PLACE_CASTLE, PLACE_TILE};
+use super::actions::{self, decode, Move, PASS, PLACE_CASTLE, PLACE_TILE, RENEW};
 use super::data::{
     is_green, Card, CardFacts, CASTLE, CHURCH, KINGDOMS, MAX_SPACES, NEUTRAL, SHIP, TILES, T_CASTLE_SEVEN, T_CITIZEN_COIN,
     T_CITIZEN_SPACE, T_COLOURS, T_DIFFERENT, T_FOURTH, T_PRESTIGE, T_SHIELD, T_TOLL, T_TWO,
@@ -215,7 +215,7 @@ impl Norsewind {
     /// `castle_kingdoms`, given `below_seven_kingdoms`.
     fn castle_kingdoms_given(&self, s: &State, p: usize, c: u8, below_seven: u8) -> u8 {
         let card = self.facts(c);
-        if card.cost > s.player[p].coins || s.locked[p] & (1 << c) != 0 {
+        if card.cost > s.player[p].coins || (self.castle_lock && s.locked[p] & (1 << c) != 0) {
             return 0;
         }
         if card.cost >= self.data.rules.red_castle_min {
@@ -565,6 +565,7 @@ impl Norsewind {
                 s.reuse_kingdom = NONE;
                 self.end_turn(s);
             }
+            Move::Renew => self.renew(s),
             Move::Pass => {
                 s.passes += 1;
                 if s.passes >= s.players {
@@ -626,7 +627,9 @@ impl Norsewind {
         let gain = self.income(s, p, k);
         s.player[p].coins += gain;
         if old != NONE {
-            s.locked[p] |= 1 << old;
+            if self.castle_lock {
+                s.locked[p] |= 1 << old;
+            }
             self.add_castle(s, old);
             let new = self.facts(c);
             if discs > 0 && (new.shield_space > 0 || new.prestige_space > 0) {
@@ -685,7 +688,14 @@ impl Norsewind {
                 s.deck |= s.refresh_pool;
                 s.refresh_pool = 0;
                 s.phase = Phase::Turn;
-                self.rare_case(s);
+                // A renewed market (and castles it revealed) that gives another player
+                // something to acquire ends the passes in a row: they no longer show that
+                // nothing can change (ruling 7). One that gives nobody else anything does not,
+                // so renewals alone cannot keep a game from ending.
+                let p = s.current as usize;
+                if (0..self.players).any(|q| q != p && self.can_acquire(s, q)) {
+                    s.passes = 0;
+                }
             }
             After::Building => {
                 if self.solo() {
@@ -755,22 +765,26 @@ impl Norsewind {
             return;
         }
         s.phase = Phase::Turn;
-        self.rare_case(s);
     }
 
-    /// The rare case: every card of the market costs more than the player has: the market is
-    /// discarded and 5 new cards are revealed; the discarded ones go back into the deck.
-    fn rare_case(&self, s: &mut State) {
+    /// Whether the current player may take action A's rare case: every card of the market
+    /// costs more than he has, and the market was not renewed this turn (ruling 8).
+    pub fn rare_case_applies(&self, s: &State) -> bool {
         let coins = s.player[s.current as usize].coins;
-        let cards = s.market.iter().filter(|&&c| c != NONE);
-        let unaffordable = cards.clone().count() > 0 && cards.clone().all(|&c| self.facts(c).cost > coins);
-        if s.refreshed || !unaffordable {
-            return;
-        }
+        let mut cards = s.market.iter().filter(|&&c| c != NONE).peekable();
+        !s.refreshed && cards.peek().is_some() && cards.all(|&c| self.facts(c).cost > coins)
+    }
+
+    /// Whether player `p` could acquire a building of the market or a castle of the display.
+    fn can_acquire(&self, s: &State, p: usize) -> bool {
+        s.market.iter().any(|&c| c != NONE && (0..KINGDOMS).any(|k| self.build_cost(s, p, c, k).is_some()))
+            || s.display[..s.display_len as usize].iter().any(|&c| self.castle_kingdoms(s, p, c) != 0)
+    }
+
+    /// The rare case: the market is discarded and 5 new cards are revealed; the discarded
+    /// ones go back into the deck.
+    fn renew(&self, s: &mut State) {
         s.refreshed = true;
-        // A renewed market (and castles it reveals) can give a player who passed something
-        // to acquire: the passes before it no longer show that nothing can change (ruling 7).
-        s.passes = 0;
         for m in s.market.iter_mut() {
             if *m != NONE {
                 s.refresh_pool |= 1 << *m;
@@ -969,7 +983,7 @@ impl Norsewind {
 impl Rules for Norsewind {
     type State = State;
 
-    const STATE_FORMAT: u32 = 2;
+    const STATE_FORMAT: u32 = 3;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
@@ -1081,6 +1095,14 @@ impl Rules for Norsewind {
                         }
                     }
                     out.extend_from_slice(&moves[..n]);
+                }
+                // Action A's rare case (ruling 8): the player takes action A with a market
+                // of cards he cannot afford, and it is renewed; once renewed, he places a
+                // card of the new market if he can.
+                if self.rare_case_applies(s) {
+                    out.push(RENEW);
+                } else if s.refreshed && !out.is_empty() {
+                    return;
                 }
                 let below_seven = if s.display_len > 0 { Self::below_seven_kingdoms(s) } else { 0 };
                 for i in 0..s.display_len as usize {

@@ -244,8 +244,10 @@ fn an_inn_costs_its_price_and_the_rare_case_renews_the_market() {
         first(&g, &mut x);
     }
     reveal(&g, &mut x, "inn-1");
-    // P1 to play, 0 coins, the market all inns: the market is discarded and renewed.
+    // P1 to play, 0 coins, the market all inns: taking action A, P1 discards and renews it.
     assert_eq!(x.current, 1);
+    assert_eq!(names(&g, &x), vec!["renew"]);
+    play(&g, &mut x, "renew");
     assert_eq!(x.phase, Phase::Reveal);
     assert_eq!(x.market, [NONE; 5]);
     assert_eq!(x.refresh_pool.count_ones(), 5);
@@ -603,6 +605,7 @@ fn a_market_renewed_by_the_rare_case_resets_the_passes() {
     }));
     play(&g, &mut s, "pass");
     // P1 (0 coins) cannot pay any inn: the rare case renews the market.
+    play(&g, &mut s, "renew");
     for id in ["blacksmith-5", "church-2", "blacksmith-6", "farm-5", "farm-7"] {
         reveal(&g, &mut s, id);
     }
@@ -633,6 +636,7 @@ fn the_rare_case_after_the_end_returns_the_discards_to_the_draw_deck() {
     }
     reveal(&g, &mut s, "reserve-2");
     // P0 (0 coins) faces five inns: the rare case.
+    play(&g, &mut s, "renew");
     for id in ["reserve-1", "reserve-3", "reserve-4", "reserve-5"] {
         reveal(&g, &mut s, id);
     }
@@ -641,6 +645,117 @@ fn the_rare_case_after_the_end_returns_the_discards_to_the_draw_deck() {
     assert_eq!(s.market[4], NONE);
     let discards = ["reserve-2", "inn-2", "inn-3", "inn-4", "inn-5"].map(|id| 1u128 << g.data.card_index(id).unwrap());
     assert_eq!(s.deck, discards.iter().fold(0, |a, b| a | b));
+}
+
+#[test]
+fn ruling_8_the_rare_case_belongs_to_action_a_and_a_castle_leaves_the_market() {
+    // "A) Acquire a Building / 1. Choose and Place a Card ... Rare case: If all cards in the
+    // market have a cost you cannot afford, discard all 5 cards in the market, and reveal 5 new
+    // cards from the deck to form a new market." The rare case is part of action A. The shipped
+    // inns cost at most 3 coins and the castles at least 4, so a player in the rare case cannot
+    // pay a castle there; with a data file where castle-1 costs 1 and inns 2 or more, P0 (1 coin)
+    // may take action A (the renewal) or B (castle-1), which leaves the market as it is.
+    let mut v: Value = serde_json::from_str(Data::SHIPPED).unwrap();
+    for c in v["cards"].as_array_mut().unwrap() {
+        match c["id"].as_str().unwrap() {
+            "castle-1" => c["cost"] = json!(1),
+            "inn-1" | "inn-2" => c["cost"] = json!(2),
+            _ => {}
+        }
+    }
+    let g = Norsewind::load(&opts(json!({"players": 2, "data": v}))).unwrap();
+    let desc = json!({
+        "market": ["inn-1", "inn-2", "inn-3", "inn-4", "inn-5"],
+        "display": ["castle-1"],
+        "players": [{"coins": 1, "kingdoms": [{"buildings": ["ship-1"]}]}, {"coins": 0}]
+    });
+    let mut s = pos(&g, desc.clone());
+    assert_eq!(names(&g, &s), ["renew", "castle:castle-1:northumbria", "castle:castle-1:east-anglia", "castle:castle-1:wessex"]);
+    let market = s.market;
+    play(&g, &mut s, "castle:castle-1:northumbria");
+    assert_eq!(s.market, market, "action B does not renew the market");
+    assert_eq!(s.refresh_pool, 0);
+    // Taking action A renews it; then P0 places a card of the new market if one can be placed:
+    // castle-1, which P0 could pay, is not offered.
+    let mut t = pos(&g, desc);
+    play(&g, &mut t, "renew");
+    for id in ["farm-1", "castle-2", "farm-2", "farm-3", "farm-4", "farm-5"] {
+        reveal(&g, &mut t, id);
+    }
+    assert_eq!((t.phase, t.current), (Phase::Turn, 0));
+    let after = names(&g, &t);
+    assert!(after.iter().all(|n| n.starts_with("build:")), "{after:?}");
+    assert!(after.contains(&"build:farm-1:northumbria".to_string()));
+}
+
+#[test]
+fn a_data_file_where_nobody_can_afford_anything_ends_the_game() {
+    // Every building an inn of 100 coins and every castle 100 coins: nobody can ever acquire
+    // anything. Each turn the player takes action A's rare case (the market renewed) and then
+    // passes; a renewal that gives nobody else anything to acquire does not reset the passes in
+    // a row, so a round of passes ends the game (ruling 7) instead of the turn bound.
+    let mut v: Value = serde_json::from_str(Data::SHIPPED).unwrap();
+    for c in v["cards"].as_array_mut().unwrap() {
+        match c["type"].as_str().unwrap() {
+            "castle" => c["cost"] = json!(100),
+            _ if c["deck"] != json!("start") => {
+                c["type"] = json!("inn");
+                c["cost"] = json!(100);
+                c.as_object_mut().unwrap().remove("coins");
+            }
+            _ => {}
+        }
+    }
+    for players in 1..=4 {
+        let mut o = json!({ "players": players, "data": v.clone() });
+        if players > 1 {
+            o["max_turns"] = json!(200);
+        }
+        let g = Norsewind::load(&opts(o)).unwrap_or_else(|e| panic!("{e}"));
+        let mut rng = crate::engine::rng::rng_from_seed(players as u64);
+        let mut s = g.initial_state();
+        let mut legal = Vec::new();
+        while g.actor(&s) != Actor::Terminal {
+            if g.actor(&s) == Actor::Chance {
+                let a = g.sample_chance(&s, &mut rng);
+                g.apply(&mut s, a);
+            } else {
+                g.legal_actions(&s, &mut legal);
+                g.apply(&mut s, legal[0]);
+            }
+        }
+        assert!(!s.truncated, "{players} players: the game ran to the turn bound");
+        assert!(s.end_triggered);
+        assert!(s.turn <= 2 * players as u32, "{players} players: {} turns", s.turn);
+    }
+}
+
+#[test]
+fn ruling_6_without_the_castle_lock_a_returned_castle_can_be_taken_back() {
+    // "Choose 1 card from the castle display, and place it to the left of any of your kingdom
+    // cards"; the old castle "is replaced by the new castle and returned to the castle
+    // display." With `castle_lock=false` nothing but the sentence applies: the player who
+    // returned a castle may take it back at once, to another kingdom. By default (ruling 6) he
+    // waits for the next building.
+    let desc = json!({
+        "display": ["castle-1"],
+        "market": ["inn-1", "inn-2", "inn-3", "inn-4", "inn-5"],
+        "players": [{"coins": 20, "kingdoms": [
+            {"castle": "castle-3", "buildings": ["farm-6"]}, {"buildings": ["farm-1"]}, {}, {}]}]
+    });
+    let free = Norsewind::load(&opts(json!({"players": 1, "castle_lock": false}))).unwrap();
+    let locked = solo(1);
+    for (g, lock) in [(&free, false), (&locked, true)] {
+        let mut s = solo_pos(g, desc.clone());
+        play(g, &mut s, "castle:castle-1:northumbria");
+        while s.phase == Phase::Reuse {
+            first(g, &mut s);
+        }
+        // Solo, a castle gives another turn at once.
+        assert_eq!((s.phase, s.current), (Phase::Turn, 0));
+        let back = names(g, &s).contains(&"castle:castle-3:east-anglia".to_string());
+        assert_eq!(back, !lock, "castle_lock={lock}: {:?}", names(g, &s));
+    }
 }
 
 #[test]
@@ -1225,9 +1340,16 @@ fn the_fast_listing_and_draw_agree_with_the_rules_one_by_one() {
                                         }
                                     }
                                 }
+                                // Action A's rare case; after a renewal, a card of the new
+                                // market if one can be placed (ruling 8).
+                                let renew = g.rare_case_applies(&s);
+                                if renew {
+                                    slow.push(actions::RENEW);
+                                }
+                                let only_builds = !renew && s.refreshed && !slow.is_empty();
                                 for i in 0..s.display_len as usize {
                                     for k in 0..KINGDOMS {
-                                        if g.castle_allowed(&s, p, s.display[i], k) {
+                                        if !only_builds && g.castle_allowed(&s, p, s.display[i], k) {
                                             slow.push(actions::castle(i, k));
                                         }
                                     }

@@ -383,6 +383,7 @@ impl View for Norsewind {
             }
             Some(Move::Start { kingdom }) => format!("start:{}", self.kingdom_slug(kingdom)),
             Some(Move::Pass) => "pass".into(),
+            Some(Move::Renew) => "renew".into(),
             None => format!("action-{a}"),
         }
     }

@@ -24,7 +24,7 @@ def test_mistwind_is_listed_for_one_to_five_players_each_solo_difficulty_and_eac
             assert sorted(c.options["difficulty"] for c in listed if c.players == 1) == ["easy", "hard", "medium"]
     game = tw.load(NAME)
     assert game.players == 3
-    assert game.state_format == 4
+    assert game.state_format == 5
 
 
 def test_worker_board_side_b_trades_are_answered_by_the_other_player() -> None:

@@ -34,7 +34,10 @@ def test_a_market_renewed_by_the_rare_case_does_not_let_a_pass_end_the_game() ->
                         "players": [{"coins": 5, **P0_FULL}, {"coins": 0, **P1_FULL}]})
     assert names(state) == ["pass"]
     state.apply("pass")
-    # P1 cannot pay any inn: the market is renewed (chance resolved at once), and P1 passes.
+    # P1 cannot pay any inn: taking action A, P1 renews the market (chance resolved at once,
+    # ruling 8); it brings P0 cards to build (ruling 7), and P1 passes.
+    assert state.current_player == 1 and names(state) == ["renew"]
+    state.apply("renew")
     assert state.current_player == 1 and names(state) == ["pass"]
     state.apply("pass")
     assert not state.is_terminal
@@ -66,5 +69,5 @@ def test_the_setup_helper_names_the_bad_field(description: dict[str, object], fi
         game.setup(description)
 
 
-def test_saved_states_are_of_format_2() -> None:
-    assert tw.load(NAME, players=2).state_format == 2
+def test_saved_states_are_of_format_3() -> None:
+    assert tw.load(NAME, players=2).state_format == 3

@@ -71,8 +71,8 @@ def test_configurations_cover_every_player_count_variant_and_solo_level() -> Non
     assert got == solo + multi
     game = tw.load(NAME)
     assert game.players == 2
-    assert game.options == {"free_start": False, "level": 1, "max_turns": 1000, "players": 2,
-                            "random_kingdom_tiles": False}
+    assert game.options == {"castle_lock": True, "free_start": False, "level": 1, "max_turns": 1000,
+                            "players": 2, "random_kingdom_tiles": False}
     assert game.opponents == [] and game.tiers == []
     assert tw.data_path(NAME).is_file()
 
