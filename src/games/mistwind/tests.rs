@@ -2634,3 +2634,20 @@ fn the_network_card_discard_comes_at_the_end_of_round_2_and_in_no_other_round() 
         }
     }
 }
+
+#[test]
+fn worker_b_field_2_buys_an_outpost_only_while_one_of_the_twelve_is_left() {
+    // "Each player receives (in their chosen color) 12 outposts"; worker board side B: "Buy an
+    // outpost with coins." The 12th is bought, a 13th is not.
+    let g = worker_b(3);
+    for (held, offered) in [(11, true), (12, false)] {
+        let mut s = worker_b_position(&g, json!({}));
+        s.players[0].outposts = outposts(held);
+        assert_eq!(is_legal(&g, &s, "play-2:worker"), offered, "holding {held} outposts");
+        if offered {
+            play(&g, &mut s, "play-2:worker");
+            play(&g, &mut s, "build:Mossgate");
+            assert_eq!((s.players[0].outposts.count_ones(), s.players[0].res[COINS]), (12, 1));
+        }
+    }
+}

@@ -1520,3 +1520,32 @@ fn search_agents_beat_random_play_and_greedy_completes_ships() {
     let ships: f64 = (0..40).map(|i| r.category_points[i * nc + 2]).sum::<f64>() / 40.0;
     assert!(ships >= 5.0, "greedy's completed ships average {ships} points");
 }
+
+#[test]
+fn the_goods_reward_needs_two_kinds_of_good_left_in_the_supply() {
+    // "2 goods: The player receives 2 different goods and places them in their warehouse."
+    // "If the stack of a particular tile type is used up, players can no longer acquire or
+    // otherwise obtain that tile type." With one kind left, 2 different goods cannot be had.
+    let ship = json!({"hull": ["bow", "centre", "centre", "stern"], "coat": "whale", "masts": 3,
+                      "crown_masts": 1, "sails": 3});
+    for (delivered, offered) in [(json!({"coffee": 12, "grain": 12}), true), (json!({"coffee": 12, "grain": 12, "salt": 12}), false)] {
+        let mut st = position(
+            2,
+            json!({"pointing": 2, "spaces": layout_with("buy sails", 4),
+                   "players": [{"extra": false, "ships": [ship]}, {"delivered": delivered}]}),
+        );
+        play(&mut st, "choose: buy sails");
+        play(&mut st, "buy: a whale sail for 0 Taler");
+        play(&mut st, "buy: a whale sail for 4 Taler");
+        play_starting(&mut st, "put on ship 1: the whale sail");
+        assert_eq!(st.inner().step, Step::Reward);
+        assert_eq!(has(&st, "reward: 2 different goods"), offered, "{delivered} used up");
+        if offered {
+            play(&mut st, "reward: 2 different goods");
+            assert_eq!(legal_names(&st), vec!["take as a reward: salt", "take as a reward: fish"]);
+            play(&mut st, "take as a reward: salt");
+            play(&mut st, "take as a reward: fish");
+            assert_eq!((warehouse(&st, 0, "salt"), warehouse(&st, 0, "fish")), (1, 1));
+        }
+    }
+}

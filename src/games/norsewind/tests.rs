@@ -1072,7 +1072,7 @@ fn the_vikings_score_their_cards_value_where_their_helmets_exceed_your_shields()
     assert_eq!(g.viking_helmets(&s, 0), 6);
     assert_eq!(g.kingdom_tally(&s, 0, 0).shields, 5);
     assert_eq!(g.viking_points(&s, 0), 18);
-    // With a shield more (equal), the Vikings do not score.
+    // With the castle's 2-shield disc (7 shields against 6 helmets), the Vikings do not score.
     let mut t = s.clone();
     t.player[0].kingdoms[0].castle_shield = true;
     t.discs -= 1;
@@ -1438,4 +1438,56 @@ fn a_saved_state_in_a_setup_step_after_turns_of_play_is_refused() {
     }
     s.turn = 0;
     assert!(g.validate_state(&s).is_ok());
+}
+
+#[test]
+fn a_tie_on_points_goes_to_the_tied_player_with_most_remaining_coins() {
+    // "The player with the highest total score wins. In case of a tie, the tied player with most
+    // remaining coins wins."
+    let g = game(3);
+    // The castle's kingdom scores 7 points more than an empty one (-7): its owner ties the
+    // other with 7 coins fewer.
+    for (castle, winner) in [(1, 0), (0, 1)] {
+        let mut players = vec![json!({"coins": 12}), json!({"coins": 12}), json!({"coins": 0})];
+        players[castle] = json!({"coins": 5, "kingdoms": [{"castle": "castle-3"}]});
+        let s = pos(&g, json!({"phase": "game-over", "market": [null, null, null, null, null], "players": players}));
+        assert_eq!((g.total(&s, 0), g.total(&s, 1)), (12 - 28, 12 - 28), "a tie on points");
+        assert_eq!(g.winners(&s), vec![winner], "12 coins beat 5");
+    }
+}
+
+#[test]
+fn the_fourth_building_tile_pays_its_5_coins_for_the_fourth_building_and_not_the_third() {
+    // "Immediately gain 5 coins after building your 4th building in this kingdom."
+    let g = game(2);
+    for (held, gain) in [(vec!["church-1", "church-2"], 0), (vec!["church-1", "church-2", "church-3"], 5)] {
+        let mut s = pos(&g, json!({
+            "tiles": ["fourth-building", "citizen-coin", "citizen-space", "shield-space"],
+            "market": ["farm-5", "farm-6", "farm-7", "inn-1", "inn-3"],
+            "players": [{"coins": 0, "kingdoms": [{"buildings": held}]}, {}]
+        }));
+        play(&g, &mut s, "build:farm-7:northumbria");
+        let built = s.player[0].kingdoms[0].count;
+        assert_eq!(s.player[0].coins, gain, "building number {built} (farm income: none elsewhere)");
+    }
+}
+
+#[test]
+fn the_vikings_do_not_score_a_kingdom_where_their_helmets_equal_your_shields() {
+    // "For each of the 4 kingdoms, count the number of helmets on all building cards as well as
+    // the Viking card itself. If this exceeds the number of shields in your corresponding
+    // kingdom, the Vikings score."
+    let g = solo(1);
+    // The Vikings' Northumbria: its card's 2 helmets and the row's; the player's castle-3: 5 shields.
+    for (row, helmets, points) in [(["farm-1", "farm-5", "farm-7"], 5, 0), (["farm-1", "farm-2", "farm-7"], 6, 6 * 3)] {
+        let s = solo_pos(&g, json!({
+            "phase": "game-over",
+            "market": [null, null, null, null, null],
+            "vikings": {"rows": [row, [], [], []]},
+            "players": [{"coins": 0, "kingdoms": [{"castle": "castle-3"}]}]
+        }));
+        assert_eq!((g.viking_helmets(&s, 0), g.kingdom_tally(&s, 0, 0).shields), (helmets, 5));
+        assert_eq!(g.viking_points(&s, 0), points, "{helmets} helmets against 5 shields");
+        assert_eq!(g.scoring(&s).vikings[0], points, "the end scoring reads the same");
+    }
 }
