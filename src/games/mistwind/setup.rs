@@ -834,18 +834,31 @@ impl Mistwind {
     /// reaches a player with no move or a chance draw with no outcome.
     fn validate_play_ahead(&self, s: &State) -> Result<()> {
         let d = &self.data;
-        // Chip i of a position is out of its hand only while it lies on a field numbered i: a
-        // field holds one chip and a port stack its height (only its top chip's owner is kept).
+        // Every chip on a field numbered i is chip i of a position that no longer has it in
+        // hand (a field holds one chip and a port stack its height; only its top chip's owner
+        // is kept). Play keeps this: a chip leaves a hand as it goes on a field.
         for i in 0..ROW {
             let singles = [s.resource_fields[i], s.worker_fields[i], s.character_chips[i]].iter().filter(|&&f| f != NONE).count();
-            let room = singles + s.stack_height[i] as usize;
+            let on_fields = singles + s.stack_height[i] as usize;
             let out = (0..self.positions).filter(|&q| s.players[q].hand & (1 << i) == 0).count();
-            if room > self.positions || out > room {
+            if out < on_fields {
                 return Err(bad(format!(
-                    "chip {}: {out} table positions have it out of hand and the fields numbered {} hold {room} chips",
+                    "chip {}: {out} table positions have it out of hand and the fields numbered {} hold {on_fields} chips",
                     i + 1,
                     i + 1
                 )));
+            }
+        }
+        // The seat counter of the phases that go round the table: one seat a step (Phase A's
+        // discards, the discards of each seat's chips one after another).
+        let seats_to_go = match s.phase {
+            Phase::PlaceWhales | Phase::DiscardNetworkCard | Phase::EndRoundClaims => Some(self.players),
+            Phase::Discard => Some(self.players * self.discards() as usize),
+            _ => None,
+        };
+        if let Some(end) = seats_to_go {
+            if s.cursor as usize >= end {
+                return Err(bad(format!("the turn counter {} of phase {:?} is past its last step ({})", s.cursor, s.phase, end - 1)));
             }
         }
         if s.refilling && (s.phase != Phase::Discard || s.draw == Draw::None) {
