@@ -11,7 +11,7 @@ use crate::engine::{field_errors, EngineError, Result};
 
 use super::data::*;
 use super::state::*;
-use super::rules::bits;
+use super::rules::{bits, ALL_CHIPS};
 use super::view::{PHASES, STEPS};
 use super::Mistwind;
 
@@ -847,6 +847,12 @@ impl Mistwind {
                     i + 1,
                     i + 1
                 )));
+            }
+        }
+        // Chips are played only in Phase B; before it every position holds all five.
+        if matches!(s.phase, Phase::Setup | Phase::PlaceWhales | Phase::Discard | Phase::DiscardNetworkCard) {
+            if let Some(q) = (0..self.positions).find(|&q| s.players[q].hand != ALL_CHIPS) {
+                return Err(bad(format!("{} lacks action chips in phase {:?}, before any is played", self.who(q), s.phase)));
             }
         }
         // The seat counter of the phases that go round the table: one seat a step (Phase A's
