@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 import tradewinds as tw
@@ -392,3 +394,106 @@ def test_a_megabyte_long_value_is_never_echoed_in_full() -> None:
         with pytest.raises(ValueError) as info:
             tw.simulate(game, 10, players=3, **kwargs)  # type: ignore[arg-type]
         assert len(str(info.value)) < 2000 and field in str(info.value), str(info.value)[:200]
+
+
+# ----- nesting, echoed input and the engine's words ------------------------------------------
+
+
+def _nested(depth: int, dicts: bool = False) -> Any:
+    value: Any = 0
+    for _ in range(depth):
+        value = {"a": value} if dicts else [value]
+    return value
+
+
+@pytest.mark.parametrize("dicts", [False, True], ids=["lists", "dicts"])
+def test_values_nested_past_the_depth_limit_are_refused(one_game: tw.Game, dicts: bool) -> None:
+    """H-P28 lists or dicts nested 20,000 deep, as a setup description, an option value or a
+    data file, are the call's typed error naming the limit (before, the interpreter crashed);
+    128 deep is within the limit."""
+    deep = _nested(20_000, dicts)
+    raises(tw.SetupError, lambda: one_game.setup(deep), "nested more than 128 deep")
+    raises(tw.OptionError, lambda: tw.load(one_game.name, players=deep), "nested more than 128 deep")
+    for name in games_with_data():
+        raises(tw.OptionError, lambda: tw.load(name, data={"rules": deep}), "nested more than 128 deep")
+    with pytest.raises(tw.SetupError) as shallow:
+        one_game.setup(_nested(127, dicts))
+    assert "nested more than" not in str(shallow.value)
+
+
+def test_echoed_input_is_cut_to_a_sensible_length(one_game: tw.Game) -> None:
+    """H-P29 a megabyte of bad text (an action name, a game name, a saved state's value) is
+    quoted in the error cut to 80 characters and an ellipsis."""
+    state = midgame(one_game, 1, 5)
+    text = "x" * 1_000_000
+    for call, exc in [
+        (lambda: state.apply(text), tw.IllegalActionError),
+        (lambda: tw.load(text), tw.OptionError),
+        (lambda: one_game.state_from_json(json.dumps(dict(json.loads(state.to_json()), game=text))), tw.StateFormatError),
+    ]:
+        e = raises(exc, call, "x" * 80 + "…")
+        assert len(str(e)) < 2000, len(str(e))
+
+
+def test_out_of_range_action_ids_name_the_games_action_range(one_game: tw.Game) -> None:
+    """H-P30 an action id out of range names the game's own action range, not the integer
+    type's, and an id of 2**64 - 1 is reported as given."""
+    state = midgame(one_game, 2, 10)
+    n = one_game.num_distinct_actions
+    for bad in [-1, 2**40, U64_MAX]:
+        e = raises(tw.IllegalActionError, lambda: state.apply(bad), str(bad), f"player actions lie in 0..{n}")
+        assert "4294967295" not in str(e)
+    vg = tw.VectorGame(one_game, 2, seed=1)
+    actions = np.array([U64_MAX, U64_MAX], dtype=np.uint64)
+    e = raises(tw.IllegalActionError, lambda: vg.step(actions), "game 0:", str(U64_MAX))
+    assert "9223372036854775807" not in str(e)
+
+
+def test_saved_states_with_unknown_keys_are_refused_naming_the_key(one_game: tw.Game) -> None:
+    """H-P31 a key a saved state does not have, at the top or inside the game state, is a
+    StateFormatError naming it (as data files and setup descriptions do)."""
+    saved = json.loads(midgame(one_game, 3, 5).to_json())
+    raises(tw.StateFormatError, lambda: one_game.state_from_json(json.dumps(dict(saved, note=1))), "`note`", "unknown field")
+    inner = dict(saved, state=dict(saved["state"], extra=1))
+    raises(tw.StateFormatError, lambda: one_game.state_from_json(json.dumps(inner)), "`state.extra`", "unknown field")
+
+
+def test_a_zero_random_number_state_is_refused(one_game: tw.Game) -> None:
+    """H-P32 the random-number generator's all-zero state, its one forbidden state (every chance
+    draw from it hung), is a StateFormatError naming the field, from JSON and from bytes."""
+    state = midgame(one_game, 4, 5)
+    saved = dict(json.loads(state.to_json()), rng={"s": [0, 0, 0, 0]})
+    raises(tw.StateFormatError, lambda: one_game.state_from_json(json.dumps(saved)), "`rng.s`", "all zeros")
+
+
+def test_corrupt_binary_states_are_told_in_our_words(one_game: tw.Game) -> None:
+    """H-P33 truncated or corrupt binary saves say what was wrong in the package's words, naming
+    the field where known, never the decoding library's text."""
+    data = midgame(one_game, 5, 20).to_bytes()
+    messages = []
+    for bad in [data[:-1], data[:8] + b"\xff" * 12, data[: len(data) // 2]]:
+        messages.append(str(raises(tw.StateFormatError, lambda: one_game.state_from_bytes(bad))))
+    assert "cut short" in messages[0], messages
+    for m in messages:
+        for raw in ["Serde", "varint", "usize", "Hit the end"]:
+            assert raw not in m, m
+
+
+def test_a_caught_panic_prints_nothing() -> None:
+    """H-P34 a panic the guard turns into RuntimeError prints nothing to stderr (the default
+    panic hook's `thread ... panicked at` line stays silent inside the guard), with or
+    without the GIL held."""
+    import subprocess
+    import sys
+
+    script = (
+        "import tradewinds._core as c\n"
+        "for detach in (False, True):\n"
+        "    try:\n"
+        "        c._check_panic_guard('boom', detach)\n"
+        "    except RuntimeError as e:\n"
+        "        print('caught', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.count("caught") == 2, out.stdout
+    assert "panicked" not in out.stderr, out.stderr

@@ -60,6 +60,84 @@ pub fn from_json_value<T: DeserializeOwned>(value: &Value) -> Result<T, FieldErr
     serde_path_to_error::deserialize(value).map_err(field_error)
 }
 
+/// The field names of struct `T`, as serde reads them (for naming a field of a format that
+/// keeps no names, such as the binary saved state).
+pub fn struct_fields<T: DeserializeOwned>() -> Option<&'static [&'static str]> {
+    use serde::de::{self, Visitor};
+
+    #[derive(Debug)]
+    struct Stop;
+    impl std::fmt::Display for Stop {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("stop")
+        }
+    }
+    impl std::error::Error for Stop {}
+    impl de::Error for Stop {
+        fn custom<M: std::fmt::Display>(_: M) -> Self {
+            Stop
+        }
+    }
+    struct Names<'a>(&'a mut Option<&'static [&'static str]>);
+    impl<'de> de::Deserializer<'de> for Names<'_> {
+        type Error = Stop;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
+            Err(Stop)
+        }
+        fn deserialize_struct<V: Visitor<'de>>(self, _: &'static str, fields: &'static [&'static str], _: V) -> Result<V::Value, Stop> {
+            *self.0 = Some(fields);
+            Err(Stop)
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+            unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut names = None;
+    let _ = T::deserialize(Names(&mut names));
+    names
+}
+
+/// Cuts what an error message quotes of a user's input (a text between `"` or `` ` ``) to
+/// [`QUOTE_CHARS`] characters and "…": a megabyte of bad input is not echoed back.
+pub fn cut_quotes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(4096));
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c != '"' && c != '`' {
+            continue;
+        }
+        let mut kept = 0usize;
+        let mut escaped = false;
+        let mut cut = false;
+        let mut closed = false;
+        for d in chars.by_ref() {
+            if d == c && !escaped {
+                closed = true;
+                break;
+            }
+            escaped = !escaped && d == '\\';
+            if kept < QUOTE_CHARS {
+                out.push(d);
+                kept += 1;
+            } else {
+                cut = true;
+            }
+        }
+        if cut {
+            out.push('…');
+        }
+        if closed {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The most characters of a user's input that an error message quotes.
+pub const QUOTE_CHARS: usize = 80;
+
 /// What serde expects, in plain words: `u16` becomes "a whole number from 0 to 65535",
 /// `struct Sourced` "an object", `a sequence` "a list".
 fn plain_expected(expected: &str) -> String {
@@ -119,6 +197,10 @@ fn plain_unexpected(found: &str) -> String {
 /// Translates a serde error message into plain words (see the module documentation). Messages
 /// with no Rust words pass through unchanged.
 pub fn plain_words(message: &str) -> String {
+    cut_quotes(&plain_types(message))
+}
+
+fn plain_types(message: &str) -> String {
     for kind in ["invalid type: ", "invalid value: "] {
         if let Some(rest) = message.strip_prefix(kind) {
             if let Some((found, expected)) = rest.split_once(", expected ") {

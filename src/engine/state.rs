@@ -414,6 +414,13 @@ impl<G: Game> GameState<G> {
     }
 
     fn from_saved(game: &Arc<G>, mut saved: Saved<G::State>) -> Result<Self> {
+        // xoshiro's one forbidden state: from all zeros it draws zeros for ever, and a chance
+        // draw that rejects a zero draw would never end.
+        if serde_json::to_value(&saved.rng).ok() == Some(serde_json::json!({"s": [0, 0, 0, 0]})) {
+            return Err(EngineError::StateFormat(
+                "field `rng.s`: the random-number state is all zeros, which the generator can never leave".into(),
+            ));
+        }
         let ours = game.config();
         let theirs: serde_json::Value = serde_json::from_str(&saved.config)
             .map_err(|e| EngineError::StateFormat(format!("its game configuration is corrupt: {}", plain_words(&e.to_string()))))?;
@@ -469,6 +476,17 @@ impl<G: Game> GameState<G> {
         Self::check_header(game, header.format, &header.game)?;
         let saved: Saved<G::State> = field_errors::from_json_str(text)
             .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {}", field_message(e))))?;
+        // Keys the state does not have are refused, as in data files and setup descriptions:
+        // the text read and the state written back have the same keys.
+        let given: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {}", plain_words(&e.to_string()))))?;
+        let known = serde_json::to_value(&saved).expect("a state always serializes");
+        if let Some(field) = unknown_key(&given, &known, "") {
+            return Err(EngineError::StateFormat(format!(
+                "corrupt saved state: field `{field}`: unknown field; a saved {} state has no such field",
+                game.spec().name
+            )));
+        }
         Self::from_saved(game, saved)
     }
 
@@ -482,8 +500,9 @@ impl<G: Game> GameState<G> {
         // version, so another game's state is named as such.
         let named = postcard::take_from_bytes::<SavedHeader>(&bytes[7..]).ok().map(|(h, _)| h.game);
         Self::check_header(game, format, named.as_deref().unwrap_or(game.spec().name))?;
-        let saved: Saved<G::State> = postcard::from_bytes(&bytes[7..])
-            .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {}", plain_words(&e.to_string()))))?;
+        let saved: Saved<G::State> =
+            serde_path_to_error::deserialize(&mut postcard::Deserializer::from_bytes(&bytes[7..]))
+                .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {}", binary_message::<G::State>(e))))?;
         Self::check_header(game, saved.format, &saved.game)?;
         Self::from_saved(game, saved)
     }
@@ -518,6 +537,60 @@ fn field_message(e: FieldError) -> String {
     }
 }
 
+/// The path of the first key of `given` (a saved state as read) that `known` (the same state
+/// written back) lacks.
+fn unknown_key(given: &serde_json::Value, known: &serde_json::Value, path: &str) -> Option<String> {
+    use serde_json::Value;
+    match (given, known) {
+        (Value::Object(a), Value::Object(b)) => a.iter().find_map(|(k, v)| {
+            let sub = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+            match b.get(k) {
+                None => Some(sub),
+                Some(w) => unknown_key(v, w, &sub),
+            }
+        }),
+        (Value::Array(a), Value::Array(b)) => {
+            a.iter().zip(b).enumerate().find_map(|(i, (v, w))| unknown_key(v, w, &format!("{path}[{i}]")))
+        }
+        _ => None,
+    }
+}
+
+/// A binary saved state's decoding error in our words: the field it stopped at (a field of
+/// the saved state, and of the game state within it) and what was wrong with its bytes.
+fn binary_message<S: serde::de::DeserializeOwned>(e: serde_path_to_error::Error<postcard::Error>) -> String {
+    use serde_path_to_error::Segment;
+    const SAVED: [&str; 8] = ["format", "game", "config", "explicit_chance", "rng", "history", "move_number", "state"];
+    let mut segments = e.path().iter();
+    let mut field = match segments.next() {
+        Some(Segment::Seq { index }) if *index < SAVED.len() => SAVED[*index].to_string(),
+        _ => String::new(),
+    };
+    if field == "state" {
+        if let (Some(Segment::Seq { index }), Some(names)) = (segments.next(), field_errors::struct_fields::<S>()) {
+            if let Some(name) = names.get(*index) {
+                field = format!("state.{name}");
+            }
+        }
+    }
+    use postcard::Error as P;
+    let what = match e.into_inner() {
+        P::DeserializeUnexpectedEnd => "the saved bytes end before it does (cut short)",
+        P::DeserializeBadVarint => "a number in it is corrupt (its encoding runs on past any number's length)",
+        P::DeserializeBadBool => "a yes/no value in it is neither",
+        P::DeserializeBadChar | P::DeserializeBadUtf8 => "a text in it is not valid UTF-8",
+        P::DeserializeBadOption => "an optional value in it is corrupt",
+        P::DeserializeBadEnum => "a choice in it names none of its possible values",
+        P::SerdeDeCustom => "a value in it is out of range or corrupt",
+        _ => "its bytes are corrupt",
+    };
+    if field.is_empty() {
+        format!("the saved bytes are corrupt: {what}")
+    } else {
+        format!("field `{field}`: {what}")
+    }
+}
+
 fn describe_config_difference(theirs: &serde_json::Value, ours: &serde_json::Value) -> String {
     if let (Some(a), Some(b)) = (theirs.as_object(), ours.as_object()) {
         let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
@@ -541,7 +614,7 @@ fn describe_config_difference(theirs: &serde_json::Value, ours: &serde_json::Val
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::toy::Race;
+    use crate::engine::toy::{Race, RaceState};
 
     fn race() -> Arc<Race> {
         Arc::new(Race::new(6))
@@ -575,6 +648,58 @@ mod tests {
         // Pinned: a change here changes every fingerprint users may have stored.
         let fresh = GameState::new(race(), 0, true);
         assert_eq!(fresh.fingerprint(), 0x904a_4c93_0143_dabc, "{:#x}", fresh.fingerprint());
+    }
+
+    #[test]
+    fn an_all_zero_random_number_state_is_refused_from_json_and_bytes() {
+        let game = race();
+        let state = GameState::new(Arc::clone(&game), 1, false);
+        let mut saved: serde_json::Value = serde_json::from_str(&state.to_json()).unwrap();
+        saved["rng"] = serde_json::json!({"s": [0, 0, 0, 0]});
+        let message = GameState::from_json(&game, &saved.to_string()).unwrap_err().to_string();
+        assert!(message.contains("field `rng.s`") && message.contains("all zeros"), "{message}");
+        let zero: Saved<RaceState> = serde_json::from_value(saved).unwrap();
+        let mut bytes = b"TWS".to_vec();
+        bytes.extend_from_slice(&<Race as crate::engine::game::Rules>::STATE_FORMAT.to_le_bytes());
+        bytes.extend(postcard::to_stdvec(&zero).unwrap());
+        let message = GameState::from_bytes(&game, &bytes).unwrap_err().to_string();
+        assert!(message.contains("field `rng.s`") && message.contains("all zeros"), "{message}");
+    }
+
+    #[test]
+    fn unknown_keys_of_a_saved_state_are_refused_by_name() {
+        let game = race();
+        let state = GameState::new(Arc::clone(&game), 1, false);
+        let clean: serde_json::Value = serde_json::from_str(&state.to_json()).unwrap();
+        let mut top = clean.clone();
+        top["comment"] = serde_json::json!("hello");
+        let message = GameState::from_json(&game, &top.to_string()).unwrap_err().to_string();
+        assert!(message.contains("field `comment`: unknown field"), "{message}");
+        let mut inner = clean.clone();
+        inner["state"]["extra"] = serde_json::json!(1);
+        let message = GameState::from_json(&game, &inner.to_string()).unwrap_err().to_string();
+        assert!(message.contains("field `state.extra`: unknown field"), "{message}");
+        assert!(GameState::from_json(&game, &clean.to_string()).is_ok());
+    }
+
+    #[test]
+    fn corrupt_binary_states_are_told_in_our_words_naming_the_field() {
+        let game = race();
+        let mut state = GameState::new(Arc::clone(&game), 1, false);
+        state.apply(0).unwrap();
+        let bytes = state.to_bytes();
+        let cut = GameState::from_bytes(&game, &bytes[..bytes.len() - 1]).unwrap_err().to_string();
+        assert!(cut.contains("cut short") && cut.contains("field `state"), "{cut}");
+        // A run of bytes with the continuation bit set where the game's name's length is.
+        let mut varint = bytes[..8].to_vec();
+        varint.extend([0xff; 12]);
+        let bad = GameState::from_bytes(&game, &varint).unwrap_err().to_string();
+        assert!(bad.contains("a number in it is corrupt"), "{bad}");
+        for message in [cut, bad] {
+            for raw in ["Serde", "varint", "usize", "Hit the end"] {
+                assert!(!message.contains(raw), "{message}");
+            }
+        }
     }
 
     #[test]

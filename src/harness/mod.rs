@@ -5,6 +5,7 @@
 //!
 //! * [`invariants`]: what must hold for one state, one `apply`, one named action, and for
 //!   random play checked step by step.
+//! * [`loaded`]: a state that loads plays on: validated, with a move, at every step.
 //! * [`conformance`]: the random-simulation suite each game runs in every configuration.
 //! * [`log`]: the readable log tells each seat only what it may know; records replay to the
 //!   identical state and log.
@@ -38,6 +39,7 @@ pub mod conformance;
 pub mod golden;
 pub mod input;
 pub mod invariants;
+pub mod loaded;
 pub mod log;
 pub mod mutate;
 pub mod playthrough;

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::configurations::{registry, Entry};
 use super::input::FuzzInput;
+use super::loaded::check_plays_on;
 use super::invariants::{check_apply, check_apply_text, check_state, play_random, random_legal, Check};
 use super::mutate::{fuzz_string, mutate_bytes, mutate_json, number, number_paths};
 use crate::engine::dynamic::{DynGame, DynState};
@@ -26,6 +27,10 @@ use crate::engine::rng::rng_from_seed;
 
 /// Most moves one input may play (keeps every input fast).
 const MAX_MOVES: usize = 3000;
+
+/// Moves of the random game every loaded state plays on, validated at every step
+/// ([`check_plays_on`]): enough to cross a round of every game.
+const PLAY_ON: usize = 300;
 
 fn pick_entry(input: &mut FuzzInput<'_>) -> &'static Entry {
     let reg = registry();
@@ -187,6 +192,8 @@ fn check_loaded_moves(
     let seed = input.u64();
     let ctx = |e: String| format!("{what}: loaded state: {e}\n{}", state_json_head(&*state));
     check_state(game, &*state, true, seed).map_err(ctx)?;
+    // A state that loads is a state that plays: a random game on from it, validated at every step.
+    check_plays_on(game, &*state, seed, 1, moves.max(PLAY_ON)).map_err(ctx)?;
     let copy = state.clone_box();
     // Play on: legal moves and arbitrary ids, a bounded number.
     let mut rng = rng_from_seed(seed);

@@ -77,8 +77,9 @@ pub(crate) fn player_index(player: Int, players: usize) -> PyResult<usize> {
 }
 
 /// Converts a Python integer to an action id; one outside the action id range is an
-/// `IllegalActionError` (it cannot be legal anywhere).
-pub(crate) fn action_id(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+/// `IllegalActionError` (it cannot be legal anywhere) that names `space`, the game's action
+/// range in words.
+pub(crate) fn action_id(obj: &Bound<'_, PyAny>, space: &str) -> PyResult<Action> {
     if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyFloat>() {
         return Err(PyTypeError::new_err(format!(
             "an action must be an int (an action id) or a str (an action's name), not {}",
@@ -87,13 +88,11 @@ pub(crate) fn action_id(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     }
     match obj.extract::<i64>() {
         Ok(v) if (0..=u32::MAX as i64).contains(&v) => Ok(v as Action),
-        Ok(v) => Err(IllegalActionError::new_err(format!(
-            "illegal action: {v} is not an action id (action ids lie in 0..{})",
-            u32::MAX
+        Ok(v) => Err(IllegalActionError::new_err(format!("illegal action: {v} is out of range ({space})"))),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(IllegalActionError::new_err(format!(
+            "illegal action: {} is out of range ({space})",
+            crate::engine::error::cut(&obj.repr()?.to_string())
         ))),
-        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(IllegalActionError::new_err(
-            format!("illegal action: {} is not an action id (action ids lie in 0..{})", obj.repr()?, u32::MAX),
-        )),
         Err(_) => Err(PyTypeError::new_err(format!(
             "an action must be an int (an action id) or a str (an action's name), not {}",
             obj.get_type().name()?
@@ -105,9 +104,25 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
+/// The deepest nesting of lists and dicts a value passed to tradewinds may have (serde_json's
+/// own limit for JSON text): deeper ones are refused before the conversion's recursion could
+/// exhaust the stack.
+pub(crate) const MAX_DEPTH: usize = 128;
+
 /// Converts a JSON-able Python value (None, bool, int, float, str, list, tuple, dict with
 /// str keys, os.PathLike) to JSON. `path` names the value in error messages.
 pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
+    to_json(obj, path, 0)
+}
+
+fn too_deep(path: &str) -> PyErr {
+    PyValueError::new_err(format!(
+        "{}: lists and dicts are nested more than {MAX_DEPTH} deep",
+        crate::engine::error::cut(path)
+    ))
+}
+
+fn to_json(obj: &Bound<'_, PyAny>, path: &str, depth: usize) -> PyResult<Value> {
     if obj.is_none() {
         return Ok(Value::Null);
     }
@@ -135,20 +150,24 @@ pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> 
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(Value::String(s.to_str()?.to_string()));
     }
+    let nested = obj.is_instance_of::<PyDict>() || obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>();
+    if nested && depth >= MAX_DEPTH {
+        return Err(too_deep(path));
+    }
     if let Ok(d) = obj.cast::<PyDict>() {
-        return Ok(Value::Object(py_dict_to_map(d, path)?));
+        return Ok(Value::Object(dict_to_map(d, path, depth + 1)?));
     }
     if let Ok(l) = obj.cast::<PyList>() {
         let mut out = Vec::with_capacity(l.len());
         for (i, item) in l.iter().enumerate() {
-            out.push(py_to_json(&item, &format!("{path}[{i}]"))?);
+            out.push(to_json(&item, &format!("{path}[{i}]"), depth + 1)?);
         }
         return Ok(Value::Array(out));
     }
     if let Ok(t) = obj.cast::<PyTuple>() {
         let mut out = Vec::with_capacity(t.len());
         for (i, item) in t.iter().enumerate() {
-            out.push(py_to_json(&item, &format!("{path}[{i}]"))?);
+            out.push(to_json(&item, &format!("{path}[{i}]"), depth + 1)?);
         }
         return Ok(Value::Array(out));
     }
@@ -168,6 +187,10 @@ pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> 
 
 /// Converts a dict with str keys to a JSON object.
 pub(crate) fn py_dict_to_map(d: &Bound<'_, PyDict>, path: &str) -> PyResult<Map<String, Value>> {
+    dict_to_map(d, path, 1)
+}
+
+fn dict_to_map(d: &Bound<'_, PyDict>, path: &str, depth: usize) -> PyResult<Map<String, Value>> {
     let mut map = Map::new();
     for (k, v) in d.iter() {
         let key = match k.cast::<PyString>() {
@@ -180,7 +203,7 @@ pub(crate) fn py_dict_to_map(d: &Bound<'_, PyDict>, path: &str) -> PyResult<Map<
             }
         };
         let sub = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
-        let value = py_to_json(&v, &sub)?;
+        let value = to_json(&v, &sub, depth)?;
         map.insert(key, value);
     }
     Ok(map)

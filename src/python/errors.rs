@@ -3,6 +3,8 @@
 //! `RuntimeError` instead of pyo3's `PanicException` (a `BaseException`).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Once;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -96,9 +98,31 @@ pub(crate) fn internal_error(message: &str) -> PyErr {
     ))
 }
 
+/// Guarded calls under way, on any thread.
+static GUARDED: AtomicUsize = AtomicUsize::new(0);
+
+/// `catch_unwind` for the guards: a panic caught there becomes a Python exception that carries
+/// its message, so the panic hook (installed once, in place of the default one) prints
+/// nothing while a guarded call is under way, on its thread or on the threads it started.
+pub(crate) fn quietly<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if GUARDED.load(Ordering::Acquire) == 0 {
+                default(info);
+            }
+        }));
+    });
+    GUARDED.fetch_add(1, Ordering::AcqRel);
+    let r = catch_unwind(AssertUnwindSafe(f));
+    GUARDED.fetch_sub(1, Ordering::AcqRel);
+    r
+}
+
 /// Runs `f`, turning a panic into `RuntimeError("internal error in tradewinds: ...")`.
 pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    match quietly(f) {
         Ok(r) => r,
         Err(payload) => Err(internal_error(&panic_message(&*payload))),
     }
@@ -107,7 +131,7 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 /// Runs `f` without the GIL (other Python threads run meanwhile), turning a panic into
 /// `RuntimeError("internal error in tradewinds: ...")` once the GIL is back.
 pub(crate) fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
-    py.detach(|| catch_unwind(AssertUnwindSafe(f)).map_err(|payload| panic_message(&*payload)))
+    py.detach(|| quietly(f).map_err(|payload| panic_message(&*payload)))
         .map_err(|message| internal_error(&message))
 }
 

@@ -2,7 +2,6 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyTuple};
 
 use super::convert::{json_to_py, py_to_json, Int, Seed};
-use super::errors::{engine, guard, internal_error, panic_message, retyped, OptionError, SetupError, TradewindsError};
+use super::errors::{engine, guard, internal_error, panic_message, quietly, retyped, OptionError, SetupError, TradewindsError};
 use super::state::State;
 use crate::engine::{DynGame, DynState, Progress};
 
@@ -322,7 +321,7 @@ fn watched<T: Send>(
         let helper = std::thread::Builder::new()
             .name("tradewinds-simulate".into())
             .spawn_scoped(scope, || {
-                let r = catch_unwind(AssertUnwindSafe(|| work(&report)));
+                let r = quietly(|| work(&report));
                 done.store(true, Ordering::Release);
                 caller.unpark();
                 r

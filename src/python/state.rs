@@ -37,19 +37,22 @@ impl State {
 
     /// Checks that `action` lies in the action space of this node, so that the game is never
     /// asked to name an action it does not have.
-    fn check_action_range(&self, action: Action) -> PyResult<()> {
+    /// The action ids of this node, in words, and how many there are.
+    fn action_space(&self) -> (String, usize) {
         let spec = self.inner.spec();
-        let (size, what) = if self.inner.is_chance() {
-            (spec.max_chance_outcomes, "chance outcomes lie in 0..")
+        if self.inner.is_chance() {
+            (format!("{}'s chance outcomes lie in 0..{}", spec.name, spec.max_chance_outcomes), spec.max_chance_outcomes)
         } else {
-            (spec.num_distinct_actions, "player actions lie in 0..")
-        };
+            (format!("{}'s player actions lie in 0..{}", spec.name, spec.num_distinct_actions), spec.num_distinct_actions)
+        }
+    }
+
+    fn check_action_range(&self, action: Action) -> PyResult<()> {
+        let (what, size) = self.action_space();
         if (action as usize) < size {
             Ok(())
         } else {
-            Err(IllegalActionError::new_err(format!(
-                "illegal action: {action} is out of range ({what}{size})"
-            )))
+            Err(IllegalActionError::new_err(format!("illegal action: {action} is out of range ({what})")))
         }
     }
 }
@@ -139,7 +142,7 @@ impl State {
             let text = text.to_str()?;
             guard(|| engine(self.inner.string_to_action(text)))?
         } else {
-            action_id(action)?
+            action_id(action, &self.action_space().0)?
         };
         guard(|| engine(self.inner.apply(action)))
     }
@@ -148,7 +151,7 @@ impl State {
     /// (another seat's secret choice is not named).
     #[pyo3(signature = (action, observer = None))]
     fn action_to_string(&self, action: &Bound<'_, PyAny>, observer: Option<Int>) -> PyResult<String> {
-        let action = action_id(action)?;
+        let action = action_id(action, &self.action_space().0)?;
         self.check_action_range(action)?;
         match observer {
             None => guard(|| Ok(self.inner.action_to_string(action))),

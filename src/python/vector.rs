@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PySlice, PyString, PyTuple};
 
 use super::convert::{player_index, Int, Seed};
-use super::errors::{detached, engine, guard, OptionError, TradewindsError};
+use super::errors::{detached, engine, guard, IllegalActionError, OptionError, TradewindsError};
 use super::game::{load_game, Game};
 use super::state::State;
 use crate::engine::vector::{VectorOutputs, MAX_GAMES};
@@ -171,11 +171,12 @@ fn one_per_game<'py>(obj: &Bound<'py, PyAny>, n: usize, what: &str) -> PyResult<
     Ok(array)
 }
 
-/// Copies `array` into `out` when it is a one-dimensional numpy array of `T` with `n` values
-/// (saturating values beyond `i64`, which no action id reaches); false otherwise.
+/// Copies `array` into `out` when it is a one-dimensional numpy array of `T` with `n` values;
+/// false otherwise. A value beyond `i64` (which no action id reaches) is an
+/// `IllegalActionError` that names it as given.
 fn copy_ints<T>(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<i64>) -> PyResult<bool>
 where
-    T: numpy::Element + Copy,
+    T: numpy::Element + Copy + std::fmt::Display,
     i64: TryFrom<T>,
 {
     let Ok(a) = obj.cast::<PyArray1<T>>() else {
@@ -185,10 +186,21 @@ where
         return Ok(false);
     }
     let view = a.try_readonly().map_err(|e| TradewindsError::new_err(format!("actions: {e}")))?;
-    let convert = |x: T| i64::try_from(x).unwrap_or(i64::MAX);
+    let mut beyond: Option<(usize, String)> = None;
+    let mut convert = |k: usize, x: T| {
+        i64::try_from(x).unwrap_or_else(|_| {
+            beyond.get_or_insert((k, x.to_string()));
+            -2
+        })
+    };
     match view.as_slice() {
-        Ok(s) => out.extend(s.iter().map(|&x| convert(x))),
-        Err(_) => out.extend(view.as_array().iter().map(|&x| convert(x))),
+        Ok(s) => out.extend(s.iter().enumerate().map(|(k, &x)| convert(k, x))),
+        Err(_) => out.extend(view.as_array().iter().enumerate().map(|(k, &x)| convert(k, x))),
+    }
+    if let Some((k, x)) = beyond {
+        return Err(IllegalActionError::new_err(format!(
+            "illegal action: game {k}: {x} is not an action id (-1 leaves a game as it is)"
+        )));
     }
     Ok(true)
 }

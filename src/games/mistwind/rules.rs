@@ -11,7 +11,7 @@ use super::data::*;
 use super::state::*;
 use super::Mistwind;
 
-const ALL_CHIPS: u8 = 0b1_1111;
+pub(crate) const ALL_CHIPS: u8 = 0b1_1111;
 
 pub(super) fn bits(mut m: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {

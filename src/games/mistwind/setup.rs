@@ -11,6 +11,7 @@ use crate::engine::{field_errors, EngineError, Result};
 
 use super::data::*;
 use super::state::*;
+use super::rules::{bits, ALL_CHIPS};
 use super::view::{PHASES, STEPS};
 use super::Mistwind;
 
@@ -691,6 +692,7 @@ impl Positions for Mistwind {
                 return Err(bad(format!("{} draws a chip out of its turn's start, or with none left to play", self.who(q as usize))));
             }
         }
+        let all_characters = if d.characters.len() >= 64 { u64::MAX } else { (1u64 << d.characters.len()) - 1 };
         let mut chars = s.character_deck;
         let mut cards = s.network_deck;
         let mut cargo = s.cargo_supply;
@@ -714,7 +716,7 @@ impl Positions for Mistwind {
                     cargo[c as usize] += 1;
                 }
             }
-            if pl.characters & chars != 0 || pl.characters >> d.characters.len().min(63) > 1 || pl.used & !pl.characters != 0 {
+            if pl.characters & chars != 0 || pl.characters & !all_characters != 0 || pl.used & !pl.characters != 0 {
                 return Err(bad(format!("P{p}'s characters")));
             }
             chars |= pl.characters;
@@ -801,7 +803,7 @@ impl Positions for Mistwind {
                 return Err(bad(format!("the stack on port field {}", i + 1)));
             }
         }
-        if (s.character_deck >> d.characters.len().min(63)) > 1 || (s.port_deck as u64) >> d.port_cards.len() != 0 || (s.network_deck as u64) >> d.network_cards.len() != 0 {
+        if s.character_deck & !all_characters != 0 || (s.port_deck as u64) >> d.port_cards.len() != 0 || (s.network_deck as u64) >> d.network_cards.len() != 0 {
             return Err(bad("a deck holds cards the game does not have".into()));
         }
         if s.moved >> MAX_WHALES != 0 || s.cargo_done >> MAX_WHALES != 0 {
@@ -834,11 +836,101 @@ impl Positions for Mistwind {
         if s.draw != Draw::None && s.draw != self.next_draw(s) {
             return Err(bad("a pending draw that the table does not call for".into()));
         }
-        Ok(())
+        self.validate_play_ahead(s)
     }
 }
 
 impl Mistwind {
+    /// What the rest of the game needs from a state: the action chips where the board says
+    /// they are, the rows refilled only at a round's start, the port row full while chips are
+    /// played (every chip can then always go on it) and the decks holding what the draws still
+    /// to come will take. A state that breaks one of these may look well formed, yet its play
+    /// reaches a player with no move or a chance draw with no outcome.
+    fn validate_play_ahead(&self, s: &State) -> Result<()> {
+        let d = &self.data;
+        // Every chip on a field numbered i is chip i of a position that no longer has it in
+        // hand (a field holds one chip and a port stack its height; only its top chip's owner
+        // is kept). Play keeps this: a chip leaves a hand as it goes on a field.
+        for i in 0..ROW {
+            let singles = [s.resource_fields[i], s.worker_fields[i], s.character_chips[i]].iter().filter(|&&f| f != NONE).count();
+            let on_fields = singles + s.stack_height[i] as usize;
+            let out = (0..self.positions).filter(|&q| s.players[q].hand & (1 << i) == 0).count();
+            if out < on_fields {
+                return Err(bad(format!(
+                    "chip {}: {out} table positions have it out of hand and the fields numbered {} hold {on_fields} chips",
+                    i + 1,
+                    i + 1
+                )));
+            }
+        }
+        // Chips are played only in Phase B; before it every position holds all five.
+        if matches!(s.phase, Phase::Setup | Phase::PlaceWhales | Phase::Discard | Phase::DiscardNetworkCard) {
+            if let Some(q) = (0..self.positions).find(|&q| s.players[q].hand != ALL_CHIPS) {
+                return Err(bad(format!("{} lacks action chips in phase {:?}, before any is played", self.who(q), s.phase)));
+            }
+        }
+        // The seat counter of the phases that go round the table: one seat a step (Phase A's
+        // discards, the discards of each seat's chips one after another).
+        let seats_to_go = match s.phase {
+            Phase::PlaceWhales | Phase::DiscardNetworkCard | Phase::EndRoundClaims => Some(self.players),
+            Phase::Discard => Some(self.players * self.discards() as usize),
+            _ => None,
+        };
+        if let Some(end) = seats_to_go {
+            if s.cursor as usize >= end {
+                return Err(bad(format!("the turn counter {} of phase {:?} is past its last step ({})", s.cursor, s.phase, end - 1)));
+            }
+        }
+        if s.refilling && (s.phase != Phase::Discard || s.draw == Draw::None) {
+            return Err(bad(format!("the rows are being refilled in phase {:?} with no draw pending", s.phase)));
+        }
+        let drawing = s.phase == Phase::Setup || s.refilling;
+        let played = matches!(s.phase, Phase::PlaceWhales | Phase::Discard | Phase::Turns | Phase::EndRoundClaims) && !s.refilling;
+        if played {
+            if let Some(i) = s.port_row.iter().position(|&c| c == NONE) {
+                return Err(bad(format!("port field {} is empty in phase {:?}", i + 1, s.phase)));
+            }
+        }
+        // Port cards the rest of the game draws: this round's empty fields while the row is
+        // being filled, then a full row for every round after this one.
+        let rounds_after = match s.phase {
+            Phase::GameOver => 0,
+            Phase::DiscardNetworkCard => self.rounds.saturating_sub(s.round) as usize,
+            _ => self.rounds.saturating_sub(s.round + 1) as usize,
+        };
+        let now = if drawing { s.port_row.iter().filter(|&&c| c == NONE).count() } else { 0 };
+        let needed = now + ROW * rounds_after;
+        if (s.port_deck.count_ones() as usize) < needed {
+            return Err(bad(format!(
+                "the port deck holds {} cards and round {} of {} needs {needed} more",
+                s.port_deck.count_ones(),
+                s.round + 1,
+                self.rounds
+            )));
+        }
+        // The network cards of each difficulty the setup still deals.
+        if s.phase == Phase::Setup {
+            for diff in 0..3u8 {
+                let wanted = (0..self.players)
+                    .filter(|&p| !bits(s.players[p].cards as u64).any(|c| d.network_cards[c].difficulty == diff))
+                    .count();
+                let left = bits(s.network_deck as u64).filter(|&c| d.network_cards[c].difficulty == diff).count();
+                if left < wanted {
+                    return Err(bad(format!("the network deck holds {left} cards of difficulty {diff} and the setup deals {wanted}")));
+                }
+            }
+        }
+        // A pending draw has an outcome.
+        if s.draw != Draw::None {
+            let mut outcomes = 0u32;
+            self.chance_weights(s, |_, w| outcomes += w);
+            if outcomes == 0 {
+                return Err(bad(format!("the pending draw {:?} has nothing to draw", s.draw)));
+            }
+        }
+        Ok(())
+    }
+
     /// Worker board side B's pending decisions: the steps of its fields, the characters drawn,
     /// the long move under way and the trades, each only where its field is on the board and
     /// its step calls for it.

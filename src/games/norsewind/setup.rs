@@ -23,11 +23,32 @@ struct BuildingDesc {
     discs: Vec<String>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
+/// A building of a kingdom: its card's id, or an object with the card and what is on it.
 enum BuildingOrId {
     Id(String),
     Full(BuildingDesc),
+}
+
+impl<'de> Deserialize<'de> for BuildingOrId {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> std::result::Result<Self, D::Error> {
+        use serde::de::Error;
+        match Value::deserialize(de)? {
+            Value::String(id) => Ok(BuildingOrId::Id(id)),
+            v @ Value::Object(_) => field_errors::from_json_value(&v)
+                .map(BuildingOrId::Full)
+                .map_err(|e| D::Error::custom(if e.field.is_empty() { e.message } else { format!("{}: {}", e.field, e.message) })),
+            other => Err(D::Error::custom(format!(
+                "a building is a card id (a string such as \"ship-3\") or an object with `card` and, if wanted, `figures` and `discs`, not {}",
+                match other {
+                    Value::Null => "null",
+                    Value::Bool(_) => "true or false",
+                    Value::Number(_) => "a number",
+                    Value::Array(_) => "a list",
+                    _ => "that",
+                }
+            ))),
+        }
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -369,8 +390,18 @@ impl Positions for Norsewind {
         if s.revealed != NONE && s.revealed as usize >= cards {
             return Err("the card revealed last is not a card".into());
         }
-        if s.setup_next as usize > KINGDOMS || (s.phase == Phase::Deal && s.setup_next >= s.players) {
-            return Err("the setup counter is out of range".into());
+        // The setup counter names the kingdom row of the tile or Viking card to place, or the
+        // seat to deal or place a starting card next.
+        let setup_bound = match s.phase {
+            Phase::Tile | Phase::VikingSide => KINGDOMS - 1,
+            Phase::Deal | Phase::StartPlacement => n - 1,
+            _ => KINGDOMS,
+        };
+        if s.setup_next as usize > setup_bound {
+            return Err(format!("the setup counter {} is out of range in phase {:?}", s.setup_next, s.phase));
+        }
+        if s.phase == Phase::Take && s.built_kingdom as usize >= KINGDOMS {
+            return Err(format!("step 3 names kingdom {} as the one just built in, which is none", s.built_kingdom as u16 + 1));
         }
         if s.phase == Phase::StartPlacement && s.player[s.current as usize].start_card == NONE {
             return Err("placing a starting card that was not dealt".into());

@@ -494,6 +494,20 @@ impl ComponentData for Data {
                             "{n} can never be held (at most {} of a kind)", rules.max_per_kind)));
                     }
                 }
+                // Only the game's pieces can be delivered: a contract asking for more of a good
+                // (or more captains) than the game has can never be fulfilled.
+                for (g, &n) in goods.iter().enumerate() {
+                    if n > rules.goods_per_kind as u32 {
+                        return Err(EngineError::data("rules.goods_per_kind.value", format!(
+                            "{} pieces of each good, and contract {} of {port} asks for {n} {}: it could never be fulfilled",
+                            rules.goods_per_kind, i + 1, GOODS[g])));
+                    }
+                }
+                if c.captains > rules.captains_total as u32 {
+                    return Err(EngineError::data("rules.pirate_captains.value", format!(
+                        "{} pirate captains, and contract {} of {port} asks for {}: it could never be fulfilled",
+                        rules.captains_total, i + 1, c.captains)));
+                }
                 if c.captains > rules.prison_slots as u32 {
                     return Err(EngineError::data(format!("contracts.{port}[{i}].captains"), format!(
                         "{} can never be held (prison of {})", c.captains, rules.prison_slots)));

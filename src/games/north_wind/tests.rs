@@ -997,6 +997,29 @@ fn invalid_data_files_name_the_offending_field() {
     assert!(e.contains("cannot read"), "{e}");
 }
 
+/// "If you ... possess the goods pictured on the current (lowest, unoccupied) contract space of
+/// that destination port, you may fulfill the contract. Then return the required goods to the
+/// supply": only the game's own pieces can be delivered, so a file with fewer pieces of a good
+/// (or fewer captains) than a contract asks for is refused, naming the rule number.
+#[test]
+fn data_files_whose_contracts_could_never_be_fulfilled_are_refused() {
+    for pieces in [0, 1] {
+        let mut v = data_value();
+        v["rules"]["goods_per_kind"]["value"] = json!(pieces);
+        let e = load_err(v);
+        assert!(e.contains("rules.goods_per_kind") && e.contains("could never be fulfilled"), "{e}");
+    }
+    let mut v = data_value();
+    v["rules"]["pirate_captains"]["value"] = json!(1);
+    let e = load_err(v);
+    assert!(e.contains("rules.pirate_captains") && e.contains("asks for 2"), "{e}");
+    // Two of each good and two captains meet every shipped contract.
+    let mut v = data_value();
+    v["rules"]["goods_per_kind"]["value"] = json!(2);
+    v["rules"]["pirate_captains"]["value"] = json!(2);
+    NorthWind::load(&opts(json!({"data": v}))).expect("every contract can be met");
+}
+
 /// A user's data file changes the game (a balance study), and travels in the configuration.
 #[test]
 fn a_modified_data_file_changes_the_game() {
