@@ -42,3 +42,19 @@ def test_the_examples_run(tmp_path: Path) -> None:
                        text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_ladder_commands_run_in_small_form(tmp_path: Path) -> None:
+    """Each game's ladder command of the page, with one deal instead of 100, prints the
+    four agents' ratings and the win matrix."""
+    block = next(b for b in SHELL if b.startswith("tradewinds tournament") and "--games 100" in b)
+    commands = [shlex.split(line) for line in block.strip().splitlines()]
+    assert len(commands) == 5
+    for words in commands:
+        words[words.index("--games") + 1] = "1"
+        r = subprocess.run([sys.executable, "-m", "tradewinds", *words[1:]], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+        assert "Win matrix" in r.stdout and all(a in r.stdout for a in ("mcts:iterations=50", "greedy", "random")), r.stdout
+    for name in ("North Wind", "Nauticus", "Before the Wind", "Norsewind", "Mistwind"):
+        assert f"**{name}" in TEXT, name
