@@ -169,7 +169,7 @@ mod tests {
         match parse_text::<File>(negative) {
             Err(EngineError::DataFile { field, message }) => {
                 assert_eq!(field, "rules.gold.value");
-                assert!(message.contains("a whole number from 0 to 4294967295"), "{message}");
+                assert!(message.contains("a whole number (0 or more, below 2^32)"), "{message}");
                 assert!(!message.contains("u32") && !message.contains("at line"), "{message}");
             }
             other => panic!("{other:?}"),

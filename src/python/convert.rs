@@ -52,13 +52,19 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
 }
 
 impl Int {
-    /// The value as a count in `0..=max`, or a `ValueError` naming `what`.
-    pub(crate) fn count(&self, what: &str, hint: &str, max: u64) -> PyResult<usize> {
-        if self.0 < 0 || self.0 > max as i128 {
-            return Err(PyValueError::new_err(format!(
-                "{what} must be an integer in [0, {max}]{hint}, got {}",
-                self.0
-            )));
+    /// The value as a count in `min..=max`, or a `ValueError` naming `what` and the bound it
+    /// breaks (`hint` says what the values mean).
+    pub(crate) fn count(&self, what: &str, hint: &str, min: u64, max: u64) -> PyResult<usize> {
+        let got = match self.0 {
+            i128::MIN => "a larger negative number than any count".to_string(),
+            i128::MAX => "a number larger than any count".to_string(),
+            v => v.to_string(),
+        };
+        if self.0 < min as i128 {
+            return Err(PyValueError::new_err(format!("{what} must be at least {min}{hint}, got {got}")));
+        }
+        if self.0 > max as i128 {
+            return Err(PyValueError::new_err(format!("{what} must be at most {max}{hint}, got {got}")));
         }
         Ok(self.0 as usize)
     }

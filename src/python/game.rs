@@ -193,8 +193,8 @@ impl Game {
         agents: Option<Vec<String>>,
         first: Seed,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let games = games.count("games", "", u32::MAX as u64)?;
-        let threads = threads.count("threads", " (0 = all cores)", 4096)?;
+        let games = games.count("games", "", 0, u32::MAX as u64)?;
+        let threads = threads.count("threads", " (0 = all cores)", 0, 4096)?;
         let specs: Vec<crate::engine::AgentSpec> = match &agents {
             None => Vec::new(),
             Some(list) => list.iter().map(|a| engine(a.parse())).collect::<PyResult<_>>()?,

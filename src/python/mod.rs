@@ -63,7 +63,7 @@ fn options<'py>(py: Python<'py>, name: &str) -> PyResult<Vec<Bound<'py, PyDict>>
 #[pyfunction]
 #[pyo3(signature = (record, moves = None))]
 fn replay(record: &str, moves: Option<Int>) -> PyResult<State> {
-    let moves = moves.map(|m| m.count("moves", "", u32::MAX as u64)).transpose()?;
+    let moves = moves.map(|m| m.count("moves", "", 0, u32::MAX as u64)).transpose()?;
     let (game, inner) = errors::guard(|| errors::engine(crate::games::replay(record, moves)))?;
     Ok(State::wrap(game, inner))
 }

@@ -339,8 +339,8 @@ impl VectorGame {
         } else {
             return Err(PyTypeError::new_err("game must be a game's name (str) or a tradewinds.Game"));
         };
-        let num_games = num_games.count("num_games", "", MAX_GAMES as u64)?;
-        let threads = threads.count("threads", " (0 = all cores, 1 = the calling thread)", 4096)?;
+        let num_games = num_games.count("num_games", "", 1, MAX_GAMES as u64)?;
+        let threads = threads.count("threads", " (0 = all cores, 1 = the calling thread)", 0, 4096)?;
         let spec = game.spec().clone();
         let agents = agent_table(agents, spec.players)?;
         let legal = engine(legal.parse())?;

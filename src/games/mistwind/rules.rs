@@ -418,19 +418,38 @@ impl Mistwind {
         }
     }
 
-    /// Whether `p` can claim anything: what `claims` would list besides ending the turn.
-    fn any_claim(&self, s: &State, p: usize) -> bool {
+    /// Whether `p` is asked for the claims (ruling 36). Which network cards `p` holds is his
+    /// secret: the other seats see how many he holds of each difficulty. So he is asked where
+    /// a network card he might hold, as the table sees it, could be claimed (one of a
+    /// difficulty he holds, claimed by nobody, whose port his network joins to both
+    /// destinations), or where he can claim a network tile. In Phase C only what the outposts
+    /// of this round's port bonuses make possible counts (ruling 7).
+    fn asked_to_claim(&self, s: &State, p: usize) -> bool {
         let pl = &s.players[p];
+        let phase_c = s.phase == Phase::EndRoundClaims;
+        let tiles = if phase_c { self.bonus_claim_mask(s, p) } else { self.claim_mask(s, p) } >> 16;
+        if tiles != 0 {
+            return true;
+        }
+        if pl.cards == 0 {
+            return false;
+        }
+        let d = &self.data;
+        let held = bits(pl.cards as u64).fold(0u8, |m, c| m | 1 << d.network_cards[c].difficulty);
+        let claimed = s.players.iter().take(self.positions).fold(0u16, |m, q| m | q.claimed);
+        let joined = |presence: u32, c: usize| {
+            let card = &d.network_cards[c];
+            let reach = self.connected(presence, card.port);
+            card.destinations.iter().all(|&x| reach & (1 << x) != 0)
+        };
         let presence = pl.presence();
-        let joins = |from: u8, to: u8| presence & (1 << from) != 0 && self.connected(presence, from) & (1 << to) != 0;
-        bits(pl.cards as u64).any(|c| {
-            let card = &self.data.network_cards[c];
-            card.destinations.iter().all(|&d| joins(card.port, d))
-        }) || (self.markers_left(pl)
-            && (0..REGIONS).any(|r| {
-                let t = s.network_tiles[r];
-                pl.markers[r] == 0 && t != NONE && joins(self.data.capital[r], self.data.network_tiles[t as usize].destination)
-            }))
+        let before = presence & !(if phase_c { s.bonus_outposts[p] } else { 0 });
+        (0..d.network_cards.len()).any(|c| {
+            held & (1 << d.network_cards[c].difficulty) != 0
+                && claimed & (1 << c) == 0
+                && joined(presence, c)
+                && !(phase_c && joined(before, c))
+        })
     }
 
     /// What `p` can claim now, as bits: network card `c` (bit `c`), the upper or lower field
@@ -1206,7 +1225,7 @@ impl Mistwind {
         let n = self.players;
         while (s.cursor as usize) < n {
             let p = self.seat_order(s.start_player as usize, s.cursor as usize);
-            if self.bonus_claim_mask(s, p) != 0 {
+            if s.bonus_outposts[p] != 0 && self.asked_to_claim(s, p) {
                 s.current = p as u8;
                 return;
             }
@@ -1294,7 +1313,7 @@ impl Mistwind {
             self.begin_round(s);
         }
         let t = s.turn as usize;
-        if s.phase == Phase::Turns && s.step == Step::Claim && s.income == 0 && (self.is_automa(t) || (!self.any_claim(s, t)
+        if s.phase == Phase::Turns && s.step == Step::Claim && s.income == 0 && (self.is_automa(t) || (!self.asked_to_claim(s, t)
             && self.usable_one_time(s, &s.players[t]) == 0))
         {
             self.end_turn(s);

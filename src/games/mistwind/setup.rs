@@ -863,6 +863,13 @@ impl Mistwind {
                 )));
             }
         }
+        // The outposts this round's port bonuses built: the player's own, kept only for Phase C's claims.
+        for (q, &b) in s.bonus_outposts.iter().enumerate() {
+            let own = if q < self.positions { s.players[q].outposts } else { 0 };
+            if b & !own != 0 || (b != 0 && s.phase != Phase::EndRoundClaims) {
+                return Err(bad(format!("bonus outposts of table position {q} that are not its outposts built in this Phase C")));
+            }
+        }
         // Chips are played only in Phase B; before it every position holds all five.
         if matches!(s.phase, Phase::Setup | Phase::PlaceWhales | Phase::Discard | Phase::DiscardNetworkCard) {
             if let Some(q) = (0..self.positions).find(|&q| s.players[q].hand != ALL_CHIPS) {

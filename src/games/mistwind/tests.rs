@@ -775,6 +775,9 @@ fn after_the_bonuses_players_claim_only_what_a_port_bonus_made_possible() {
         play(&g, &mut s, "end-cargo");
         if q == 0 {
             assert!(is_legal(&g, &s, "control-upper:green"), "P0 may claim at the end of its turn");
+        }
+        if s.phase == Phase::Turns && is_legal(&g, &s, "end-turn") {
+            // A player is also asked where an easy card he might hold is joined (ruling 36).
             play(&g, &mut s, "end-turn");
         }
     }
@@ -2649,5 +2652,38 @@ fn worker_b_field_2_buys_an_outpost_only_while_one_of_the_twelve_is_left() {
             play(&g, &mut s, "build:Mossgate");
             assert_eq!((s.players[0].outposts.count_ones(), s.players[0].res[COINS]), (12, 1));
         }
+    }
+}
+
+#[test]
+fn ruling_36_whether_a_player_is_asked_to_claim_depends_on_what_the_table_sees() {
+    // "I. Network Cards: Reveal your secret network card if you have fulfilled all the
+    // conditions shown on it": which cards a player holds is his secret (the table sees how
+    // many, of which difficulty), so whether he is asked at step 4 must not tell whether he can
+    // claim one (ruling 36). P0's whale in Fernwick and outposts in Mossgate and Sporeholm join
+    // the easy card "Fernwick: Mossgate, Sporeholm" (card 0). Holding another easy card (card
+    // 2, Mirror Sound, not joined), P0 is asked and may only end the turn; holding only a hard
+    // card (none of which his network joins), or no card, he is not asked.
+    let g = game(3);
+    for (cards, asked) in [(json!([2]), true), (json!([12]), false), (json!([]), false)] {
+        let mut s = at(&g, json!({
+            "players": [
+                {"wood": 3, "steel": 3, "krill": 2, "coins": 5, "whales": [{"port": "Fernwick"}],
+                 "outposts": ["Mossgate", "Sporeholm"], "network_cards": cards},
+                {"whales": [{"port": "Sporeholm"}]},
+                {"whales": [{"port": "Glowcap"}]}
+            ],
+            "character_row": ["Lumber Merchant", "Forester", "Whale Tamer", "Surveyor", "Cartographer"],
+            "port_row": [1, 2, 3, 4, 6]
+        }));
+        play(&g, &mut s, "play-5:port Rootmere");
+        play(&g, &mut s, "take:coins");
+        play(&g, &mut s, "end-moves");
+        play(&g, &mut s, "end-cargo");
+        if asked {
+            assert_eq!((s.current, legal(&g, &s)), (0, vec!["end-turn".to_string()]), "{cards}: asked, nothing to claim");
+            play(&g, &mut s, "end-turn");
+        }
+        assert_eq!(s.current, 1, "{cards}: the turn passes to P1");
     }
 }
