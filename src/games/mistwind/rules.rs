@@ -443,7 +443,11 @@ impl Mistwind {
             card.destinations.iter().all(|&x| reach & (1 << x) != 0)
         };
         let presence = pl.presence();
-        let before = presence & !(if phase_c { s.bonus_outposts[p] } else { 0 });
+        // Without the bonus outposts (a whale in the same port still counts), as
+        // `bonus_claim_mask` takes them away.
+        let mut without = *pl;
+        without.outposts &= !(if phase_c { s.bonus_outposts[p] } else { 0 });
+        let before = without.presence();
         (0..d.network_cards.len()).any(|c| {
             held & (1 << d.network_cards[c].difficulty) != 0
                 && claimed & (1 << c) == 0

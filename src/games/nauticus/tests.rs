@@ -1527,7 +1527,7 @@ fn the_goods_reward_needs_two_kinds_of_good_left_in_the_supply() {
     // "If the stack of a particular tile type is used up, players can no longer acquire or
     // otherwise obtain that tile type." With one kind left, 2 different goods cannot be had.
     let ship = json!({"hull": ["bow", "centre", "centre", "stern"], "coat": "whale", "masts": 3,
-                      "crown_masts": 1, "sails": 3});
+                      "crown_masts": 1, "sails": 2, "crown_sails": 1});
     for (delivered, offered) in [(json!({"coffee": 12, "grain": 12}), true), (json!({"coffee": 12, "grain": 12, "salt": 12}), false)] {
         let mut st = position(
             2,

@@ -1097,11 +1097,14 @@ impl Rules for Norsewind {
                     out.extend_from_slice(&moves[..n]);
                 }
                 // Action A's rare case (ruling 8): the player takes action A with a market
-                // of cards he cannot afford, and it is renewed; once renewed, he places a
-                // card of the new market if he can.
-                if self.rare_case_applies(s) {
-                    out.push(RENEW);
-                } else if s.refreshed && !out.is_empty() {
+                // of cards he cannot afford, and it is renewed (RENEW, listed last: the
+                // largest id); once renewed, the turn is action A's: he places a card of the
+                // new market if he can, and passes if not.
+                let renew = self.rare_case_applies(s);
+                if s.refreshed {
+                    if out.is_empty() {
+                        out.push(PASS);
+                    }
                     return;
                 }
                 let below_seven = if s.display_len > 0 { Self::below_seven_kingdoms(s) } else { 0 };
@@ -1111,6 +1114,9 @@ impl Rules for Norsewind {
                         out.push(actions::castle(i, kingdoms.trailing_zeros() as usize));
                         kingdoms &= kingdoms - 1;
                     }
+                }
+                if renew {
+                    out.push(RENEW);
                 }
                 if out.is_empty() {
                     out.push(PASS);

@@ -670,7 +670,10 @@ fn ruling_8_the_rare_case_belongs_to_action_a_and_a_castle_leaves_the_market() {
         "players": [{"coins": 1, "kingdoms": [{"buildings": ["ship-1"]}]}, {"coins": 0}]
     });
     let mut s = pos(&g, desc.clone());
-    assert_eq!(names(&g, &s), ["renew", "castle:castle-1:northumbria", "castle:castle-1:east-anglia", "castle:castle-1:wessex"]);
+    assert_eq!(names(&g, &s), ["castle:castle-1:northumbria", "castle:castle-1:east-anglia", "castle:castle-1:wessex", "renew"]);
+    let mut ids = Vec::new();
+    g.legal_actions(&s, &mut ids);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "legal actions ascend: {ids:?}");
     let market = s.market;
     play(&g, &mut s, "castle:castle-1:northumbria");
     assert_eq!(s.market, market, "action B does not renew the market");
@@ -686,6 +689,25 @@ fn ruling_8_the_rare_case_belongs_to_action_a_and_a_castle_leaves_the_market() {
     let after = names(&g, &t);
     assert!(after.iter().all(|n| n.starts_with("build:")), "{after:?}");
     assert!(after.contains(&"build:farm-1:northumbria".to_string()));
+    // A renewal that brings nothing P0 can place leaves P0 only the pass: the turn was action
+    // A's, "either ... OR B)", so no castle is offered after it. (Every inn costs 2 here.)
+    for c in v["cards"].as_array_mut().unwrap() {
+        if c["id"].as_str().unwrap().starts_with("inn-") {
+            c["cost"] = json!(2);
+        }
+    }
+    let g = Norsewind::load(&opts(json!({"players": 2, "data": v}))).unwrap();
+    let mut u = pos(&g, json!({
+        "market": ["inn-1", "inn-2", "inn-3", "inn-4", "inn-5"],
+        "display": ["castle-1"],
+        "players": [{"coins": 1, "kingdoms": [{"buildings": ["ship-1"]}]}, {"coins": 0}]
+    }));
+    play(&g, &mut u, "renew");
+    for id in ["inn-6", "inn-7", "inn-8", "inn-9", "inn-10"] {
+        reveal(&g, &mut u, id);
+    }
+    assert_eq!((u.phase, u.current), (Phase::Turn, 0));
+    assert_eq!(names(&g, &u), ["pass"]);
 }
 
 #[test]

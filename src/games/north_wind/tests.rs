@@ -1303,13 +1303,14 @@ fn ruling_every_outfitting_port_sells_a_sail_level_for_two_gold() {
 }
 
 /// Ruling: a victory with no pirate captain left in the supply pays the 1 gold of a full
-/// prison (with the printed 8 captains this cannot happen; a data file can make it happen).
+/// prison (with the printed 8 captains this cannot happen; a data file of 2 captains, the most a
+/// contract asks for, can make it happen).
 #[test]
 fn ruling_no_captain_left_pays_gold() {
     let mut v = data_value();
-    v["rules"]["pirate_captains"]["value"] = json!(1);
+    v["rules"]["pirate_captains"]["value"] = json!(2);
     let g = Arc::new(NorthWind::load(&opts(json!({"players": 2, "data": v}))).unwrap());
-    let inner = g.setup(&json!({"stacks": stacks(), "ships": [{"gold": 3}, {"captains": 1}]})).unwrap();
+    let inner = g.setup(&json!({"stacks": stacks(), "ships": [{"gold": 3}, {"captains": 2}]})).unwrap();
     let mut st = GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true);
     meet_pirates(&mut st, 1);
     play(&mut st, "fight");
