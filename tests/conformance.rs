@@ -1,19 +1,25 @@
 //! The shared conformance suite over every registered game and every configuration it lists
 //! (player counts, modes, variants), through the registry, so a new game is covered as soon
-//! as it is registered.
+//! as it is registered. The configurations run in parallel (each is seeded on its own, so the
+//! result does not depend on the order).
+
+use rayon::prelude::*;
 
 use tradewinds::games::{all_configurations, registered};
 use tradewinds::harness::conformance::check_configuration;
 
 #[test]
 fn every_game_and_configuration_passes_the_conformance_suite() {
-    for name in registered() {
-        let configs = all_configurations(name);
-        assert!(!configs.is_empty(), "{name} lists no configurations");
-        for cfg in configs {
-            let stats = check_configuration(name, &cfg, 20, 2024, 3).unwrap_or_else(|e| panic!("{name} {cfg:?}: {e}"));
-            assert_eq!(stats.terminals, 20, "{name} {cfg:?}");
-            assert!(stats.decisions > 0, "{name} {cfg:?}: {stats:?}");
-        }
-    }
+    let configs: Vec<_> = registered()
+        .flat_map(|name| {
+            let configs = all_configurations(name);
+            assert!(!configs.is_empty(), "{name} lists no configurations");
+            configs.into_iter().map(move |cfg| (name, cfg))
+        })
+        .collect();
+    configs.par_iter().for_each(|(name, cfg)| {
+        let stats = check_configuration(name, cfg, 20, 2024, 3).unwrap_or_else(|e| panic!("{name} {cfg:?}: {e}"));
+        assert_eq!(stats.terminals, 20, "{name} {cfg:?}");
+        assert!(stats.decisions > 0, "{name} {cfg:?}: {stats:?}");
+    });
 }
