@@ -193,12 +193,14 @@ def test_play_to_the_end_shows_the_score_report(capsys, monkeypatch) -> None:  #
 
     def fake_input(prompt: str = "") -> str:
         prompts.append(prompt)
-        return "0"  # always the first legal move, until the game is over
+        assert len(prompts) < 100_000, "the game never ended"
+        # Always the first legal move, until the game is over; then Enter leaves.
+        return "" if prompt == "game over> " else "0"
 
     monkeypatch.setattr("builtins.input", fake_input)
     assert cli.main(["play", name, *option_args(FIRST), "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert prompts and all(p == "P0 move> " for p in prompts)
+    assert prompts[-1] == "game over> " and all(p == "P0 move> " for p in prompts[:-1])
     assert "total" in out
     assert "winner" in out or "truncated" in out
 
