@@ -373,7 +373,7 @@ def test_vector_env_bad_arguments_name_what_is_allowed(config: Config) -> None:
         config_vector_env(config, 2, illegal_action="ignore")
     with pytest.raises(ValueError, match="render_mode"):
         twg.TradewindsVectorEnv(config.game, 2, render_mode="rgb_array", **config.options)
-    with pytest.raises(tw.OptionError, match="num_games"):
+    with pytest.raises(ValueError, match="num_games must be at least 1"):
         twg.TradewindsVectorEnv(config.game, 0, **config.options)
     envs = config_vector_env(config, 2, render_mode="ansi")
     with pytest.raises(RuntimeError, match="reset"):

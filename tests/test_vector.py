@@ -188,7 +188,8 @@ def test_bad_construction_arguments_give_typed_errors(one_game: tw.Game) -> None
     # holds 0.
     raises(ValueError, lambda: tw.VectorGame(one_game, 0), "num_games must be at least 1, got 0")
     raises(ValueError, lambda: tw.VectorGame(one_game, -1), "num_games must be at least 1, got -1")
-    raises(ValueError, lambda: tw.VectorGame(one_game, 2**70), "num_games must be at most 16777216, got a number larger than any count")
+    raises(ValueError, lambda: tw.VectorGame(one_game, 2**70), "num_games must be at most 16777216, got 1180591620717411303424")
+    raises(ValueError, lambda: tw.VectorGame(one_game, 2**200), "num_games must be at most 16777216, got a number larger than any count")
     raises(tw.OptionError, lambda: tw.VectorGame(one_game, 2, players=2), "configured")
     raises(tw.OptionError, lambda: tw.VectorGame("no-such-game", 2), "unknown game")
     raises(TypeError, lambda: tw.VectorGame(3, 2), "game")  # type: ignore[arg-type]
