@@ -112,8 +112,8 @@ fn mistwind_character_deck_beyond_the_characters_is_refused() {
 }
 
 /// Mistwind, 3 players, one field of a saved state edited as the hostile probe did: each
-/// edited state is refused on loading or plays on (before, play reached a state with no move
-/// or a chance node with no outcome, which the game's own validator refused).
+/// edited state is refused on loading or plays on, never reaching a state with no move or a
+/// chance node with no outcome.
 #[test]
 fn mistwind_edited_states_are_refused_or_play_on() {
     let game = load("mistwind", &options(json!({"players": 3}))).unwrap();

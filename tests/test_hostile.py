@@ -410,8 +410,7 @@ def _nested(depth: int, dicts: bool = False) -> Any:
 @pytest.mark.parametrize("dicts", [False, True], ids=["lists", "dicts"])
 def test_values_nested_past_the_depth_limit_are_refused(one_game: tw.Game, dicts: bool) -> None:
     """H-P28 lists or dicts nested 20,000 deep, as a setup description, an option value or a
-    data file, are the call's typed error naming the limit (before, the interpreter crashed);
-    128 deep is within the limit."""
+    data file, are the call's typed error naming the limit; 128 deep is within the limit."""
     deep = _nested(20_000, dicts)
     raises(tw.SetupError, lambda: one_game.setup(deep), "nested more than 128 deep")
     raises(tw.OptionError, lambda: tw.load(one_game.name, players=deep), "nested more than 128 deep")
