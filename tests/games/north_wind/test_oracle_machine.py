@@ -43,7 +43,9 @@ DATA_TWEAKS = st.fixed_dictionaries(
         "starting_gold": st.integers(0, 10),
         "starting_cannons": st.integers(0, 4),
         "starting_trade_letters": st.integers(0, 2),
-        "pirate_captains": st.integers(1, 8),
+        # From the most a shipped contract asks for (2 captains, 2 of a good): a file with fewer
+        # is refused, since those contracts could never be fulfilled.
+        "pirate_captains": st.integers(2, 8),
         "goods_per_kind": st.integers(2, 8),
     },
 )
