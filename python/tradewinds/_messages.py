@@ -14,7 +14,5 @@ def error_text(error: BaseException) -> str:
         if error.errno == errno.ENOENT:
             what = "no such file or directory"
         names = [n for n in (error.filename, error.filename2) if n is not None]
-        text = f"{what}: {' -> '.join(map(str, names))}" if names else what
-    else:
-        text = str(error)
-    return text
+        return f"{what}: {' -> '.join(map(str, names))}" if names else what
+    return str(error)
