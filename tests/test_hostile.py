@@ -29,7 +29,8 @@ U64_MAX = 2**64 - 1
 # ----- actions -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bad", [1.0, float("nan"), True, False, None, [1], (1,), b"\x00", {"a": 1}, object()], ids=repr)
+@pytest.mark.parametrize("bad", [1.0, float("nan"), True, False, None, [1], (1,), b"\x00", {"a": 1}, object()],
+                         ids=lambda v: "object()" if type(v) is object else repr(v))
 def test_actions_of_the_wrong_type(one_game: tw.Game, bad: object) -> None:
     """H-P1 actions of the wrong type are a TypeError naming what an action is."""
     state = midgame(one_game, 1, 10)

@@ -1,4 +1,5 @@
-//! Before the Wind's Rust tests. The first is the shared conformance suite; rule tests quote
+//! Before the Wind's Rust tests (the shared conformance suite runs every configuration in
+//! `tests/conformance.rs`); rule tests quote
 //! the rulebook sentence they check. Positions are built with the setup helper
 //! (`Game::setup`), with chance explicit so that draws are named.
 
@@ -8,7 +9,6 @@ use serde_json::{json, Map, Value};
 
 use crate::engine::data::{ComponentData, Source};
 use crate::engine::{EngineError, GameState};
-use crate::harness::conformance::check_random_games;
 use crate::engine::prelude::*;
 
 use super::data::{Kind, LARGE, SMALL};
@@ -21,18 +21,6 @@ fn opts(v: Value) -> Map<String, Value> {
 
 fn game(players: usize) -> BeforeTheWind {
     BeforeTheWind::load(&opts(json!({ "players": players }))).unwrap()
-}
-
-#[test]
-fn conformance_random_games_all_player_counts() {
-    for cfg in BeforeTheWind::configurations() {
-        let g = BeforeTheWind::load(&cfg).unwrap();
-        let stats = check_random_games(Arc::new(g), 6, 7, 5).unwrap_or_else(|e| panic!("{cfg:?}: {e}"));
-        assert_eq!(stats.terminals, 6);
-        assert_eq!(stats.truncated, 0, "{stats:?}");
-        // Random play reaches nearly every kind of decision.
-        assert!(stats.distinct_actions_seen >= 150, "{stats:?}");
-    }
 }
 
 // ----- helpers ---------------------------------------------------------------------------

@@ -1,14 +1,12 @@
-//! Norsewind's rule tests. The first is the shared conformance suite; rule tests quote the
+//! Norsewind's rule tests (the shared conformance suite runs every configuration in
+//! `tests/conformance.rs`); rule tests quote the
 //! rulebook sentence they check.
-
-use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
 use crate::engine::data::{ComponentData, Source};
 use crate::engine::prelude::*;
 use crate::engine::{Actor, EngineError};
-use crate::harness::conformance::check_random_games;
 
 use super::data::{Data, CASTLE, COLOURS};
 use super::state::{Phase, State, NONE};
@@ -51,16 +49,6 @@ fn first(g: &Norsewind, s: &mut State) {
 fn play(g: &Norsewind, s: &mut State, name: &str) {
     let a = named(g, s, name);
     g.apply(s, a);
-}
-
-#[test]
-fn conformance_random_games_every_configuration() {
-    for cfg in Norsewind::configurations() {
-        let g = Norsewind::load(&cfg).unwrap();
-        let stats = check_random_games(Arc::new(g), 6, 7, 9).unwrap_or_else(|e| panic!("{cfg:?}: {e}"));
-        assert_eq!(stats.terminals, 6);
-        assert!(stats.decisions > 20, "{stats:?}");
-    }
 }
 
 /// Lucy's final position of the rulebook's scoring example (`docs/games/norsewind.md`).
