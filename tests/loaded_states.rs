@@ -30,16 +30,21 @@ fn saved(state: &dyn DynState) -> Value {
 /// The first state of a game played by the first legal action whose saved `state.phase` is
 /// `phase`.
 fn at_phase(game: &dyn DynGame, seed: u64, phase: &str) -> Box<dyn DynState> {
+    at_field(game, seed, "phase", phase)
+}
+
+/// The first state of a seeded game whose saved `state.<key>` is `value`.
+fn at_field(game: &dyn DynGame, seed: u64, key: &str, value: &str) -> Box<dyn DynState> {
     let mut s = game.new_state(seed, true);
     for i in 0..5000usize {
-        if saved(&*s)["state"]["phase"] == json!(phase) {
+        if saved(&*s)["state"][key] == json!(value) {
             return s;
         }
-        assert!(!s.is_terminal(), "the game ended before phase {phase}");
+        assert!(!s.is_terminal(), "the game ended before {key} {value}");
         let legal = s.legal_actions();
         s.apply(legal[(i * 7 + seed as usize) % legal.len()]).unwrap();
     }
-    panic!("phase {phase} not reached");
+    panic!("{key} {value} not reached");
 }
 
 /// Every game in every configuration: states at several depths of seeded play, with chance
@@ -154,4 +159,19 @@ fn mistwind_edited_states_are_refused_or_play_on() {
     // come; otherwise it is a state that plays on. Every other edit is refused somewhere.
     let never: Vec<&str> = edits.iter().zip(&refused).filter(|(e, &n)| n == 0 && e.0 != "round - 1").map(|(e, _)| e.0).collect();
     assert!(never.is_empty(), "never refused: {never:?} ({refused:?})");
+}
+
+/// Nauticus: the rewards of a completed ship are counted while they are chosen and cleared
+/// after the last; a state placing a tile with rewards still counted was accepted, and the
+/// placement reached a state the validator refuses (found by the hour-long fuzz run).
+#[test]
+fn nauticus_rewards_counted_outside_the_reward_steps_are_refused() {
+    let game = load("nauticus", &options(json!({"players": 2}))).unwrap();
+    let state = at_field(&*game, 5, "step", "Place");
+    for (field, bad) in [("rewards_taken", json!([1, 0, 0, 0, 0, 0])), ("reward_goods_left", json!(1)), ("reward_goods_taken", json!(1))] {
+        let mut v = saved(&*state);
+        v["state"]["turn"][field] = bad;
+        let e = game.state_from_json(&v.to_string()).err().unwrap_or_else(|| panic!("{field} accepted in the placing step"));
+        assert!(e.to_string().contains("reward"), "{field}: {e}");
+    }
 }

@@ -348,7 +348,9 @@ impl Nauticus {
         if s.step != Step::Place && (t.pending != NONE || t.paid) {
             return Err("a tile to place outside the placing step".into());
         }
-        if !matches!(s.step, Step::Reward | Step::RewardGood) && (t.reward_ship != NONE || t.rewards_left != 0) {
+        if !matches!(s.step, Step::Reward | Step::RewardGood)
+            && (t.reward_ship != NONE || t.rewards_left != 0 || t.rewards_taken != [0; 6] || t.reward_goods_left != 0 || t.reward_goods_taken != 0)
+        {
             return Err("a reward outside the reward step".into());
         }
         if s.step == Step::BonusTile {
