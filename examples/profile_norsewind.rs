@@ -2,7 +2,7 @@
 //! for Norsewind, `GAMES` random games on one thread, seed 1, with `PLAYERS` players (1: the
 //! solo game, at `LEVEL`). Instructions per decision under callgrind are the difference
 //! between a run of N games and a run of none, divided by the decisions printed
-//! (docs/performance.md, "Norsewind's hot paths"):
+//! (docs/performance.md, "Norsewind's hot paths"; each round in docs/dev/performance-history.md):
 //!
 //! ```text
 //! CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
