@@ -483,7 +483,7 @@ def _parser() -> argparse.ArgumentParser:
     p_tour.set_defaults(func=_cmd_tournament, command_parser=p_tour)
 
     p_met = sub.add_parser(
-        "metrics", help="game-design metrics with 95% intervals: seat advantage, duration, drama, ...",
+        "metrics", help="game-design metrics with 95%% intervals: seat advantage, duration, drama, ...",
         description="Plays games with the design metrics measured and prints them, each with its 95% interval: "
                     "win rate by seat against the even share (with a chi-square test of equality), balance, "
                     "completion, shared wins, score margin, each scoring category's share, duration, branching, "
