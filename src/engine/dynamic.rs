@@ -37,8 +37,8 @@ pub trait DynGame: Send + Sync {
         threads: usize,
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult>;
-    /// [`DynGame::simulate`], measuring the games' design metrics when `metrics` is true
-    /// (see [`simulate_run`]).
+    /// [`DynGame::simulate`], measuring the games' design metrics when `metrics` is
+    /// `Some(every)`, evaluating every `every`-th decision (see [`simulate_run`]).
     #[allow(clippy::too_many_arguments)]
     fn simulate_measured(
         &self,
@@ -47,7 +47,7 @@ pub trait DynGame: Send + Sync {
         games: usize,
         seed: u64,
         threads: usize,
-        metrics: bool,
+        metrics: Option<u64>,
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult>;
     /// Game `index` of the bulk run seeded `seed` with these agents, played again as a state
@@ -159,7 +159,7 @@ impl<G: Game> DynGame for Handle<G> {
         games: usize,
         seed: u64,
         threads: usize,
-        metrics: bool,
+        metrics: Option<u64>,
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult> {
         simulate_run(&*self.0, agents, first, games, seed, threads, metrics, progress)

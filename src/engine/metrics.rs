@@ -10,6 +10,17 @@
 
 use super::game::MAX_SEATS;
 
+/// The game's evaluation is taken at every `EVALUATE_EVERY`-th decision of a game (the
+/// first, the 17th, ...) and at its end: evaluating a position costs several times what a
+/// random decision does, and this keeps measuring within its budget (`docs/balance.md`
+/// gives the cost). Turns and branching count every decision.
+pub const EVALUATE_EVERY: u64 = 16;
+
+/// Whether the decision after `decisions` decisions of a game is evaluated, one in `every`.
+pub fn evaluates(decisions: u64, every: u64) -> bool {
+    decisions % every.max(1) == 0
+}
+
 /// Bins of the branching histogram: bin `k` counts the decisions with `2^k .. 2^(k+1) - 1`
 /// legal moves (1, 2-3, 4-7, ...), the last bin every decision with more.
 pub const BRANCHING_BINS: usize = 12;
@@ -78,7 +89,7 @@ pub struct Trajectory {
     leader: Option<usize>,
     lead_changes: u64,
     /// `not_leading[p]`: one past the last sample at which seat p was not the sole leader
-    /// (0 while it has led at every one).
+    /// (0 while it has led at every one), as the decisions taken before that sample.
     not_leading: [u64; MAX_SEATS],
     /// `deficit[p]`: the most by which the best other seat's evaluation exceeded p's.
     deficit: [f64; MAX_SEATS],
@@ -111,16 +122,24 @@ impl Trajectory {
     }
 
     /// A decision node: seat `mover` chooses among `legal` moves; `evaluation` is the game's
-    /// evaluation of the position for each seat.
-    pub fn decision(&mut self, mover: usize, legal: usize, evaluation: &[f64]) {
+    /// evaluation of the position for each seat, when the position is evaluated (see
+    /// [`evaluates`]).
+    pub fn decision(&mut self, mover: usize, legal: usize, evaluation: Option<&[f64]>) {
         if self.last_mover != Some(mover) {
             self.turns += 1;
             self.last_mover = Some(mover);
         }
+        if let Some(values) = evaluation {
+            self.observe(values);
+        }
         self.decisions += 1;
         self.legal_moves += legal as u64;
         self.branching[branching_bin(legal)] += 1;
-        self.observe(evaluation);
+    }
+
+    /// The decisions taken so far in this game.
+    pub fn decisions(&self) -> u64 {
+        self.decisions
     }
 
     /// One evaluation of the position, for each seat.
@@ -148,7 +167,8 @@ impl Trajectory {
                 self.deficit[p] = self.deficit[p].max(best_other - v);
             }
             if top != Some(p) {
-                self.not_leading[p] = self.samples;
+                // It leads for good at the earliest from the next decision on.
+                self.not_leading[p] = self.decisions + 1;
             }
         }
         if n > 1 {
@@ -188,7 +208,7 @@ mod tests {
     fn scripted(players: usize, steps: &[(usize, usize, &[f64])], end: &[f64], winners: &[usize]) -> GameMetrics {
         let mut t = Trajectory::new(players);
         for (mover, legal, values) in steps {
-            t.decision(*mover, *legal, values);
+            t.decision(*mover, *legal, Some(values));
         }
         let mut out = GameMetrics::UNMEASURED;
         t.finish(end, winners, false, &mut out);
@@ -244,7 +264,7 @@ mod tests {
             assert_eq!(m.lead_changes, 0);
         }
         let mut t = Trajectory::new(2);
-        t.decision(0, 2, &[0.5, -0.5]);
+        t.decision(0, 2, Some(&[0.5, -0.5]));
         let mut out = GameMetrics::UNMEASURED;
         t.finish(&[1.0, -1.0], &[0], true, &mut out);
         assert_eq!((out.lead_from, out.drama), (-1, -1.0), "an opponent that is not a seat shared the win");
@@ -276,11 +296,28 @@ mod tests {
     }
 
     #[test]
+    fn evaluated_one_decision_in_k_the_winner_leads_for_good_after_the_last_sample_it_did_not_lead() {
+        // Evaluated before decisions 0 and 4 (every 4th) and at the end; the others are not.
+        assert!(evaluates(0, 4) && !evaluates(3, 4) && evaluates(4, 4) && evaluates(7, 1));
+        let mut t = Trajectory::new(2);
+        for d in 0..8u64 {
+            let values: &[f64] = if d < 4 { &[-0.5, 0.5] } else { &[0.5, -0.5] };
+            t.decision(0, 2, evaluates(d, 4).then_some(values));
+        }
+        let mut out = GameMetrics::UNMEASURED;
+        t.finish(&[1.0, -1.0], &[0], false, &mut out);
+        // Trailing at decision 0, leading at decision 4: it leads for good from decision 1 on,
+        // as far as the samples tell.
+        assert_eq!((out.lead_from, out.lead_changes, out.turns, out.legal_moves), (1, 1, 1, 16));
+        assert!((out.drama - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
     fn reset_forgets_the_last_game() {
         let mut t = Trajectory::new(2);
-        t.decision(0, 5, &[-1.0, 1.0]);
+        t.decision(0, 5, Some(&[-1.0, 1.0]));
         t.reset();
-        t.decision(0, 1, &[1.0, -1.0]);
+        t.decision(0, 1, Some(&[1.0, -1.0]));
         let mut out = GameMetrics::UNMEASURED;
         t.finish(&[1.0, -1.0], &[0], false, &mut out);
         assert_eq!((out.turns, out.legal_moves, out.lead_from, out.drama), (1, 1, 0, 0.0));

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::agents::{choose, AgentScratch, AgentSpec};
 use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Game, MAX_SEATS};
-use super::metrics::{GameMetrics, Trajectory, BRANCHING_BINS};
+use super::metrics::{evaluates, GameMetrics, Trajectory, BRANCHING_BINS, EVALUATE_EVERY};
 use super::report::ScoreRecord;
 use super::rng::{below, derive_seed, rng_from_seed, Rng};
 use super::state::GameState;
@@ -59,17 +59,18 @@ pub struct GameRecord {
 /// The agents of a game draw from a stream of their own: the seed's, with these bits flipped.
 pub const AGENT_STREAM: u64 = 0xA6E7_5EED;
 
-/// What measuring a game's design metrics reuses from game to game.
+/// What measuring a game's design metrics reuses from game to game, and how often it
+/// evaluates the position: at every `every`-th decision (see [`super::metrics::evaluates`]).
 #[derive(Debug, Clone)]
 pub struct Measure {
     trajectory: Trajectory,
-    legal: Vec<Action>,
+    every: u64,
 }
 
 impl Measure {
-    /// For games of `players` seats.
-    pub fn new(players: usize) -> Self {
-        Measure { trajectory: Trajectory::new(players), legal: Vec::new() }
+    /// For games of `players` seats, evaluating every `every`-th decision (at least 1).
+    pub fn new(players: usize, every: u64) -> Self {
+        Measure { trajectory: Trajectory::new(players), every: every.max(1) }
     }
 }
 
@@ -77,8 +78,9 @@ impl Measure {
 /// when `agents` is empty), into `record` (its buffers reused). Chance and the agents draw
 /// from separate streams derived from the seed and the index, so a game depends on nothing
 /// else. With `measure`, the game's design metrics are measured on the way (from the game's
-/// evaluation at every decision node, before the decision; see [`super::metrics`]) into
-/// `record.metrics`; measuring draws no random numbers, so the game is the same either way.
+/// evaluation at every `every`-th decision node, before the decision, and at the end; see
+/// [`super::metrics`]) into `record.metrics`; measuring draws no random numbers, so the game
+/// is the same either way.
 pub fn play_game<G: Game>(
     game: &G,
     agents: &[AgentSpec],
@@ -106,13 +108,16 @@ pub fn play_game<G: Game>(
                 game.apply(&mut state, a);
             }
             Actor::Player(p) => {
-                if let Some(m) = measure.as_deref_mut() {
-                    game.legal_actions(&state, &mut m.legal);
-                    game.evaluate(&state, &mut values[..players]);
-                    m.trajectory.decision(p, m.legal.len(), &values[..players]);
-                }
                 let spec = agents.get(p).unwrap_or(&AgentSpec::Random);
                 let a = choose(spec, game, &state, p, &mut agent_rng, scratch);
+                if let Some(m) = measure.as_deref_mut() {
+                    let evaluated = evaluates(m.trajectory.decisions(), m.every);
+                    if evaluated {
+                        game.evaluate(&state, &mut values[..players]);
+                    }
+                    let legal = scratch.last_legal_actions().len();
+                    m.trajectory.decision(p, legal, evaluated.then_some(&values[..players]));
+                }
                 game.apply(&mut state, a);
                 decisions += 1;
             }
@@ -281,11 +286,12 @@ pub fn simulate_agents<G: Game>(
     threads: usize,
     progress: Option<Progress<'_>>,
 ) -> Result<SimulationResult> {
-    simulate_run(game, agents, first, games, seed, threads, false, progress)
+    simulate_run(game, agents, first, games, seed, threads, None, progress)
 }
 
-/// [`simulate_agents`], measuring each game's design metrics when `metrics` is true (see
-/// [`play_game`]): the same games either way.
+/// [`simulate_agents`], measuring each game's design metrics when `metrics` is
+/// `Some(every)`, evaluating every `every`-th decision ([`EVALUATE_EVERY`] is the usual
+/// choice; see [`play_game`]): the same games either way.
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_run<G: Game>(
     game: &G,
@@ -294,9 +300,11 @@ pub fn simulate_run<G: Game>(
     games: usize,
     seed: u64,
     threads: usize,
-    metrics: bool,
+    metrics: Option<u64>,
     progress: Option<Progress<'_>>,
 ) -> Result<SimulationResult> {
+    let every = metrics.unwrap_or(EVALUATE_EVERY).max(1);
+    let metrics = metrics.is_some();
     let players = game.spec().players;
     if !agents.is_empty() && agents.len() != players {
         return Err(EngineError::option("agents", format!(
@@ -371,7 +379,7 @@ pub fn simulate_run<G: Game>(
                 }
                 let mut scratch = AgentScratch::default();
                 let mut rec = GameRecord::default();
-                let mut measure = metrics.then(|| Measure::new(players));
+                let mut measure = metrics.then(|| Measure::new(players, every));
                 let n = mo.len();
                 for k in 0..n {
                     let index = first + (c * chunk + k) as u64;

@@ -183,8 +183,9 @@ impl Game {
     /// Ctrl-C stops it too.
     /// With `metrics`, each game's design metrics are measured too (the arrays `turns`,
     /// `lead_changes`, `lead_from`, `drama`, `legal_moves` and `branching`; without, they
-    /// hold -1, or 0 for the last two); the games are the same either way.
-    #[pyo3(signature = (games, seed = Seed(0), threads = Int(0), progress = None, agents = None, first = Seed(0), metrics = false), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0, metrics=False)")]
+    /// hold -1, or 0 for the last two), from the game's evaluation at every
+    /// `metrics_every`-th decision; the games are the same either way.
+    #[pyo3(signature = (games, seed = Seed(0), threads = Int(0), progress = None, agents = None, first = Seed(0), metrics = false, metrics_every = Int(crate::engine::metrics::EVALUATE_EVERY as i128)), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0, metrics=False, metrics_every=16)")]
     #[allow(clippy::too_many_arguments)]
     fn simulate<'py>(
         &self,
@@ -196,7 +197,9 @@ impl Game {
         agents: Option<Vec<String>>,
         first: Seed,
         metrics: bool,
+        metrics_every: Int,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let every = metrics_every.count("metrics_every", "", 1, u32::MAX as u64)? as u64;
         let games = games.count("games", "", 0, u32::MAX as u64)?;
         let threads = threads.count("threads", " (0 = all cores)", 0, 4096)?;
         let specs: Vec<crate::engine::AgentSpec> = match &agents {
@@ -206,7 +209,7 @@ impl Game {
         let callback = progress.filter(|p| !p.is_none());
         let inner = Arc::clone(&self.inner);
         let outcome = watched(py, callback.as_ref(), |report| {
-            inner.simulate_measured(&specs, first.0, games, seed.0, threads, metrics, Some(report))
+            inner.simulate_measured(&specs, first.0, games, seed.0, threads, metrics.then_some(every), Some(report))
         })?;
         let result = engine(outcome)?;
         guard(|| {
