@@ -10,15 +10,16 @@
 
 use super::game::MAX_SEATS;
 
-/// The game's evaluation is taken at every `EVALUATE_EVERY`-th decision of a game (the
-/// first, the 17th, ...) and at its end: evaluating a position costs several times what a
-/// random decision does, and this keeps measuring within its budget (`docs/balance.md`
-/// gives the cost). Turns and branching count every decision.
-pub const EVALUATE_EVERY: u64 = 16;
+/// The game's evaluation is taken before every `EVALUATE_EVERY`-th decision of a game (the
+/// 64th, the 128th, ...), and the returns at its end: evaluating a position costs many times
+/// what a random decision does, and this keeps measuring within its budget
+/// (`docs/balance.md` gives the cost). Turns and branching count every decision.
+pub const EVALUATE_EVERY: u64 = 64;
 
-/// Whether the decision after `decisions` decisions of a game is evaluated, one in `every`.
+/// Whether the decision after `decisions` decisions of a game is evaluated: the `every`-th,
+/// the `2 * every`-th, ... (with `every` 1, each one).
 pub fn evaluates(decisions: u64, every: u64) -> bool {
-    decisions % every.max(1) == 0
+    (decisions + 1) % every.max(1) == 0
 }
 
 /// Bins of the branching histogram: bin `k` counts the decisions with `2^k .. 2^(k+1) - 1`
@@ -181,8 +182,7 @@ impl Trajectory {
         }
     }
 
-    /// The end of the game: `evaluation` is the evaluation of the final position (its
-    /// returns), `winners` the seats that won and `opponent_won` whether an opponent that is
+    /// The end of the game: `evaluation` is the final position's returns, `winners` the seats that won and `opponent_won` whether an opponent that is
     /// not a seat won too. Writes the game's metrics into `out`.
     pub fn finish(&mut self, evaluation: &[f64], winners: &[usize], opponent_won: bool, out: &mut GameMetrics) {
         self.observe(evaluation);
@@ -297,8 +297,8 @@ mod tests {
 
     #[test]
     fn evaluated_one_decision_in_k_the_winner_leads_for_good_after_the_last_sample_it_did_not_lead() {
-        // Evaluated before decisions 0 and 4 (every 4th) and at the end; the others are not.
-        assert!(evaluates(0, 4) && !evaluates(3, 4) && evaluates(4, 4) && evaluates(7, 1));
+        // Evaluated before the 4th and the 8th decision (after 3 and 7) and at the end.
+        assert!(!evaluates(0, 4) && evaluates(3, 4) && !evaluates(4, 4) && evaluates(7, 4) && evaluates(0, 1));
         let mut t = Trajectory::new(2);
         for d in 0..8u64 {
             let values: &[f64] = if d < 4 { &[-0.5, 0.5] } else { &[0.5, -0.5] };
@@ -306,9 +306,9 @@ mod tests {
         }
         let mut out = GameMetrics::UNMEASURED;
         t.finish(&[1.0, -1.0], &[0], false, &mut out);
-        // Trailing at decision 0, leading at decision 4: it leads for good from decision 1 on,
-        // as far as the samples tell.
-        assert_eq!((out.lead_from, out.lead_changes, out.turns, out.legal_moves), (1, 1, 1, 16));
+        // Trailing after 3 decisions, leading after 7: it leads for good from the 5th decision
+        // (after 4) on, as far as the samples tell.
+        assert_eq!((out.lead_from, out.lead_changes, out.turns, out.legal_moves), (4, 1, 1, 16));
         assert!((out.drama - 0.5).abs() < 1e-12);
     }
 

@@ -78,7 +78,7 @@ impl Measure {
 /// when `agents` is empty), into `record` (its buffers reused). Chance and the agents draw
 /// from separate streams derived from the seed and the index, so a game depends on nothing
 /// else. With `measure`, the game's design metrics are measured on the way (from the game's
-/// evaluation at every `every`-th decision node, before the decision, and at the end; see
+/// evaluation before every `every`-th decision, and its returns at the end; see
 /// [`super::metrics`]) into `record.metrics`; measuring draws no random numbers, so the game
 /// is the same either way.
 pub fn play_game<G: Game>(
@@ -132,8 +132,10 @@ pub fn play_game<G: Game>(
     record.truncated = game.is_truncated(&state);
     record.metrics = match measure {
         Some(m) => {
-            game.evaluate(&state, &mut values[..players]);
+            // The returns, from the winners just recorded (what `evaluate` gives at the end,
+            // without the grading a game may add to returns that are equal).
             let score = &record.score;
+            super::outcome::returns_from_winners(&score.winners, !record.truncated, &mut values[..players]);
             m.trajectory.finish(&values[..players], &score.winners, !score.opponent_winners.is_empty(), &mut record.metrics);
             record.metrics
         }

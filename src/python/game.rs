@@ -185,7 +185,7 @@ impl Game {
     /// `lead_changes`, `lead_from`, `drama`, `legal_moves` and `branching`; without, they
     /// hold -1, or 0 for the last two), from the game's evaluation at every
     /// `metrics_every`-th decision; the games are the same either way.
-    #[pyo3(signature = (games, seed = Seed(0), threads = Int(0), progress = None, agents = None, first = Seed(0), metrics = false, metrics_every = Int(crate::engine::metrics::EVALUATE_EVERY as i128)), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0, metrics=False, metrics_every=16)")]
+    #[pyo3(signature = (games, seed = Seed(0), threads = Int(0), progress = None, agents = None, first = Seed(0), metrics = false, metrics_every = Int(crate::engine::metrics::EVALUATE_EVERY as i128)), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0, metrics=False, metrics_every=64)")]
     #[allow(clippy::too_many_arguments)]
     fn simulate<'py>(
         &self,
