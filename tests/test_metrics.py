@@ -225,3 +225,22 @@ def test_the_command_line_prints_the_metrics_as_json() -> None:
     assert data["games"] == 60 and data["players"] == 3
     expected = regatta(60, 3, seed=4).metrics().to_dict()
     assert data["metrics"] == expected["metrics"]
+
+
+def test_every_agent_counts_the_legal_moves_of_its_decision() -> None:
+    """The legal moves are counted from the agent's own listing: greedy and MCTS list them
+    last too, so every decision of regatta still counts its three sails."""
+    r = tw.simulate("regatta", 20, players=2, seed=5, metrics=True, agents=["greedy", "mcts:iterations=20"])
+    assert (r.legal_moves == 3 * r.decisions).all()
+    assert r.metrics()["branching"].value == 3.0
+
+
+def test_evaluating_every_decision_sees_every_deficit_that_sampling_sees() -> None:
+    """The positions evaluated one decision in 64 are among those evaluated at every
+    decision, so the winner's largest deficit (drama) can only grow; turns and legal moves
+    count every decision either way."""
+    g = tw.load("regatta", players=3, course=30)
+    coarse = g.simulate(300, 2, 1, None, None, 0, True, 64)
+    fine = g.simulate(300, 2, 1, None, None, 0, True, 1)
+    assert (fine["drama"] >= coarse["drama"]).all()
+    assert (fine["turns"] == coarse["turns"]).all() and (fine["legal_moves"] == coarse["legal_moves"]).all()
