@@ -32,4 +32,5 @@ def test_simulate_with_and_without_metrics(benchmark, name: str, metrics: bool) 
     game = tw.load(name)
     expected = run(game, False)
     assert benchmark(run, game, metrics) == expected
-    benchmark.extra_info["games_per_second"] = SIM_GAMES / benchmark.stats.stats.mean
+    if benchmark.stats is not None:  # None with --benchmark-disable
+        benchmark.extra_info["games_per_second"] = SIM_GAMES / benchmark.stats.stats.mean
