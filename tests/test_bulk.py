@@ -20,7 +20,7 @@ import pytest
 
 import tradewinds as tw
 from conftest import ONE_CONFIG, ONE_PER_GAME, config_id, ids
-from tradewinds._results import ARRAYS
+from tradewinds._results import ARRAYS, BRANCHING_BINS
 from tradewinds.agents import normalize_agents, parse_agent_list
 from tradewinds.simulation import wilson_interval
 #: A cheap MCTS, so the tests stay fast; it still searches (it is not random play).
@@ -237,6 +237,9 @@ def test_the_python_loop_records_games_as_the_engine_does(name: str, options: di
             "opponent_scores": [[total for _, _, total in report.opponents]],
             "opponent_wins": [[o in report.opponent_winners for o in range(len(game.opponents))]],
             "tier": [game.tiers.index(report.tier) if report.tier is not None else -1],
+            # The design metrics are the engine's to measure: the Python loop leaves them unmeasured.
+            "turns": [-1], "lead_changes": [-1], "lead_from": [-1], "drama": [-1.0], "legal_moves": [0],
+            "branching": [[0] * BRANCHING_BINS],
         }
         for array in ARRAYS:
             got = getattr(r, array)

@@ -51,7 +51,11 @@ def test_the_columns_derive_from_the_schema() -> None:
     names = [c.name for c in columns(Layout.of(2, ["contracts Northcape"], ["pace boat"]))]
     assert names == ["scores_p0", "scores_p1", "winners_p0", "winners_p1", "moves", "decisions", "truncated",
                      "category_points_contracts_northcape_p0", "category_points_contracts_northcape_p1",
-                     "opponent_scores_pace_boat", "opponent_wins_pace_boat", "tier"]
+                     "opponent_scores_pace_boat", "opponent_wins_pace_boat", "tier",
+                     "turns", "lead_changes", "lead_from", "drama", "legal_moves",
+                     "branching_b1", "branching_b2_3", "branching_b4_7", "branching_b8_15", "branching_b16_31",
+                     "branching_b32_63", "branching_b64_127", "branching_b128_255", "branching_b256_511",
+                     "branching_b512_1023", "branching_b1024_2047", "branching_b2048_plus"]
 
 
 def test_labels_of_awkward_names_are_unique_and_plain() -> None:

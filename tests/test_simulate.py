@@ -20,7 +20,8 @@ from conftest import ONE_CONFIG, config_id
 from tradewinds.simulation import ProgressBar, wilson_interval
 
 ARRAYS = ("scores", "winners", "moves", "decisions", "truncated", "category_points",
-          "opponent_scores", "opponent_wins", "tier")
+          "opponent_scores", "opponent_wins", "tier",
+          "turns", "lead_changes", "lead_from", "drama", "legal_moves", "branching")
 
 #: Regatta, the engine's test game: solo against a pace boat (an opponent that is not a seat,
 #: with bronze/silver/gold tiers), five seats and the pace boat, three seats and no opponent.
@@ -131,7 +132,7 @@ def test_raw_simulate_dict(one_game: tw.Game) -> None:
     raw = one_game.simulate(20, 3, 1)
     assert set(raw) == {
         "game", "games", "players", "seed", "threads", "elapsed_seconds", "categories", "first", "agents",
-        "opponents", "tiers", *ARRAYS,
+        "opponents", "tiers", "metrics", *ARRAYS,
     }
     assert raw["opponents"] == one_game.opponents and raw["tiers"] == one_game.tiers
     assert raw["games"] == 20 and raw["seed"] == 3 and raw["threads"] == 1
@@ -285,11 +286,13 @@ def test_the_schema_is_what_the_engine_returns() -> None:
         # The opponents axis is the game's opponents that are not seats (not a seat's rivals).
         assert _results.axis_sizes(layout) == {
             "players": game.players, "opponents": len(game.opponents), "categories": len(raw["categories"]),
-            "tiers": len(game.tiers)}
+            "tiers": len(game.tiers), "branching": _results.BRANCHING_BINS}
         _results.check(_results.pick(raw), 7, layout)
         empty = _results.allocate(3, layout)
         _results.check(empty, 3, layout)
         assert (empty["tier"] == -1).all() and not empty["opponent_wins"].any()
+        # A game played without metrics holds -1 (or 0) in the metrics' arrays.
+        assert (empty["turns"] == -1).all() and (empty["drama"] == -1).all() and not empty["branching"].any()
 
 
 @pytest.mark.parametrize("options", REGATTA, ids=REGATTA_IDS)

@@ -47,6 +47,7 @@ from ._core import replay as _replay
 from .agents import AGENT_NAMES, Agent, AgentFunction
 from .bulk import simulate
 from .simulation import ProgressBar, SimulationResult
+from .balance import Metrics
 from .tournament import TournamentResult, tournament
 from .streaming import ChunkError, RunDirectoryError, RunWriteError, StrayFileWarning
 
@@ -78,6 +79,7 @@ __all__ = [
     "VectorGame",
     "VectorStep",
     "SimulationResult",
+    "Metrics",
     "AGENT_NAMES",
     "Agent",
     "AgentFunction",

@@ -67,6 +67,13 @@ class _SimulationDict(TypedDict):
     opponent_scores: npt.NDArray[np.float64]
     opponent_wins: npt.NDArray[np.bool_]
     tier: npt.NDArray[np.int8]
+    metrics: bool
+    turns: npt.NDArray[np.int64]
+    lead_changes: npt.NDArray[np.int64]
+    lead_from: npt.NDArray[np.int64]
+    drama: npt.NDArray[np.float64]
+    legal_moves: npt.NDArray[np.uint64]
+    branching: npt.NDArray[np.uint32]
 
 def load(name: str, options: dict[str, Any] | None = None) -> Game: ...
 def configurations(name: str) -> list[dict[str, Any]]: ...
@@ -122,6 +129,8 @@ class Game:
         progress: Callable[[int], object] | None = None,
         agents: Sequence[str] | None = None,
         first: int = 0,
+        metrics: bool = False,
+        metrics_every: int = 64,
     ) -> _SimulationDict: ...
     def replay_game(self, index: int, seed: int = 0, agents: Sequence[str] | None = None) -> State: ...
     def __reduce__(self) -> tuple[Callable[[str], Game], tuple[str]]: ...

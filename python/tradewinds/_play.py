@@ -53,15 +53,17 @@ def run_range(
     games: int,
     threads: int,
     progress: Callable[[int], object] | None = None,
+    metrics: bool = False,
 ) -> RangeResult:
     """Plays games ``first .. first + games`` of the run seeded ``seed``; seat p is played by
     ``agents[p]`` (canonical built-in specs or Python callables). With built-in agents only,
     Rust plays them on ``threads`` threads; otherwise a Python loop plays them.
     ``progress(n)`` is called with the number of games just finished; returning ``False``
-    stops the run with ``KeyboardInterrupt``."""
+    stops the run with ``KeyboardInterrupt``. With ``metrics``, Rust measures the games'
+    design metrics too (built-in agents only: the Python loop leaves them unmeasured)."""
     if all(isinstance(a, str) for a in agents):
         specs = [a for a in agents if isinstance(a, str)]
-        raw = game.simulate(games, seed, threads, progress, specs, first)
+        raw = game.simulate(games, seed, threads, progress, specs, first, metrics)
         return RangeResult(
             first=first,
             games=games,

@@ -42,6 +42,8 @@ __all__ = [
     "FILE_VERSION",
     "axis_sizes",
     "axis_labels",
+    "BRANCHING_BINS",
+    "branching_labels",
     "Column",
     "columns",
     "allocate",
@@ -135,7 +137,36 @@ SCHEMA: tuple[PerGameArray, ...] = (
                  stat="count"),
     PerGameArray("tier", np.int8, (), "the tier reached, an index into the result's tiers; -1 for none",
                  fill=-1, since=2, stat="levels", levels="tiers"),
+    # The design metrics (``simulate(..., metrics=True)``; see ``docs/balance.md``): -1 (or 0)
+    # in a game played without them.
+    PerGameArray("turns", np.int64, (), "turns: runs of consecutive decisions by one seat (-1: not measured)",
+                 fill=-1, since=3),
+    PerGameArray("lead_changes", np.int64, (),
+                 "times the sole leader by the game's evaluation changed (-1: not measured, or a solo game)",
+                 fill=-1, since=3),
+    PerGameArray("lead_from", np.int64, (),
+                 "the decision from which the sole winner led to the end (-1: not measured, or no sole winner)",
+                 fill=-1, since=3),
+    PerGameArray("drama", np.float64, (),
+                 "the sole winner's largest deficit in evaluation, over 2, in 0..1 (-1: not measured, or no "
+                 "sole winner)", fill=-1, since=3),
+    PerGameArray("legal_moves", np.uint64, (), "legal moves summed over the decisions (0: not measured)", since=3),
+    PerGameArray("branching", np.uint32, ("branching",),
+                 "decisions by legal moves, in bins 1, 2-3, 4-7, ... (zeros: not measured)", since=3),
 )
+
+#: Bins of the ``branching`` histogram (the engine's ``BRANCHING_BINS``): bin ``k`` counts the
+#: decisions with ``2**k`` to ``2**(k+1) - 1`` legal moves, the last every decision with more.
+BRANCHING_BINS = 12
+
+
+def branching_labels() -> list[str]:
+    """The bins of the ``branching`` histogram as text: ``1``, ``2-3``, ``4-7``, ..., ``2048+``."""
+    out = []
+    for k in range(BRANCHING_BINS):
+        low, high = 1 << k, (1 << (k + 1)) - 1
+        out.append(f"{low}+" if k == BRANCHING_BINS - 1 else str(low) if low == high else f"{low}-{high}")
+    return out
 
 #: The names of the per-game arrays, in the order of ``SCHEMA``.
 ARRAYS: tuple[str, ...] = tuple(a.name for a in SCHEMA)
@@ -149,9 +180,10 @@ FILE_VERSION: int = max(a.since for a in SCHEMA)
 def axis_sizes(layout: Layout) -> dict[str, int]:
     """The length of each named axis for a game of ``layout``: ``players`` (its seats),
     ``opponents`` (its opponents that are not seats), ``categories`` (its scoring
-    categories) and ``tiers`` (its reward tiers)."""
+    categories), ``tiers`` (its reward tiers) and ``branching`` (the bins of the branching
+    histogram, the same for every game)."""
     return {"players": layout.players, "opponents": len(layout.opponents), "categories": len(layout.categories),
-            "tiers": len(layout.tiers)}
+            "tiers": len(layout.tiers), "branching": BRANCHING_BINS}
 
 
 def _slug(name: str) -> str:
@@ -164,10 +196,12 @@ def axis_labels(layout: Layout) -> dict[str, list[str]]:
     """The label of each position of each named axis, as column names show it: ``p0``,
     ``p1``, ... for the seats; for the opponents, categories and tiers their names in lower
     case with every run of other characters than letters and digits made one underscore
-    (``pace boat``: ``pace_boat``). A name that leaves nothing is its position with the axis's
+    (``pace boat``: ``pace_boat``); the bins of the branching histogram are ``b1``, ``b2_3``,
+    ..., ``b2048_plus``. A name that leaves nothing is its position with the axis's
     initial (``c2``); a label that repeats an earlier one of its axis gets its position
     appended (``gold_3``)."""
-    out: dict[str, list[str]] = {"players": [f"p{p}" for p in range(layout.players)]}
+    out: dict[str, list[str]] = {"players": [f"p{p}" for p in range(layout.players)],
+                                 "branching": ["b" + _slug(b.replace("+", "_plus")) for b in branching_labels()]}
     for axis, names in (("opponents", layout.opponents), ("categories", layout.categories), ("tiers", layout.tiers)):
         labels: list[str] = []
         for i, name in enumerate(names):

@@ -125,6 +125,7 @@ def simulate(
     resume: bool = False,
     repair: bool = False,
     keep_games: bool | None = None,
+    metrics: bool = False,
     **options: Any,
 ) -> SimulationResult:
     """Plays ``games`` games and returns their results (see :class:`SimulationResult`).
@@ -174,6 +175,12 @@ def simulate(
     the directory when they are first asked for (``result.scores``, or a chunk at a time with
     ``result.chunks()``); ``keep_games=True`` with ``out`` reads them at the end of the run.
 
+    ``metrics=True`` measures each game's design metrics as it is played (from the game's
+    evaluation at every decision: who leads, lead changes, how early the winner leads for
+    good, how far behind it fell, turns, legal moves per decision); ``result.metrics()``
+    aggregates them with the outcome metrics (see ``docs/balance.md``). The games are the
+    same either way. It needs built-in agents.
+
     ``progress=True`` draws a progress bar with the rate and the time left on standard
     error; where standard error is not a terminal (a pipe, a log file) it writes a line every
     15 seconds instead, once the run lasts that long. A callable is called with the
@@ -209,6 +216,11 @@ def simulate(
         raise TypeError("progress must be True, False or a callable taking the number of games finished")
     seats = normalize_agents(game, agents)
     labels = [agent_label(a) for a in seats]
+    if not isinstance(metrics, bool):
+        raise TypeError(f"metrics must be True or False, not {type(metrics).__name__}")
+    if metrics and not all(isinstance(a, str) for a in seats):
+        raise ValueError("metrics=True needs built-in agents (Rust measures the metrics as it plays); "
+                         "a Python agent's games are played by the Python loop")
     layout = layout_of(game)
     config = json.loads(game.config_json())
 
@@ -221,7 +233,7 @@ def simulate(
             previous = read_manifest(out) if resume or repair else None
             chunk_games = int(previous["chunk_games"]) if previous is not None else default_chunk_games(seats)
         manifest = make_manifest(game=game.name, config=config, layout=layout, seed=seed, games=games,
-                                 chunk_games=chunk_games, agents=labels)
+                                 chunk_games=chunk_games, agents=labels, metrics=metrics)
         directory = RunDirectory.open(out, manifest, resume or repair)
     elif chunk_games is None:
         if backend == "local" and all(isinstance(a, str) for a in seats):
@@ -265,7 +277,7 @@ def simulate(
 
         todo = ((k, k * chunk_games, min(chunk_games, games - k * chunk_games)) for k in range(chunks) if k not in done)
         play = _PlayChunk(game, seats, seed, layout, directory.writer if directory is not None else None,
-                          keep and directory is None)
+                          keep and directory is None, metrics)
         job = _Job(play, todo, chunks - len(done), threads, on_done, report)
         start = time.perf_counter()
         try:
@@ -333,12 +345,13 @@ class _PlayChunk:
     layout: Layout
     writer: ChunkWriter | None
     keep: bool
+    metrics: bool = False
 
     def __call__(
         self, index: int, first: int, count: int, threads: int, recorded_threads: int,
         progress: Callable[[int], object] | None = None,
     ) -> _ChunkOutcome:
-        part = run_range(self.game, self.agents, self.seed, first, count, threads, progress)
+        part = run_range(self.game, self.agents, self.seed, first, count, threads, progress, self.metrics)
         if self.writer is not None:
             stats, meta = self.writer.write(index, part, recorded_threads)
             return _ChunkOutcome(index, count, None, stats, meta)

@@ -297,6 +297,38 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_metrics(args: argparse.Namespace) -> int:
+    if not 1 <= args.games <= _MAX_GAMES:
+        raise _UsageError(f"--games must be an integer in [1, 2**63 - 1], got {_number(args.games)}")
+    if args.seed is not None and not 0 <= args.seed <= _MAX_SEED:
+        raise _UsageError(f"--seed must be an integer in [0, 2**64 - 1], got {_number(args.seed)}")
+    if args.threads < 0:
+        raise _UsageError(f"--threads must be >= 0 (0 = all cores), got {args.threads}")
+    if not 0.0 <= args.comeback < 1.0:
+        raise _UsageError(f"--comeback must be in [0, 1), got {args.comeback}")
+    game = _load_game(args)
+    agents: list[Agent] | None = None
+    if args.agents is not None:
+        try:
+            specs = list(parse_agent_list(args.agents))
+        except ValueError as e:
+            raise _UsageError(f"--agents: {e}") from None
+        if len(specs) == 1:
+            specs = specs * game.players
+        if len(specs) != game.players:
+            raise _UsageError(f"--agents: {len(specs)} agents for {game.players} seats: give one for every seat "
+                              "or one per seat, comma-separated")
+        agents = list(_checked_specs(game, specs, "--agents"))
+    result = simulate(game, args.games, seed=args.seed if args.seed is not None else 0, threads=args.threads,
+                      agents=agents, metrics=True, progress=not args.json)
+    metrics = result.metrics(comeback=args.comeback)
+    if args.json:
+        print(metrics.to_json())
+    else:
+        print(metrics.summary(), end="")
+    return 0
+
+
 def _checked_specs(game: Game, specs: Sequence[str], flag: str) -> list[str]:
     """The built-in agents' specs in canonical form; a bad one is a usage error of ``flag``
     that names the built-in agents once, as the command line writes them."""
@@ -449,6 +481,24 @@ def _parser() -> argparse.ArgumentParser:
     p_tour.add_argument("--plot", metavar="FILE.png",
                         help="write a figure: ratings with intervals and the win matrix (.png, .svg, .pdf)")
     p_tour.set_defaults(func=_cmd_tournament, command_parser=p_tour)
+
+    p_met = sub.add_parser(
+        "metrics", help="game-design metrics with 95%% intervals: seat advantage, duration, drama, ...",
+        description="Plays games with the design metrics measured and prints them, each with its 95% interval: "
+                    "win rate by seat against the even share (with a chi-square test of equality), balance, "
+                    "completion, shared wins, score margin, each scoring category's share, duration, branching, "
+                    "decisiveness, lead changes, drama and comebacks (docs/balance.md defines each).",
+    )
+    add_game_args(p_met)
+    p_met.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p_met.add_argument("--agents", metavar="SPECS",
+                       help="one agent per seat, comma-separated, or one for every seat (default: all random)")
+    p_met.add_argument("--threads", type=int, default=0, help="worker threads (default 0 = all cores)")
+    p_met.add_argument("--comeback", type=float, default=0.25,
+                       help="a win is a comeback when the winner's largest deficit (drama, 0..1) exceeded this "
+                            "(default 0.25)")
+    p_met.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    p_met.set_defaults(func=_cmd_metrics, command_parser=p_met)
 
     p_play = sub.add_parser(
         "play", help="play in the terminal against built-in agents",

@@ -23,6 +23,7 @@ from ._optional import import_optional
 from ._play import play_one
 from ._results import ARRAYS, FILE_VERSION, Layout, NpzFormat, check, pick, read_npz, write_npz
 from ._stats import RunStatistics
+from .balance import COMEBACK_THRESHOLD, Metrics, compute
 from .streaming import RepairReport, RunReader, Timing
 
 __all__ = ["SimulationResult", "ProgressBar", "wilson_interval", "import_optional"]
@@ -302,6 +303,16 @@ class SimulationResult:
     def decisions_per_second(self) -> float:
         return float(self.statistics.total("decisions")) / max(self.elapsed_seconds, 1e-9)
 
+    def metrics(self, *, comeback: float = COMEBACK_THRESHOLD) -> Metrics:
+        """The game-design metrics of these games, each with a 95% interval (a
+        :class:`~tradewinds.Metrics`; see ``docs/balance.md``): seat advantage and balance,
+        completion, shared wins, score margin, each scoring category's share, duration, and,
+        for a run of ``tw.simulate(..., metrics=True)``, branching, decisiveness, lead changes,
+        drama and comebacks (a win from a deficit above ``comeback``, on drama's 0..1 scale).
+        Reads the games (not only the statistics): a result of ``keep_games=False`` without a
+        run directory has none."""
+        return compute(self._games(), self.layout, game=self.game, agents=self.agents, comeback=comeback)
+
     @property
     def win_rate(self) -> npt.NDArray[np.float64]:
         """Fraction of games each seat won (a shared win counts for every tied winner; a game
@@ -489,7 +500,10 @@ class SimulationResult:
         name clash with another column), then the game's: for each opponent that is not a
         seat (:attr:`opponents`, if any) ``score: <opponent>`` and ``win: <opponent>``, for
         a game with tiers ``tier`` (the name of the tier reached, a categorical of
-        :attr:`tiers`, missing for none), and ``moves``, ``decisions`` and ``truncated``.
+        :attr:`tiers`, missing for none), and ``moves``, ``decisions`` and ``truncated``; for a
+        run with the design metrics measured (``metrics=True``), ``turns``, ``lead_changes``,
+        ``lead_from``, ``drama`` and ``legal_moves`` (the branching histogram stays in
+        ``result.branching``).
         ``wide=True`` gives one row per game instead, with columns ``score_p0``, ``win_p0``,
         ``<category>_p0``, ... for every seat, then the game's columns.
         """
@@ -499,6 +513,7 @@ class SimulationResult:
             return self._wide_frame(pd)
         n, players = self.games, self.players
         fixed = ("game", "seat", "agent", "score", "win", "moves", "decisions", "truncated",
+                 "turns", "lead_changes", "lead_from", "drama", "legal_moves",
                  *(["tier"] if self.tiers else []), *self._opponent_columns())
         labels = _unique_labels(self.agents)
         seat_codes = np.array([labels.index(a) for a in self.agents], dtype=np.int64)
@@ -532,6 +547,10 @@ class SimulationResult:
         columns["moves"] = self.moves
         columns["decisions"] = self.decisions
         columns["truncated"] = self.truncated
+        if self.games and bool((self.turns >= 0).all()):
+            # A run with the design metrics measured (tw.simulate(..., metrics=True)).
+            for name in ("turns", "lead_changes", "lead_from", "drama", "legal_moves"):
+                columns[name] = self.arrays[name]
         return columns
 
     def _wide_frame(self, pd: Any) -> Any:

@@ -174,7 +174,7 @@ _LOCK = ".lock"
 _NAMED = 10
 
 #: Manifest entries that must agree for a directory to be resumed, in the order reported.
-_IDENTITY = ("game", "config", "players", "seed", "games", "chunk_games", "agents", "opponents", "tiers")
+_IDENTITY = ("game", "config", "players", "seed", "games", "chunk_games", "agents", "opponents", "tiers", "metrics")
 
 
 def make_manifest(
@@ -186,9 +186,11 @@ def make_manifest(
     games: int,
     chunk_games: int,
     agents: list[str],
+    metrics: bool = False,
 ) -> dict[str, Any]:
     """The manifest of a run (what :class:`RunDirectory` writes first); ``layout`` is the
-    game's (its seats, scoring categories, opponents and tiers)."""
+    game's (its seats, scoring categories, opponents and tiers). A run that measures the
+    design metrics says so (``"metrics": true``); one that does not has no such entry."""
     chunks = -(-games // chunk_games) if games else 0
     manifest: dict[str, Any] = {
         "format": _FORMAT,
@@ -203,6 +205,7 @@ def make_manifest(
         "chunks": chunks,
         "agents": list(agents),
         **layout.to_meta(),
+        **({"metrics": True} if metrics else {}),
         "checksum": "sha256",
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
@@ -327,7 +330,7 @@ def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
                      f"{_VERSION} (an earlier one only to refuse it)")
     if version != _VERSION:
         raise refuse(_old_format(version))
-    missing = [k for k in (*_IDENTITY, "chunks", "categories") if k not in manifest]
+    missing = [k for k in (*_IDENTITY, "chunks", "categories") if k not in manifest and k != "metrics"]
     if missing:
         raise refuse(f"lacks {', '.join(missing)}")
     problem = _manifest_problem(manifest)

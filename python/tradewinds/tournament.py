@@ -61,6 +61,7 @@ import numpy.typing as npt
 from ._core import Game
 from ._optional import import_optional
 from .agents import BUILT_IN, Agent, agent_label, canonical_spec
+from .balance import COMEBACK_THRESHOLD, Metrics, compute
 from .bulk import _check_int, _resolve_game, simulate
 from .simulation import ProgressBar, SimulationResult, _table, plot_format, wilson_interval
 
@@ -205,6 +206,7 @@ def tournament(
     resume: bool = False,
     progress: bool | Callable[[int], object] = False,
     bootstrap: int = 200,
+    metrics: bool = False,
     **options: Any,
 ) -> TournamentResult:
     """Plays every seating of ``agents`` over ``games`` deals and rates them (see the module's
@@ -218,6 +220,8 @@ def tournament(
     ``backend``, ``client``, ``progress``, ``out`` and ``resume`` are those of
     :func:`tradewinds.simulate`; with ``out``, a directory that holds another tournament (other
     agents, options, games, seed or pairing) is refused, naming the difference.
+    ``metrics=True`` measures the games' design metrics as they are played (see
+    :meth:`TournamentResult.metrics`).
     """
     game = _resolve_game(game_or_name, options)
     _check_int("games", games, 1)
@@ -248,7 +252,7 @@ def tournament(
                 agents=[checked[i] for i in seating], progress=report, backend=backend, client=client,
                 out=None if where is None else where / f"seating-{index:03d}",
                 resume=resume and where is not None and (where / f"seating-{index:03d}").exists(),
-                keep_games=True,
+                keep_games=True, metrics=metrics,
             ))
     finally:
         if bar is not None:
@@ -384,6 +388,18 @@ class TournamentResult:
         self.ranks = np.stack([rank_seats(np.where(t[:, None], 0.0, s), w)
                                for s, w, t in zip(self.scores, self.winners, self.truncated)])
         self._cache: dict[str, Any] = {}
+
+    def metrics(self, *, comeback: float = COMEBACK_THRESHOLD) -> Metrics:
+        """The game-design metrics of all the tournament's games together (every seating;
+        see :meth:`tradewinds.SimulationResult.metrics`): seat advantage here is each seat's,
+        whatever agent sat there (every agent sits in every seat equally often); the agents'
+        own balance is :meth:`agent_table` and :meth:`ratings`. The trajectory metrics need
+        ``tournament(..., metrics=True)``."""
+        if not self.runs:
+            raise ValueError("a tournament without games has no metrics")
+        first = self.runs[0]
+        arrays = {name: np.concatenate([r.arrays[name] for r in self.runs]) for name in first.arrays}
+        return compute(arrays, first.layout, game=self.game, agents=self.names, comeback=comeback)
 
     @property
     def solo(self) -> bool:

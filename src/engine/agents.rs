@@ -114,6 +114,15 @@ impl AgentScratch {
     }
 }
 
+impl AgentScratch {
+    /// The legal actions of the state that [`choose`] was last called on: every agent lists
+    /// them here last (the search agents again after their search), so that a caller may
+    /// count them without listing them once more.
+    pub fn last_legal_actions(&self) -> &[Action] {
+        &self.buf
+    }
+}
+
 /// Picks `player`'s action in `state` (which must be `player`'s decision node).
 pub fn choose<G: Game>(
     spec: &AgentSpec,

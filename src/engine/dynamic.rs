@@ -10,7 +10,7 @@ use super::record::{LogEntry, Record};
 use super::report::{ScoreRecord, ScoreReport};
 use super::rng::rng_from_seed;
 use super::agents::AgentSpec;
-use super::simulate::{replay_game, simulate_agents, Progress, SimulationResult};
+use super::simulate::{replay_game, simulate_agents, simulate_run, Progress, SimulationResult};
 use super::state::GameState;
 use super::vector::{DynVector, VectorConfig, VectorGame};
 
@@ -35,6 +35,19 @@ pub trait DynGame: Send + Sync {
         games: usize,
         seed: u64,
         threads: usize,
+        progress: Option<Progress<'_>>,
+    ) -> Result<SimulationResult>;
+    /// [`DynGame::simulate`], measuring the games' design metrics when `metrics` is
+    /// `Some(every)`, evaluating every `every`-th decision (see [`simulate_run`]).
+    #[allow(clippy::too_many_arguments)]
+    fn simulate_measured(
+        &self,
+        agents: &[AgentSpec],
+        first: u64,
+        games: usize,
+        seed: u64,
+        threads: usize,
+        metrics: Option<u64>,
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult>;
     /// Game `index` of the bulk run seeded `seed` with these agents, played again as a state
@@ -138,6 +151,18 @@ impl<G: Game> DynGame for Handle<G> {
         progress: Option<Progress<'_>>,
     ) -> Result<SimulationResult> {
         simulate_agents(&*self.0, agents, first, games, seed, threads, progress)
+    }
+    fn simulate_measured(
+        &self,
+        agents: &[AgentSpec],
+        first: u64,
+        games: usize,
+        seed: u64,
+        threads: usize,
+        metrics: Option<u64>,
+        progress: Option<Progress<'_>>,
+    ) -> Result<SimulationResult> {
+        simulate_run(&*self.0, agents, first, games, seed, threads, metrics, progress)
     }
     fn replay_game(&self, agents: &[AgentSpec], seed: u64, index: u64) -> Box<dyn DynState> {
         Box::new(replay_game(Arc::clone(&self.0), agents, seed, index))

@@ -12,7 +12,8 @@ use rayon::prelude::*;
 
 use super::agents::{choose, AgentScratch, AgentSpec};
 use super::error::{EngineError, Result};
-use super::game::{Action, Actor, Game};
+use super::game::{Action, Actor, Game, MAX_SEATS};
+use super::metrics::{evaluates, GameMetrics, Trajectory, BRANCHING_BINS, EVALUATE_EVERY};
 use super::report::ScoreRecord;
 use super::rng::{below, derive_seed, rng_from_seed, Rng};
 use super::state::GameState;
@@ -51,15 +52,35 @@ pub struct GameRecord {
     pub moves: u64,
     pub decisions: u64,
     pub truncated: bool,
+    /// The game's design metrics ([`GameMetrics::UNMEASURED`] when not measured).
+    pub metrics: GameMetrics,
 }
 
 /// The agents of a game draw from a stream of their own: the seed's, with these bits flipped.
 pub const AGENT_STREAM: u64 = 0xA6E7_5EED;
 
+/// What measuring a game's design metrics reuses from game to game, and how often it
+/// evaluates the position: at every `every`-th decision (see [`super::metrics::evaluates`]).
+#[derive(Debug, Clone)]
+pub struct Measure {
+    trajectory: Trajectory,
+    every: u64,
+}
+
+impl Measure {
+    /// For games of `players` seats, evaluating every `every`-th decision (at least 1).
+    pub fn new(players: usize, every: u64) -> Self {
+        Measure { trajectory: Trajectory::new(players), every: every.max(1) }
+    }
+}
+
 /// Plays game `index` of the run seeded `seed`, seat p played by `agents[p]` (all random
 /// when `agents` is empty), into `record` (its buffers reused). Chance and the agents draw
 /// from separate streams derived from the seed and the index, so a game depends on nothing
-/// else.
+/// else. With `measure`, the game's design metrics are measured on the way (from the game's
+/// evaluation before every `every`-th decision, and its returns at the end; see
+/// [`super::metrics`]) into `record.metrics`; measuring draws no random numbers, so the game
+/// is the same either way.
 pub fn play_game<G: Game>(
     game: &G,
     agents: &[AgentSpec],
@@ -67,7 +88,13 @@ pub fn play_game<G: Game>(
     index: u64,
     scratch: &mut AgentScratch,
     record: &mut GameRecord,
+    mut measure: Option<&mut Measure>,
 ) {
+    let players = game.spec().players;
+    let mut values = [0.0f64; MAX_SEATS];
+    if let Some(m) = measure.as_deref_mut() {
+        m.trajectory.reset();
+    }
     let mut chance_rng = rng_from_seed(derive_seed(seed, index));
     let mut agent_rng = rng_from_seed(derive_seed(seed ^ AGENT_STREAM, index));
     let mut state = game.initial_state();
@@ -83,6 +110,14 @@ pub fn play_game<G: Game>(
             Actor::Player(p) => {
                 let spec = agents.get(p).unwrap_or(&AgentSpec::Random);
                 let a = choose(spec, game, &state, p, &mut agent_rng, scratch);
+                if let Some(m) = measure.as_deref_mut() {
+                    let evaluated = evaluates(m.trajectory.decisions(), m.every);
+                    if evaluated {
+                        game.evaluate(&state, &mut values[..players]);
+                    }
+                    let legal = scratch.last_legal_actions().len();
+                    m.trajectory.decision(p, legal, evaluated.then_some(&values[..players]));
+                }
                 game.apply(&mut state, a);
                 decisions += 1;
             }
@@ -95,6 +130,17 @@ pub fn play_game<G: Game>(
     record.moves = moves;
     record.decisions = decisions;
     record.truncated = game.is_truncated(&state);
+    record.metrics = match measure {
+        Some(m) => {
+            // The returns, from the winners just recorded (what `evaluate` gives at the end,
+            // without the grading a game may add to returns that are equal).
+            let score = &record.score;
+            super::outcome::returns_from_winners(&score.winners, !record.truncated, &mut values[..players]);
+            m.trajectory.finish(&values[..players], &score.winners, !score.opponent_winners.is_empty(), &mut record.metrics);
+            record.metrics
+        }
+        None => GameMetrics::UNMEASURED,
+    };
 }
 
 /// Game `index` of the run seeded `seed` played again, move for move as [`play_game`] plays
@@ -144,6 +190,18 @@ pub struct SimulationResult {
     pub tiers: Vec<String>,
     /// `tier[g]`: the index of the tier reached in game g, -1 for none.
     pub tier: Vec<i8>,
+    /// Whether the games' design metrics were measured (the arrays below hold -1 in
+    /// `turns`, `lead_changes`, `lead_from` and `drama` and zeros in the others when not).
+    pub metrics: bool,
+    /// `turns[g]`, `lead_changes[g]`, `lead_from[g]`, `drama[g]`, `legal_moves[g]`: the
+    /// fields of game g's [`GameMetrics`].
+    pub turns: Vec<i64>,
+    pub lead_changes: Vec<i64>,
+    pub lead_from: Vec<i64>,
+    pub drama: Vec<f64>,
+    pub legal_moves: Vec<u64>,
+    /// `branching[g * BRANCHING_BINS + b]`: game g's decisions in bin b of the branching histogram.
+    pub branching: Vec<u32>,
     pub elapsed_seconds: f64,
 }
 
@@ -190,6 +248,7 @@ unsafe impl ZeroIsValid for f64 {}
 unsafe impl ZeroIsValid for u64 {}
 unsafe impl ZeroIsValid for bool {}
 unsafe impl ZeroIsValid for i8 {}
+unsafe impl ZeroIsValid for u32 {}
 
 /// `n` zeroes, from zeroed memory (which the OS maps lazily: a huge run does not write its
 /// result arrays once before playing), or a clear error when the memory is not there.
@@ -229,6 +288,25 @@ pub fn simulate_agents<G: Game>(
     threads: usize,
     progress: Option<Progress<'_>>,
 ) -> Result<SimulationResult> {
+    simulate_run(game, agents, first, games, seed, threads, None, progress)
+}
+
+/// [`simulate_agents`], measuring each game's design metrics when `metrics` is
+/// `Some(every)`, evaluating every `every`-th decision ([`EVALUATE_EVERY`] is the usual
+/// choice; see [`play_game`]): the same games either way.
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_run<G: Game>(
+    game: &G,
+    agents: &[AgentSpec],
+    first: u64,
+    games: usize,
+    seed: u64,
+    threads: usize,
+    metrics: Option<u64>,
+    progress: Option<Progress<'_>>,
+) -> Result<SimulationResult> {
+    let every = metrics.unwrap_or(EVALUATE_EVERY).max(1);
+    let metrics = metrics.is_some();
     let players = game.spec().players;
     if !agents.is_empty() && agents.len() != players {
         return Err(EngineError::option("agents", format!(
@@ -260,12 +338,28 @@ pub fn simulate_agents<G: Game>(
     let mut opponent_scores: Vec<f64> = zeroed(go, "opponent scores")?;
     let mut opponent_wins: Vec<bool> = zeroed(go, "opponent wins")?;
     let mut tier: Vec<i8> = zeroed(games, "tiers")?;
+    // One slot per game when measuring, none otherwise (the unmeasured columns are filled at the end).
+    let mut measured: Vec<GameMetrics> = Vec::new();
+    if metrics {
+        measured.try_reserve_exact(games).map_err(|_| {
+            EngineError::InvalidRequest("not enough memory for the metrics of this many games; simulate in ranges".into())
+        })?;
+        measured.resize(games, GameMetrics::UNMEASURED);
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| EngineError::InvalidRequest(format!("cannot start {threads} threads: {e}")))?;
     let used_threads = pool.current_num_threads();
     let chunk = chunk_games(games, used_threads);
+    // Without metrics the slots are none: every chunk gets an empty slice.
+    let mut no_metrics: Vec<&mut [GameMetrics]> = Vec::new();
+    let metric_slices: Vec<&mut [GameMetrics]> = if metrics {
+        measured.chunks_mut(chunk).collect()
+    } else {
+        no_metrics.resize_with(games.div_ceil(chunk), Default::default);
+        no_metrics
+    };
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     pool.install(|| {
@@ -279,17 +373,22 @@ pub fn simulate_agents<G: Game>(
             .zip(opponent_scores.par_chunks_mut(chunk * no.max(1)))
             .zip(opponent_wins.par_chunks_mut(chunk * no.max(1)))
             .zip(tier.par_chunks_mut(chunk))
+            .zip(metric_slices.into_par_iter())
             .enumerate()
-            .for_each(|(c, ((((((((sc, wi), mo), de), tr), cp), os), ow), ti))| {
+            .for_each(|(c, (((((((((sc, wi), mo), de), tr), cp), os), ow), ti), me))| {
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
                 let mut scratch = AgentScratch::default();
                 let mut rec = GameRecord::default();
+                let mut measure = metrics.then(|| Measure::new(players, every));
                 let n = mo.len();
                 for k in 0..n {
                     let index = first + (c * chunk + k) as u64;
-                    play_game(game, agents, seed, index, &mut scratch, &mut rec);
+                    play_game(game, agents, seed, index, &mut scratch, &mut rec, measure.as_mut());
+                    if measure.is_some() {
+                        me[k] = rec.metrics;
+                    }
                     let score = &rec.score;
                     sc[k * players..(k + 1) * players].copy_from_slice(&score.totals);
                     for p in 0..players {
@@ -325,6 +424,7 @@ pub fn simulate_agents<G: Game>(
         opponent_scores.clear();
         opponent_wins.clear();
     }
+    let columns = MetricColumns::of(&measured, games, metrics)?;
     Ok(SimulationResult {
         game: game.spec().name.to_string(),
         players,
@@ -345,8 +445,50 @@ pub fn simulate_agents<G: Game>(
         opponent_wins,
         tiers: spec.tiers.clone(),
         tier,
+        metrics,
+        turns: columns.turns,
+        lead_changes: columns.lead_changes,
+        lead_from: columns.lead_from,
+        drama: columns.drama,
+        legal_moves: columns.legal_moves,
+        branching: columns.branching,
         elapsed_seconds,
     })
+}
+
+/// The per-game metrics as columns.
+struct MetricColumns {
+    turns: Vec<i64>,
+    lead_changes: Vec<i64>,
+    lead_from: Vec<i64>,
+    drama: Vec<f64>,
+    legal_moves: Vec<u64>,
+    branching: Vec<u32>,
+}
+
+impl MetricColumns {
+    /// The columns of `measured` (one entry per game), or of `games` unmeasured games.
+    fn of(measured: &[GameMetrics], games: usize, metrics: bool) -> Result<Self> {
+        let unmeasured = GameMetrics::UNMEASURED;
+        let bins = games.checked_mul(BRANCHING_BINS).ok_or_else(|| {
+            EngineError::InvalidRequest("too many games for one call; simulate in ranges".into())
+        })?;
+        let pick = |f: fn(&GameMetrics) -> i64| -> Vec<i64> {
+            if metrics { measured.iter().map(f).collect() } else { vec![f(&unmeasured); games] }
+        };
+        let mut branching: Vec<u32> = zeroed(bins, "branching histograms")?;
+        for (g, m) in measured.iter().enumerate() {
+            branching[g * BRANCHING_BINS..(g + 1) * BRANCHING_BINS].copy_from_slice(&m.branching);
+        }
+        Ok(MetricColumns {
+            turns: pick(|m| m.turns),
+            lead_changes: pick(|m| m.lead_changes),
+            lead_from: pick(|m| m.lead_from),
+            drama: if metrics { measured.iter().map(|m| m.drama).collect() } else { vec![unmeasured.drama; games] },
+            legal_moves: if metrics { measured.iter().map(|m| m.legal_moves).collect() } else { zeroed(games, "metrics")? },
+            branching,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -181,7 +181,11 @@ impl Game {
     /// `progress(n)` is called on the calling thread with the number of games finished since
     /// its last call (at most every 50 ms); returning False stops the run (KeyboardInterrupt).
     /// Ctrl-C stops it too.
-    #[pyo3(signature = (games, seed = Seed(0), threads = Int(0), progress = None, agents = None, first = Seed(0)), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0)")]
+    /// With `metrics`, each game's design metrics are measured too (the arrays `turns`,
+    /// `lead_changes`, `lead_from`, `drama`, `legal_moves` and `branching`; without, they
+    /// hold -1, or 0 for the last two), from the game's evaluation at every
+    /// `metrics_every`-th decision; the games are the same either way.
+    #[pyo3(signature = (games, seed = Seed(0), threads = Int(0), progress = None, agents = None, first = Seed(0), metrics = false, metrics_every = Int(crate::engine::metrics::EVALUATE_EVERY as i128)), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0, metrics=False, metrics_every=64)")]
     #[allow(clippy::too_many_arguments)]
     fn simulate<'py>(
         &self,
@@ -192,7 +196,10 @@ impl Game {
         progress: Option<Bound<'py, PyAny>>,
         agents: Option<Vec<String>>,
         first: Seed,
+        metrics: bool,
+        metrics_every: Int,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let every = metrics_every.count("metrics_every", "", 1, u32::MAX as u64)? as u64;
         let games = games.count("games", "", 0, u32::MAX as u64)?;
         let threads = threads.count("threads", " (0 = all cores)", 0, 4096)?;
         let specs: Vec<crate::engine::AgentSpec> = match &agents {
@@ -202,7 +209,7 @@ impl Game {
         let callback = progress.filter(|p| !p.is_none());
         let inner = Arc::clone(&self.inner);
         let outcome = watched(py, callback.as_ref(), |report| {
-            inner.simulate(&specs, first.0, games, seed.0, threads, Some(report))
+            inner.simulate_measured(&specs, first.0, games, seed.0, threads, metrics.then_some(every), Some(report))
         })?;
         let result = engine(outcome)?;
         guard(|| {
@@ -234,6 +241,16 @@ impl Game {
             d.set_item("opponent_scores", PyArray1::from_vec(py, result.opponent_scores).reshape([g, opponents])?)?;
             d.set_item("opponent_wins", PyArray1::from_vec(py, result.opponent_wins).reshape([g, opponents])?)?;
             d.set_item("tier", PyArray1::from_vec(py, result.tier))?;
+            d.set_item("metrics", result.metrics)?;
+            d.set_item("turns", PyArray1::from_vec(py, result.turns))?;
+            d.set_item("lead_changes", PyArray1::from_vec(py, result.lead_changes))?;
+            d.set_item("lead_from", PyArray1::from_vec(py, result.lead_from))?;
+            d.set_item("drama", PyArray1::from_vec(py, result.drama))?;
+            d.set_item("legal_moves", PyArray1::from_vec(py, result.legal_moves))?;
+            d.set_item(
+                "branching",
+                PyArray1::from_vec(py, result.branching).reshape([g, crate::engine::metrics::BRANCHING_BINS])?,
+            )?;
             Ok(d)
         })
     }

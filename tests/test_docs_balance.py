@@ -1,0 +1,68 @@
+"""The examples of docs/balance.md run (the study in small form), and the page documents
+every option of `tradewinds metrics` and every metric."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import tradewinds as tw
+from tradewinds import cli
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "balance.md"
+TEXT = PAGE.read_text(encoding="utf-8")
+PYTHON = re.findall(r"^```python\n(.*?)^```$", TEXT, re.M | re.S)
+SHELL = re.findall(r"^```sh\n(.*?)^```$", TEXT, re.M | re.S)
+
+
+def test_the_page_documents_every_metrics_option() -> None:
+    parser = cli._parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    metrics = sub.choices["metrics"]  # type: ignore[index]
+    options = [s for a in metrics._actions for s in a.option_strings if s.startswith("--") and s != "--help"]
+    assert options
+    for option in options:
+        assert f"`{option}" in TEXT, option
+
+
+def test_the_page_defines_every_metric() -> None:
+    m = tw.simulate("regatta", 50, players=2, seed=1, metrics=True).metrics()
+    for metric in m.metrics:
+        name = re.sub(r"^share: .*", "share: CATEGORY", re.sub(r"\d+$", "p", metric.name))
+        assert f"`{name}`" in TEXT, metric.name
+
+
+def test_the_study_runs_in_small_form(tmp_path: Path) -> None:
+    """The North Wind study of the page with 200 games a player count instead of 20,000
+    prints a line per player count whose intervals hold its rates."""
+    study = next(b for b in PYTHON if "20_000" in b)
+    script = tmp_path / "study.py"
+    script.write_text(study.replace("20_000", "200"), encoding="utf-8")
+    r = subprocess.run([sys.executable, script.name], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stdout.splitlines() if "players (even share" in line]
+    assert [line.split()[0] for line in lines] == ["2", "3", "4"]
+    for line in lines:
+        for value, low, high in re.findall(r"([\d.]+) \[([\d.]+), ([\d.]+)\]", line):
+            assert float(low) <= float(value) <= float(high)
+    # The page shows the real output of the full study: its first line is the script's.
+    assert "2 players (even share 0.500):" in TEXT
+
+
+def test_the_first_example_and_the_command_run_in_small_form(tmp_path: Path) -> None:
+    first = PYTHON[0].replace("2000", "100")
+    script = tmp_path / "first.py"
+    script.write_text(first, encoding="utf-8")
+    r = subprocess.run([sys.executable, script.name], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "drama" in r.stdout
+    words = shlex.split(SHELL[0].strip())
+    assert words[:2] == ["tradewinds", "metrics"]
+    words[words.index("--games") + 1] = "100"
+    r = subprocess.run([sys.executable, "-m", "tradewinds", *words[1:]], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "seats win equally often?" in r.stdout
