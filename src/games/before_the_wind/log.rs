@@ -220,6 +220,9 @@ impl BeforeTheWind {
                     SET_ASIDE if self.data.designs[d as usize].special.is_some() => {
                         format!("P{c} keeps {} for a later turn.", card(c))
                     }
+                    SET_ASIDE if matches!(self.data.kind(d), Kind::Receive { .. }) => {
+                        format!("P{c} discards {}, which gives nothing: its goods stacks are empty.", card(c))
+                    }
                     SET_ASIDE => format!("P{c} leaves {} unused.", card(c)),
                     FINISH => format!("P{c} plays no kept special card."),
                     PROFIT => {

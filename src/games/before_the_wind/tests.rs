@@ -617,6 +617,33 @@ fn a_load_goods_or_profit_card_and_a_receive_card_are_played_not_left_unused() {
 }
 
 #[test]
+fn a_receive_card_with_empty_stacks_is_discarded_in_its_own_words() {
+    // 4.3.1 A: "Place into your hand Goods cards of the type and quantity shown on the Receive
+    // Goods card"; only a Store card has "If you cannot (or do not wish to) use" (ruling 9). A
+    // Receive card whose goods stacks are all empty gives nothing and is discarded: its move and
+    // log sentence say so, not that it is left unused. (He is asked, rather than the card set
+    // aside unasked, because a kept card could be played with guilders enough, ruling 2.)
+    let mut st = position(2, json!({"play": true, "players": [
+        {"card": RECEIVE, "money": 10, "kept": [RS2]}, {"hand": {"apples": 15, "spices": 15}}]}));
+    assert_eq!(st.inner().stacks, [0, 15, 0, 15]);
+    assert_eq!(names(&st), [format!("discard-giving-nothing:{RECEIVE}")]);
+    let before = st.inner().clone();
+    let a = st.string_to_action(&format!("discard-giving-nothing:{RECEIVE}")).unwrap();
+    assert_eq!(a, super::actions::SET_ASIDE);
+    st.apply(a).unwrap();
+    let told = game(2).describe_move(&before, a, st.inner(), None);
+    assert!(
+        told.starts_with(&format!("P0 discards {RECEIVE}, which gives nothing: its goods stacks are empty.")),
+        "{told}"
+    );
+    assert!(!told.contains("unused"), "{told}");
+    assert_eq!(seat(&st, 0).hand, [0; 4]);
+    // A Store card is still left unused in those words.
+    let st = position(2, json!({"play": true, "players": [{"card": STORE4, "money": 10, "kept": [RS2]}]}));
+    assert_eq!(names(&st), [format!("leave-unused:{STORE4}")]);
+}
+
+#[test]
 fn a_player_who_cannot_pay_is_asked_all_the_same() {
     // 3.0: "Keep the amount of money you own secret during the game." Being asked must not
     // tell the others whether a player can pay (ruling 2): P1, with a Store card he could use

@@ -359,9 +359,12 @@ impl View for BeforeTheWind {
             USE_CARD => format!("play:{}", self.card_name(s.seats[p].card)),
             SET_ASIDE => {
                 let d = s.seats[p].card;
-                match self.data.designs.get(d as usize).and_then(|x| x.special) {
-                    Some(_) => format!("keep:{}", self.card_name(d)),
-                    None => format!("leave-unused:{}", self.card_name(d)),
+                match self.data.designs.get(d as usize).map(|x| (x.special, x.kind)) {
+                    Some((Some(_), _)) => format!("keep:{}", self.card_name(d)),
+                    // Ruling 9: a Receive card is set aside only when its goods stacks are
+                    // empty; it gives nothing and is discarded.
+                    Some((None, Kind::Receive { .. })) => format!("discard-giving-nothing:{}", self.card_name(d)),
+                    _ => format!("leave-unused:{}", self.card_name(d)),
                 }
             }
             _ if a < FINISH => format!("play-kept:{}", self.special_name((a - PLAY_KEPT) as usize)),

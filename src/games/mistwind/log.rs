@@ -154,7 +154,7 @@ impl Mistwind {
             _ if (GAIN..FROM_LEFT).contains(&a) => {
                 let r = RESOURCES[(a - GAIN) as usize];
                 if b.income != 0 {
-                    format!("P{p} receives 1 {r}, the income of resource field {} for {}'s chip", b.income.trailing_zeros() + 1, self.who(b.turn as usize))
+                    format!("P{p} receives 1 {r}, the income of resource field {} for {}'s chip", next_income(b.income).0 + 1, self.who(b.turn as usize))
                 } else if let Step::Share(..) = b.step {
                     format!("P{p} takes 1 {r} of the types {} chose", self.who(b.turn as usize))
                 } else {
@@ -202,7 +202,12 @@ impl Mistwind {
                     let n = WORKER_ABILITIES.iter().find(|(_, x)| *x == self.worker_board[i].ability).map_or("", |(n, _)| *n);
                     (b.worker_fields[i], "worker board", format!(" ({n})"))
                 };
-                with(format!("P{p} uses field {} of the {board}{words}, where {}'s chip lies", i + 1, self.who(holder as usize)))
+                let right = if bd == 0 && self.resource_board[i].ability == ResourceAbility::Income {
+                    ", and receives that income for the rest of the round"
+                } else {
+                    ""
+                };
+                with(format!("P{p} uses field {} of the {board}{words}, where {}'s chip lies{right}", i + 1, self.who(holder as usize)))
             }
             _ => format!("P{p}: {}", self.action_to_string(b, a)),
         };

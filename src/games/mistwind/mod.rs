@@ -48,6 +48,10 @@ pub struct Mistwind {
     pub resource_board: [data::ResourceField; 5],
     /// The worker board's side in play (the `worker_board` option).
     pub worker_board: [data::WorkerField; 5],
+    /// Worker board side B's field 5 may use resource board side B's income fields, giving
+    /// their income to its user for the rest of the round (the `field5_income_fields` option,
+    /// ruling 33).
+    pub field5_income_fields: bool,
     /// The user's data (as JSON) when it is not the shipped file.
     pub(crate) config: Value,
     pub(crate) spec: GameSpec,
@@ -81,6 +85,12 @@ impl GameDefinition for Mistwind {
             configuration: true,
             doc: "the worker board's side: A, or B with its interactive actions (the rulebook's \"Alternative Tableau Sides\")",
         },
+        OptionDecl {
+            name: "field5_income_fields",
+            kind: OptionKind::Bool { default: true },
+            configuration: false,
+            doc: "ruling 33: worker board side B's field 5 may use resource board side B's income fields (2 and 3), its user then receiving that income for the rest of the round (false: the income fields cannot be used with field 5)",
+        },
         OptionDecl::DATA,
     ];
     const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
@@ -99,6 +109,7 @@ impl GameDefinition for Mistwind {
         let resource_board = data.resource_sides[side].ok_or_else(|| EngineError::option("resource_board", "the data file has no side B of the resource board"))?;
         let side = data::SIDES.iter().position(|&x| x == options.choice("worker_board")).unwrap_or(0);
         let worker_board = data.worker_sides[side].ok_or_else(|| EngineError::option("worker_board", "the data file has no side B of the worker board"))?;
+        let field5_income_fields = options.flag("field5_income_fields");
         let custom_data = data.custom_file();
         let rounds = data.rounds(players);
         let (automa, order) = table(players);
@@ -124,7 +135,7 @@ impl GameDefinition for Mistwind {
             max_return: 1.0,
         };
         let config = options.config(Self::NAME, custom_data.as_ref());
-        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, worker_board, config, spec })
+        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, worker_board, field5_income_fields, config, spec })
     }
 }
 
@@ -149,9 +160,10 @@ fn max_game_length(data: &Data, worker_board: &[data::WorkerField; 5], positions
     let n = positions;
     let setup = 4 + 4 + 4 * (data.capital_row as usize + data.territory_row as usize) + 3 * n + 10 + n;
     // Resource board side B adds at most a name, 5 resources received one at a time, the
-    // other seats' shares and two incomes. Worker board side B at most two draws, a keep and
-    // a give, three decisions a trade partner, a payment and a field used.
-    let per_turn = 2 + (3 + 1) + 3 * 3 + 1 + 1 + (1 + 5 + n + 2) + 4 + 3 * n + 1 + 2;
+    // other seats' shares and three incomes (the two income fields' chips, and the one right
+    // worker board side B's field 5 gives in a round, ruling 33). Worker board side B at most
+    // two draws, a keep and a give, three decisions a trade partner, a payment and a field used.
+    let per_turn = 2 + (3 + 1) + 3 * 3 + 1 + 1 + (1 + 5 + n + 3) + 4 + 3 * n + 1 + 2;
     // And its long whale moves: a round has at most two (the chip on field 3, and the chip on
     // field 5 using it), each of the free fields, then a field and a payment
     // for each resource the mover holds (a resource count is at most `u16::MAX`, so 4 of

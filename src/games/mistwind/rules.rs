@@ -512,15 +512,22 @@ impl Mistwind {
         self.clockwise(p, 1)
     }
 
-    /// The income fields of the resource board whose holders receive their income when
-    /// `placer` places a chip there: held by a player other than `placer` (an automa player
-    /// has no player board and receives nothing, ruling 16).
-    pub(crate) fn income_due(&self, s: &State, placer: usize) -> u8 {
-        let mut m = 0u8;
+    /// The incomes due when `placer` places a chip on the resource board ([`State::income`]):
+    /// on each income field, to the owner of the chip lying there and to whoever holds its
+    /// income right through worker board side B's field 5 (ruling 33), each if other than
+    /// `placer` (an automa player has no player board and receives nothing, ruling 16).
+    pub(crate) fn income_due(&self, s: &State, placer: usize) -> u32 {
+        let mut m = 0u32;
         for f in 0..ROW {
+            if self.resource_board[f].ability != ResourceAbility::Income {
+                continue;
+            }
             let h = s.resource_fields[f];
-            if self.resource_board[f].ability == ResourceAbility::Income && h != NONE && h as usize != placer && !self.is_automa(h as usize) {
-                m |= 1 << f;
+            for q in 0..self.positions {
+                let holds = h as usize == q || s.players[q].income_rights & (1 << f) != 0;
+                if holds && q != placer && !self.is_automa(q) {
+                    m |= income_bit(f, q);
+                }
             }
         }
         m
@@ -530,7 +537,7 @@ impl Mistwind {
     /// player to the left naming a type, the seat taking its share, else the turn's player.
     pub(crate) fn decider(&self, s: &State) -> u8 {
         if s.income != 0 {
-            return s.resource_fields[s.income.trailing_zeros() as usize];
+            return next_income(s.income).1 as u8;
         }
         match s.step {
             Step::Name(_) => self.left_of(s.turn as usize) as u8,
@@ -600,13 +607,17 @@ impl Mistwind {
 
     /// Worker board side B, "use an occupied field": the fields `p`, holding what `pl` holds,
     /// can use (bit `5 * board + i`, board 0 the resource board, 1 the worker board): those
-    /// "on which another player's action chip already lies", but for the income fields, whose
-    /// effect belongs to the chip lying there, and the field of this ability itself (ruling 33).
+    /// "on which another player's action chip already lies", but for the field of this ability
+    /// itself, and, with the `field5_income_fields` option off, the income fields (ruling 33).
     pub(crate) fn occupied_usable(&self, s: &State, p: usize, pl: &Player) -> u16 {
         let mut m = 0u16;
         for i in 0..ROW {
             let h = s.resource_fields[i];
-            if h != NONE && h as usize != p && self.resource_board[i].ability != ResourceAbility::Income {
+            let usable = match self.resource_board[i].ability {
+                ResourceAbility::Income => self.field5_income_fields,
+                _ => true,
+            };
+            if h != NONE && h as usize != p && usable {
                 m |= 1 << i;
             }
             let h = s.worker_fields[i];
@@ -1070,6 +1081,11 @@ impl Mistwind {
             _ if (USE_FIELD..NUM_ACTIONS as Action).contains(&a) => {
                 let (b, i) = (((a - USE_FIELD) / ROW as Action) as usize, ((a - USE_FIELD) % ROW as Action) as usize);
                 if b == 0 {
+                    // Ruling 33: using an income field gives its right, for the rest of the
+                    // round, to its user ("you").
+                    if self.resource_board[i].ability == ResourceAbility::Income {
+                        s.players[p].income_rights |= 1 << i;
+                    }
                     self.resource_action(s, p, i);
                 } else {
                     self.worker_action(s, p, i);
@@ -1245,6 +1261,7 @@ impl Mistwind {
             pl.discarded = 0;
             pl.used_resource_board = false;
             pl.used_worker_board = false;
+            pl.income_rights = 0;
         }
         s.resource_fields = [NONE; ROW];
         s.worker_fields = [NONE; ROW];
@@ -1329,7 +1346,7 @@ impl Mistwind {
 impl Rules for Mistwind {
     type State = State;
 
-    const STATE_FORMAT: u32 = 5;
+    const STATE_FORMAT: u32 = 6;
 
     fn spec(&self) -> &GameSpec {
         &self.spec
@@ -1432,7 +1449,7 @@ impl Rules for Mistwind {
             Phase::DiscardNetworkCard => bits(pl.cards as u64).for_each(|c| out.push(DISCARD_CARD + c as Action)),
             Phase::EndRoundClaims => self.claims(s, p, out),
             Phase::Turns if s.income != 0 => {
-                let mut ch = self.resource_board[s.income.trailing_zeros() as usize].choices;
+                let mut ch = self.resource_board[next_income(s.income).0].choices;
                 ch.sort();
                 out.push(GAIN + ch[0] as Action);
                 out.push(GAIN + ch[1] as Action);

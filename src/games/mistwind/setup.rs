@@ -66,6 +66,10 @@ struct PlayerDesc {
     claimed: Vec<u8>,
     #[serde(default)]
     card_discards: Vec<u8>,
+    /// Resource board side B: the income fields (numbers 1 to 5) whose income the player
+    /// receives this round through worker board side B's field 5 (ruling 33).
+    #[serde(default)]
+    income_rights: Vec<u8>,
 }
 
 /// An automa player: the chips left in its deck this round, and (solo) the territory demand
@@ -129,6 +133,40 @@ fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
 }
 
 /// A saved state that breaks an invariant.
+impl Mistwind {
+    /// What is wrong with position `q`'s income rights (ruling 33), if anything: a right is
+    /// held on an income field where another position's chip lies, by the position whose chip
+    /// lies on worker board side B's field 5 (one right a round), and only with the
+    /// `field5_income_fields` option on.
+    fn income_rights_problem(&self, s: &State, q: usize) -> Option<String> {
+        let r = s.players[q].income_rights;
+        if r == 0 {
+            return None;
+        }
+        if q >= self.positions || self.is_automa(q) {
+            return Some("only a seat receives an income".into());
+        }
+        if !self.field5_income_fields {
+            return Some("worker board side B's field 5 cannot use an income field with field5_income_fields off".into());
+        }
+        let field5 = self.worker_board.iter().position(|f| f.ability == WorkerAbility::UseOccupied);
+        if field5.is_none_or(|i| s.worker_fields[i] as usize != q) {
+            return Some("an income right is had through worker board side B's field 5, where the player's chip lies".into());
+        }
+        if r.count_ones() > 1 {
+            return Some("field 5 is used once a round: one income right at most".into());
+        }
+        let f = r.trailing_zeros() as usize;
+        if f >= ROW || self.resource_board[f].ability != ResourceAbility::Income {
+            return Some(format!("resource field {} is not an income field", f + 1));
+        }
+        if s.resource_fields[f] == NONE || s.resource_fields[f] as usize == q {
+            return Some(format!("resource field {} holds no chip of another position", f + 1));
+        }
+        None
+    }
+}
+
 fn bad(message: String) -> EngineError {
     EngineError::StateFormat(message)
 }
@@ -283,6 +321,12 @@ impl Positions for Mistwind {
             }
             pl.used_resource_board = pd.used_resource_board;
             pl.used_worker_board = pd.used_worker_board;
+            for (i, &k) in pd.income_rights.iter().enumerate() {
+                if !(1..=ROW as u8).contains(&k) {
+                    return Err(err(format!("{}[{i}]", f("income_rights")), format!("a resource field, 1 to {ROW}")));
+                }
+                pl.income_rights |= 1 << (k - 1);
+            }
             for (i, o) in pd.outposts.iter().enumerate() {
                 let q = self.port_of(&format!("{}[{i}]", f("outposts")), o)?;
                 // "only one outpost per player is allowed there"
@@ -623,6 +667,11 @@ impl Positions for Mistwind {
                 return Err(err(field, format!("chip {c} lies on the board: it is not in {who}'s hand")));
             }
         }
+        for q in 0..n {
+            if let Some(m) = self.income_rights_problem(&s, q) {
+                return Err(err(format!("players[{q}].income_rights"), m));
+            }
+        }
         s.draw = self.next_draw(&s);
         self.validate_state(&s).map_err(|e| err(".", e.to_string()))?;
         Ok(s)
@@ -639,7 +688,13 @@ impl Positions for Mistwind {
         if s.current as usize >= self.positions || s.turn as usize >= self.positions || s.start_player as usize >= self.positions || s.round_lead as usize >= self.positions {
             return Err(bad("a table position out of range".into()));
         }
-        // Resource board side B: the pending incomes, the steps of its fields, and who decides.
+        // Resource board side B: the income rights, the pending incomes, the steps of its
+        // fields, and who decides.
+        for q in 0..MAX_PLAYERS {
+            if let Some(m) = self.income_rights_problem(s, q) {
+                return Err(bad(format!("field `players[{q}].income_rights`: {m}")));
+            }
+        }
         if s.income != 0 {
             let due = if s.phase == Phase::Turns { self.income_due(s, s.turn as usize) } else { 0 };
             if s.income & !due != 0 {

@@ -155,6 +155,10 @@ pub struct Player {
     pub cards: u16,
     pub claimed: u16,
     pub card_discards: u16,
+    /// Resource board side B: the income fields (bit per field) whose income this player
+    /// receives for the rest of the round, having used them through worker board side B's
+    /// field 5 (ruling 33).
+    pub income_rights: u8,
 }
 
 impl Player {
@@ -177,6 +181,7 @@ impl Player {
             cards: 0,
             claimed: 0,
             card_discards: 0,
+            income_rights: 0,
         }
     }
 
@@ -190,6 +195,22 @@ impl Default for Player {
     fn default() -> Self {
         Player::new()
     }
+}
+
+/// The bit of [`State::income`] for the income of resource field `field` due to `position`.
+pub const fn income_bit(field: usize, position: usize) -> u32 {
+    1 << (MAX_PLAYERS * field + position)
+}
+
+/// The resource field and the position of the lowest income still due in `income`.
+pub const fn next_income(income: u32) -> (usize, usize) {
+    let b = income.trailing_zeros() as usize;
+    (b / MAX_PLAYERS, b % MAX_PLAYERS)
+}
+
+/// The resource fields (bit per field) with an income still due in `income`.
+pub fn income_fields(income: u32) -> u8 {
+    (0..ROW).filter(|&f| income & (((1u32 << MAX_PLAYERS) - 1) << (MAX_PLAYERS * f)) != 0).fold(0, |m, f| m | 1 << f)
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -209,9 +230,11 @@ pub struct State {
     /// Whose turn it is (Phase B). Another seat decides for it while a decision of theirs is
     /// pending (resource board side B: naming a type, income, taking a share).
     pub turn: u8,
-    /// Resource board side B: the income fields (bit per field) whose holders still receive
-    /// their income for the chip just placed on the resource board, the lowest field first.
-    pub income: u8,
+    /// Resource board side B: the incomes still to receive for the chip just placed on the
+    /// resource board, bit `MAX_PLAYERS * field + position` ([`income_bit`]): the lowest
+    /// field first, and on a field the positions in table-index order (the chip's owner and
+    /// whoever holds the field's income right through worker board side B's field 5).
+    pub income: u32,
     /// Setup K and the rounds' per-player steps: how many players have acted.
     pub cursor: u8,
     pub players: [Player; MAX_PLAYERS],

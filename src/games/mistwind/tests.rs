@@ -2026,13 +2026,13 @@ fn side_b_fields_2_and_3_pay_an_income_for_every_later_chip_of_another_player() 
     let mut s = side_b_position(&g, json!({"resource_fields": {"2": 1, "3": 2}}));
     play(&g, &mut s, "play-4:resources");
     assert_eq!(s.players[0].res, [2, 2, 2, 2], "field 4: 1 of each");
-    assert_eq!((s.current, s.turn, s.income), (1, 0, 0b0110));
+    assert_eq!((s.current, s.turn, s.income), (1, 0, income_bit(1, 1) | income_bit(2, 2)));
     assert_eq!(legal(&g, &s), vec!["receive:krill", "receive:coins"]);
     let before = s.clone();
     play(&g, &mut s, "receive:krill");
     let a = GAIN_OF(2);
     assert_eq!(g.describe_move(&before, a, &s, None), "P1 receives 1 krill, the income of resource field 2 for P0's chip.");
-    assert_eq!((s.current, s.income), (2, 0b0100));
+    assert_eq!((s.current, s.income), (2, income_bit(2, 2)));
     assert_eq!(legal(&g, &s), vec!["receive:wood", "receive:steel"]);
     play(&g, &mut s, "receive:steel");
     assert_eq!((s.players[1].res, s.players[2].res), ([0, 2, 1, 0], [0, 1, 0, 0]));
@@ -2059,7 +2059,7 @@ fn side_b_an_automa_chip_pays_the_income_and_an_automa_holder_receives_none() {
     let mut s = automa_turn(&g, AUT1, json!({"resource_fields": {"2": 0}}));
     play(&g, &mut s, "automa-chip:AUT1 draws chip 1");
     assert_eq!(s.resource_fields[0], AUT1);
-    assert_eq!((s.current, s.turn, s.income), (0, AUT1, 0b0010), "P0 decides its income in AUT1's turn");
+    assert_eq!((s.current, s.turn, s.income), (0, AUT1, income_bit(1, 0)), "P0 decides its income in AUT1's turn");
     play(&g, &mut s, "receive:coins");
     assert_eq!(s.players[0].res[COINS], 3);
     assert_eq!(s.current, 0, "AUT1's turn ends: P0 is next (AUT1, P0, AUT2, P1)");
@@ -2471,11 +2471,10 @@ fn worker_b_field_5_pays_a_resource_to_use_a_field_another_players_chip_holds() 
 }
 
 #[test]
-fn worker_b_field_5_cannot_use_an_income_field_or_a_field_it_cannot_carry_out() {
-    // Ruling 33: an income field's effect belongs to the chip lying on it; a field is usable
-    // only if its action can be carried out after the payment.
+fn worker_b_field_5_cannot_use_a_field_it_cannot_carry_out() {
+    // Ruling 33: a field is usable only if its action can be carried out after the payment.
     let g = Mistwind::load(&opts(json!({"players": 3, "worker_board": "B", "resource_board": "B"}))).unwrap();
-    let mut s = worker_b_position(&g, json!({"resource_fields": {"2": 1}, "worker_fields": {"2": 2}}));
+    let mut s = worker_b_position(&g, json!({"worker_fields": {"2": 2}}));
     s.players[0].res = [0, 0, 0, 3];
     // Paying a coin leaves 2, too few for an outpost at a port without others' outposts (3).
     assert!(!is_legal(&g, &s, "play-5:worker"));
@@ -2483,7 +2482,150 @@ fn worker_b_field_5_cannot_use_an_income_field_or_a_field_it_cannot_carry_out() 
     play(&g, &mut s, "play-5:worker");
     assert_eq!(legal(&g, &s), vec!["pay:1 coins to P1", "pay:1 coins to P2"]);
     play(&g, &mut s, "pay:1 coins to P1");
-    assert_eq!(legal(&g, &s), vec!["use-field:worker 2"], "not the income field");
+    assert_eq!(legal(&g, &s), vec!["use-field:worker 2"]);
+}
+
+/// Both boards on side B, 3 players, with these options added.
+fn both_b(extra: Value) -> Mistwind {
+    let mut o = json!({"players": 3, "worker_board": "B", "resource_board": "B"});
+    for (k, v) in extra.as_object().unwrap() {
+        o[k] = v.clone();
+    }
+    Mistwind::load(&opts(o)).unwrap()
+}
+
+#[test]
+fn ruling_33_field_5_uses_an_income_field_and_its_user_receives_the_income_this_round() {
+    // Worker board side B, field 5: "Pay 1 resource to any other player in order to use an
+    // action field on the resource board or worker board on which another player's action
+    // chip already lies"; resource board side B, field 2: "Whenever another player places an
+    // action chip on the resource board this round, you receive 1 coin or 1 krill". The
+    // sentence names no exception: the user of the income field holds its right ("you") for
+    // the rest of the round, beside the chip's owner (ruling 33, the default).
+    let g = both_b(json!({}));
+    assert!(g.field5_income_fields);
+    let mut s = side_b_position(&g, json!({"resource_fields": {"2": 1}}));
+    play(&g, &mut s, "play-5:worker");
+    play(&g, &mut s, "pay:1 wood to P2");
+    assert_eq!(legal(&g, &s), vec!["use-field:resources 2"]);
+    let before = s.clone();
+    let a = super::actions::USE_FIELD + 1;
+    play(&g, &mut s, "use-field:resources 2");
+    assert_eq!(
+        g.describe_move(&before, a, &s, None),
+        "P0 uses field 2 of the resource board (this round, 1 coins or 1 krill whenever another player places a chip on the \
+         resource board), where P1's chip lies, and receives that income for the rest of the round."
+    );
+    assert_eq!(s.players[0].income_rights, 0b10);
+    assert!(!s.players[0].used_resource_board && s.resource_fields[1] == 1, "no chip placed: P1's chip stays");
+    assert!(g.observation_string(&s, 2).contains("2:P1 (income also to P0)"), "{}", g.observation_string(&s, 2));
+    let mut t = vec![0.0f32; super::view::tensor_len()];
+    g.observation_tensor(&s, 2, &mut t);
+    assert_eq!(t[super::view::layout::INCOME_RIGHTS..super::view::layout::INCOME_RIGHTS + 5], [0.0, 1.0, 0.0, 0.0, 0.0]);
+    play(&g, &mut s, "end-moves");
+    play(&g, &mut s, "end-cargo");
+    // P1's turn on the port row pays nothing; P2's chip on the resource board pays both the
+    // right's holder (P0) and the chip's owner (P1), in table order.
+    assert_eq!(s.current, 1);
+    play(&g, &mut s, "play-5:port Rootmere");
+    play(&g, &mut s, "take:coins");
+    play(&g, &mut s, "end-moves");
+    play(&g, &mut s, "end-cargo");
+    assert_eq!(s.current, 2);
+    play(&g, &mut s, "play-1:resources");
+    assert_eq!(s.income, income_bit(1, 0) | income_bit(1, 1));
+    assert_eq!((s.current, s.turn), (0, 2));
+    assert_eq!(legal(&g, &s), vec!["receive:krill", "receive:coins"]);
+    let coins = s.players[0].res[COINS];
+    let before = s.clone();
+    play(&g, &mut s, "receive:coins");
+    assert_eq!(g.describe_move(&before, GAIN_OF(COINS), &s, None), "P0 receives 1 coins, the income of resource field 2 for P2's chip.");
+    assert_eq!(s.players[0].res[COINS], coins + 1);
+    assert_eq!(s.current, 1, "then the chip's owner");
+    play(&g, &mut s, "receive:krill");
+    assert_eq!((s.income, s.current, s.step), (0, 0, Step::Name(5)), "then P2's own field: P0, to its left, names a type");
+
+    // Not the next round: the right ends with the round. P0 has played its last chip (on
+    // worker field 5, using field 2); P1 and P2 play theirs; Phase C clears the right.
+    let mut s = at(&g, json!({"current": 1, "port_row": [1, 2, 3, 4, 6],
+        "resource_fields": {"2": 1}, "worker_fields": {"5": 0},
+        "players": [{"chips": [], "income_rights": [2], "whales": [{"port": "Fernwick"}]},
+                    {"chips": [5], "whales": [{"port": "Fernwick"}]},
+                    {"chips": [5], "whales": [{"port": "Fernwick"}]}]}));
+    assert_eq!(s.players[0].income_rights, 0b10);
+    for _ in 0..2 {
+        play(&g, &mut s, "play-5:port Rootmere");
+        play(&g, &mut s, "take:coins");
+        play(&g, &mut s, "end-moves");
+        play(&g, &mut s, "end-cargo");
+    }
+    assert_eq!(s.round, 1);
+    assert_eq!(s.players[0].income_rights, 0);
+    s.resource_fields[1] = 1;
+    assert_eq!(g.income_due(&s, 2), income_bit(1, 1), "next round only a chip lying there pays its owner");
+}
+
+#[test]
+fn ruling_33_without_field5_income_fields_the_income_fields_are_not_offered() {
+    // With `field5_income_fields=False`, the reading that an income field does nothing when
+    // used (its effect is the standing right of the chip lying there), so field 5 has nothing
+    // to carry out on it (ruling 33's option).
+    let g = both_b(json!({"field5_income_fields": false}));
+    let on = both_b(json!({}));
+    let desc = json!({"resource_fields": {"2": 1}, "worker_fields": {"2": 2}});
+    for (g, offered) in [(&g, vec!["use-field:worker 2"]), (&on, vec!["use-field:resources 2", "use-field:worker 2"])] {
+        let mut s = worker_b_position(g, desc.clone());
+        s.players[0].res = [0, 0, 0, 4];
+        play(g, &mut s, "play-5:worker");
+        play(g, &mut s, "pay:1 coins to P1");
+        assert_eq!(legal(g, &s), offered);
+        // With 3 coins only the income field (needing nothing) is left after the payment.
+        let mut t = worker_b_position(g, desc.clone());
+        t.players[0].res = [0, 0, 0, 3];
+        assert_eq!(is_legal(g, &t, "play-5:worker"), g.field5_income_fields);
+    }
+    // The option travels in the configuration, and a right cannot be described with it off.
+    assert_eq!(g.config()["field5_income_fields"], json!(false));
+    let e = g.setup(&json!({"players": [{"income_rights": [2]}, {}, {}], "resource_fields": {"2": 1}, "worker_fields": {"5": 0}}));
+    let e = e.unwrap_err().to_string();
+    assert!(e.contains("players[0].income_rights"), "{e}");
+}
+
+#[test]
+fn ruling_33_income_rights_are_checked_naming_the_field() {
+    // A right comes only from the chip on worker board side B's field 5, on an income field
+    // where another position's chip lies.
+    let g = both_b(json!({}));
+    for (desc, why) in [
+        (json!({"players": [{"income_rights": [2]}, {}, {}], "resource_fields": {"2": 1}}), "field 5"),
+        (json!({"players": [{"income_rights": [2]}, {}, {}], "worker_fields": {"5": 0}}), "no chip"),
+        (json!({"players": [{"income_rights": [4]}, {}, {}], "resource_fields": {"4": 1}, "worker_fields": {"5": 0}}), "not an income field"),
+        (json!({"players": [{"income_rights": [9]}, {}, {}]}), "1 to 5"),
+    ] {
+        let e = g.setup(&desc).unwrap_err().to_string();
+        assert!(e.contains("players[0].income_rights") && e.contains(why), "{desc}: {e}");
+    }
+    let ok = at(&g, json!({"players": [{"income_rights": [2]}, {}, {}], "resource_fields": {"2": 1}, "worker_fields": {"5": 0}}));
+    let mut bad = ok.clone();
+    bad.players[0].income_rights = 0b1000;
+    let e = g.validate_state(&bad).unwrap_err().to_string();
+    assert!(e.contains("players[0].income_rights"), "{e}");
+}
+
+#[test]
+fn a_state_of_format_version_5_is_refused_naming_its_version() {
+    // A version 5 state has no income rights (ruling 33): it is refused, as JSON and as
+    // bytes, naming its version and the one read now.
+    use std::sync::Arc;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/saved/mistwind/v5");
+    let stem = "mistwind-1p-difficulty=easy-resource_board=B-worker_board=B-middle";
+    let text = std::fs::read_to_string(dir.join(format!("{stem}.json"))).unwrap();
+    let bytes = std::fs::read(dir.join(format!("{stem}.bin"))).unwrap();
+    let g = Arc::new(Mistwind::load(&opts(json!({"players": 1, "resource_board": "B", "worker_board": "B"}))).unwrap());
+    for e in [crate::engine::GameState::from_json(&g, text.trim_end()).err(), crate::engine::GameState::from_bytes(&g, &bytes).err()] {
+        let m = e.expect("a version 5 state is refused").to_string();
+        assert!(m.contains("version 5") && m.contains("reads version 6"), "{m}");
+    }
 }
 
 #[test]

@@ -113,7 +113,8 @@ const BOARD: usize = 2 * ROW * MAX_PLAYERS
     + 2 * MAX_WHALES
     + SIDE_B
     + WORKER_B
-    + MAX_PLAYERS * MAX_PORTS;
+    + MAX_PLAYERS * MAX_PORTS
+    + MAX_PLAYERS * ROW;
 /// Resource board side B: whose turn it is, the income fields still due, the resource types
 /// of the pending choice, and the resources left to receive.
 const SIDE_B: usize = MAX_PLAYERS + ROW + 4 + 1;
@@ -355,7 +356,7 @@ impl Mistwind {
             Phase::PlaceWhales => format!("{p} places a whale"),
             Phase::Discard => format!("{p} discards a chip in secret"),
             Phase::Turns if s.income != 0 => {
-                let f = s.income.trailing_zeros() as usize;
+                let f = next_income(s.income).0;
                 let ch = self.resource_board[f].choices;
                 format!("{p} receives the income of resource field {} ({} or {}) for {}'s chip", f + 1, RESOURCES[ch[0] as usize], RESOURCES[ch[1] as usize], self.who(s.turn as usize))
             }
@@ -415,7 +416,13 @@ impl Mistwind {
                 .collect();
             let _ = writeln!(o, "Outposts built by this round's port bonuses (only the claims they made possible may be made now): [{}]", built.join("; "));
         }
-        let _ = writeln!(o, "Resource board: {}", (0..ROW).map(|i| format!("{}:{}", i + 1, owner(s.resource_fields[i]))).collect::<Vec<_>>().join(" "));
+        let _ = writeln!(o, "Resource board: {}", (0..ROW).map(|i| {
+            // Ruling 33: who else receives the field's income this round (worker board side B's
+            // field 5).
+            let rights: Vec<String> = (0..self.positions).filter(|&q| s.players[q].income_rights & (1 << i) != 0).map(|q| self.who(q)).collect();
+            let rights = if rights.is_empty() { String::new() } else { format!(" (income also to {})", rights.join(", ")) };
+            format!("{}:{}{rights}", i + 1, owner(s.resource_fields[i]))
+        }).collect::<Vec<_>>().join(" "));
         let _ = writeln!(o, "Worker board: {}", (0..ROW).map(|i| format!("{}:{}", i + 1, owner(s.worker_fields[i]))).collect::<Vec<_>>().join(" "));
         let _ = writeln!(o, "Characters:");
         for i in 0..ROW {
@@ -718,7 +725,7 @@ impl View for Mistwind {
         w.mask(MAX_WHALES, s.moved as u64);
         w.mask(MAX_WHALES, s.cargo_done as u64);
         w.one_hot(MAX_PLAYERS, s.turn as usize);
-        w.mask(ROW, s.income as u64);
+        w.mask(ROW, income_fields(s.income) as u64);
         let (types, left) = match s.step {
             Step::Receive(n, named) => (0b1111 & !(1u64 << named), n),
             Step::Share(_, x, y) => ((1u64 << x) | (1 << y), 0),
@@ -745,6 +752,9 @@ impl View for Mistwind {
         w.one_hot(4, want);
         for p in 0..MAX_PLAYERS {
             w.mask(MAX_PORTS, s.bonus_outposts[p] as u64);
+        }
+        for p in 0..MAX_PLAYERS {
+            w.mask(ROW, s.players[p].income_rights as u64);
         }
         debug_assert_eq!(w.at, tensor_len());
     }
@@ -905,4 +915,5 @@ pub mod layout {
     pub const OFFERED: usize = PARTNER + MAX_PLAYERS;
     pub const ASKED_FOR: usize = OFFERED + 4;
     pub const BONUS_OUTPOSTS: usize = ASKED_FOR + 4;
+    pub const INCOME_RIGHTS: usize = BONUS_OUTPOSTS + MAX_PLAYERS * MAX_PORTS;
 }

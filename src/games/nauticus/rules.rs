@@ -484,7 +484,7 @@ impl Nauticus {
 impl Rules for Nauticus {
     type State = State;
 
-    const STATE_FORMAT: u32 = 2;
+    const STATE_FORMAT: u32 = 3;
 
     fn spec(&self) -> &GameSpec {
         &self.spec

@@ -28,6 +28,9 @@ struct ShipDesc {
     sails: u8,
     #[serde(default)]
     crown_sails: u8,
+    /// Of the crown sails, those standing on regular masts; by default those the crown masts
+    /// cannot carry (a crown sail stands on a crown mast while one is free; ruling 1).
+    crown_sails_on_regular_masts: Option<u8>,
     #[serde(default)]
     goods: BTreeMap<String, u8>,
 }
@@ -127,6 +130,18 @@ impl Nauticus {
         sh.crown_masts = d.crown_masts;
         sh.sails = d.sails;
         sh.crown_sails = d.crown_sails;
+        let on_regular = d.crown_sails_on_regular_masts.unwrap_or(d.crown_sails.saturating_sub(d.crown_masts));
+        let field = if d.crown_sails_on_regular_masts.is_some() { "crown_sails_on_regular_masts" } else { "crown_sails" };
+        if on_regular > d.crown_sails {
+            return Err(EngineError::setup(f(field), "more crown sails on regular masts than crown sails"));
+        }
+        if d.crown_sails - on_regular > d.crown_masts {
+            return Err(EngineError::setup(f(field), "a crown mast carries one crown sail: no more crown sails on crown masts than crown masts"));
+        }
+        if d.sails + on_regular > d.masts {
+            return Err(EngineError::setup(f(field), "a regular mast carries one sail: no more regular sails and crown sails on regular masts than regular masts"));
+        }
+        sh.crown_sails_on_regular_masts = on_regular;
         match &d.coat {
             Some(c) => match self.data.coats.iter().position(|x| x == c) {
                 Some(i) if d.masts > 0 => sh.coat = i as u8,
@@ -412,6 +427,15 @@ fn ship_problem(sh: &Ship) -> Option<String> {
     }
     if sh.sails > sh.masts {
         return Some("more regular sails than regular masts (a regular sail sits on a mast of its coat of arms)".into());
+    }
+    if sh.crown_sails_on_regular_masts > sh.crown_sails {
+        return Some("field `crown_sails_on_regular_masts`: more than the ship's crown sails".into());
+    }
+    if sh.sails + sh.crown_sails_on_regular_masts > sh.masts {
+        return Some("field `crown_sails_on_regular_masts`: the regular sails and the crown sails on regular masts outnumber the regular masts".into());
+    }
+    if sh.crown_sails - sh.crown_sails_on_regular_masts > sh.crown_masts {
+        return Some("field `crown_sails_on_regular_masts`: the crown sails on crown masts outnumber the crown masts (a crown mast carries only a crown sail)".into());
     }
     if (sh.coat == NONE) != (sh.masts == 0) || (sh.coat != NONE && sh.coat as usize >= COATS) {
         return Some("the coat of arms does not match the regular masts".into());

@@ -50,6 +50,10 @@ pub struct Ship {
     pub crown_masts: u8,
     pub sails: u8,
     pub crown_sails: u8,
+    /// Of the crown sails, those standing on regular masts (the others stand on crown masts).
+    /// A crown sail stands on a free crown mast when the ship has one, otherwise on a regular
+    /// mast, and stays there (ruling 1).
+    pub crown_sails_on_regular_masts: u8,
     /// Goods under the hull parts, by kind.
     pub goods: [u8; 4],
 }
@@ -67,6 +71,7 @@ impl Default for Ship {
             crown_masts: 0,
             sails: 0,
             crown_sails: 0,
+            crown_sails_on_regular_masts: 0,
             goods: [0; 4],
         }
     }
@@ -90,6 +95,14 @@ impl Ship {
     }
     pub fn all_sails(&self) -> u8 {
         self.sails + self.crown_sails
+    }
+    /// Regular masts without a sail.
+    pub fn free_regular_masts(&self) -> u8 {
+        self.masts.saturating_sub(self.sails + self.crown_sails_on_regular_masts)
+    }
+    /// Crown masts without a sail.
+    pub fn free_crown_masts(&self) -> u8 {
+        self.crown_masts.saturating_sub(self.crown_sails - self.crown_sails_on_regular_masts.min(self.crown_sails))
     }
     pub fn cargo(&self) -> u8 {
         self.goods.iter().sum()
@@ -122,12 +135,10 @@ impl Ship {
             k if (MAST..CROWN_MAST).contains(&k) => {
                 self.all_masts() < self.parts() && (self.coat == NONE || self.coat == k - MAST)
             }
-            CROWN_SAIL => self.all_sails() < self.all_masts(),
-            // Ruling 1: a regular sail goes onto a free regular mast of its coat of arms (a crown
-            // sail may sit on any mast, so a free one is counted for it when all are taken).
-            k if (SAIL..CROWN_SAIL).contains(&k) => {
-                self.coat == k - SAIL && self.sails < self.masts && self.all_sails() < self.all_masts()
-            }
+            // Ruling 1: a crown sail goes onto any free mast; a regular sail onto a free regular
+            // mast of its coat of arms (one that neither a regular sail nor a crown sail stands on).
+            CROWN_SAIL => self.free_regular_masts() + self.free_crown_masts() > 0,
+            k if (SAIL..CROWN_SAIL).contains(&k) => self.coat == k - SAIL && self.free_regular_masts() > 0,
             k => {
                 debug_assert!(k >= GOOD);
                 self.cargo() < self.parts()
@@ -142,7 +153,14 @@ impl Ship {
             STERN => self.stern = true,
             3 => self.centres += 1,
             CROWN_MAST => self.crown_masts += 1,
-            CROWN_SAIL => self.crown_sails += 1,
+            // Ruling 1: a crown sail stands on a free crown mast when there is one (a crown mast
+            // takes nothing else), otherwise on a free regular mast; placed parts never move.
+            CROWN_SAIL => {
+                if self.free_crown_masts() == 0 {
+                    self.crown_sails_on_regular_masts += 1;
+                }
+                self.crown_sails += 1;
+            }
             k if (MAST..CROWN_MAST).contains(&k) => {
                 self.masts += 1;
                 self.coat = k - MAST;

@@ -52,7 +52,7 @@ fn decoded(st: &St, player: usize) -> Decoded {
 }
 
 const PLAYER_ROW: usize = 8 + KINDS + 4;
-const SHIP_ROW: usize = 23;
+const SHIP_ROW: usize = 24;
 
 fn tile(name: &str) -> usize {
     TILES.iter().position(|t| *t == name).unwrap_or_else(|| panic!("no action tile {name:?}"))
@@ -83,7 +83,7 @@ fn the_documented_layout_is_the_tensors() {
         sizes,
         [1, 1, 4, 9, 64, 8, 8, 8, 8, 8, KINDS, 4, 3, 8, 1, 1, 4, 1, KINDS, 1, 1, 6, 1, 4, 1, 4 * PLAYER_ROW, MAX_SHIPS * SHIP_ROW]
     );
-    assert_eq!(st.observation_tensor(0).unwrap().len(), 1783);
+    assert_eq!(st.observation_tensor(0).unwrap().len(), 1847);
 }
 
 /// The table of a position in the middle of a round, seen by two seats: where the round
@@ -150,13 +150,13 @@ fn the_table_and_the_players_decode() {
         bow.extend(one_hot(4, Some(rel(0))));
         bow.extend([0.0, 1.0, 0.0, 0.0]);
         bow.extend(one_hot(5, Some(0)));
-        bow.extend([1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        bow.extend([1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
         assert_eq!(ship(0), bow);
         let mut single = vec![1.0];
         single.extend(one_hot(4, Some(rel(2))));
         single.extend([1.0, 0.0, 0.0, 0.0]);
         single.extend(one_hot(5, Some(4)));
-        single.extend([0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0]);
+        single.extend([0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0]);
         assert_eq!(ship(1), single);
         assert!(d.field("ships")[2 * SHIP_ROW..].iter().all(|&v| v == 0.0));
 
@@ -257,4 +257,17 @@ fn the_rewards_decode() {
     assert_eq!(d.field("reward goods left"), [1.0]);
     assert_eq!(d.field("reward goods taken"), [0.0, 0.0, 1.0, 0.0]);
     assert_eq!(d.row("players", 0, PLAYER_ROW)[8 + kind(&st, "salt")], 1.0);
+}
+
+/// The crown sails standing on regular masts (ruling 1): after the crown sails, before the goods.
+#[test]
+fn the_crown_sails_on_regular_masts_decode() {
+    let st = position(
+        2,
+        json!({"players": [{"ships": [{"hull": ["bow", "stern"], "coat": "whale", "masts": 1, "crown_masts": 1,
+                                       "crown_sails": 1, "crown_sails_on_regular_masts": 1}]}]}),
+    );
+    let d = decoded(&st, 0);
+    // present, owner (4), single, bow, stern, centres, coat (5), then the masts and sails.
+    assert_eq!(d.row("ships", 0, SHIP_ROW)[14..19], [1.0, 1.0, 0.0, 1.0, 1.0]);
 }

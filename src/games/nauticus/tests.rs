@@ -908,6 +908,120 @@ fn a_crown_mast_carries_a_crown_sail_and_sails_never_restrict_masts() {
 }
 
 #[test]
+fn a_crown_sail_stays_on_the_regular_mast_it_was_placed_on() {
+    // "crown sails are wild and can be placed onto masts of any type"; "parts once placed
+    // cannot later be rearranged" (ruling 1: a crown sail stands on a free crown mast when
+    // the ship has one, otherwise on a regular mast, and stays there).
+    use super::data::{BOW, CROWN_MAST, CROWN_SAIL, MAST, SAIL, STERN};
+    let whale = 0u8;
+    // The crown sail comes first: it stands on the whale mast, the only mast. The crown mast
+    // that follows takes only a crown sail, so no whale sail fits any more.
+    let mut s = super::Ship::begun_with(0, BOW);
+    s.add(STERN);
+    s.add(MAST + whale);
+    s.add(CROWN_SAIL);
+    assert_eq!(s.crown_sails_on_regular_masts, 1);
+    s.add(CROWN_MAST);
+    assert!(!s.accepts(SAIL + whale), "the crown sail would have to move to the crown mast");
+    assert!(s.accepts(CROWN_SAIL));
+    s.add(CROWN_SAIL);
+    assert_eq!((s.crown_sails, s.crown_sails_on_regular_masts), (2, 1));
+    assert!(s.complete());
+    // The crown mast comes first: the crown sail stands on it, and the whale mast keeps its
+    // room for a whale sail.
+    let mut t = super::Ship::begun_with(0, BOW);
+    t.add(STERN);
+    t.add(MAST + whale);
+    t.add(CROWN_MAST);
+    t.add(CROWN_SAIL);
+    assert_eq!(t.crown_sails_on_regular_masts, 0);
+    assert!(t.accepts(SAIL + whale));
+    // The crown mast already carries a crown sail: the next one stands on the whale mast.
+    let mut u = super::Ship::begun_with(0, BOW);
+    u.add(STERN);
+    u.add(CROWN_MAST);
+    u.add(CROWN_SAIL);
+    u.add(MAST + whale);
+    u.add(CROWN_SAIL);
+    assert_eq!(u.crown_sails_on_regular_masts, 1);
+    assert!(u.complete());
+
+    // The audit's position, played: a bow and stern with a whale mast; transport brings the
+    // crown sail (onto the whale mast), then the crown mast; the whale sail in the warehouse
+    // then has no mast to go to, and is not offered for transport.
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("transport", 4),
+               "players": [{"extra": false, "workers": 4,
+                            "warehouse": {"crown sail": 1, "crown mast": 1, "whale sail": 1},
+                            "ships": [{"hull": ["bow", "stern"], "coat": "whale", "masts": 1}]}]}),
+    );
+    play(&mut st, "choose: transport");
+    assert!(has(&st, "transport: a whale sail from the warehouse"));
+    play(&mut st, "transport: a crown sail from the warehouse");
+    play(&mut st, "put on ship 1: the crown sail (bow+stern, 1 whale mast)");
+    play(&mut st, "transport: a crown mast from the warehouse");
+    play(&mut st, "put on ship 1: the crown mast (bow+stern, 1 whale mast, 1 crown sail (1 on a regular mast))");
+    assert!(!has(&st, "transport: a whale sail from the warehouse"), "{:?}", legal_names(&st));
+    assert!(has(&st, "finish the action"));
+    // The same ship described with its crown sail on the crown mast (the default: a crown
+    // sail stands on a crown mast while one is free) does take the whale sail.
+    let mut st = position(
+        2,
+        json!({"pointing": 2, "spaces": layout_with("transport", 4),
+               "players": [{"extra": false, "workers": 4, "warehouse": {"whale sail": 1},
+                            "ships": [{"hull": ["bow", "stern"], "coat": "whale", "masts": 1,
+                                       "crown_masts": 1, "crown_sails": 1}]}]}),
+    );
+    play(&mut st, "choose: transport");
+    assert!(has(&st, "transport: a whale sail from the warehouse"));
+}
+
+#[test]
+fn described_crown_sails_on_regular_masts_are_checked_naming_the_field() {
+    // Ruling 1: a regular mast carries one sail, a crown mast only a crown sail.
+    let g = game(2);
+    let ship = |extra: Value| {
+        let mut sh = json!({"hull": ["bow", "stern"], "coat": "whale", "masts": 1, "crown_masts": 1});
+        for (k, v) in extra.as_object().unwrap() {
+            sh[k] = v.clone();
+        }
+        g.setup(&json!({"players": [{"ships": [sh]}]}))
+    };
+    for bad in [
+        json!({"crown_sails": 1, "crown_sails_on_regular_masts": 2}),
+        json!({"crown_sails": 2, "crown_sails_on_regular_masts": 0}),
+        json!({"crown_sails": 1, "sails": 1, "crown_sails_on_regular_masts": 1}),
+    ] {
+        let e = ship(bad.clone()).unwrap_err().to_string();
+        assert!(e.contains("players[0].ships[0].crown_sails_on_regular_masts"), "{bad}: {e}");
+    }
+    assert_eq!(ship(json!({"crown_sails": 2})).unwrap().ships[0].crown_sails_on_regular_masts, 1);
+    assert!(ship(json!({"crown_sails": 1, "crown_sails_on_regular_masts": 1})).is_ok());
+    // A loaded state with impossible counts is refused, naming the field.
+    let st = position(2, json!({"players": [{"ships": [{"hull": ["bow", "stern"], "coat": "whale", "masts": 1,
+                                                       "crown_masts": 1, "crown_sails": 1}]}]}));
+    let mut saved: Value = serde_json::from_str(&st.to_json()).unwrap();
+    saved["state"]["ships"][0]["crown_sails_on_regular_masts"] = json!(2);
+    let e = GameState::from_json(&Arc::new(game(2)), &saved.to_string()).err().unwrap().to_string();
+    assert!(e.contains("crown_sails_on_regular_masts"), "{e}");
+}
+
+#[test]
+fn a_state_of_format_version_2_is_refused_naming_its_version() {
+    // A version 2 ship does not say where its crown sails stand (ruling 1), so version 2
+    // states are refused, as JSON and as bytes, naming their version and the one read now.
+    let g = Arc::new(game(2));
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/saved/nauticus/v2");
+    let text = std::fs::read_to_string(dir.join("nauticus-2p-middle.json")).unwrap();
+    let bytes = std::fs::read(dir.join("nauticus-2p-middle.bin")).unwrap();
+    for e in [GameState::from_json(&g, text.trim_end()).err(), GameState::from_bytes(&g, &bytes).err()] {
+        let m = e.expect("a version 2 state is refused").to_string();
+        assert!(m.contains("version 2") && m.contains("reads version 3"), "{m}");
+    }
+}
+
+#[test]
 fn goods_one_under_each_hull_tile_even_on_unfinished_ships() {
     // "Bought (paid) goods can be placed directly onto hull parts, even onto unfinished ships.
     // Every hull part offers space for exactly 1 good ... Both identical and different goods

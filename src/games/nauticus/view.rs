@@ -18,7 +18,7 @@ const STEPS: usize = 9;
 const GLOBAL: usize = 2 + MAX_PLAYERS + STEPS + 8 * 8 + 8 * 5 + KINDS;
 const TURN: usize = MAX_PLAYERS + 3 + 8 + 1 + 1 + 4 + 1 + KINDS + 1 + 1 + 6 + 1 + 4 + 1;
 const PER_PLAYER: usize = 8 + KINDS + 4;
-const PER_SHIP: usize = 1 + MAX_PLAYERS + 4 + 5 + 4 + 4 + 1;
+const PER_SHIP: usize = 1 + MAX_PLAYERS + 4 + 5 + 5 + 4 + 1;
 
 /// Length of the observation tensor.
 pub const fn tensor_len() -> usize {
@@ -86,6 +86,10 @@ impl Nauticus {
         }
         if sh.crown_sails > 0 {
             let _ = write!(out, ", {} crown sail{}", sh.crown_sails, if sh.crown_sails > 1 { "s" } else { "" });
+            let r = sh.crown_sails_on_regular_masts;
+            if r > 0 {
+                let _ = write!(out, " ({r} on {})", if r > 1 { "regular masts" } else { "a regular mast" });
+            }
         }
         if sh.cargo() > 0 {
             let cargo: Vec<String> = (0..4)
@@ -508,6 +512,7 @@ impl View for Nauticus {
             o.put(sh.crown_masts as f32);
             o.put(sh.sails as f32);
             o.put(sh.crown_sails as f32);
+            o.put(sh.crown_sails_on_regular_masts as f32);
             for g in 0..4 {
                 o.put(sh.goods[g] as f32);
             }

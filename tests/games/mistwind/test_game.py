@@ -24,7 +24,7 @@ def test_mistwind_is_listed_for_one_to_five_players_each_solo_difficulty_and_eac
             assert sorted(c.options["difficulty"] for c in listed if c.players == 1) == ["easy", "hard", "medium"]
     game = tw.load(NAME)
     assert game.players == 3
-    assert game.state_format == 5
+    assert game.state_format == 6
 
 
 def test_worker_board_side_b_trades_are_answered_by_the_other_player() -> None:
@@ -167,3 +167,14 @@ def test_difficulty_is_only_for_the_solo_mode() -> None:
     with pytest.raises(tw.OptionError, match="difficulty"):
         tw.load(NAME, players=3, difficulty="hard")
     assert tw.load(NAME, players=1).options["difficulty"] == "easy"
+
+
+def test_field5_income_fields_is_an_option_on_by_default_and_not_a_configuration() -> None:
+    # Ruling 33: worker board side B's field 5 may use resource board side B's income fields
+    # by default; False keeps the other reading.
+    assert tw.load(NAME).options["field5_income_fields"] is True
+    off = tw.load(NAME, resource_board="B", worker_board="B", field5_income_fields=False)
+    assert off.options["field5_income_fields"] is False
+    assert all("field5_income_fields" not in c for c in tw.configurations(NAME))
+    with pytest.raises(tw.SetupError, match="income_rights"):
+        off.setup({"players": [{"income_rights": [2]}, {}, {}], "resource_fields": {"2": 1}, "worker_fields": {"5": 0}})

@@ -29,7 +29,7 @@ def test_nauticus_is_listed_for_two_to_four_players() -> None:
     assert [c.players for c in NAUTICUS] == [2, 3, 4]
     game = tw.load(NAME)
     assert game.players == 3
-    assert game.state_format == 2
+    assert game.state_format == 3
 
 
 def test_the_hull_example_through_the_setup_helper() -> None:
