@@ -1,6 +1,6 @@
 //! Before the Wind (Torsten Landsvogt, Phalanx Games / Mayfair Games 2007) for 2 to 4
-//! players, by its complete rules. `docs/games/before-the-wind.md` maps every rule to its
-//! code and test and records the rulings.
+//! players, by its complete rules. `docs/games/before-the-wind.md` records the rulings;
+//! `docs/dev/before-the-wind-records.md` maps every rule to its code and test.
 
 use serde_json::Value;
 

@@ -1,6 +1,6 @@
 //! Before the Wind's rules: who acts, what is legal, and what each action and chance outcome
-//! does. Sections refer to the rulebook; `docs/games/before-the-wind.md` maps each rule to
-//! its code and test and records the rulings.
+//! does. Sections refer to the rulebook; `docs/dev/before-the-wind-records.md` maps each rule
+//! to its code and test, and `docs/games/before-the-wind.md` records the rulings.
 
 use serde_json::Value;
 

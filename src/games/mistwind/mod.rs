@@ -1,8 +1,9 @@
 //! Mistwind (Adrian Adamescu & Daryl Andrews, SPIEL DAS! / First Fish Games 2024) for 1 to 5
 //! players, with side A or B of the resource board and of the worker board; the 2-player
 //! game adds two automa players (AUT) that are not seats, the solo mode three and a difficulty
-//! goal. `docs/games/mistwind.md` maps every rule to its code and test, records the rulings
-//! and the reconstructed components, and says what is not built yet.
+//! goal. `docs/games/mistwind.md` records the rulings and the reconstructed components;
+//! `docs/dev/mistwind-records.md` maps every rule to its code and test and says what is not
+//! built yet.
 
 use serde_json::Value;
 

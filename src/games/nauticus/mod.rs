@@ -1,6 +1,6 @@
 //! Nauticus (Wolfgang Kramer & Michael Kiesling, Kosmos 2013) for 2 to 4 players.
-//! `docs/games/nauticus.md` maps every rule to its code and test, records the rulings and
-//! says what is not built yet.
+//! `docs/games/nauticus.md` records the rulings; `docs/dev/nauticus-records.md` maps every
+//! rule to its code and test and says what is not built yet.
 
 use serde_json::Value;
 

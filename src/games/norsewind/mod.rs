@@ -1,6 +1,6 @@
 //! Norsewind for 1 (solo against the Vikings) to 4 players, by its complete rules.
-//! `docs/games/norsewind.md` maps every rule to its code and test, records the rulings and
-//! says what is not built yet.
+//! `docs/games/norsewind.md` records the rulings; `docs/dev/norsewind-records.md` maps every
+//! rule to its code and test and says what is not built yet.
 
 use serde_json::Value;
 

@@ -1,5 +1,5 @@
 //! Norsewind's rules: setup, legal moves, chance, the effect of every move, final scoring
-//! and the winners. `docs/games/norsewind.md` maps each rule to its code and test.
+//! and the winners. `docs/dev/norsewind-records.md` maps each rule to its code and test.
 
 use serde_json::Value;
 

@@ -1,5 +1,6 @@
 //! North Wind (Klaus Teuber, Kosmos 2014) for 2 to 4 players, by its complete rules.
-//! `docs/games/north-wind.md` maps every rule to its code and test and records the rulings.
+//! `docs/games/north-wind.md` records the rulings; `docs/dev/north-wind-records.md` maps
+//! every rule to its code and test.
 
 use serde_json::Value;
 

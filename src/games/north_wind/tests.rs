@@ -1527,7 +1527,7 @@ fn gold_limit_binds(limited: &NorthWind, unlimited: &NorthWind, s: &super::State
     (short, refused || (!short && free != after))
 }
 
-/// A measurement, not a check (ignored; the numbers are in docs/games/north-wind.md, ruling 13):
+/// A measurement, not a check (ignored; the numbers are in docs/dev/north-wind-records.md, ruling 13):
 /// in how many games the bank's limit binds under `gold="limited"`, with each built-in agent in
 /// self-play. Game i is played from `derive_seed(2026, i)` (chance) and `derive_seed(7, i)` (the
 /// agents). Run it with `cargo test --release --lib measure_how_often_the_gold_limit_binds --
