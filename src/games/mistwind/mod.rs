@@ -14,6 +14,7 @@ mod automa;
 pub mod data;
 mod heuristic;
 mod log;
+mod picture;
 mod resample;
 mod rules;
 mod setup;
