@@ -100,6 +100,21 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// `text` cut into lines of at most `width` characters, at spaces.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(l) if l.len() + 1 + word.len() <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
 /// A coordinate or length, with at most two decimals and no trailing zeros.
 fn num(out: &mut String, x: f64) {
     let r = (x * 100.0).round() / 100.0;

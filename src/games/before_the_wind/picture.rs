@@ -190,3 +190,46 @@ impl Picture for BeforeTheWind {
         svg.finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::engine::prelude::*;
+    use crate::harness::positions::midgame_state;
+    use crate::harness::xml::count_class;
+
+    /// Ruling 2: "Keep the amount of money you own secret during the game."
+    #[test]
+    fn each_seat_sees_its_own_purse_and_the_others_face_down() {
+        for players in 2..=4 {
+            let g = Arc::new(BeforeTheWind::load(serde_json::json!({"players": players}).as_object().unwrap()).unwrap());
+            for seed in 0..3 {
+                let s = midgame_state(&g, seed, 50 + 50 * seed as usize);
+                assert_ne!(s.phase, Phase::GameOver);
+                assert_eq!(count_class(&g.svg(&s, Viewer::All), "purse"), players);
+                assert_eq!(count_class(&g.svg(&s, Viewer::Table), "purse"), 0);
+                for p in 0..players {
+                    let svg = g.svg(&s, Viewer::Seat(p));
+                    assert_eq!(count_class(&svg, "purse"), 1);
+                    assert_eq!(count_class(&svg, "face-down") , 5 + players - 1, "the decks and the other purses");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_picture_shows_the_harbours_ships_and_each_players_goods() {
+        let g = Arc::new(BeforeTheWind::load(serde_json::json!({"players": 3}).as_object().unwrap()).unwrap());
+        for seed in 0..4 {
+            let s = midgame_state(&g, seed, 40 + 70 * seed as usize);
+            let svg = g.svg(&s, Viewer::All);
+            assert_eq!(count_class(&svg, "ship"), s.harbour.iter().filter(|&&h| h != NONE).count());
+            assert_eq!(count_class(&svg, "player"), 3);
+            assert_eq!(count_class(&svg, "goods-card"), (0..3).map(|p| s.seats[p].held() as usize).sum::<usize>());
+            assert_eq!(count_class(&svg, "warehouse-good"), (0..3).map(|p| s.seats[p].stored() as usize).sum::<usize>());
+            assert_eq!(count_class(&svg, "action-card") >= s.display.iter().filter(|&&d| d != NONE).count(), true);
+        }
+    }
+}

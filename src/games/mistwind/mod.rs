@@ -49,6 +49,9 @@ pub struct Mistwind {
     pub resource_board: [data::ResourceField; 5],
     /// The worker board's side in play (the `worker_board` option).
     pub worker_board: [data::WorkerField; 5],
+    /// Where the picture draws each port: reconstructed from the map's connections on the
+    /// first drawing (`picture::map_layout`), never on the hot path.
+    pub(crate) map_layout: std::sync::OnceLock<Vec<(f64, f64)>>,
     /// The user's data (as JSON) when it is not the shipped file.
     pub(crate) config: Value,
     pub(crate) spec: GameSpec,
@@ -125,7 +128,7 @@ impl GameDefinition for Mistwind {
             max_return: 1.0,
         };
         let config = options.config(Self::NAME, custom_data.as_ref());
-        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, worker_board, config, spec })
+        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, worker_board, map_layout: std::sync::OnceLock::new(), config, spec })
     }
 }
 

@@ -222,3 +222,38 @@ impl Picture for Nauticus {
         svg.finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::engine::prelude::*;
+    use crate::harness::positions::midgame_state;
+    use crate::harness::xml::count_class;
+
+    #[test]
+    fn the_picture_shows_every_ship_with_its_parts_masts_sails_and_goods_and_the_eight_action_spaces() {
+        for players in 2..=4 {
+            let g = Arc::new(Nauticus::load(serde_json::json!({"players": players}).as_object().unwrap()).unwrap());
+            for seed in 0..4 {
+                let s = midgame_state(&g, seed, 80 + 60 * seed as usize);
+                let svg = g.svg(&s, Viewer::Seat(0));
+                let ships = &s.ships[..s.num_ships as usize];
+                assert!(!ships.is_empty() || seed == 0);
+                assert_eq!(count_class(&svg, "ship"), ships.len());
+                assert_eq!(count_class(&svg, "hull-part"), ships.iter().map(|sh| sh.parts() as usize).sum::<usize>());
+                assert_eq!(count_class(&svg, "mast"), ships.iter().map(|sh| sh.all_masts() as usize).sum::<usize>());
+                assert_eq!(count_class(&svg, "sail"), ships.iter().map(|sh| sh.all_sails() as usize).sum::<usize>());
+                assert_eq!(count_class(&svg, "good"), ships.iter().map(|sh| sh.cargo() as usize).sum::<usize>());
+                assert_eq!(count_class(&svg, "action-space"), 8);
+                assert_eq!(count_class(&svg, "player-board"), players);
+                let held: usize = (0..players).map(|p| s.players[p].warehouse.iter().map(|&n| n as usize).sum::<usize>()).sum();
+                assert_eq!(count_class(&svg, "warehouse-tile"), held);
+                // Everything in Nauticus is open: every viewer's picture is the same but for its caption.
+                let caption = |v: Viewer| g.svg(&s, v).replace(&v.caption(), "");
+                assert_eq!(caption(Viewer::All), caption(Viewer::Table));
+            }
+        }
+    }
+}

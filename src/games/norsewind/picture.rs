@@ -214,3 +214,41 @@ impl Picture for Norsewind {
         svg.finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::engine::prelude::*;
+    use crate::harness::positions::midgame_state;
+    use crate::harness::xml::count_class;
+
+    #[test]
+    fn the_picture_shows_the_market_every_kingdom_with_its_buildings_and_figures_and_the_vikings_in_solo() {
+        for options in [serde_json::json!({"players": 3}), serde_json::json!({"players": 1, "level": 4})] {
+            let g = Arc::new(Norsewind::load(options.as_object().unwrap()).unwrap());
+            for seed in 0..4 {
+                let s = midgame_state(&g, seed, 30 + 30 * seed as usize);
+                let svg = g.svg(&s, Viewer::All);
+                let players = s.players as usize;
+                assert_eq!(count_class(&svg, "player"), players);
+                assert_eq!(count_class(&svg, "kingdom"), players * KINGDOMS);
+                let kingdoms = || (0..players).flat_map(|p| s.player[p].kingdoms.iter());
+                let market = s.market.iter().filter(|&&c| c != NONE && g.card(c).kind != CASTLE).count();
+                let built: usize = kingdoms().map(|k| k.count as usize).sum();
+                assert_eq!(count_class(&svg, "building"), market + built);
+                let castles = kingdoms().filter(|k| k.castle != NONE).count()
+                    + s.display_len as usize
+                    + s.market.iter().filter(|&&c| c != NONE && g.card(c).kind == CASTLE).count();
+                assert_eq!(count_class(&svg, "castle"), castles);
+                let figures: usize = kingdoms()
+                    .map(|k| k.figures.iter().flatten().filter(|&&f| f != NONE).count() + (k.tile_figure != NONE) as usize)
+                    .sum();
+                assert_eq!(count_class(&svg, "citizen"), figures);
+                assert_eq!(count_class(&svg, "vikings"), g.solo() as usize);
+                assert_eq!(count_class(&svg, "viking-ship"), g.solo() as usize);
+            }
+        }
+    }
+}

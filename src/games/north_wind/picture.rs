@@ -7,7 +7,7 @@
 use super::data::{Kind, CREW_SLOTS, GOODS, PORTS};
 use super::state::{Phase, State, NONE, PUBLIC};
 use super::NorthWind;
-use crate::engine::svg::{hull, palette, Svg, Viewer};
+use crate::engine::svg::{hull, palette, wrap, Svg, Viewer};
 use crate::engine::Picture;
 
 const WIDTH: f64 = 960.0;
@@ -28,21 +28,6 @@ const SUPPLY_TOP: f64 = 632.0;
 const GOOD_COLOURS: [&str; 5] = ["#e9c46a", "#5fa8d3", "#f4f4f4", "#8d5a2b", "#7b2d5b"];
 /// Initials of the crew slots, as printed on the ship board.
 const CREW_INITIALS: [&str; 5] = ["Bo", "Bk", "Gu", "Tr", "Lo"];
-
-/// `text` cut into lines of at most `width` characters, at spaces.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split(' ') {
-        match lines.last_mut() {
-            Some(l) if l.len() + 1 + word.len() <= width => {
-                l.push(' ');
-                l.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
-}
 
 impl NorthWind {
     fn draw_port(&self, svg: &mut Svg, s: &State, viewer: Viewer, port: usize) {
@@ -122,7 +107,7 @@ impl NorthWind {
             svg.text(tx, ty + 8.0, "tokens").size(9.0).fill(palette::MUTED);
             for p in 0..self.players {
                 let n = s.column[port][p] as usize;
-                svg.counters((tx, ty + 20.0 + p as f64 * 16.0), n, 6.0, palette::seat(p), "token", 8);
+                svg.counters((tx, ty + 20.0 + p as f64 * 16.0), n, 5.0, palette::seat(p), "token", 16);
             }
             let maj = s.majority[port];
             let my = ty + 26.0 + self.players as f64 * 16.0;
@@ -266,5 +251,75 @@ impl Picture for NorthWind {
         }
         self.draw_supply(&mut svg, s);
         svg.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::engine::prelude::*;
+    use crate::harness::positions::midgame_state;
+    use crate::harness::xml::count_class;
+
+    fn game(players: usize) -> Arc<NorthWind> {
+        Arc::new(NorthWind::load(serde_json::json!({"players": players}).as_object().unwrap()).unwrap())
+    }
+
+    #[test]
+    fn the_picture_shows_each_ship_with_its_hold_cannons_and_crew_and_each_ports_contracts() {
+        for players in 2..=4 {
+            let g = game(players);
+            for seed in 0..4 {
+                let s = midgame_state(&g, seed, 60 + 40 * seed as usize);
+                let svg = g.svg(&s, Viewer::All);
+                let ships = &s.ships[..players];
+                assert_eq!(count_class(&svg, "ship"), players);
+                assert_eq!(count_class(&svg, "good"), ships.iter().map(|sh| sh.hold() as usize).sum::<usize>());
+                assert_eq!(count_class(&svg, "cannon"), ships.iter().map(|sh| sh.cannons as usize).sum::<usize>());
+                assert_eq!(count_class(&svg, "crew"), ships.iter().map(|sh| sh.crew_count() as usize).sum::<usize>());
+                assert_eq!(count_class(&svg, "captain"), ships.iter().map(|sh| sh.captains as usize).sum::<usize>());
+                assert_eq!(count_class(&svg, "port"), 3);
+                // The contract to fulfil next at each port, and the ones fulfilled.
+                let open = (0..3).filter(|&p| (s.done[p] as usize) < g.data.contracts[p].len()).count();
+                let done: usize = s.done.iter().map(|&d| d as usize).sum();
+                assert_eq!(count_class(&svg, "contract"), open + done);
+                assert_eq!(count_class(&svg, "fulfilled"), done);
+                assert_eq!(count_class(&svg, "token"), (0..3).map(|p| s.column[p].iter().map(|&n| n as usize).sum::<usize>()).sum::<usize>());
+            }
+        }
+    }
+
+    #[test]
+    fn the_lookouts_card_is_face_down_for_everyone_but_the_lookout() {
+        let g = game(3);
+        let mut seen = 0;
+        for seed in 0..40 {
+            let mut st = crate::engine::GameState::new(Arc::clone(&g), seed, false);
+            let mut i = 0usize;
+            while !st.is_terminal() && seen < 20 {
+                let legal = st.legal_actions();
+                st.apply(legal[(i * 7 + seed as usize) % legal.len()]).unwrap();
+                i += 1;
+                let s = st.inner();
+                if s.phase != Phase::PeekDecision {
+                    continue;
+                }
+                let active = s.active as usize;
+                let name = g.describe_card(s.voyage.peeked);
+                for p in 0..3 {
+                    let svg = g.svg(s, Viewer::Seat(p));
+                    assert_eq!(count_class(&svg, "lookout-card"), (p == active) as usize, "P{p}, the lookout P{active}");
+                }
+                assert_eq!(count_class(&g.svg(s, Viewer::Table), "lookout-card"), 0);
+                let everything = g.svg(s, Viewer::All);
+                assert_eq!(count_class(&everything, "lookout-card"), 1);
+                let first_word = name.split(' ').next().unwrap();
+                assert!(everything.contains(&crate::engine::svg::escape(first_word)));
+                seen += 1;
+            }
+        }
+        assert!(seen > 0, "no position with a lookout's card");
     }
 }

@@ -62,3 +62,24 @@ impl Picture for Regatta {
         svg.finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Action, GameDefinition, Rules};
+    use crate::harness::xml::{check_well_formed, count_class};
+
+    #[test]
+    fn a_boat_per_seat_and_the_pace_boat_and_secret_sails_face_down() {
+        let g = Regatta::load(serde_json::json!({"players": 3, "pace_boat": true}).as_object().unwrap()).unwrap();
+        let mut s = g.initial_state();
+        g.apply(&mut s, 2 as Action);
+        let svg = g.svg(&s, Viewer::Seat(1));
+        check_well_formed(&svg).unwrap();
+        assert_eq!(count_class(&svg, "boat"), 4);
+        assert_eq!(count_class(&svg, "pace-boat"), 1);
+        assert_eq!(count_class(&svg, "face-down"), 1, "P0's sails, set in secret");
+        assert_eq!(count_class(&g.svg(&s, Viewer::Seat(0)), "sails"), 1);
+        assert_eq!(count_class(&g.svg(&s, Viewer::All), "sails"), 1);
+    }
+}
