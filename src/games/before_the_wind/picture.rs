@@ -9,7 +9,7 @@ use super::data::{DECKS, GOODS};
 use super::state::{Phase, Standing, State, NONE};
 use super::BeforeTheWind;
 use crate::engine::svg::{palette, wrap, Svg, Viewer};
-use crate::engine::Picture;
+use crate::engine::{Picture, Rules};
 
 const WIDTH: f64 = 980.0;
 const HARBOUR_TOP: f64 = 56.0;
@@ -50,7 +50,6 @@ impl BeforeTheWind {
                 svg.polygon(&[(hw / 2.0 + 2.0, 18.0), (hw / 2.0 + 30.0, 66.0), (hw / 2.0 + 2.0, 66.0)]).fill(palette::SAIL).stroke(palette::INK).stroke_width(0.6);
                 svg.text(4.0, 12.0, &format!("{} VP, {}", ship.vp, if large { "large" } else { "small" })).size(9.0).bold();
                 Self::goods_row(svg, 4.0, 100.0, &ship.goods, "ship-good");
-                svg.text(4.0, 122.0, &ship.name).size(7.5).fill(palette::MUTED);
             });
             i += 1;
         }
@@ -107,7 +106,7 @@ impl BeforeTheWind {
     fn draw_player(&self, svg: &mut Svg, s: &State, viewer: Viewer, p: usize) {
         let pl = &s.seats[p];
         let y = PLAYERS_TOP + p as f64 * PLAYER_H;
-        let deciding = s.cursor as usize == p && s.phase != Phase::GameOver && s.phase != Phase::Ships && s.phase != Phase::Draw;
+        let deciding = self.actor(s) == crate::engine::Actor::Player(p);
         let sees = match viewer {
             Viewer::All => self.sees_purse(s, None, p),
             Viewer::Seat(v) => self.sees_purse(s, Some(v), p),
@@ -128,8 +127,8 @@ impl BeforeTheWind {
             }
             svg.text(40.0, 60.0, "guilders").size(9.0);
             // The hand of goods cards and the warehouse.
-            svg.text(120.0, 16.0, "hand").size(9.0).fill(palette::MUTED);
-            let mut hx = 150.0;
+            svg.text(160.0, 16.0, "hand").size(9.0).fill(palette::MUTED);
+            let mut hx = 190.0;
             for g in 0..4 {
                 for _ in 0..pl.hand[g] {
                     svg.rect(hx, 5.0, 14.0, 20.0).rounded(2.0).fill(GOOD_COLOURS[g]).stroke(palette::INK).stroke_width(0.5).class("goods-card").title(GOODS[g]);
@@ -137,13 +136,13 @@ impl BeforeTheWind {
                 }
             }
             let cap = self.data.rules.warehouse_capacity as usize;
-            svg.text(120.0, 46.0, &format!("warehouse {}/{cap}", pl.stored())).size(9.0).fill(palette::MUTED);
-            let end = Self::goods_row(svg, 210.0, 37.0, &pl.warehouse, "warehouse-good");
+            svg.text(160.0, 46.0, &format!("warehouse {}/{cap}", pl.stored())).size(9.0).fill(palette::MUTED);
+            let end = Self::goods_row(svg, 250.0, 37.0, &pl.warehouse, "warehouse-good");
             for k in pl.stored() as usize..cap {
                 svg.rect(end + (k - pl.stored() as usize) as f64 * 12.0, 37.0, 10.0, 10.0).fill("none").stroke(palette::MUTED).stroke_width(0.5).dashed().class("warehouse-slot");
             }
             // Special cards kept in hand and placed by the warehouse.
-            let mut kx = 120.0;
+            let mut kx = 160.0;
             for (counts, what) in [(&pl.kept, "kept"), (&pl.placed, "placed")] {
                 for k in 0..self.data.specials.len() {
                     for _ in 0..counts[k] {
@@ -229,7 +228,10 @@ mod tests {
             assert_eq!(count_class(&svg, "player"), 3);
             assert_eq!(count_class(&svg, "goods-card"), (0..3).map(|p| s.seats[p].held() as usize).sum::<usize>());
             assert_eq!(count_class(&svg, "warehouse-good"), (0..3).map(|p| s.seats[p].stored() as usize).sum::<usize>());
-            assert_eq!(count_class(&svg, "action-card") >= s.display.iter().filter(|&&d| d != NONE).count(), true);
+            let laid = s.display.iter().filter(|&&d| d != NONE).count();
+            let shown = !matches!(s.phase, Phase::Spoil | Phase::Preserve | Phase::Ships | Phase::GameOver);
+            let in_front = (0..3).filter(|&p| shown && s.seats[p].card != NONE).count();
+            assert_eq!(count_class(&svg, "action-card"), laid + in_front);
         }
     }
 }

@@ -112,15 +112,15 @@ impl Mistwind {
         let pos = self.map_layout.get_or_init(|| map_layout(d));
         svg.group("map", MAP_X, MAP_Y, |svg| {
             svg.rect(0.0, 0.0, MAP_W, MAP_H).rounded(8.0).fill(palette::SEA).stroke(palette::DEEP_SEA).class("sea");
+            // Each region's name at the middle of its ports (the ports wear its tint).
             for r in 0..REGIONS {
-                let (cx, cy) = REGION_CENTRES[r];
-                svg.circle(cx * MAP_W, cy * MAP_H, MAP_W.min(MAP_H) * 0.24).fill(REGION_TINTS[r]).opacity(0.8).class("region");
-                let (lx, ly) = (if cx < 0.5 { 8.0 } else { MAP_W - 8.0 }, if cy < 0.5 { 16.0 } else { MAP_H - 8.0 });
-                if cx < 0.5 {
-                    svg.text(lx, ly, &d.regions[r]).bold().size(11.0);
-                } else {
-                    svg.text(lx, ly, &d.regions[r]).bold().size(11.0).end();
+                let mine: Vec<(f64, f64)> = d.ports.iter().zip(pos.iter()).filter(|(port, _)| port.region as usize == r).map(|(_, &p)| p).collect();
+                if mine.is_empty() {
+                    continue;
                 }
+                let (x, y) = mine.iter().fold((0.0, 0.0), |(a, b), &(x, y)| (a + x, b + y));
+                let (x, y) = (x / mine.len() as f64, y / mine.len() as f64);
+                svg.text(x, y + 4.0, &d.regions[r]).middle().bold().size(13.0).fill("#5b7f99").opacity(0.8).class("region");
             }
             for i in 0..pos.len() {
                 for j in (i + 1)..pos.len() {
@@ -133,9 +133,9 @@ impl Mistwind {
                 let (x, y) = pos[q];
                 svg.group("port", x, y, |svg| {
                     if port.capital {
-                        svg.rect(-11.0, -11.0, 22.0, 22.0).rounded(3.0).fill(palette::LAND).stroke(palette::INK).stroke_width(1.5).class("capital");
+                        svg.rect(-11.0, -11.0, 22.0, 22.0).rounded(3.0).fill(REGION_TINTS[port.region as usize % REGIONS]).stroke(palette::INK).stroke_width(1.5).class("capital");
                     } else {
-                        svg.circle(0.0, 0.0, 9.0).fill(palette::LAND).stroke(palette::INK).stroke_width(1.0);
+                        svg.circle(0.0, 0.0, 9.0).fill(REGION_TINTS[port.region as usize % REGIONS]).stroke(palette::INK).stroke_width(1.0);
                     }
                     if (port.cargo as usize) < CARGO_COLOURS.len() {
                         let name = if (port.cargo as usize) < d.cargo.len() { d.cargo[port.cargo as usize].as_str() } else { "krill" };

@@ -13,14 +13,14 @@ use crate::engine::Picture;
 
 const WIDTH: f64 = 1000.0;
 /// The turntable's centre and the radius of the action spaces' centres.
-const TABLE_X: f64 = 210.0;
+const TABLE_X: f64 = 235.0;
 const TABLE_Y: f64 = 250.0;
-const SPACE_RADIUS: f64 = 150.0;
-const TILE_W: f64 = 112.0;
-const TILE_H: f64 = 52.0;
+const SPACE_RADIUS: f64 = 165.0;
+const TILE_W: f64 = 100.0;
+const TILE_H: f64 = 44.0;
 /// The players' boards, one under the other, right of the turntable.
-const BOARDS_X: f64 = 430.0;
-const BOARD_W: f64 = 560.0;
+const BOARDS_X: f64 = 460.0;
+const BOARD_W: f64 = 530.0;
 const SHIP_W: f64 = 130.0;
 const SHIP_H: f64 = 78.0;
 const SHIPS_PER_ROW: usize = 4;
@@ -48,7 +48,7 @@ impl Nauticus {
 
     fn draw_turntable(&self, svg: &mut Svg, s: &State) {
         svg.group("turntable", 0.0, 0.0, |svg| {
-            svg.circle(TABLE_X, TABLE_Y, SPACE_RADIUS - 42.0).fill(palette::DEEP_SEA).stroke(palette::INK).stroke_width(1.5);
+            svg.circle(TABLE_X, TABLE_Y, SPACE_RADIUS - 50.0).fill(palette::DEEP_SEA).stroke(palette::INK).stroke_width(1.5);
             svg.circle(TABLE_X, TABLE_Y, 20.0).fill(palette::BOARD).stroke(palette::INK);
             // The anchor sector points to its space.
             let a = (s.pointing as f64 * 45.0 - 90.0).to_radians();
@@ -74,7 +74,7 @@ impl Nauticus {
                     svg.card((0.0, 0.0), (TILE_W, TILE_H), "action-tile", fill, &[TILES[tile as usize].to_string()]);
                     if tile < 4 {
                         let prices = self.data.prices[sp].map(|p| p.to_string()).join(" / ");
-                        svg.text(TILE_W / 2.0, 28.0, &format!("prices {prices}")).middle().size(8.0);
+                        svg.text(TILE_W / 2.0, 24.0, &format!("prices {prices}")).middle().size(8.0);
                     }
                 }
                 if s.anchor as usize == sp {

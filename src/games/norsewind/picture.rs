@@ -34,7 +34,7 @@ impl Norsewind {
             svg.rect(0.0, 0.0, CARD_W, CARD_H).rounded(3.0).fill(palette::CARD).stroke(palette::INK).stroke_width(0.7);
             svg.rect(0.0, 0.0, CARD_W, 13.0).rounded(3.0).fill(TYPE_COLOURS[card.kind as usize % TYPE_COLOURS.len()]);
             let kind = if card.kind == CASTLE { "castle" } else { TYPES[card.kind as usize % TYPES.len()] };
-            svg.text(3.0, 10.0, &format!("{kind} {}", card.id)).size(7.5).bold();
+            svg.text(3.0, 10.0, &card.id).size(7.5).bold().title(kind);
             let mut facts = vec![format!("{} helmet{}", card.helmets, if card.helmets == 1 { "" } else { "s" })];
             if card.cost > 0 {
                 facts.push(format!("cost {}", card.cost));
@@ -132,9 +132,12 @@ impl Norsewind {
         let pl = &s.player[p];
         let deciding = s.current as usize == p && matches!(s.phase, Phase::Turn | Phase::Take | Phase::Reuse | Phase::Neutral | Phase::StartPlacement);
         svg.group("player", 10.0, y, |svg| {
-            svg.rect(0.0, 0.0, WIDTH - 20.0, PLAYER_H - 8.0).rounded(6.0).fill(palette::seat_light(p)).stroke(palette::seat(p)).stroke_width(if deciding { 3.0 } else { 1.0 });
+            // A player's colour is the one the rules give the seat (purple, red, yellow, blue).
+            let colour = CITIZEN_COLOURS[p % 5];
+            svg.rect(0.0, 0.0, WIDTH - 20.0, PLAYER_H - 8.0).rounded(6.0).fill("#fbf8f0").stroke(colour).stroke_width(if deciding { 4.0 } else { 2.0 });
+            svg.circle(14.0, 11.0, 6.0).fill(colour).stroke(palette::INK).stroke_width(0.5).class("player-colour");
             let first = if p == s.starting as usize { ", starting player" } else { "" };
-            svg.text(8.0, 16.0, &format!("P{p} ({}){first}: {} coins, {} turns", COLOURS[p % 5], pl.coins, pl.turns)).bold().fill(palette::seat(p));
+            svg.text(26.0, 16.0, &format!("P{p} ({}){first}: {} coins, {} turns", COLOURS[p % 5], pl.coins, pl.turns)).bold();
             for k in 0..KINGDOMS {
                 let kg = &pl.kingdoms[k];
                 let ky = 24.0 + k as f64 * KINGDOM_H;

@@ -80,7 +80,7 @@ impl NorthWind {
             // The contract to fulfil next, and the ones fulfilled (in their owner's colour).
             let contracts = &self.data.contracts[port];
             let done = s.done[port] as usize;
-            let (cy, cw) = (146.0, 150.0);
+            let (cy, cw) = (156.0, 150.0);
             if done < contracts.len() {
                 let lines: Vec<String> = std::iter::once(format!("contract {}/{}", done + 1, contracts.len()))
                     .chain(self.contract_text(port, done).split(" + ").map(str::to_string))
