@@ -24,6 +24,10 @@ const MAP_W: f64 = 560.0;
 const MAP_H: f64 = 470.0;
 const REGION_CENTRES: [(f64, f64); REGIONS] = [(0.27, 0.27), (0.73, 0.27), (0.73, 0.73), (0.27, 0.73)];
 const REGION_TINTS: [&str; REGIONS] = ["#dcedc8", "#ffe0b2", "#e1bee7", "#b2dfdb"];
+/// The diagonal: 1 over the square root of 2.
+const D: f64 = std::f64::consts::FRAC_1_SQRT_2;
+/// Eight directions, a unit vector each, for the layout's starting places.
+const DIRECTIONS: [(f64, f64); 8] = [(1.0, 0.0), (D, D), (0.0, 1.0), (-D, D), (-1.0, 0.0), (-D, -D), (0.0, -1.0), (D, -D)];
 /// The layout's steps.
 const LAYOUT_STEPS: usize = 300;
 /// The boards and rows, right of the map.
@@ -43,15 +47,16 @@ pub fn map_layout(data: &Data) -> Vec<(f64, f64)> {
     let n = data.ports.len();
     let mut by_region = [0usize; REGIONS];
     let mut pos: Vec<(f64, f64)> = Vec::with_capacity(n);
-    let in_region: Vec<usize> = (0..REGIONS).map(|r| data.ports.iter().filter(|p| p.region as usize == r).count()).collect();
     for port in &data.ports {
         let r = port.region as usize % REGIONS;
         let (cx, cy) = REGION_CENTRES[r];
         let k = by_region[r];
         by_region[r] += 1;
-        let angle = std::f64::consts::TAU * k as f64 / in_region[r].max(1) as f64 + r as f64;
-        let radius = if port.capital { 0.0 } else { 0.14 };
-        pos.push((cx * MAP_W + radius * MAP_W * angle.cos(), cy * MAP_H + radius * MAP_H * angle.sin()));
+        // Around the region's centre, in one of eight directions (written out, so that the
+        // layout needs no trigonometry and draws alike on every platform).
+        let (dx, dy) = DIRECTIONS[(k + r) % DIRECTIONS.len()];
+        let radius = if port.capital { 0.02 } else { 0.1 + 0.05 * (k / DIRECTIONS.len()) as f64 };
+        pos.push((cx * MAP_W + radius * MAP_W * dx, cy * MAP_H + radius * MAP_H * dy));
     }
     let ideal = 70.0;
     for step in 0..LAYOUT_STEPS {

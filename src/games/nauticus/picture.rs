@@ -16,6 +16,11 @@ const WIDTH: f64 = 1000.0;
 const TABLE_X: f64 = 235.0;
 const TABLE_Y: f64 = 250.0;
 const SPACE_RADIUS: f64 = 165.0;
+/// The diagonal: 1 over the square root of 2.
+const D: f64 = std::f64::consts::FRAC_1_SQRT_2;
+/// The direction of each action space from the turntable's centre, clockwise from the top
+/// (written out, so that the picture needs no trigonometry and draws alike on every platform).
+const SPACE_DIRECTIONS: [(f64, f64); 8] = [(0.0, -1.0), (D, -D), (1.0, 0.0), (D, D), (0.0, 1.0), (-D, D), (-1.0, 0.0), (-D, -D)];
 const TILE_W: f64 = 100.0;
 const TILE_H: f64 = 44.0;
 /// The players' boards, one under the other, right of the turntable.
@@ -51,15 +56,15 @@ impl Nauticus {
             svg.circle(TABLE_X, TABLE_Y, SPACE_RADIUS - 50.0).fill(palette::DEEP_SEA).stroke(palette::INK).stroke_width(1.5);
             svg.circle(TABLE_X, TABLE_Y, 20.0).fill(palette::BOARD).stroke(palette::INK);
             // The anchor sector points to its space.
-            let a = (s.pointing as f64 * 45.0 - 90.0).to_radians();
-            let (tx, ty) = (TABLE_X + (SPACE_RADIUS - 50.0) * a.cos(), TABLE_Y + (SPACE_RADIUS - 50.0) * a.sin());
-            let (nx, ny) = (-a.sin() * 10.0, a.cos() * 10.0);
+            let (cos, sin) = SPACE_DIRECTIONS[s.pointing as usize % 8];
+            let (tx, ty) = (TABLE_X + (SPACE_RADIUS - 50.0) * cos, TABLE_Y + (SPACE_RADIUS - 50.0) * sin);
+            let (nx, ny) = (-sin * 10.0, cos * 10.0);
             svg.polygon(&[(tx, ty), (TABLE_X + nx, TABLE_Y + ny), (TABLE_X - nx, TABLE_Y - ny)]).fill(palette::GOLD).stroke(palette::INK).class("anchor-sector");
             svg.text(TABLE_X, TABLE_Y + 4.0, "anchor").middle().size(8.0);
         });
         for sp in 0..8 {
-            let a = (sp as f64 * 45.0 - 90.0).to_radians();
-            let (cx, cy) = (TABLE_X + SPACE_RADIUS * a.cos(), TABLE_Y + SPACE_RADIUS * a.sin());
+            let (cos, sin) = SPACE_DIRECTIONS[sp];
+            let (cx, cy) = (TABLE_X + SPACE_RADIUS * cos, TABLE_Y + SPACE_RADIUS * sin);
             let (x, y) = (cx - TILE_W / 2.0, cy - TILE_H / 2.0);
             svg.group("action-space", x, y, |svg| {
                 let chosen = s.space as usize == sp;
