@@ -12,6 +12,7 @@ use super::rng::rng_from_seed;
 use super::agents::AgentSpec;
 use super::simulate::{replay_game, simulate_agents, simulate_run, Progress, SimulationResult};
 use super::state::GameState;
+use super::svg::Viewer;
 use super::vector::{DynVector, VectorConfig, VectorGame};
 
 pub trait DynGame: Send + Sync {
@@ -91,6 +92,9 @@ pub trait DynState: Send + Sync {
     fn observation_tensor(&self, player: usize) -> Result<Vec<f32>>;
     fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>>;
     fn render(&self) -> String;
+    /// The table as an SVG picture for `viewer` (see [`crate::engine::Draw`]); a seat out of
+    /// range is refused.
+    fn svg(&self, viewer: Viewer) -> Result<String>;
     /// A 64-bit fingerprint of the position (see [`GameState::fingerprint`]).
     fn fingerprint(&self) -> u64;
     fn public_string(&self) -> String;
@@ -259,6 +263,9 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn render(&self) -> String {
         GameState::render(self)
+    }
+    fn svg(&self, viewer: Viewer) -> Result<String> {
+        GameState::svg(self, viewer)
     }
     fn fingerprint(&self) -> u64 {
         GameState::fingerprint(self)

@@ -1,6 +1,6 @@
 //! The traits a game implements, one per concept, each in the game's file of that concept:
-//! [`Rules`] (`rules.rs`), [`View`] (`view.rs`), [`Resample`], [`Positions`] (`setup.rs`),
-//! [`Describe`] (`log.rs`) and [`Evaluate`] (`heuristic.rs`). [`Game`] is all of them
+//! [`Rules`] (`rules.rs`), [`View`] (`view.rs`), [`Picture`] (`picture.rs`), [`Resample`],
+//! [`Positions`] (`setup.rs`), [`Describe`] (`log.rs`) and [`Evaluate`] (`heuristic.rs`). [`Game`] is all of them
 //! together. Everything generic (checked play, chance sampling, history, serialization,
 //! rollouts, bulk simulation, conformance checks) is written once in the engine on top of it.
 //!
@@ -20,6 +20,7 @@ use std::fmt::Debug;
 use super::error::Result;
 use super::report::{ScoreRecord, ScoreReport};
 use super::rng::Rng;
+use super::svg::Viewer;
 
 /// An action id. Player actions lie in `0..num_distinct_actions`; chance outcomes in
 /// `0..max_chance_outcomes` (a separate space, as in OpenSpiel).
@@ -223,6 +224,17 @@ pub trait View: Rules {
     }
 }
 
+/// The table as a picture: each game draws its own, in its folder's `picture.rs`, with the
+/// shared writer of [`super::svg`]. Called only on request, never on the hot path.
+pub trait Picture: View {
+    /// The table as an SVG document, as `viewer` sees it: for a seat, what is hidden from it
+    /// (another's hand, a deck) is drawn face down, and the picture depends on nothing else (the
+    /// shared checks hold it equal for every resample of what is hidden from the seat); for
+    /// [`Viewer::Table`] every seat's hidden things are face down; [`Viewer::All`] shows
+    /// everything. Called with a seat in range only.
+    fn svg(&self, state: &Self::State, viewer: Viewer) -> String;
+}
+
 /// Redrawing what a seat cannot see.
 pub trait Resample: Rules {
     /// A full state consistent with everything `player` has seen, drawn with the right
@@ -289,6 +301,6 @@ pub trait Evaluate: View {
 }
 
 /// A whole game: every trait above. Implemented for every type that implements them all.
-pub trait Game: Rules + View + Resample + Positions + Describe + Evaluate {}
+pub trait Game: Rules + View + Picture + Resample + Positions + Describe + Evaluate {}
 
-impl<G: Rules + View + Resample + Positions + Describe + Evaluate> Game for G {}
+impl<G: Rules + View + Picture + Resample + Positions + Describe + Evaluate> Game for G {}

@@ -18,6 +18,7 @@ pub mod report;
 pub mod rng;
 pub mod simulate;
 pub mod state;
+pub mod svg;
 #[cfg(test)]
 pub(crate) mod toy;
 pub mod vector;
@@ -26,18 +27,20 @@ pub mod vector;
 /// called (`use tradewinds::engine::prelude::*`).
 pub mod prelude {
     pub use super::definition::GameDefinition;
-    pub use super::game::{Describe, Evaluate, Game, Positions, Resample, Rules, View};
+    pub use super::game::{Describe, Picture, Evaluate, Game, Positions, Resample, Rules, View};
+    pub use super::svg::Viewer;
 }
 
 pub use agents::AgentSpec;
 pub use definition::{DataFileDecl, GameDefinition};
 pub use dynamic::{DynGame, DynState, Handle};
 pub use error::{panic_message, EngineError, Result};
-pub use game::{Action, Actor, Describe, Evaluate, Game, GameSpec, Positions, Resample, Rules, View, CHANCE, MAX_SEATS, TERMINAL};
+pub use game::{Action, Actor, Describe, Picture, Evaluate, Game, GameSpec, Positions, Resample, Rules, View, CHANCE, MAX_SEATS, TERMINAL};
 pub use options::{OptionDecl, OptionKind, Options};
 pub use record::{LogEntry, Record, RECORD_FORMAT};
 pub use report::{OpponentRow, ScoreRecord, ScoreReport};
 pub use rng::Rng;
 pub use simulate::{random_rollout, simulate, simulate_agents, simulate_run, Progress, SimulationResult};
 pub use state::GameState;
+pub use svg::Viewer;
 pub use vector::{DynVector, LegalOutput, VectorBuffers, VectorConfig, VectorGame, VectorOutputs};

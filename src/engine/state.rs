@@ -12,6 +12,7 @@ use super::field_errors::{self, plain_words, FieldError};
 use super::game::{Action, Actor, Game};
 use super::report::{ScoreRecord, ScoreReport};
 use super::rng::{rng_from_seed, Rng};
+use super::svg::Viewer;
 
 pub struct GameState<G: Game> {
     game: Arc<G>,
@@ -357,6 +358,15 @@ impl<G: Game> GameState<G> {
 
     pub fn render(&self) -> String {
         self.game.render(&self.inner)
+    }
+
+    /// The table as an SVG picture for `viewer` (see [`crate::engine::Draw`]); a seat out of
+    /// range is refused.
+    pub fn svg(&self, viewer: Viewer) -> Result<String> {
+        if let Viewer::Seat(p) = viewer {
+            self.check_player(p)?;
+        }
+        Ok(self.game.svg(&self.inner, viewer))
     }
 
     /// A 64-bit fingerprint of the position, for transposition tables: equal for states of

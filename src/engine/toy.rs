@@ -10,6 +10,8 @@ use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Describe, Evaluate, Positions, Resample, Rules, View, GameSpec};
 use super::report::ScoreReport;
 use super::rng::Rng;
+use super::svg::{palette, Svg, Viewer};
+use super::game::Picture;
 
 pub(crate) struct Race {
     spec: GameSpec,
@@ -150,6 +152,19 @@ impl View for Race {
 
     fn public_string(&self, s: &RaceState) -> String {
         format!("count {}", s.count)
+    }
+}
+
+/// The count as a row of spaces up to the target, the count's space marked.
+impl Picture for Race {
+    fn svg(&self, s: &RaceState, viewer: Viewer) -> String {
+        let mut svg = Svg::new(40.0 + 24.0 * (self.target as f64 + 1.0), 70.0, palette::BOARD);
+        svg.text(8.0, 16.0, &format!("count {} of {} ({})", s.count, self.target, viewer.caption()));
+        for i in 0..=self.target {
+            let fill = if i == s.count.min(self.target) { palette::seat(s.mover) } else { palette::SEA };
+            svg.rect(20.0 + 24.0 * i as f64, 28.0, 22.0, 22.0).fill(fill).class("space");
+        }
+        svg.finish()
     }
 }
 

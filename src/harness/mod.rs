@@ -10,7 +10,8 @@
 //! * [`log`]: the readable log tells each seat only what it may know; records replay to the
 //!   identical state and log.
 //! * [`secrets`]: resampling for a seat keeps who is asked, what is offered, the move names
-//!   it sees and its log: secrets are kept on every channel.
+//!   it sees, its log and its picture: secrets are kept on every channel.
+//! * [`xml`]: the pictures are well-formed XML.
 //! * [`configurations`]: every registered game in every configuration, built once.
 //! * [`vocabulary`]: the words of the registered games (action names, saved-state and data
 //!   file text), which the mutators use to make text a game may recognise.
@@ -45,6 +46,7 @@ pub mod mutate;
 pub mod playthrough;
 pub mod positions;
 pub mod secrets;
+pub mod xml;
 pub mod targets;
 pub mod tensor_doc;
 pub mod triage;

@@ -2,7 +2,9 @@
 //! checks that need a state partway through a game or at its end (the hostile-input tests
 //! of every game and of each game's own formats).
 
-use crate::engine::{DynGame, DynState};
+use std::sync::Arc;
+
+use crate::engine::{DynGame, DynState, Game, GameState, Handle};
 
 /// A state up to `moves` moves into game `seed` (the `(i * 7 + seed)`-th legal action at
 /// move `i`), never past the last state before the end.
@@ -31,4 +33,10 @@ pub fn finished(game: &dyn DynGame, seed: u64) -> Box<dyn DynState> {
         i += 1;
     }
     s
+}
+
+/// [`midgame`] (chance resolved inside the state) for a game of a known type: its own state.
+pub fn midgame_state<G: Game>(game: &Arc<G>, seed: u64, moves: usize) -> G::State {
+    let s = midgame(&Handle(Arc::clone(game)), seed, false, moves);
+    s.as_any().downcast_ref::<GameState<G>>().expect("a state of this game").inner().clone()
 }

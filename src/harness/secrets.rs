@@ -1,12 +1,14 @@
 //! Secrets are kept on every channel, for every registered game: not only the observation
 //! (checked in [`super::invariants::check_state`]) but also who is asked, what he is
-//! offered, the move names a seat sees and the seat's log.
+//! offered, the move names a seat sees, the seat's log and its picture.
 //!
 //! For a position `s`, a seat `p` and `r`, a resample of `s` for `p` (what is hidden from `p`
 //! drawn afresh):
 //! - whether `p` is asked, and what `p` is offered (the legal moves and their names), are the
 //!   same in `s` and `r`;
 //! - a move possible in both is shown to `p` by the same string ([`View::action_string_for`]);
+//! - the picture of the table drawn for `p`, and the one drawn for the whole table, are the
+//!   same ([`Picture::svg`]), and every picture is well-formed XML;
 //! - the next move, made in both, leaves `p` asked in both or in neither, and offered the same;
 //!   and where it leaves `p` seeing the same (observation string and tensor), it gets the same
 //!   sentence in `p`'s log.
@@ -20,15 +22,47 @@
 //! reveals them all) and a move that ends the game (the final count may show what was hidden).
 //!
 //! [`View::action_string_for`]: crate::engine::game::View::action_string_for
+//! [`Picture::svg`]: crate::engine::game::Picture::svg
 
 use crate::engine::game::{Action, Actor, Game};
 use crate::engine::rng::{derive_seed, rng_from_seed};
+use crate::engine::svg::Viewer;
 
 /// How much was compared, so a test can assert that the check was not vacuous.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct SecretStats {
     pub resamples: u64,
     pub sentences_compared: u64,
+    pub pictures_compared: u64,
+}
+
+/// Where two texts first differ, with a little context (for a failure message).
+fn first_difference(a: &str, b: &str) -> String {
+    let at = a.bytes().zip(b.bytes()).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    let window = |t: &str| {
+        let start = (0..=at.saturating_sub(80)).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0);
+        let end = (at + 80).min(t.len());
+        let end = (end..=t.len()).find(|&i| t.is_char_boundary(i)).unwrap_or(t.len());
+        t[start..end].to_string()
+    };
+    format!("{:?} / {:?}", window(a), window(b))
+}
+
+/// The pictures of `s` that a resample `r` for `p` must leave alone: the one drawn for `p`
+/// and the one drawn for the whole table; every picture drawn is well-formed.
+fn pictures_alike<G: Game>(game: &G, s: &G::State, r: &G::State, p: usize, stats: &mut SecretStats) -> Result<(), String> {
+    for viewer in [Viewer::Seat(p), Viewer::Table] {
+        let (here, there) = (game.svg(s, viewer), game.svg(r, viewer));
+        super::xml::check_well_formed(&here).map_err(|e| format!("the picture {} is not well-formed XML: {e}", viewer.caption()))?;
+        stats.pictures_compared += 1;
+        ensure!(
+            here == there,
+            "the picture {} depends on what is hidden from P{p}: {}",
+            viewer.caption(),
+            first_difference(&here, &there)
+        );
+    }
+    Ok(())
 }
 
 fn legal<G: Game>(game: &G, s: &G::State) -> Vec<Action> {
@@ -62,17 +96,20 @@ fn asked_alike<G: Game>(game: &G, s: &G::State, r: &G::State, p: usize, when: &s
 }
 
 /// Checks, for every seat, that a resample of `s` for it keeps who is asked, what is offered,
-/// the move names it sees and its log's next sentence, for `next`, the move made next in `s`
+/// the move names it sees, its picture of the table and its log's next sentence, for `next`, the move made next in `s`
 /// (a legal one). `seed` seeds the resamples.
 pub fn check_secrets<G: Game>(game: &G, s: &G::State, next: Action, seed: u64, stats: &mut SecretStats) -> Result<(), String> {
     let players = game.spec().players;
     let legal_s = legal(game, s);
     let actor = game.actor(s);
     let reveals = matches!(actor, Actor::Chance | Actor::Terminal) || game.decision_is_secret(s);
+    let everything = game.svg(s, Viewer::All);
+    super::xml::check_well_formed(&everything).map_err(|e| format!("the picture with everything shown is not well-formed XML: {e}"))?;
     for p in 0..players {
         let r = game.resample(s, p, &mut rng_from_seed(derive_seed(seed, p as u64)));
         stats.resamples += 1;
         asked_alike(game, s, &r, p, "here")?;
+        pictures_alike(game, s, &r, p, stats)?;
         let legal_r = legal(game, &r);
         for &a in legal_s.iter().filter(|a| legal_r.binary_search(a).is_ok()) {
             let (shown, there) = (game.action_string_for(s, a, p), game.action_string_for(&r, a, p));

@@ -77,14 +77,15 @@ pub(crate) fn score_report(r: &ScoreReport) -> String {
     h
 }
 
-/// A state: a heading (the game, whose move), the table as every player sees it, and at the
-/// end the score table.
-pub(crate) fn state(title: &str, players: usize, move_number: u64, who: &str, table: &str, report: Option<&ScoreReport>) -> String {
+/// A state: a heading (the game, whose move), the picture of the table (an SVG document) and
+/// the table as text, both as every player sees it, and at the end the score table.
+pub(crate) fn state(title: &str, players: usize, move_number: u64, who: &str, picture: &str, table: &str, report: Option<&ScoreReport>) -> String {
     let mut h = format!(
-        "<div class=\"tradewinds-state\">\n<p><b>{}</b>, {players} player{}, move {move_number}: {}</p>\n<pre>{}</pre>\n",
+        "<div class=\"tradewinds-state\">\n<p><b>{}</b>, {players} player{}, move {move_number}: {}</p>\n<div class=\"tradewinds-picture\" style=\"max-width:100%;overflow-x:auto\">\n{}</div>\n<pre>{}</pre>\n",
         escape(title),
         if players == 1 { "" } else { "s" },
         escape(who),
+        picture,
         escape(table.trim_end())
     );
     if let Some(r) = report {

@@ -10,7 +10,30 @@ use super::convert::{action_id, player_index, Int, Seed};
 use super::errors::{engine, guard, IllegalActionError};
 use super::game::{bytes, Game};
 use super::report::ScoreReport;
-use crate::engine::{Action, DynGame, DynState};
+use crate::engine::{Action, DynGame, DynState, Viewer};
+
+/// The viewer `to_svg` was asked for: `None` everything shown, a seat, or `"table"`.
+fn viewer(observer: Option<&Bound<'_, PyAny>>, players: usize) -> PyResult<Viewer> {
+    let Some(o) = observer else { return Ok(Viewer::All) };
+    if let Ok(text) = o.cast::<PyString>() {
+        let text = text.to_str()?;
+        return if text == "table" {
+            Ok(Viewer::Table)
+        } else {
+            Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "invalid request: observer {text:?} is not a seat; pass a seat (0..{}), \"table\" or None",
+                players - 1
+            )))
+        };
+    }
+    if o.is_instance_of::<pyo3::types::PyBool>() || !o.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "observer must be a seat (int), \"table\" or None, not {}",
+            o.get_type().name()?
+        )));
+    }
+    Ok(Viewer::Seat(player_index(o.extract::<Int>()?, players)?))
+}
 
 /// What `State.__reduce__` returns: the rebuilding function and its arguments.
 type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyBytes>));
@@ -291,8 +314,25 @@ impl State {
         guard(|| Ok(self.inner.render()))
     }
 
-    /// The table as every player at it sees it, as HTML for notebooks (with the score table
-    /// at the end).
+    /// The table as a picture (an SVG document). `observer`: `None` (the default) shows
+    /// everything, hidden cards included, as `render()` does; a seat shows what that seat may
+    /// know (what is hidden from it is drawn face down); `"table"` shows what every player at
+    /// the table sees, as `str(state)` and the notebook views do. Raises `ValueError` for a
+    /// seat out of range or another string, `TypeError` for anything else.
+    #[pyo3(signature = (observer = None))]
+    fn to_svg(&self, observer: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let viewer = viewer(observer, self.players())?;
+        guard(|| engine(self.inner.svg(viewer)))
+    }
+
+    /// The table as every player at it sees it, as a picture for notebooks (`to_svg("table")`:
+    /// no hidden card shown).
+    fn _repr_svg_(&self) -> PyResult<String> {
+        guard(|| engine(self.inner.svg(Viewer::Table)))
+    }
+
+    /// The table as every player at it sees it, as HTML for notebooks: the picture, the table
+    /// as text and, at the end, the score table.
     fn _repr_html_(&self) -> PyResult<String> {
         guard(|| {
             let spec = self.inner.spec();
@@ -303,7 +343,8 @@ impl State {
             };
             let title = engine(crate::games::title(spec.name))?;
             let report = self.inner.is_terminal().then(|| self.inner.score_report());
-            Ok(super::html::state(title, spec.players, self.inner.move_number(), &who, &self.inner.public_string(), report.as_ref()))
+            let picture = engine(self.inner.svg(Viewer::Table))?;
+            Ok(super::html::state(title, spec.players, self.inner.move_number(), &who, &picture, &self.inner.public_string(), report.as_ref()))
         })
     }
 

@@ -12,6 +12,7 @@ pub mod actions;
 pub mod data;
 mod heuristic;
 mod log;
+mod picture;
 mod rules;
 mod setup;
 pub mod state;

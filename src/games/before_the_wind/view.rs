@@ -120,11 +120,11 @@ impl BeforeTheWind {
         self.data.designs.get(d as usize).map_or("no card", |x| x.name.as_str())
     }
 
-    fn ship_name(&self, d: u8) -> &str {
+    pub(super) fn ship_name(&self, d: u8) -> &str {
         self.data.ships.get(d as usize).map_or("no ship", |x| x.name.as_str())
     }
 
-    fn special_name(&self, k: usize) -> &str {
+    pub(super) fn special_name(&self, k: usize) -> &str {
         self.data.specials.get(k).map_or("no card", |&d| self.card_name(d))
     }
 
@@ -133,7 +133,7 @@ impl BeforeTheWind {
     }
 
     /// What a player is doing now, in words.
-    fn doing(&self, s: &State) -> String {
+    pub(super) fn doing(&self, s: &State) -> String {
         let c = s.cursor as usize;
         match s.phase {
             Phase::Ships => "new ships arrive in the harbour".into(),

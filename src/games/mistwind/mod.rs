@@ -15,6 +15,7 @@ mod automa;
 pub mod data;
 mod heuristic;
 mod log;
+mod picture;
 mod resample;
 mod rules;
 mod setup;
@@ -53,6 +54,9 @@ pub struct Mistwind {
     /// their income to its user for the rest of the round (the `field5_income_fields` option,
     /// ruling 33).
     pub field5_income_fields: bool,
+    /// Where the picture draws each port: reconstructed from the map's connections on the
+    /// first drawing (`picture::map_layout`), never on the hot path.
+    pub(crate) map_layout: std::sync::OnceLock<Vec<(f64, f64)>>,
     /// The user's data (as JSON) when it is not the shipped file.
     pub(crate) config: Value,
     pub(crate) spec: GameSpec,
@@ -136,7 +140,7 @@ impl GameDefinition for Mistwind {
             max_return: 1.0,
         };
         let config = options.config(Self::NAME, custom_data.as_ref());
-        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, worker_board, field5_income_fields, config, spec })
+        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, worker_board, field5_income_fields, map_layout: std::sync::OnceLock::new(), config, spec })
     }
 }
 

@@ -343,7 +343,7 @@ impl Mistwind {
 
     // ----- text -----
 
-    fn whose(&self, s: &State) -> String {
+    pub(super) fn whose(&self, s: &State) -> String {
         match s.draw {
             Draw::None => {}
             Draw::Automa(q) => return format!("{} draws a chip", self.who(q as usize)),

@@ -237,7 +237,7 @@ impl Nauticus {
         o
     }
 
-    fn situation(&self, s: &State) -> String {
+    pub(super) fn situation(&self, s: &State) -> String {
         let t = &s.turn;
         match s.step {
             Step::Deal => format!("The action tiles are being laid out ({} of 8).", s.dealt),

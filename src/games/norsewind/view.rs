@@ -147,7 +147,7 @@ impl Norsewind {
         format!("{} ({})", card.id, parts.join(", "))
     }
 
-    fn situation(&self, s: &State) -> String {
+    pub(super) fn situation(&self, s: &State) -> String {
         let p = s.current;
         match s.phase {
             Phase::Turn => format!("P{p} to play: acquire a building or a castle"),

@@ -12,6 +12,7 @@ pub mod actions;
 pub mod data;
 mod heuristic;
 mod log;
+mod picture;
 mod resample;
 mod rules;
 mod setup;

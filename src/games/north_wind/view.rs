@@ -47,7 +47,7 @@ impl NorthWind {
         &self.data.types[self.data.card_type[card as usize] as usize].name
     }
 
-    fn describe_card(&self, card: u8) -> String {
+    pub(super) fn describe_card(&self, card: u8) -> String {
         let name = self.card_name(card).to_string();
         match self.data.kind(card) {
             Kind::Destination { port } => {
@@ -57,7 +57,7 @@ impl NorthWind {
         }
     }
 
-    fn contract_text(&self, port: usize, i: usize) -> String {
+    pub(super) fn contract_text(&self, port: usize, i: usize) -> String {
         let Some(c) = self.data.contracts[port].get(i) else { return "all fulfilled".into() };
         let mut parts = Vec::new();
         for g in 0..5 {
@@ -74,7 +74,7 @@ impl NorthWind {
         parts.join(" + ")
     }
 
-    fn phase_text(&self, s: &State) -> String {
+    pub(super) fn phase_text(&self, s: &State) -> String {
         match s.phase {
             Phase::Deal => "setup: dealing the sea cards".into(),
             Phase::ChooseStack => format!("P{} chooses a stack", s.active),

@@ -23,6 +23,7 @@ use crate::engine::{
     ScoreReport, MAX_SEATS,
 };
 
+mod picture;
 #[cfg(test)]
 mod tests;
 
