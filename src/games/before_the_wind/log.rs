@@ -303,6 +303,53 @@ impl BeforeTheWind {
         }
     }
 
+    /// The seats whose obtained card (not a special card) the move set aside without asking,
+    /// with the card: the cards discarded beyond those the move itself discarded (the auction's
+    /// leftovers, the mover's own card), given in play order to the seats the move reached
+    /// that held them.
+    fn set_aside_unasked(&self, s: &State, a: Action, after: &State) -> Vec<(usize, u8)> {
+        let designs = self.data.designs.len();
+        let mut left: Vec<i32> = (0..designs)
+            .map(|d| if self.data.designs[d].special.is_none() { after.discard[d] as i32 - s.discard[d] as i32 } else { 0 })
+            .collect();
+        if left.iter().all(|&k| k <= 0) {
+            return Vec::new();
+        }
+        let c = s.cursor as usize;
+        if matches!(s.phase, Phase::Choose | Phase::Bid | Phase::Resolve) {
+            let taken = match (s.phase, a) {
+                (Phase::Choose, _) if a < CHALLENGE => Some(((a - TAKE_CARD) % 4) as usize),
+                _ => None,
+            };
+            for i in 0..MAX_PLAYERS {
+                if s.display[i] != NONE && Some(i) != taken {
+                    left[s.display[i] as usize] -= 1;
+                }
+            }
+        }
+        let decided = s.phase == Phase::Play
+            && !s.card_done
+            && (matches!(a, USE_CARD | SET_ASIDE | PROFIT) || (STORE..STORE + 4).contains(&a) || (LOAD..LOAD + MAX_HARBOUR as Action).contains(&a));
+        if decided {
+            left[s.seats[c].card as usize] -= 1;
+        }
+        let mut out = Vec::new();
+        let mut q = if s.phase == Phase::Play { s.cursor } else { s.active };
+        for _ in 0..self.players {
+            let d = s.seats[q as usize].card;
+            let reached = !(q as usize == c && s.phase == Phase::Play && (decided || s.card_done));
+            if reached && d != NONE && left[d as usize] > 0 {
+                left[d as usize] -= 1;
+                out.push((q as usize, d));
+            }
+            q = self.next(q);
+            if q == s.active {
+                break;
+            }
+        }
+        out
+    }
+
     /// What followed the move at once: cards kept or discarded, the end of the turn, the
     /// fleet leaving and the goods that spoil, decks shuffled anew, the next turn.
     fn what_followed(&self, s: &State, a: Action, after: &State) -> Vec<String> {
@@ -324,6 +371,15 @@ impl BeforeTheWind {
             if !left.is_empty() {
                 out.push(format!("Nobody took {}: discarded.", left.join(", ")));
             }
+        }
+        // Obtained cards set aside without a move, for a reason the table shows (ruling 9).
+        for (q, d) in self.set_aside_unasked(s, a, after) {
+            let name = self.card_name(d);
+            out.push(match self.data.kind(d) {
+                Kind::Receive { .. } => format!("P{q} discards {name}, which gives nothing: its goods stacks are empty."),
+                _ if self.room(&s.seats[q]) == 0 => format!("P{q} leaves {name} unused: his warehouse is full."),
+                _ => format!("P{q} leaves {name} unused: he holds no goods to store."),
+            });
         }
         // Special cards kept because their owner could not play them.
         for q in 0..n {

@@ -158,3 +158,24 @@ fn the_goods_a_move_moves_are_the_goods_the_state_shows() {
         }
     }
 }
+
+#[test]
+fn a_card_set_aside_without_a_move_is_told() {
+    // Ruling 9: a Receive card whose goods stacks are empty gives nothing and is discarded; a
+    // Store card with no goods to store is left unused (4.3.1 B: "If you cannot (or do not wish
+    // to) use a Store Goods in Warehouse card you have obtained, you pay no costs at all"). Where
+    // that is all the player could do, for a reason the table shows, no move asks him, and the
+    // move that reached him tells it.
+    let mut st = position(2, json!({"harbour": [L16, S5], "play": true, "players": [
+        {"card": PROFIT8, "hand": {"apples": 15, "spices": 15}}, {"card": RECEIVE}]}));
+    assert_eq!(st.inner().stacks, [0, 15, 0, 15]);
+    let told = said(&mut st, "profit:8 guilders", None);
+    assert!(told.contains(&format!("P1 discards {RECEIVE}, which gives nothing: its goods stacks are empty.")), "{told}");
+    let mut st = position(2, json!({"harbour": [L16, S5], "play": true, "players": [{"card": PROFIT8}, {"card": STORE4}]}));
+    let told = said(&mut st, "profit:8 guilders", Some(0));
+    assert!(told.contains(&format!("P1 leaves {STORE4} unused: he holds no goods to store.")), "{told}");
+    // The mover's own card is told once, by its move.
+    let mut st = position(2, json!({"harbour": [L16, S5], "play": true, "players": [{"card": STORE4, "hand": {"silk": 1}}, {"card": PROFIT8}]}));
+    let told = said(&mut st, &format!("leave-unused:{STORE4}"), None);
+    assert_eq!(told.matches(STORE4).count(), 1, "{told}");
+}

@@ -33,7 +33,7 @@ impl BeforeTheWind {
         self.players
     }
 
-    fn next(&self, p: u8) -> u8 {
+    pub(crate) fn next(&self, p: u8) -> u8 {
         ((p as usize + 1) % self.players) as u8
     }
 
@@ -331,7 +331,7 @@ impl BeforeTheWind {
         }
     }
 
-    fn room(&self, pl: &Player) -> u8 {
+    pub(crate) fn room(&self, pl: &Player) -> u8 {
         self.data.rules.warehouse_capacity.saturating_sub(pl.stored())
     }
 

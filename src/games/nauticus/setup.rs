@@ -124,7 +124,7 @@ impl Nauticus {
             sh.centres = hull[CENTRE as usize];
         }
         if d.sails > d.masts {
-            return Err(EngineError::setup(f("sails"), "a regular sail sits on a regular mast of its coat of arms: no more sails than masts"));
+            return Err(EngineError::setup(f("sails"), "a regular sail sits on a regular mast of its coat of arms: no more regular sails than regular masts"));
         }
         sh.masts = d.masts;
         sh.crown_masts = d.crown_masts;
@@ -263,10 +263,10 @@ impl Nauticus {
                 continue;
             }
             if sh.owner as usize >= n {
-                return Err(format!("ship {i} has no owner"));
+                return Err(format!("ships[{i}] has no owner"));
             }
             if let Some(m) = ship_problem(sh) {
-                return Err(format!("ship {i}: {m}"));
+                return Err(format!("ships[{i}]: {m}"));
             }
         }
         // Limited tiles are conserved.

@@ -961,7 +961,7 @@ fn a_crown_sail_stays_on_the_regular_mast_it_was_placed_on() {
     play(&mut st, "transport: a crown sail from the warehouse");
     play(&mut st, "put on ship 1: the crown sail (bow+stern, 1 whale mast)");
     play(&mut st, "transport: a crown mast from the warehouse");
-    play(&mut st, "put on ship 1: the crown mast (bow+stern, 1 whale mast, 1 crown sail (1 on a regular mast))");
+    play(&mut st, "put on ship 1: the crown mast (bow+stern, 1 whale mast, 1 crown sail on a regular mast)");
     assert!(!has(&st, "transport: a whale sail from the warehouse"), "{:?}", legal_names(&st));
     assert!(has(&st, "finish the action"));
     // The same ship described with its crown sail on the crown mast (the default: a crown

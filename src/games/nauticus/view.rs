@@ -87,8 +87,11 @@ impl Nauticus {
         if sh.crown_sails > 0 {
             let _ = write!(out, ", {} crown sail{}", sh.crown_sails, if sh.crown_sails > 1 { "s" } else { "" });
             let r = sh.crown_sails_on_regular_masts;
-            if r > 0 {
-                let _ = write!(out, " ({r} on {})", if r > 1 { "regular masts" } else { "a regular mast" });
+            let on = if r > 1 { "regular masts" } else { "a regular mast" };
+            if r == sh.crown_sails {
+                let _ = write!(out, " on {on}");
+            } else if r > 0 {
+                let _ = write!(out, ", {r} on {on}");
             }
         }
         if sh.cargo() > 0 {
