@@ -91,6 +91,10 @@ pub trait DynState: Send + Sync {
     fn observation_tensor(&self, player: usize) -> Result<Vec<f32>>;
     fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>>;
     fn render(&self) -> String;
+    /// The game's named views and what each shows (see [`crate::engine::View::views`]).
+    fn views(&self) -> &'static [(&'static str, &'static str)];
+    /// View `name` as seat `observer` (or, with `None`, a spectator) may see it.
+    fn view(&self, name: &str, observer: Option<usize>) -> Result<String>;
     /// A 64-bit fingerprint of the position (see [`GameState::fingerprint`]).
     fn fingerprint(&self) -> u64;
     fn public_string(&self) -> String;
@@ -259,6 +263,12 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn render(&self) -> String {
         GameState::render(self)
+    }
+    fn views(&self) -> &'static [(&'static str, &'static str)] {
+        GameState::views(self)
+    }
+    fn view(&self, name: &str, observer: Option<usize>) -> Result<String> {
+        GameState::view(self, name, observer)
     }
     fn fingerprint(&self) -> u64 {
         GameState::fingerprint(self)

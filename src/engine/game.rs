@@ -221,6 +221,20 @@ pub trait View: Rules {
     fn scores(&self, state: &Self::State, out: &mut [f64]) {
         out.copy_from_slice(&self.score_report(state).totals);
     }
+
+    /// The game's named views beside the table (a map, say), each with a line saying what it
+    /// shows: the terminal game offers each as a command. None by default.
+    fn views(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    /// The text of view `name` (one of [`View::views`]) as seat `observer` may see it, or with
+    /// `None` as a spectator who sees everything: a seat's view tells only what that seat may
+    /// know (the shared checks hold it the same for every resample of what is hidden from the
+    /// seat). `None` for a name the game does not have.
+    fn view(&self, _state: &Self::State, _name: &str, _observer: Option<usize>) -> Option<String> {
+        None
+    }
 }
 
 /// Redrawing what a seat cannot see.

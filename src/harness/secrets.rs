@@ -7,6 +7,7 @@
 //! - whether `p` is asked, and what `p` is offered (the legal moves and their names), are the
 //!   same in `s` and `r`;
 //! - a move possible in both is shown to `p` by the same string ([`View::action_string_for`]);
+//! - every named view of the game ([`View::views`]) shows `p` the same text in both;
 //! - the next move, made in both, leaves `p` asked in both or in neither, and offered the same;
 //!   and where it leaves `p` seeing the same (observation string and tensor), it gets the same
 //!   sentence in `p`'s log.
@@ -20,6 +21,7 @@
 //! reveals them all) and a move that ends the game (the final count may show what was hidden).
 //!
 //! [`View::action_string_for`]: crate::engine::game::View::action_string_for
+//! [`View::views`]: crate::engine::game::View::views
 
 use crate::engine::game::{Action, Actor, Game};
 use crate::engine::rng::{derive_seed, rng_from_seed};
@@ -73,6 +75,11 @@ pub fn check_secrets<G: Game>(game: &G, s: &G::State, next: Action, seed: u64, s
         let r = game.resample(s, p, &mut rng_from_seed(derive_seed(seed, p as u64)));
         stats.resamples += 1;
         asked_alike(game, s, &r, p, "here")?;
+        for &(name, _) in game.views() {
+            let (shown, there) = (game.view(s, name, Some(p)), game.view(&r, name, Some(p)));
+            ensure!(shown.is_some(), "the view {name:?} the game lists is missing");
+            ensure!(shown == there, "P{p}'s view {name:?} depends on what is hidden from P{p}: {shown:?}, and in a resample for P{p} {there:?}");
+        }
         let legal_r = legal(game, &r);
         for &a in legal_s.iter().filter(|a| legal_r.binary_search(a).is_ok()) {
             let (shown, there) = (game.action_string_for(s, a, p), game.action_string_for(&r, a, p));
