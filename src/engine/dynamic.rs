@@ -19,6 +19,9 @@ pub trait DynGame: Send + Sync {
     fn config(&self) -> serde_json::Value;
     /// The version of this game's saved-state format ([`Game::STATE_FORMAT`]).
     fn state_format(&self) -> u32;
+    /// The least and the greatest value of each entry of the observation tensor (see
+    /// [`crate::engine::View::observation_bounds`]).
+    fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>);
     fn new_state(&self, seed: u64, explicit_chance: bool) -> Box<dyn DynState>;
     fn setup(&self, description: &serde_json::Value, seed: u64, explicit_chance: bool)
         -> Result<Box<dyn DynState>>;
@@ -89,6 +92,9 @@ pub trait DynState: Send + Sync {
     fn score_record(&self) -> ScoreRecord;
     fn observation_string(&self, player: usize) -> Result<String>;
     fn observation_tensor(&self, player: usize) -> Result<Vec<f32>>;
+    /// The least and the greatest value of each entry of the observation tensor (see
+    /// [`crate::engine::View::observation_bounds`]).
+    fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>);
     fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>>;
     fn render(&self) -> String;
     /// The game's named views and what each shows (see [`crate::engine::View::views`]).
@@ -122,6 +128,9 @@ impl<G: Game> DynGame for Handle<G> {
     }
     fn state_format(&self) -> u32 {
         G::STATE_FORMAT
+    }
+    fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>) {
+        super::state::observation_bounds(&*self.0)
     }
     fn new_state(&self, seed: u64, explicit_chance: bool) -> Box<dyn DynState> {
         Box::new(GameState::new(Arc::clone(&self.0), seed, explicit_chance))
@@ -257,6 +266,9 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn observation_tensor(&self, player: usize) -> Result<Vec<f32>> {
         GameState::observation_tensor(self, player)
+    }
+    fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>) {
+        GameState::observation_bounds(self)
     }
     fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>> {
         Ok(Box::new(GameState::resample(self, player, seed)?))

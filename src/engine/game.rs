@@ -195,6 +195,14 @@ pub trait View: Rules {
     /// What `player` may know, as a flat tensor of `observation_tensor_shape` (written into `out`).
     fn observation_tensor(&self, state: &Self::State, player: usize, out: &mut [f32]);
 
+    /// The least and the greatest value each entry of the observation tensor can take in this
+    /// configuration, whatever the position and the observer, written into `low` and `high`
+    /// (each of the tensor's length, filled with 0 by the engine first): finite bounds that
+    /// hold in every position the rules reach. A count is bounded by the most the rules and
+    /// components allow, or where they set no limit, by the most its state field can hold. The
+    /// shared checks hold every observation within them.
+    fn observation_bounds(&self, low: &mut [f32], high: &mut [f32]);
+
     /// A text rendering of the whole table, as an omniscient spectator sees it (hidden cards
     /// included: for debugging and golden files).
     fn render(&self, state: &Self::State) -> String;

@@ -64,6 +64,14 @@ impl<G: Game> std::fmt::Debug for GameState<G> {
     }
 }
 
+/// The least and the greatest value of each entry of `game`'s observation tensor.
+pub fn observation_bounds<G: Game>(game: &G) -> (Vec<f32>, Vec<f32>) {
+    let len: usize = game.spec().observation_tensor_shape.iter().product();
+    let (mut low, mut high) = (vec![0.0; len], vec![0.0; len]);
+    game.observation_bounds(&mut low, &mut high);
+    (low, high)
+}
+
 #[derive(Serialize, Deserialize)]
 struct Saved<S> {
     format: u32,
@@ -331,6 +339,12 @@ impl<G: Game> GameState<G> {
         let mut v = vec![0.0; len];
         self.game.observation_tensor(&self.inner, player, &mut v);
         Ok(v)
+    }
+
+    /// The least and the greatest value of each entry of the observation tensor (see
+    /// [`crate::engine::View::observation_bounds`]).
+    pub fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>) {
+        observation_bounds(&*self.game)
     }
 
     /// A state consistent with what `player` has seen, its hidden parts drawn afresh from `seed`.

@@ -843,8 +843,53 @@ impl View for Mistwind {
         debug_assert_eq!(w.at, tensor_len());
     }
 
+    /// Everything is 0 or 1 but the counts: resources (no limit in the rules: what a count
+    /// holds), demand tiles and network cards (the components), chips on a port card (one per
+    /// position), the cargo supply and the demand stacks (the components), the decks, and the
+    /// counters of a pending step (what their fields hold).
+    fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
+        use layout::*;
+        let d = &self.data;
+        high.fill(1.0);
+        let by_difficulty = |k: u8| d.network_cards.iter().filter(|c| c.difficulty == k).count() as f32;
+        for p in 0..self.positions {
+            let at = PLAYERS + p * PLAYER_SIZE;
+            high[at + RES..at + RES + 4].fill(u16::MAX as f32);
+            for r in 0..REGIONS {
+                high[at + TERRITORY_TILES + r] = d.territory_tiles[r].iter().map(|&n| n as f32).sum();
+                high[at + CAPITAL_TILES + r] = d.capital_tiles[r].iter().map(|&n| n as f32).sum();
+            }
+            for k in 0..3 {
+                high[at + CARDS_BY_DIFFICULTY + k] = by_difficulty(k as u8);
+                high[at + CARD_DISCARDS + k] = by_difficulty(k as u8);
+            }
+        }
+        high[STACK_HEIGHT..STACK_HEIGHT + ROW].fill(self.positions as f32);
+        high[CARGO_SUPPLY..CARGO_SUPPLY + CARGO_TYPES].fill(d.cargo_markers as f32);
+        for r in 0..REGIONS {
+            for c in 0..CARGO_TYPES {
+                high[TERRITORY_STACKS + r * CARGO_TYPES + c] = d.territory_tiles[r][c] as f32;
+                high[CAPITAL_STACKS + r * CARGO_TYPES + c] = d.capital_tiles[r][c] as f32;
+            }
+        }
+        high[DECKS] = d.characters.len() as f32;
+        high[DECKS + 1] = d.port_cards.len() as f32;
+        high[DECKS + 2] = d.network_cards.len() as f32;
+        for at in [TO_RECEIVE, LONG_FIELDS, TO_PAY, TRADES] {
+            high[at] = u8::MAX as f32;
+        }
+    }
+
     fn render(&self, state: &State) -> String {
         self.table(state, None, true)
+    }
+
+    fn views(&self) -> &'static [(&'static str, &'static str)] {
+        &[("map", "the ports by region with their cargo and connections, the outposts and whales in them, and your network cards")]
+    }
+
+    fn view(&self, state: &State, name: &str, observer: Option<usize>) -> Option<String> {
+        (name == "map").then(|| self.map(state, observer))
     }
 
     fn public_string(&self, state: &State) -> String {
