@@ -298,3 +298,25 @@ def test_rules_print_no_markdown() -> None:
         printed = "\n".join(said)
         for mark in ("**", "`", "\n#", "|---"):
             assert mark not in printed, (name, mark)
+
+
+def test_a_games_views_are_commands_and_show_only_what_the_seat_may_see() -> None:
+    # Mistwind's map: listed by help, printed by its name, the seat's own network cards
+    # shown and the others' face down.
+    game = tw.load("mistwind", players=3)
+    said: list[str] = []
+    lines = iter(["help", "map", "q"])
+    play(game, 0, {1: "random", 2: "random"}, 5, read=lambda _: next(lines), out=said.append)
+    printed = "\n".join(said)
+    assert "This game's views (type the name):" in printed and "\n  map  " in printed
+    state = game.new_state(5)
+    assert state.current_player == 0, "P0 places the first whale: nobody has moved yet"
+    shown = state.view("map", 0)
+    assert shown.rstrip("\n") in printed
+    assert "green region (capital Mossgate)" in shown and "Fernwick (coal): to " in shown
+    assert "P1's network cards: [easy (face down); medium (face down); hard (face down)]" in shown
+    assert state.view("map") != shown, "a spectator sees every seat's network cards"
+    # A game without views lists none; an unknown view is an error naming the views.
+    assert tw.load("north-wind").new_state(1).views() == []
+    with pytest.raises(tw.TradewindsError, match="its views: map"):
+        state.view("atlas")

@@ -196,6 +196,15 @@ class _Table:
             told = self.state.child(a).log(self.seat)[at][2]
             self.out(f"  {i:>3}: {self.state.action_to_string(a)}: {told}")
         self.out(COMMANDS)
+        views = self.state.views()
+        if views:
+            self.out("This game's views (type the name):")
+            width = max(len(name) for name, _ in views)
+            self.out("\n".join(f"  {name.ljust(max(width, 14))}  {what}" for name, what in views))
+
+    def show_view(self, name: str) -> None:
+        """The game's view ``name`` (one of :meth:`State.views`), as the seat may see it."""
+        self.out(self.state.view(name, self.seat).rstrip("\n"))
 
     def advance(self, chance: random.Random) -> None:
         """Plays chance and the opponents until the seat's turn or the end."""
@@ -328,6 +337,8 @@ def _session(table: _Table, chance: random.Random, read: Callable[[str], str]) -
                     out("\n".join(log_lines(table.state.log(seat))))
                 elif command == "look":
                     table.look()
+                elif command in (name for name, _ in table.state.views()) and not rest:
+                    table.show_view(command)
                 elif command == "undo":
                     if not table.undo:
                         out("nothing to undo: this is your first move (or the game was just loaded)")

@@ -19,7 +19,8 @@ seat, in seat order. Chance and the opponents' randomness come from the seed giv
 ``reset(seed=...)``, so a seeded episode is reproducible.
 
 The observation is the seat's observation tensor (float32, the game's
-``observation_tensor_shape``); ``info["action_mask"]`` is the int8 mask of the legal actions
+``observation_tensor_shape``), in a ``Box`` whose finite bounds are each entry's least and
+greatest value (:func:`observation_space`); ``info["action_mask"]`` is the int8 mask of the legal actions
 (all zeros once the episode is over). The reward is the seat's return at the end (win/loss, in
 [-1, 1]) and 0 before. ``terminated`` is set when the game ends by its rules, ``truncated``
 when it reaches its turn bound (``max_turns``; the reward is then 0).
@@ -66,13 +67,21 @@ import tradewinds as tw  # noqa: E402
 
 from ._envs import RENDER_MODES, SEED_BOUND, check_render_mode, render  # noqa: E402
 
-__all__ = ["env", "env_id", "vector_env", "TradewindsEnv", "TradewindsVectorEnv", "Action", "LOSS_REWARD"]
+__all__ = ["env", "env_id", "observation_space", "vector_env", "TradewindsEnv", "TradewindsVectorEnv", "Action", "LOSS_REWARD"]
 
 #: An action: an action id (a Python or NumPy integer).
 Action: TypeAlias = "int | np.integer[Any]"
 
 #: The reward of an illegal action under ``illegal_action="lose"`` (the lowest return).
 LOSS_REWARD = -1.0
+
+
+def observation_space(game: tw.Game) -> spaces.Box:
+    """The space of ``game``'s observation tensors: each entry between the least and the
+    greatest value it can take (:meth:`tradewinds.Game.observation_bounds`), finite."""
+    low, high = game.observation_bounds()
+    shape = game.observation_tensor_shape
+    return spaces.Box(low.reshape(shape), high.reshape(shape), dtype=np.float32)
 
 
 def env_id(game: str) -> str:
@@ -133,7 +142,7 @@ class TradewindsEnv(gymnasium.Env[npt.NDArray[np.float32], Action]):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         self.illegal_action = illegal_action
         self.render_mode = check_render_mode(render_mode)
-        self.observation_space = spaces.Box(-np.inf, np.inf, shape=self.game.observation_tensor_shape, dtype=np.float32)
+        self.observation_space = observation_space(self.game)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
         self._state: tw.State | None = None
         self._over = False
@@ -309,9 +318,7 @@ class TradewindsVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int6
         #: The games, stepped together in Rust (read it; acting on it desynchronises the environment).
         self.vector_game = tw.VectorGame(self.game, num_envs, agents=self.opponents, auto_reset=False, threads=threads)
         self.num_envs = num_envs
-        self.single_observation_space = spaces.Box(
-            -np.inf, np.inf, shape=self.game.observation_tensor_shape, dtype=np.float32
-        )
+        self.single_observation_space = observation_space(self.game)
         self.single_action_space = spaces.Discrete(self.game.num_distinct_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)

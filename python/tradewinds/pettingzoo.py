@@ -86,12 +86,13 @@ class TradewindsAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents: list[str] = [f"player_{p}" for p in range(players)]
         self.agent_name_mapping: dict[str, int] = {a: p for p, a in enumerate(self.possible_agents)}
         shape = self.game.observation_tensor_shape
+        low, high = (bound.reshape(shape) for bound in self.game.observation_bounds())
         actions = self.game.num_distinct_actions
         # One space object per agent (seeding one must not seed another).
         self.observation_spaces: dict[str, spaces.Dict] = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, shape=shape, dtype=np.float32),
+                    "observation": spaces.Box(low, high, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8),
                 }
             )

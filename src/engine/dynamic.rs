@@ -20,6 +20,9 @@ pub trait DynGame: Send + Sync {
     fn config(&self) -> serde_json::Value;
     /// The version of this game's saved-state format ([`Game::STATE_FORMAT`]).
     fn state_format(&self) -> u32;
+    /// The least and the greatest value of each entry of the observation tensor (see
+    /// [`crate::engine::View::observation_bounds`]).
+    fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>);
     fn new_state(&self, seed: u64, explicit_chance: bool) -> Box<dyn DynState>;
     fn setup(&self, description: &serde_json::Value, seed: u64, explicit_chance: bool)
         -> Result<Box<dyn DynState>>;
@@ -90,11 +93,18 @@ pub trait DynState: Send + Sync {
     fn score_record(&self) -> ScoreRecord;
     fn observation_string(&self, player: usize) -> Result<String>;
     fn observation_tensor(&self, player: usize) -> Result<Vec<f32>>;
+    /// The least and the greatest value of each entry of the observation tensor (see
+    /// [`crate::engine::View::observation_bounds`]).
+    fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>);
     fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>>;
     fn render(&self) -> String;
     /// The table as an SVG picture for `viewer` (see [`crate::engine::Draw`]); a seat out of
     /// range is refused.
     fn svg(&self, viewer: Viewer) -> Result<String>;
+    /// The game's named views and what each shows (see [`crate::engine::View::views`]).
+    fn views(&self) -> &'static [(&'static str, &'static str)];
+    /// View `name` as seat `observer` (or, with `None`, a spectator) may see it.
+    fn view(&self, name: &str, observer: Option<usize>) -> Result<String>;
     /// A 64-bit fingerprint of the position (see [`GameState::fingerprint`]).
     fn fingerprint(&self) -> u64;
     fn public_string(&self) -> String;
@@ -122,6 +132,9 @@ impl<G: Game> DynGame for Handle<G> {
     }
     fn state_format(&self) -> u32 {
         G::STATE_FORMAT
+    }
+    fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>) {
+        super::state::observation_bounds(&*self.0)
     }
     fn new_state(&self, seed: u64, explicit_chance: bool) -> Box<dyn DynState> {
         Box::new(GameState::new(Arc::clone(&self.0), seed, explicit_chance))
@@ -258,6 +271,9 @@ impl<G: Game> DynState for GameState<G> {
     fn observation_tensor(&self, player: usize) -> Result<Vec<f32>> {
         GameState::observation_tensor(self, player)
     }
+    fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>) {
+        GameState::observation_bounds(self)
+    }
     fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>> {
         Ok(Box::new(GameState::resample(self, player, seed)?))
     }
@@ -266,6 +282,12 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn svg(&self, viewer: Viewer) -> Result<String> {
         GameState::svg(self, viewer)
+    }
+    fn views(&self) -> &'static [(&'static str, &'static str)] {
+        GameState::views(self)
+    }
+    fn view(&self, name: &str, observer: Option<usize>) -> Result<String> {
+        GameState::view(self, name, observer)
     }
     fn fingerprint(&self) -> u64 {
         GameState::fingerprint(self)

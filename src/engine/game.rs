@@ -196,6 +196,14 @@ pub trait View: Rules {
     /// What `player` may know, as a flat tensor of `observation_tensor_shape` (written into `out`).
     fn observation_tensor(&self, state: &Self::State, player: usize, out: &mut [f32]);
 
+    /// The least and the greatest value each entry of the observation tensor can take in this
+    /// configuration, whatever the position and the observer, written into `low` and `high`
+    /// (each of the tensor's length, filled with 0 by the engine first): finite bounds that
+    /// hold in every position the rules reach. A count is bounded by the most the rules and
+    /// components allow, or where they set no limit, by the most its state field can hold. The
+    /// shared checks hold every observation within them.
+    fn observation_bounds(&self, low: &mut [f32], high: &mut [f32]);
+
     /// A text rendering of the whole table, as an omniscient spectator sees it (hidden cards
     /// included: for debugging and golden files).
     fn render(&self, state: &Self::State) -> String;
@@ -221,6 +229,20 @@ pub trait View: Rules {
     /// default the totals of the score report.
     fn scores(&self, state: &Self::State, out: &mut [f64]) {
         out.copy_from_slice(&self.score_report(state).totals);
+    }
+
+    /// The game's named views beside the table (a map, say), each with a line saying what it
+    /// shows: the terminal game offers each as a command. None by default.
+    fn views(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    /// The text of view `name` (one of [`View::views`]) as seat `observer` may see it, or with
+    /// `None` as a spectator who sees everything: a seat's view tells only what that seat may
+    /// know (the shared checks hold it the same for every resample of what is hidden from the
+    /// seat). `None` for a name the game does not have.
+    fn view(&self, _state: &Self::State, _name: &str, _observer: Option<usize>) -> Option<String> {
+        None
     }
 }
 

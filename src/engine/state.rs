@@ -65,6 +65,14 @@ impl<G: Game> std::fmt::Debug for GameState<G> {
     }
 }
 
+/// The least and the greatest value of each entry of `game`'s observation tensor.
+pub fn observation_bounds<G: Game>(game: &G) -> (Vec<f32>, Vec<f32>) {
+    let len: usize = game.spec().observation_tensor_shape.iter().product();
+    let (mut low, mut high) = (vec![0.0; len], vec![0.0; len]);
+    game.observation_bounds(&mut low, &mut high);
+    (low, high)
+}
+
 #[derive(Serialize, Deserialize)]
 struct Saved<S> {
     format: u32,
@@ -265,6 +273,17 @@ impl<G: Game> GameState<G> {
                 return Ok(a);
             }
         }
+        // A name's closing note in parentheses may be left out ("place-whale:Fernwick" for
+        // "place-whale:Fernwick (green, coal)"), where that leaves one legal action.
+        let mut bare = legal.iter().filter(|&&a| {
+            let name = self.game.action_to_string(&self.inner, a);
+            name.strip_suffix(')')
+                .and_then(|n| n.rfind(" (").map(|i| &name[..i]))
+                .is_some_and(|n| n.trim_end().eq_ignore_ascii_case(wanted))
+        });
+        if let (Some(&a), None) = (bare.next(), bare.next()) {
+            return Ok(a);
+        }
         let names: Vec<String> =
             legal.iter().take(40).map(|&a| self.game.action_to_string(&self.inner, a)).collect();
         Err(EngineError::UnknownActionString {
@@ -323,6 +342,12 @@ impl<G: Game> GameState<G> {
         Ok(v)
     }
 
+    /// The least and the greatest value of each entry of the observation tensor (see
+    /// [`crate::engine::View::observation_bounds`]).
+    pub fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>) {
+        observation_bounds(&*self.game)
+    }
+
     /// A state consistent with what `player` has seen, its hidden parts drawn afresh from `seed`.
     /// The resampled state has its own RNG (from `seed`) and an empty history: the true history
     /// would reveal what `player` may not know. Its move number is kept.
@@ -367,6 +392,26 @@ impl<G: Game> GameState<G> {
             self.check_player(p)?;
         }
         Ok(self.game.svg(&self.inner, viewer))
+    }
+
+    /// The game's named views and what each shows (see [`crate::engine::View::views`]).
+    pub fn views(&self) -> &'static [(&'static str, &'static str)] {
+        self.game.views()
+    }
+
+    /// View `name` as seat `observer` (or, with `None`, a spectator) may see it.
+    pub fn view(&self, name: &str, observer: Option<usize>) -> Result<String> {
+        if let Some(p) = observer {
+            self.check_player(p)?;
+        }
+        self.game.view(&self.inner, name, observer).ok_or_else(|| {
+            let names: Vec<&str> = self.views().iter().map(|&(n, _)| n).collect();
+            EngineError::InvalidRequest(if names.is_empty() {
+                format!("{} has no view named {name:?}: it has no views", self.game.spec().name)
+            } else {
+                format!("{} has no view named {name:?}; its views: {}", self.game.spec().name, names.join(", "))
+            })
+        })
     }
 
     /// A 64-bit fingerprint of the position, for transposition tables: equal for states of

@@ -146,6 +146,11 @@ impl View for Race {
         out[0] = s.count as f32;
     }
 
+    /// The count is below the target before a move, which adds at most 2 and its coin 1.
+    fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
+        high[0] = (self.target + 2) as f32;
+    }
+
     fn render(&self, s: &RaceState) -> String {
         format!("{s:?}")
     }

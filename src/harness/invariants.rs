@@ -139,11 +139,16 @@ pub fn check_state(game: &dyn DynGame, state: &dyn DynState, heavy: bool, seed: 
     ensure!(!public.is_empty(), "empty public table");
 
     let tensor_len: usize = spec.observation_tensor_shape.iter().product();
+    let (low, high) = state.observation_bounds();
+    ensure!(low.iter().chain(&high).all(|x| x.is_finite()), "an infinite observation bound");
     let mut views = Vec::with_capacity(players);
     for p in 0..players {
         let t = state.observation_tensor(p).map_err(|e| format!("observation tensor of {p}: {e}"))?;
         ensure!(t.len() == tensor_len, "tensor of length {} != {tensor_len}", t.len());
         ensure!(t.iter().all(|x| x.is_finite()), "non-finite observation for {p}");
+        if let Some(i) = (0..tensor_len).find(|&i| !(low[i] <= t[i] && t[i] <= high[i])) {
+            return Err(format!("observation of {p}: entry {i} is {}, outside its bounds {}..={}", t[i], low[i], high[i]));
+        }
         let s = state.observation_string(p).map_err(|e| format!("observation string of {p}: {e}"))?;
         ensure!(!s.is_empty(), "empty observation string for {p}");
         views.push((s, t));

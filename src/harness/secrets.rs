@@ -9,6 +9,7 @@
 //! - a move possible in both is shown to `p` by the same string ([`View::action_string_for`]);
 //! - the picture of the table drawn for `p`, and the one drawn for the whole table, are the
 //!   same ([`Picture::svg`]), and every picture is well-formed XML;
+//! - every named view of the game ([`View::views`]) shows `p` the same text in both;
 //! - the next move, made in both, leaves `p` asked in both or in neither, and offered the same;
 //!   and where it leaves `p` seeing the same (observation string and tensor), it gets the same
 //!   sentence in `p`'s log.
@@ -23,6 +24,7 @@
 //!
 //! [`View::action_string_for`]: crate::engine::game::View::action_string_for
 //! [`Picture::svg`]: crate::engine::game::Picture::svg
+//! [`View::views`]: crate::engine::game::View::views
 
 use crate::engine::game::{Action, Actor, Game};
 use crate::engine::rng::{derive_seed, rng_from_seed};
@@ -110,6 +112,11 @@ pub fn check_secrets<G: Game>(game: &G, s: &G::State, next: Action, seed: u64, s
         stats.resamples += 1;
         asked_alike(game, s, &r, p, "here")?;
         pictures_alike(game, s, &r, p, stats)?;
+        for &(name, _) in game.views() {
+            let (shown, there) = (game.view(s, name, Some(p)), game.view(&r, name, Some(p)));
+            ensure!(shown.is_some(), "the view {name:?} the game lists is missing");
+            ensure!(shown == there, "P{p}'s view {name:?} depends on what is hidden from P{p}: {shown:?}, and in a resample for P{p} {there:?}");
+        }
         let legal_r = legal(game, &r);
         for &a in legal_s.iter().filter(|a| legal_r.binary_search(a).is_ok()) {
             let (shown, there) = (game.action_string_for(s, a, p), game.action_string_for(&r, a, p));

@@ -131,6 +131,13 @@ impl Game {
         PyTuple::new(py, self.inner.spec().observation_tensor_shape.iter().copied())
     }
 
+    /// The least and the greatest value each entry of the observation tensor can take, as two
+    /// flat float32 arrays: finite bounds that hold in every position, for every observer.
+    fn observation_bounds<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>)> {
+        let (low, high) = guard(|| Ok(self.inner.observation_bounds()))?;
+        Ok((PyArray1::from_vec(py, low), PyArray1::from_vec(py, high)))
+    }
+
     /// A new game from `seed`. Unless `explicit_chance`, chance is resolved from the
     /// state's own seeded generator, so the state is never a chance node.
     #[pyo3(signature = (seed = Seed(0), explicit_chance = false), text_signature = "(self, seed=0, explicit_chance=False)")]

@@ -314,6 +314,21 @@ impl State {
         guard(|| Ok(self.inner.render()))
     }
 
+    /// The game's named views beside the table (Mistwind's `map`, say), as `(name, what it
+    /// shows)` pairs; empty for a game without any.
+    fn views(&self) -> Vec<(&'static str, &'static str)> {
+        self.inner.views().to_vec()
+    }
+
+    /// The text of view `name` (one of `views()`): with `observer`, as that seat may see it;
+    /// without, as a spectator who sees everything. Raises `TradewindsError` for a name the
+    /// game does not have.
+    #[pyo3(signature = (name, observer = None))]
+    fn view(&self, name: &str, observer: Option<Int>) -> PyResult<String> {
+        let observer = observer.map(|p| player_index(p, self.players())).transpose()?;
+        guard(|| engine(self.inner.view(name, observer)))
+    }
+
     /// The table as a picture (an SVG document). `observer`: `None` (the default) shows
     /// everything, hidden cards included, as `render()` does; a seat shows what that seat may
     /// know (what is hidden from it is drawn face down); `"table"` shows what every player at

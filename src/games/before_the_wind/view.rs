@@ -417,6 +417,64 @@ impl View for BeforeTheWind {
     }
 
     /// The observation tensor (docs/games/before-the-wind.md, "Observation tensor").
+    /// The flags and one-hot fields are 0 or 1; a card's and a ship's features at most the
+    /// largest of the data's cards and ships; the cards of a design in its deck or discard pile
+    /// at most its copies; the bank at most its guilders; any other count at most what its
+    /// state field holds (money and points, which no rule limits with an unlimited bank).
+    fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
+        let (byte, word) = (u8::MAX as f32, u32::MAX as f32);
+        let mut card = [0.0f32; CARD];
+        let mut one = [0.0f32; CARD];
+        for d in 0..self.data.designs.len() {
+            self.card_features(d as u8, &mut one);
+            card.iter_mut().zip(one).for_each(|(m, v)| *m = m.max(v));
+        }
+        let mut ship = [0.0f32; SHIP];
+        ship[..3].fill(1.0);
+        for sh in &self.data.ships {
+            for g in 0..4 {
+                ship[3 + g] = ship[3 + g].max(sh.goods[g] as f32);
+            }
+            ship[7] = ship[7].max(sh.vp as f32 / 10.0);
+        }
+        let mut i = 0;
+        let mut put = |v: &[f32]| {
+            high[i..i + v.len()].copy_from_slice(v);
+            i += v.len();
+        };
+        put(&[1.0; 4 + 4 + 4 + PHASES]);
+        for _ in 0..MAX_PLAYERS {
+            put(&[word / 10.0, word / 10.0, byte]);
+            put(&[byte; 4 + 4 + 2 * MAX_SPECIALS]);
+            put(&[1.0; 4]);
+            put(&card);
+            put(&[word / 10.0, 1.0]);
+        }
+        for _ in 0..MAX_PLAYERS {
+            put(&card);
+        }
+        for _ in 0..MAX_HARBOUR {
+            put(&ship);
+        }
+        put(&[byte; 4 + 3]);
+        put(&[1.0; 3]);
+        put(&card);
+        put(&[byte, 1.0, 1.0]);
+        put(&[byte; 4 + 4 + 1]);
+        put(&[word / 100.0, self.data.rules.bank_guilders as f32 / 10.0]);
+        for _ in 0..2 {
+            for d in &self.data.designs {
+                put(&[d.count as f32]);
+            }
+        }
+        for _ in 0..2 {
+            for sh in &self.data.ships {
+                put(&[sh.count as f32]);
+            }
+        }
+        debug_assert_eq!(i, high.len());
+    }
+
     fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
         out.iter_mut().for_each(|x| *x = 0.0);
         let mut i = 0;

@@ -62,6 +62,32 @@ impl Mistwind {
     }
 
 
+    /// The port bonuses paid when move `a` at `before` ends the turns, a sentence each:
+    /// the stacks are those once `a` is made (an automa player's last chip may top one).
+    fn describe_bonuses(&self, before: &State, a: Action) -> String {
+        let mut s = before.clone();
+        if let Draw::Automa(q) = before.draw {
+            self.automa_place(&mut s, q as usize, a as usize);
+        }
+        let cards = s.port_row;
+        let mut told = String::new();
+        self.port_bonuses(&mut s, |i, top, built| {
+            let card = &self.data.port_cards[cards[i] as usize];
+            let what = if self.is_automa(top) {
+                "takes no bonus (an automa player)".to_string()
+            } else if card.outpost && built {
+                format!("builds a free outpost in {}", self.port_name(card.port))
+            } else if card.outpost {
+                format!("builds no outpost (one there already, or none left){}", if card.gain == [0; 4] { String::new() } else { format!(" and gains {}", res_words(&card.gain)) })
+            } else {
+                format!("gains {}", res_words(&card.gain))
+            };
+            let gains = if card.outpost && built && card.gain != [0; 4] { format!(" and gains {}", res_words(&card.gain)) } else { String::new() };
+            told.push_str(&format!(" Port bonus of field {} ({}): {}, on top, {what}{gains}.", i + 1, self.port_card_label(cards[i] as usize), self.who(top)));
+        });
+        told
+    }
+
     fn describe_turn(&self, b: &State, a: Action, after: &State) -> String {
         let d = &self.data;
         let p = b.current as usize;
@@ -74,7 +100,17 @@ impl Mistwind {
                 let i = ((a - PLAY) % 5) as usize;
                 match l {
                     RESOURCE_BOARD => with(format!("P{p} plays chip {} on the resource board{}", i + 1, self.resource_field_words(i))),
-                    CHARACTER_ROW => paying(format!("P{p} plays chip {} and hires {}", i + 1, d.characters[b.character_row[i] as usize].name)),
+                    CHARACTER_ROW => {
+                        let ch = &d.characters[b.character_row[i] as usize];
+                        let cost = if ch.cost == [0; 4] { String::new() } else { format!(", paying {}", res_words(&ch.cost)) };
+                        // "must be used immediately": its gain comes at once.
+                        let gain = if ch.kind == CharKind::Immediate && ch.gain != [0; 4] {
+                            format!("; {} is used at once: P{p} gains {}", ch.name, res_words(&ch.gain))
+                        } else {
+                            String::new()
+                        };
+                        format!("P{p} plays chip {} and hires {}{cost}{gain}", i + 1, ch.name)
+                    }
                     WORKER_BOARD => with(format!("P{p} plays chip {} on the worker board ({})", i + 1,
                         WORKER_ABILITIES.iter().find(|(_, x)| *x == self.worker_board[i].ability).map_or("", |(n, _)| *n))),
                     _ => format!("P{p} plays chip {} on the port card of {} (stack of {})", i + 1,
@@ -266,6 +302,11 @@ impl Describe for Mistwind {
                 line.push_str(&format!(" P{q} fulfils and takes the achievement tile {}.", self.achievement_words(after.achievements[l] as usize)));
             }
         }
+        // Phase C step 1, when the move ends the turns: the port bonuses.
+        if before.phase == Phase::Turns && after.phase != Phase::Turns {
+            line.push_str(" All chips are played: the port bonuses are paid.");
+            line.push_str(&self.describe_bonuses(before, a));
+        }
         // What follows at once without a decision: the end of a turn, a round, the game.
         if after.phase == Phase::GameOver && before.phase != Phase::GameOver {
             let w: Vec<String> = self.winners(after).iter().map(|p| format!("P{p}")).collect();
@@ -280,8 +321,6 @@ impl Describe for Mistwind {
             line.push_str(&format!(" Round {} ends.", before.round + 1));
         } else if before.phase == Phase::Turns && after.phase == Phase::Turns && after.turn != before.turn {
             line.push_str(&format!(" {}'s turn.", self.who(after.turn as usize)));
-        } else if before.phase == Phase::Turns && after.phase != Phase::Turns {
-            line.push_str(" All chips are played: the port bonuses are paid.");
         }
         line
     }

@@ -1215,26 +1215,39 @@ impl Mistwind {
         self.end_round(s);
     }
 
-    /// Phase C: the port bonuses (1 to 5), then the claims they allow.
-    fn end_round(&self, s: &mut State) {
-        s.moved = 0;
-        s.cargo_done = 0;
-        s.free_moves = false;
+    /// Phase C step 1: the top chip of each port card's stack earns the card's bonus, fields
+    /// 1 to 5. `told(field, top, built)` hears of each stack with a chip: the position on
+    /// top, and whether a free outpost was built (an automa player takes nothing).
+    pub(crate) fn port_bonuses(&self, s: &mut State, mut told: impl FnMut(usize, usize, bool)) {
         for i in 0..ROW {
             let top = s.stack_top[i];
+            if top == NONE || s.port_row[i] == NONE {
+                continue;
+            }
             // An automa player on top takes no bonus (ruling 16).
-            if top == NONE || s.port_row[i] == NONE || self.is_automa(top as usize) {
+            if self.is_automa(top as usize) {
+                told(i, top as usize, false);
                 continue;
             }
             let card = self.data.port_cards[s.port_row[i] as usize];
             let pl = &mut s.players[top as usize];
             gain(&mut pl.res, &card.gain);
             // A free outpost is built where the player has none and has one left.
-            if card.outpost && pl.outposts & (1 << card.port) == 0 && pl.outposts.count_ones() < self.data.rules.outposts as u32 {
+            let built = card.outpost && pl.outposts & (1 << card.port) == 0 && pl.outposts.count_ones() < self.data.rules.outposts as u32;
+            if built {
                 pl.outposts |= 1 << card.port;
                 s.bonus_outposts[top as usize] |= 1 << card.port;
             }
+            told(i, top as usize, built);
         }
+    }
+
+    /// Phase C: the port bonuses (1 to 5), then the claims they allow.
+    fn end_round(&self, s: &mut State) {
+        s.moved = 0;
+        s.cargo_done = 0;
+        s.free_moves = false;
+        self.port_bonuses(s, |_, _, _| {});
         s.phase = Phase::EndRoundClaims;
         s.step = Step::Claim;
         s.cursor = 0;

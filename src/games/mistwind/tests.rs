@@ -32,11 +32,17 @@ fn legal(g: &Mistwind, s: &State) -> Vec<String> {
     v.iter().map(|&a| g.action_to_string(s, a)).collect()
 }
 
+/// Whether a move's name is `name`, or `name` with the closing note on a port left out
+/// ("move-whale-1:Rootmere" for "move-whale-1:Rootmere (green, textiles)").
+fn named(full: &str, name: &str) -> bool {
+    full == name || full.strip_suffix(')').and_then(|f| f.rfind(" (").map(|i| &f[..i])) == Some(name)
+}
+
 /// Plays the legal move named `name`.
 fn play(g: &Mistwind, s: &mut State, name: &str) {
     let mut v = Vec::new();
     g.legal_actions(s, &mut v);
-    let a = v.iter().copied().find(|&a| g.action_to_string(s, a) == name)
+    let a = v.iter().copied().find(|&a| named(&g.action_to_string(s, a), name))
         .unwrap_or_else(|| panic!("{name:?} is not legal; legal: {:?}", legal(g, s)));
     g.apply(s, a);
 }
@@ -51,7 +57,7 @@ fn play_port_turn(g: &Mistwind, s: &mut State, legal: &[crate::engine::Action]) 
 }
 
 fn is_legal(g: &Mistwind, s: &State, name: &str) -> bool {
-    legal(g, s).iter().any(|n| n == name)
+    legal(g, s).iter().any(|n| named(n, name))
 }
 
 /// Resolves chance nodes with the first outcome until a player decides.
@@ -959,7 +965,7 @@ fn the_worker_boards_fields_carry_out_their_abilities() {
     // At the boundary: field 5 needs 2 wood and 2 steel and an outpost.
     let mut s = base(json!({"wood": 2, "steel": 2, "outposts": ["Peat Landing"]}));
     play(&g, &mut s, "play-5:worker");
-    assert_eq!(legal(&g, &s), vec!["build:Peat Landing"]);
+    assert_eq!(legal(&g, &s), vec!["build:Peat Landing (brown, krill)"]);
     play(&g, &mut s, "build:Peat Landing");
     assert_eq!(s.players[0].res[..2], [0, 0]);
     assert_eq!(s.players[0].whales[1], 21);
@@ -2309,8 +2315,8 @@ fn worker_b_field_2_buys_an_outpost_for_three_coins_or_one_coin_to_each_occupant
     s.players[0].outposts = 1 << 5;
     play(&g, &mut s, "play-2:worker");
     let ports = legal(&g, &s);
-    assert!(ports.contains(&"build:Mossgate".to_string()) && ports.contains(&"build:Glowcap".to_string()));
-    assert!(!ports.contains(&"build:Rootmere".to_string()), "one outpost per player per port");
+    assert!(ports.contains(&"build:Mossgate (green capital)".to_string()) && ports.contains(&"build:Glowcap (green, coffee)".to_string()));
+    assert!(!ports.iter().any(|p| p.starts_with("build:Rootmere")), "one outpost per player per port");
     let before = s.clone();
     play(&g, &mut s, "build:Glowcap");
     assert_eq!(g.describe_move(&before, super::actions::BUILD_AT + 4, &s, None), "P0 buys an outpost in Glowcap for 2 coins, 1 each to P1 and P2.");
@@ -2327,7 +2333,7 @@ fn worker_b_field_2_buys_an_outpost_for_three_coins_or_one_coin_to_each_occupant
     u.players[1].outposts = 1 << 4;
     u.players[2].outposts = 1 << 4;
     play(&g, &mut u, "play-2:worker");
-    assert_eq!(legal(&g, &u), vec!["build:Glowcap"]);
+    assert_eq!(legal(&g, &u), vec!["build:Glowcap (green, coffee)"]);
     let mut v = worker_b_position(&g, json!({}));
     v.players[0].res[COINS] = 0;
     assert!(!is_legal(&g, &v, "play-2:worker"), "no port affordable");
@@ -2811,4 +2817,177 @@ fn ruling_36_whether_a_player_is_asked_to_claim_depends_on_what_the_table_sees()
         }
         assert_eq!(s.current, 1, "{cards}: the turn passes to P1");
     }
+}
+
+// ----- what a person at the table is told: the map, the move names, the log -----
+
+#[test]
+fn the_moves_name_each_port_with_its_region_and_cargo() {
+    let g = game(3);
+    let s = at(&g, json!({"step": "move", "players": [{"krill": 5, "whales": [{"port": "Fernwick"}]}]}));
+    let names = legal(&g, &s);
+    assert!(names.iter().any(|n| n == "move-whale-1:Rootmere (green, textiles)"), "{names:?}");
+    assert!(names.iter().any(|n| n == "move-whale-1:Mossgate (green capital)"), "{names:?}");
+    assert!(names.iter().any(|n| n == "move-whale-1:Lichen Bay (green, krill)"), "{names:?}");
+    let t = turn_position(&g);
+    let names = legal(&g, &t);
+    assert!(names.iter().any(|n| n == "play-1:port Mossgate (green capital)"), "{names:?}");
+    // The table shows them so too.
+    let table = g.observation_string(&t, 0);
+    assert!(table.contains("whales: 1@Fernwick (green, coal)"), "{table}");
+    assert!(table.contains("  1: Mossgate (green capital; bonus: 2 wood) chips 0 top -"), "{table}");
+}
+
+#[test]
+fn the_old_move_names_without_the_port_note_still_parse() {
+    use std::sync::Arc;
+    let g = Arc::new(game(3));
+    let at_move = at(&g, json!({"step": "move", "players": [{"krill": 5, "whales": [{"port": "Fernwick"}]}]}));
+    let s = crate::engine::GameState::from_parts(Arc::clone(&g), at_move, crate::engine::rng::rng_from_seed(1), false);
+    let a = s.string_to_action("move-whale-1:Rootmere").unwrap();
+    assert_eq!(s.action_to_string(a), "move-whale-1:Rootmere (green, textiles)");
+    assert_eq!(s.string_to_action("MOVE-WHALE-1:rootmere").unwrap(), a);
+    assert!(s.string_to_action("move-whale-1:Atlantis").is_err());
+}
+
+#[test]
+fn the_map_shows_the_ports_by_region_their_links_and_pieces() {
+    let g = game(3);
+    let s = at(&g, json!({"players": [
+        {"whales": [{"port": "Fernwick", "cargo": "coal"}], "outposts": ["Sporeholm"]},
+        {"whales": [{"port": "Quicksilver"}]}, {}]}));
+    let map = g.view(&s, "map", None).unwrap();
+    for q in 0..g.data.ports.len() {
+        assert!(map.contains(&format!("  {} (", g.port_name(q as u8))), "port {q} on the map:\n{map}");
+    }
+    assert!(map.contains("green region (capital Mossgate)"), "{map}");
+    assert!(map.contains("  Fernwick (coal): to Mossgate, Lichen Bay, Driftwood (brown); P0's whale 1 carrying coal"), "{map}");
+    assert!(map.contains("  Sporeholm (mushrooms): to Mossgate, Lichen Bay, Glowcap, Tin Haven (silver); outposts P0"), "{map}");
+    assert!(map.contains("  Quicksilver (capital): to Pearl Strand, Mirror Sound, Tin Haven; P1's whale 1"), "{map}");
+    assert_eq!(g.views().iter().map(|v| v.0).collect::<Vec<_>>(), ["map"]);
+    assert!(g.view(&s, "atlas", None).is_none());
+}
+
+#[test]
+fn a_seats_map_shows_only_its_own_network_cards() {
+    let g = game(3);
+    let s = at(&g, json!({"players": [{"network_cards": [1]}, {"network_cards": [2]}, {}]}));
+    let words = |c: usize| g.card_words(c);
+    let (mine, theirs) = (g.view(&s, "map", Some(0)).unwrap(), g.view(&s, "map", Some(1)).unwrap());
+    assert!(mine.contains(&format!("P0's network cards: [{} (destinations joined:", words(0))), "{mine}");
+    assert!(!mine.contains(&words(1)) && mine.contains("P1's network cards: [easy (face down)]"), "{mine}");
+    assert!(theirs.contains(&words(1)) && !theirs.contains(&words(0)), "{theirs}");
+    let all = g.view(&s, "map", None).unwrap();
+    assert!(all.contains(&words(0)) && all.contains(&words(1)));
+}
+
+#[test]
+fn the_log_tells_each_port_bonus() {
+    // "the player whose action chip lies on top of a stack receives the port bonus — even if
+    // they are the only one there".
+    let g = game(3);
+    let mut s = last_chips(&g, 0);
+    for _ in 0..g.players - 1 {
+        play(&g, &mut s, "play-5:port Rootmere");
+        play(&g, &mut s, "take:coins");
+        play(&g, &mut s, "end-moves");
+        play(&g, &mut s, "end-cargo");
+    }
+    play(&g, &mut s, "play-5:port Rootmere");
+    play(&g, &mut s, "take:coins");
+    play(&g, &mut s, "end-moves");
+    let before = s.clone();
+    play(&g, &mut s, "end-cargo");
+    let mut v = Vec::new();
+    g.legal_actions(&before, &mut v);
+    let end = v.iter().copied().find(|&a| g.action_to_string(&before, a) == "end-cargo").unwrap();
+    let line = g.describe_move(&before, end, &s, None);
+    assert!(line.contains("All chips are played: the port bonuses are paid."), "{line}");
+    assert!(line.contains("Port bonus of field 1 (Mossgate (green capital; bonus: 2 wood)): P1, on top, gains 2 wood."), "{line}");
+    assert!(line.contains("Port bonus of field 5 (Rootmere (green, textiles; bonus: a free outpost)): P2, on top, builds a free outpost in Rootmere."), "{line}");
+    assert!(line.contains("Round 1 ends."), "{line}");
+}
+
+#[test]
+fn the_log_tells_that_an_automa_player_on_top_takes_no_bonus() {
+    // The AUT "do not build outposts" and hold no resources (ruling 16).
+    let g = game(2);
+    let mut s = at(&g, json!({"current": 1, "start_player": 0,
+        "players": [{"chips": []}, {"chips": [1]}], "automa": [{"chips": [5]}, {"chips": [5]}],
+        "stacks": [[2, AUT1], [1, 0]]}));
+    play(&g, &mut s, "play-1:resources");
+    play(&g, &mut s, "end-moves");
+    let before = s.clone();
+    play(&g, &mut s, "end-cargo");
+    let mut v = Vec::new();
+    g.legal_actions(&before, &mut v);
+    let end = v.iter().copied().find(|&a| g.action_to_string(&before, a) == "end-cargo").unwrap();
+    let line = g.describe_move(&before, end, &s, Some(0));
+    assert!(line.contains("Port bonus of field 1 (") && line.contains("AUT1, on top, takes no bonus (an automa player)."), "{line}");
+    assert!(line.contains(&format!("Port bonus of field 2 ({}): P0, on top, gains {}.", g.port_card_label(1), super::view::res_words(&g.data.port_cards[1].gain))), "{line}");
+}
+
+#[test]
+fn the_log_tells_an_immediate_characters_gain() {
+    // An immediate character "must be used immediately": its gain comes at once.
+    let g = game(3);
+    let s = turn_position(&g);
+    let mut v = Vec::new();
+    g.legal_actions(&s, &mut v);
+    let a = v.iter().copied().find(|&a| g.action_to_string(&s, a) == "play-1:character Lumber Merchant").unwrap();
+    let mut after = s.clone();
+    g.apply(&mut after, a);
+    assert_eq!(g.describe_move(&s, a, &after, None), "P0 plays chip 1 and hires Lumber Merchant, paying 2 coins; Lumber Merchant is used at once: P0 gains 3 wood.");
+}
+
+/// Plays random games of `g`, calling `f(before, action, after)` for every move.
+fn random_games(g: &Mistwind, games: u64, mut f: impl FnMut(&State, crate::engine::Action, &State)) {
+    use crate::engine::rng::{below, rng_from_seed};
+    let mut v = Vec::new();
+    for seed in 0..games {
+        let mut rng = rng_from_seed(seed);
+        let mut s = g.initial_state();
+        loop {
+            let a = match g.actor(&s) {
+                Actor::Terminal => break,
+                Actor::Chance => g.sample_chance(&s, &mut rng),
+                Actor::Player(_) => {
+                    g.legal_actions(&s, &mut v);
+                    v[below(&mut rng, v.len() as u32) as usize]
+                }
+            };
+            let before = s.clone();
+            g.apply(&mut s, a);
+            f(&before, a, &s);
+        }
+    }
+}
+
+#[test]
+fn every_change_of_a_players_holdings_is_told_in_the_log() {
+    // Every resource gained or paid, outpost built and character hired is in the move's
+    // sentence: nothing passes in silence.
+    let mut changes = 0;
+    for (players, board) in [(3, "A"), (1, "A"), (2, "B"), (4, "B"), (5, "A")] {
+        let g = Mistwind::load(&opts(json!({"players": players, "resource_board": board, "worker_board": board}))).unwrap();
+        random_games(&g, 4, |b, a, after| {
+            let line = g.describe_move(b, a, after, None);
+            for q in 0..g.positions {
+                let (x, y) = (&b.players[q], &after.players[q]);
+                for r in 0..4 {
+                    if x.res[r] != y.res[r] {
+                        changes += 1;
+                        assert!(line.contains(RESOURCES[r]) && line.contains(&g.who(q)), "{}'s {} {} -> {}, untold: {line:?} ({})", g.who(q), RESOURCES[r], x.res[r], y.res[r], g.action_to_string(b, a));
+                    }
+                }
+                for port in super::rules::bits((y.outposts & !x.outposts) as u64) {
+                    assert!(line.contains(g.port_name(port as u8)) && line.contains("outpost"), "an outpost in {}, untold: {line:?}", g.port_name(port as u8));
+                }
+                for c in super::rules::bits(y.characters & !x.characters) {
+                    assert!(line.contains(&g.data.characters[c].name), "{} untold: {line:?}", g.data.characters[c].name);
+                }
+            }
+        });
+    }
+    assert!(changes > 1000, "{changes} changes seen");
 }

@@ -163,6 +163,90 @@ impl Mistwind {
         &self.data.regions[r]
     }
 
+    /// What a port is: its region, and its cargo ("green, coal"; "green, krill"), or "green
+    /// capital".
+    pub fn port_kind(&self, q: u8) -> String {
+        let Some(port) = self.data.ports.get(q as usize) else { return String::new() };
+        let region = self.region_name(port.region as usize);
+        match port.cargo {
+            _ if port.capital => format!("{region} capital"),
+            KRILL_CARGO => format!("{region}, krill"),
+            c => format!("{region}, {}", self.data.cargo.get(c as usize).map_or("?", |n| n.as_str())),
+        }
+    }
+
+    /// A port named with its region and cargo: "Fernwick (green, coal)", "Mossgate (green
+    /// capital)".
+    pub fn port_label(&self, q: u8) -> String {
+        if (q as usize) < self.data.ports.len() {
+            format!("{} ({})", self.port_name(q), self.port_kind(q))
+        } else {
+            self.port_name(q).to_string()
+        }
+    }
+
+    /// The map as `observer` may see it (`None`: everything): the ports by region, each with
+    /// its cargo, the ports it connects to, and the outposts and whales in it; the network
+    /// tiles; the port cards in the row; the network cards (a seat sees only its own).
+    pub fn map(&self, s: &State, observer: Option<usize>) -> String {
+        let d = &self.data;
+        let mut o = String::new();
+        let _ = writeln!(o, "Map: the ports by region, each with its cargo (or krill, or capital), the ports it connects to, and the outposts and whales in it.");
+        for r in 0..REGIONS {
+            let t = s.network_tiles[r];
+            let tile = if t == NONE { String::new() } else { format!("; network tile: {}", self.tile_words(t as usize)) };
+            let _ = writeln!(o, "{} region (capital {}){tile}:", d.regions[r], self.port_name(d.capital[r]));
+            for q in (0..d.ports.len()).filter(|&q| d.ports[q].region as usize == r) {
+                let links: Vec<String> = bits(d.adjacent[q] as u64)
+                    .map(|x| if d.ports[x].region as usize == r { self.port_name(x as u8).to_string() } else { format!("{} ({})", self.port_name(x as u8), d.regions[d.ports[x].region as usize]) })
+                    .collect();
+                let outposts: Vec<String> = (0..self.positions).filter(|&p| s.players[p].outposts & (1 << q) != 0).map(|p| self.who(p)).collect();
+                let whales: Vec<String> = (0..self.positions)
+                    .flat_map(|p| (0..MAX_WHALES).map(move |w| (p, w)))
+                    .filter(|&(p, w)| s.players[p].whales[w] as usize == q)
+                    .map(|(p, w)| {
+                        let c = s.players[p].cargo[w];
+                        let cargo = if c == NONE { String::new() } else { format!(" carrying {}", d.cargo[c as usize]) };
+                        format!("{}'s whale {}{cargo}", self.who(p), w + 1)
+                    })
+                    .collect();
+                let mut line = format!("  {} ({}): to {}", self.port_name(q as u8), self.port_kind(q as u8).split(", ").nth(1).unwrap_or("capital"), links.join(", "));
+                if !outposts.is_empty() {
+                    line.push_str(&format!("; outposts {}", outposts.join(", ")));
+                }
+                if !whales.is_empty() {
+                    line.push_str(&format!("; {}", whales.join(", ")));
+                }
+                let _ = writeln!(o, "{line}");
+            }
+        }
+        let cards: Vec<String> = (0..ROW)
+            .filter(|&i| s.port_row[i] != NONE && (s.port_row[i] as usize) < d.port_cards.len())
+            .map(|i| format!("{}: {}", i + 1, self.port_card_label(s.port_row[i] as usize)))
+            .collect();
+        if !cards.is_empty() {
+            let _ = writeln!(o, "Port cards in the row: {}", cards.join("; "));
+        }
+        for p in 0..self.players {
+            let pl = &s.players[p];
+            let held: Vec<String> = if observer.is_none_or(|v| v == p) || s.phase == Phase::GameOver {
+                bits(pl.cards as u64).map(|c| format!("{} (destinations joined: {} of 2)", self.card_words(c), self.card_links(pl, c))).collect()
+            } else {
+                bits(pl.cards as u64).map(|c| format!("{} (face down)", DIFFICULTIES[d.network_cards[c].difficulty as usize])).collect()
+            };
+            let claimed: Vec<String> = bits(pl.claimed as u64).map(|c| self.card_words(c)).collect();
+            let _ = writeln!(o, "P{p}'s network cards: [{}] claimed [{}]", held.join("; "), claimed.join("; "));
+        }
+        o
+    }
+
+    /// A port card as the table shows it: "Fernwick (green, coal; bonus: 2 wood)".
+    pub fn port_card_label(&self, c: usize) -> String {
+        let k = &self.data.port_cards[c];
+        let bonus = if k.outpost { "a free outpost".to_string() } else { res_words(&k.gain) };
+        format!("{} ({}; bonus: {bonus})", self.port_name(k.port), self.port_kind(k.port))
+    }
+
     pub fn card_words(&self, c: usize) -> String {
         let k = &self.data.network_cards[c];
         format!(
@@ -433,7 +517,7 @@ impl Mistwind {
         let _ = writeln!(o, "Ports:");
         for i in 0..ROW {
             let c = s.port_row[i];
-            let card = if c == NONE { "(empty)".to_string() } else { self.port_card_words(c as usize) };
+            let card = if c == NONE { "(empty)".to_string() } else { self.port_card_label(c as usize) };
             let _ = writeln!(o, "  {}: {card} chips {} top {}", i + 1, s.stack_height[i], owner(s.stack_top[i]));
         }
         let _ = writeln!(o, "Achievements: {}", (0..4).map(|l| {
@@ -484,11 +568,11 @@ impl Mistwind {
                 String::new()
             };
             let _ = writeln!(o, "    chips not played [{}], {} in hand{disc}", chips.join(" "), (pl.hand & !pl.discarded).count_ones());
-            let outs: Vec<&str> = bits(pl.outposts as u64).map(|q| self.port_name(q as u8)).collect();
+            let outs: Vec<String> = bits(pl.outposts as u64).map(|q| self.port_label(q as u8)).collect();
             let _ = writeln!(o, "    outposts ({}): {}", outs.len(), outs.join(", "));
             let whales: Vec<String> = (0..MAX_WHALES).filter(|&w| pl.whales[w] != NONE).map(|w| {
                 let c = pl.cargo[w];
-                format!("{}@{}{}", w + 1, self.port_name(pl.whales[w]), if c == NONE { String::new() } else { format!(" carrying {}", d.cargo[c as usize]) })
+                format!("{}@{}{}", w + 1, self.port_label(pl.whales[w]), if c == NONE { String::new() } else { format!(" carrying {}", d.cargo[c as usize]) })
             }).collect();
             let _ = writeln!(o, "    whales: {}", whales.join("; "));
             let chars: Vec<String> = bits(pl.characters).map(|c| format!("{}{}", d.characters[c].name, if pl.used & (1 << c) != 0 { " (used)" } else { "" })).collect();
@@ -518,13 +602,13 @@ impl View for Mistwind {
         let d = &self.data;
         match a {
             _ if a < PLACE_WHALE => format!("discard:chip {}", a + 1),
-            _ if a < PLAY => format!("place-whale:{}", self.port_name((a - PLACE_WHALE) as u8)),
+            _ if a < PLAY => format!("place-whale:{}", self.port_label((a - PLACE_WHALE) as u8)),
             _ if a < BUILD_OUTPOST => {
                 let l = ((a - PLAY) / 5) as usize;
                 let i = ((a - PLAY) % 5) as usize;
                 let what = match l as u8 {
                     CHARACTER_ROW if s.character_row[i] != NONE && (s.character_row[i] as usize) < d.characters.len() => format!("character {}", d.characters[s.character_row[i] as usize].name),
-                    PORT_ROW if s.port_row[i] != NONE && (s.port_row[i] as usize) < d.port_cards.len() => format!("port {}", self.port_name(d.port_cards[s.port_row[i] as usize].port)),
+                    PORT_ROW if s.port_row[i] != NONE && (s.port_row[i] as usize) < d.port_cards.len() => format!("port {}", self.port_label(d.port_cards[s.port_row[i] as usize].port)),
                     _ => LOCATIONS[l].to_string(),
                 };
                 format!("play-{}:{what}", i + 1)
@@ -532,10 +616,10 @@ impl View for Mistwind {
             BUILD_OUTPOST => "build-outpost".into(),
             BUILD_WHALE => "build-whale".into(),
             _ if a < BUILD_AT => format!("take:{}", RESOURCES[(a - TAKE) as usize]),
-            _ if a < MOVE => format!("build:{}", self.port_name((a - BUILD_AT) as u8)),
+            _ if a < MOVE => format!("build:{}", self.port_label((a - BUILD_AT) as u8)),
             _ if a < END_MOVES => {
                 let w = (a - MOVE) as usize / MAX_PORTS;
-                format!("move-whale-{}:{}", w + 1, self.port_name(((a - MOVE) as usize % MAX_PORTS) as u8))
+                format!("move-whale-{}:{}", w + 1, self.port_label(((a - MOVE) as usize % MAX_PORTS) as u8))
             }
             END_MOVES if s.step == Step::LongMove => "end-long-move".into(),
             END_MOVES => "end-moves".into(),
@@ -759,8 +843,53 @@ impl View for Mistwind {
         debug_assert_eq!(w.at, tensor_len());
     }
 
+    /// Everything is 0 or 1 but the counts: resources (no limit in the rules: what a count
+    /// holds), demand tiles and network cards (the components), chips on a port card (one per
+    /// position), the cargo supply and the demand stacks (the components), the decks, and the
+    /// counters of a pending step (what their fields hold).
+    fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
+        use layout::*;
+        let d = &self.data;
+        high.fill(1.0);
+        let by_difficulty = |k: u8| d.network_cards.iter().filter(|c| c.difficulty == k).count() as f32;
+        for p in 0..self.positions {
+            let at = PLAYERS + p * PLAYER_SIZE;
+            high[at + RES..at + RES + 4].fill(u16::MAX as f32);
+            for r in 0..REGIONS {
+                high[at + TERRITORY_TILES + r] = d.territory_tiles[r].iter().map(|&n| n as f32).sum();
+                high[at + CAPITAL_TILES + r] = d.capital_tiles[r].iter().map(|&n| n as f32).sum();
+            }
+            for k in 0..3 {
+                high[at + CARDS_BY_DIFFICULTY + k] = by_difficulty(k as u8);
+                high[at + CARD_DISCARDS + k] = by_difficulty(k as u8);
+            }
+        }
+        high[STACK_HEIGHT..STACK_HEIGHT + ROW].fill(self.positions as f32);
+        high[CARGO_SUPPLY..CARGO_SUPPLY + CARGO_TYPES].fill(d.cargo_markers as f32);
+        for r in 0..REGIONS {
+            for c in 0..CARGO_TYPES {
+                high[TERRITORY_STACKS + r * CARGO_TYPES + c] = d.territory_tiles[r][c] as f32;
+                high[CAPITAL_STACKS + r * CARGO_TYPES + c] = d.capital_tiles[r][c] as f32;
+            }
+        }
+        high[DECKS] = d.characters.len() as f32;
+        high[DECKS + 1] = d.port_cards.len() as f32;
+        high[DECKS + 2] = d.network_cards.len() as f32;
+        for at in [TO_RECEIVE, LONG_FIELDS, TO_PAY, TRADES] {
+            high[at] = u8::MAX as f32;
+        }
+    }
+
     fn render(&self, state: &State) -> String {
         self.table(state, None, true)
+    }
+
+    fn views(&self) -> &'static [(&'static str, &'static str)] {
+        &[("map", "the ports by region with their cargo and connections, the outposts and whales in them, and your network cards")]
+    }
+
+    fn view(&self, state: &State, name: &str, observer: Option<usize>) -> Option<String> {
+        (name == "map").then(|| self.map(state, observer))
     }
 
     fn public_string(&self, state: &State) -> String {

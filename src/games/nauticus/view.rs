@@ -430,6 +430,44 @@ impl View for Nauticus {
         }
     }
 
+    /// The flags and one-hot fields are 0 or 1; a count is bounded by what its state field
+    /// holds (points, which penalties can take below 0, by an `i32`'s range), the blue workers
+    /// of a space by the turntable's largest number.
+    fn observation_bounds(&self, low: &mut [f32], high: &mut [f32]) {
+        let (byte, word) = (u8::MAX as f32, u32::MAX as f32);
+        let mut i = 0;
+        let mut put = |lo: f32, v: f32, n: usize| {
+            low[i..i + n].fill(lo);
+            high[i..i + n].fill(v);
+            i += n;
+        };
+        put(0.0, byte, 2);
+        put(0.0, 1.0, MAX_PLAYERS + STEPS + 8 * 8 + 8 + 3 * 8);
+        put(0.0, self.data.turntable.iter().copied().max().unwrap_or(0) as f32, 8);
+        put(0.0, byte, KINDS);
+        put(0.0, 1.0, MAX_PLAYERS + 3 + 8 + 1);
+        put(0.0, byte, 1 + 4);
+        put(0.0, 1.0, 1 + KINDS + 1);
+        put(0.0, byte, 1 + 6 + 1);
+        put(0.0, 1.0, 4 + 1);
+        for _ in 0..MAX_PLAYERS {
+            put(0.0, word, 2);
+            put(i32::MIN as f32, i32::MAX as f32, 1);
+            put(0.0, byte, 1);
+            put(0.0, 1.0, 1);
+            put(0.0, word, 3);
+            put(0.0, byte, KINDS + 4);
+        }
+        for _ in 0..MAX_SHIPS {
+            put(0.0, 1.0, 1 + MAX_PLAYERS + 3);
+            put(0.0, byte, 1);
+            put(0.0, 1.0, 5);
+            put(0.0, byte, 5 + 4);
+            put(0.0, 1.0, 1);
+        }
+        debug_assert_eq!(i, tensor_len());
+    }
+
     fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
         out.fill(0.0);
         let n = self.players;

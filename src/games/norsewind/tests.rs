@@ -1501,3 +1501,19 @@ fn the_vikings_do_not_score_a_kingdom_where_their_helmets_equal_your_shields() {
         assert_eq!(g.scoring(&s).vikings[0], points, "the end scoring reads the same");
     }
 }
+
+#[test]
+fn the_legend_explains_every_kingdom_tile() {
+    // "The Kingdom Tiles": "Green Tiles — Each green tile comes with 2 Viking helmets",
+    // "Red Tiles — Each red tile comes with 1 Viking helmet", each with its effect. Every tile
+    // the game names (in `tile:<kind>` and on the table) has a line of its own in the legend.
+    use crate::engine::GameDefinition;
+    use super::data::{is_green, TILES};
+    for (t, name) in TILES.iter().enumerate() {
+        let colour = if is_green(t as u8) { "green: " } else { "red: " };
+        let line = Norsewind::NOTATION.lines().find(|l| l.trim_start().split_whitespace().next() == Some(name));
+        let line = line.unwrap_or_else(|| panic!("the legend has no line for the kingdom tile {name}"));
+        let told = line.trim_start()[name.len()..].trim_start();
+        assert!(told.starts_with(colour) && told.len() > colour.len() + 20, "{name}: {line:?}");
+    }
+}

@@ -403,6 +403,60 @@ impl View for Norsewind {
 
     /// The observation tensor (layout in `docs/games/norsewind.md`): the players' blocks
     /// start with the observer and go on in seat order.
+    /// The flags and one-hot fields are 0 or 1; a card's features at most the largest of the
+    /// data's cards; a card's or a colour's number at most 256 (an id + 1); the decks at most
+    /// 128 cards; any other count at most what its state field holds (a kingdom's points,
+    /// which a Viking majority can take below 0, within an `i64`'s range).
+    fn observation_bounds(&self, low: &mut [f32], high: &mut [f32]) {
+        let (byte, word, id) = (u8::MAX as f32, u32::MAX as f32, 256.0);
+        let mut card = [0.0f32; CARD_F];
+        let mut castle = [0.0f32; CASTLE_F];
+        for c in 0..self.data.cards.len() {
+            let mut one = [0.0f32; CARD_F];
+            self.card_features(c as u8, &mut one);
+            card.iter_mut().zip(one).for_each(|(m, v)| *m = m.max(v));
+            let k = self.card(c as u8);
+            let row = [1.0, k.cost as f32, k.shields as f32, k.shield_space as f32, k.prestige as f32, k.prestige_space as f32, 1.0, card_number(c as u8)];
+            castle.iter_mut().zip(row).for_each(|(m, v)| *m = m.max(v));
+        }
+        high.fill(1.0);
+        high[O_GLOBAL..O_GLOBAL + 6].copy_from_slice(&[128.0, 128.0, 1.0, MAX_DISPLAY as f32, byte, byte]);
+        high[O_TURN + SLOTS + 2 * KINGDOMS] = byte;
+        high[O_TURN + SLOTS + 2 * KINGDOMS + 1] = byte;
+        for i in 0..4 {
+            high[O_SUPPLY + i * 5 + 4] = byte;
+        }
+        for slot in 0..SLOTS {
+            high[O_MARKET + slot * CARD_F..O_MARKET + (slot + 1) * CARD_F].copy_from_slice(&card);
+        }
+        for i in 0..MAX_DISPLAY {
+            high[O_DISPLAY + i * CASTLE_F..O_DISPLAY + (i + 1) * CASTLE_F].copy_from_slice(&castle);
+        }
+        for rel in 0..MAX_PLAYERS {
+            let o = O_PLAYERS + rel * PLAYER_F;
+            high[o + 2] = word;
+            high[o + 3] = word;
+            high[o + 5] = id;
+            for k in 0..KINGDOMS {
+                let q = o + 6 + k * KINGDOM_F;
+                high[q] = byte;
+                high[q + 1..q + 5].fill(word);
+                (low[q + 5], high[q + 5]) = (i64::MIN as f32, i64::MAX as f32);
+                high[q + 7..q + 13].fill(byte);
+                high[q + 13] = id;
+                high[q + 16] = id;
+                for b in 0..MAX_BUILDINGS {
+                    let row = q + 18 + b * BUILDING_F;
+                    high[row..row + 1 + 2 * MAX_SPACES].fill(id);
+                }
+            }
+        }
+        for k in 0..KINGDOMS {
+            let o = O_VIKINGS + k * 4;
+            high[o + 1..o + 4].copy_from_slice(&[128.0, word, word]);
+        }
+    }
+
     fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
         out.fill(0.0);
         out[O_PHASE + phase_index(s.phase)] = 1.0;

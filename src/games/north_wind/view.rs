@@ -315,6 +315,54 @@ impl View for NorthWind {
         out
     }
 
+    /// The shares of a limited quantity are at most the most its state field holds over the
+    /// limit (the rules keep them at 1 or below; the bound is what the field can hold, as is
+    /// the gold's, which no rule limits with an unlimited bank); the flags are 0 or 1; a type's
+    /// cards revealed are at most the voyage's 8.
+    fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
+        let types = self.data.types.len();
+        let r = &self.data.rules;
+        let byte = u8::MAX as f32;
+        let mut i = 0;
+        let mut put = |v: f32, n: usize| {
+            high[i..i + n].fill(v);
+            i += n;
+        };
+        put(1.0, 8);
+        for _ in 0..4 {
+            put(u32::MAX as f32 / 10.0, 1);
+            put(byte / r.max_per_kind as f32, 5);
+            put(byte / r.prison_slots.max(1) as f32, 1);
+            put(byte / r.max_letters.max(1) as f32, 1);
+            put(byte / r.cannons_per_player.max(1) as f32, 1);
+            put(byte / r.max_sail as f32, 1);
+            put(1.0, 5);
+            put(byte / self.tokens as f32, 1);
+            put(1.0, 3);
+        }
+        put(byte / 9.0, 12);
+        for port in 0..3 {
+            put(byte / self.data.contracts[port].len() as f32, 1);
+        }
+        put(1.0, 15);
+        put(byte / r.goods_per_kind.max(1) as f32, 5);
+        put(byte / r.captains_total.max(1) as f32, 1);
+        put(byte / r.letters_total.max(1) as f32, 1);
+        put(if self.limited_gold { u32::MAX as f32 / r.gold_total.max(1) as f32 } else { 1.0 }, 1);
+        put(1.0, PHASES + 4 + 3);
+        put(8.0, types);
+        put(1.0, 2 * types);
+        put(byte / 2.0, 1);
+        put(8.0 / r.max_sail as f32, 1);
+        put(byte / 3.0, 2);
+        put(byte / 4.0, 1);
+        put(byte / 2.0, 1);
+        put(1.0, 10 + 3 * types);
+        put(u16::MAX as f32 / 16.0, 3 * MAX_MULTI_TYPES * RUN_LEN);
+        put(u32::MAX as f32 / self.max_turns as f32, 1);
+        debug_assert_eq!(i, high.len());
+    }
+
     fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
         for x in out.iter_mut() {
             *x = 0.0;

@@ -332,6 +332,18 @@ impl View for Regatta {
         }
     }
 
+    /// A round moves a boat at most 3 + 2 spaces (the pace boat 3), over at most `course`
+    /// rounds; settings are 1 to 3.
+    fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
+        high.fill(1.0);
+        high[0] = self.course as f32;
+        for p in 0..MAX_SEATS {
+            high[1 + p] = (5 * self.course) as f32;
+            high[1 + MAX_SEATS + 1 + 3 + MAX_SEATS + p] = 3.0;
+        }
+        high[1 + MAX_SEATS] = (5 * self.course) as f32;
+    }
+
     fn render(&self, s: &State) -> String {
         self.describe(s, None)
     }

@@ -75,7 +75,7 @@ def test_a_turn_through_the_setup_helper() -> None:
     text = str(state)
     assert "P0 (starting player): wood 1 steel 1 krill 0 coins 2" in text
     assert "outposts (1): Fernwick" in text
-    assert "1@Sporeholm carrying mushrooms" in text
+    assert "1@Sporeholm (green, mushrooms) carrying mushrooms" in text
 
 
 def test_the_score_report_has_the_seven_categories_and_the_tie_breaker() -> None:
