@@ -50,6 +50,7 @@ from .simulation import ProgressBar, SimulationResult
 from .balance import Metrics
 from .tournament import TournamentResult, tournament
 from .streaming import ChunkError, RunDirectoryError, RunWriteError, StrayFileWarning
+from ._viewer import record_html
 
 __all__ = [
     "GAMES",
@@ -58,6 +59,7 @@ __all__ = [
     "load",
     "configurations",
     "replay",
+    "record_html",
     "simulate",
     "tournament",
     "TournamentResult",
