@@ -130,8 +130,8 @@ def record_html(record: str | dict[str, Any] | os.PathLike[str], seat: int | Non
     return re.sub(r"@([A-Z]+)@", lambda m: fields[m.group(1)], _PAGE)
 
 
-_PAGE = """\
-<!DOCTYPE html>
+# A raw string: the script's escapes ("\n") are the script's own.
+_PAGE = r"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -149,17 +149,19 @@ _PAGE = """\
   .controls input { width: 6em; font: inherit; }
   #counter { font-variant-numeric: tabular-nums; margin-left: 6px; }
   #told { margin: 6px 0 0; min-height: 1.4em; }
+  #told.chance { color: var(--chance); }
   main { display: flex; gap: 16px; padding: 12px 16px; align-items: flex-start; }
   #table { flex: 1 1 auto; min-width: 0; }
   #picture svg { max-width: 100%; height: auto; display: block; }
   #end { white-space: pre-wrap; font: 12px/1.35 ui-monospace, Menlo, Consolas, monospace; }
   nav { flex: 0 0 340px; max-height: calc(100vh - 120px); overflow-y: auto; border: 1px solid var(--line); }
   #moves { list-style: none; margin: 0; padding: 0; }
-  #moves li { padding: 3px 8px; cursor: pointer; border-bottom: 1px solid var(--line); display: flex; gap: 6px; }
+  #moves li { padding: 3px 8px 3px 4px; border-left: 4px solid transparent; cursor: pointer; border-bottom: 1px solid var(--line); display: flex; gap: 6px; }
   #moves li:hover { background: #8882; }
   #moves li.current { background: var(--accent); color: #fff; }
   #moves .num { flex: 0 0 3em; text-align: right; font-variant-numeric: tabular-nums; opacity: .75; }
   #moves .who { flex: 0 0 auto; font-weight: 600; }
+  #moves li.chance { border-left: 4px solid var(--chance); }
   #moves li.chance .who { color: var(--chance); }
   #moves li.chance.current .who { color: #fff; }
   @media (max-width: 800px) { main { flex-direction: column; } nav { flex-basis: auto; width: 100%; } }
@@ -169,10 +171,10 @@ _PAGE = """\
 <header>
   <h1>@HEADING@</h1>
   <div class="controls">
-    <button type="button" id="first" title="the start (Home)">&#x23EE;</button>
+    <button type="button" id="first" title="the start (Home)">|&#x25C0;</button>
     <button type="button" id="back" title="back one move (ArrowLeft)">&#x25C0;</button>
     <button type="button" id="forward" title="forward one move (ArrowRight)">&#x25B6;</button>
-    <button type="button" id="last" title="the end (End)">&#x23ED;</button>
+    <button type="button" id="last" title="the end (End)">&#x25B6;|</button>
     <label>move <input type="number" id="jump" min="0" max="@TOTAL@" value="0"></label>
     <button type="button" id="go">go</button>
     <span id="counter"></span>
@@ -243,7 +245,7 @@ _PAGE = """\
 
   list.append(row(0, "", "the start of the game", false));
   data.moves.forEach(function (move, i) {
-    list.append(row(i + 1, move.chance ? "\\u{1F3B2} chance:" : who(move) + ":", move.text, move.chance));
+    list.append(row(i + 1, move.chance ? "chance:" : who(move) + ":", move.text, move.chance));
   });
   const rows = list.children;
 
