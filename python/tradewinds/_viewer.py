@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 from typing import Any
 
 from ._core import CHANCE, State
+from ._core import replay
+from ._records import Record, record_text
 
 __all__ = ["record_html"]
 
@@ -27,11 +28,9 @@ def _script_json(value: Any) -> str:
     return text.replace("</", "<\\/").replace("<!", "\\u003c!")
 
 
-def _positions(final: State, record: str | dict[str, Any] | os.PathLike[str]) -> list[State]:
+def _positions(final: State, record: str) -> list[State]:
     """The state after each prefix of the game: ``moves + 1`` states, from the first to the
     last, replayed once (each from the one before) rather than once per move."""
-    from . import replay
-
     state = replay(record, 0)
     out = [state.clone()]
     for action in final.history():
@@ -62,13 +61,12 @@ def _packed(pictures: list[str]) -> dict[str, Any]:
     return {"lines": list(lines), "pictures": packed}
 
 
-def viewer_data(record: str | dict[str, Any] | os.PathLike[str], seat: int | None = None) -> dict[str, Any]:
+def viewer_data(record: Record, seat: int | None = None) -> dict[str, Any]:
     """What the page shows, as plain data: the game, the viewer, the distinct pictures
     (packed, see :func:`_packed`), the picture of each position (an index into them) and each
     move with its log sentence and whether chance made it."""
-    from . import replay
-
-    final = replay(record)
+    text = record_text(record)
+    final = replay(text)
     game = final.game
     if seat is not None:
         if isinstance(seat, bool) or not isinstance(seat, int):
@@ -79,7 +77,7 @@ def viewer_data(record: str | dict[str, Any] | os.PathLike[str], seat: int | Non
     pictures: list[str] = []
     index: dict[str, int] = {}
     shown: list[int] = []
-    for state in _positions(final, record):
+    for state in _positions(final, text):
         svg = state.to_svg(seat)
         if svg not in index:
             index[svg] = len(pictures)
@@ -101,7 +99,7 @@ def viewer_data(record: str | dict[str, Any] | os.PathLike[str], seat: int | Non
     }
 
 
-def record_html(record: str | dict[str, Any] | os.PathLike[str], seat: int | None = None) -> str:
+def record_html(record: Record, seat: int | None = None) -> str:
     """A game record as one self-contained HTML page that replays it in a browser.
 
     ``record`` is what :func:`tradewinds.replay` takes (the record's JSON text, the record as
