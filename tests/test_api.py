@@ -27,7 +27,7 @@ PUBLIC_API = {
     "DataFileError", "SetupError", "OptionError", "TradewindsError", "Game", "State", "ScoreReport",
     "SimulationResult", "Metrics", "data_path", "AGENT_NAMES", "Agent", "AgentFunction", "VectorGame", "VectorStep",
     "RunDirectoryError", "ChunkError", "RunWriteError", "StrayFileWarning",
-    "replay", "RecordError", "configurations", "tournament", "TournamentResult",
+    "replay", "record_html", "RecordError", "configurations", "tournament", "TournamentResult",
 }
 
 

@@ -96,3 +96,26 @@ def test_the_wheel_script_and_ci() -> None:
     test_command = next(line for line in ci if "pytest" in line)
     assert test_command in readme
     assert any("scripts/build-wheel.sh" in line for line in ci[ci.index(test_command) + 1:])
+
+
+def test_ci_installs_the_browser_before_the_tests_and_goes_on_without_it(tmp_path: Path) -> None:
+    """.ci/run installs Debian's chromium and chromium-driver (for tests/test_viewer_browser.py)
+    before the test command; an install that fails does not fail the run."""
+    lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    test_command = next(line for line in lines if "pytest" in line)
+    start = next(i for i, line in enumerate(lines) if line.startswith("if ") and "/usr/bin/chromium" in line)
+    end = next(i for i in range(start, len(lines)) if lines[i] == "fi")
+    assert end < lines.index(test_command)
+    block = "\n".join(lines[start:end + 1])
+    assert "apt-get install -y -q chromium chromium-driver" in block
+    # As if neither were installed, with an apt-get that fails.
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "apt-get").write_text("#!/bin/sh\necho apt-get: failed >&2\nexit 100\n", encoding="utf-8")
+    (fake / "apt-get").chmod(0o755)
+    script = "set -euo pipefail\n" + block.replace("/usr/bin/chromium", str(tmp_path / "none")) + "\necho went on\n"
+    r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"})
+    assert r.returncode == 0 and r.stdout.strip() == "went on", r.stderr
+    if os.getuid() == 0:
+        assert "the browser test will skip" in r.stderr

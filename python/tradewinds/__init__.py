@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from importlib import metadata as _metadata
 from pathlib import Path
-import json
 import os
 from typing import Any
 
@@ -50,6 +49,8 @@ from .simulation import ProgressBar, SimulationResult
 from .balance import Metrics
 from .tournament import TournamentResult, tournament
 from .streaming import ChunkError, RunDirectoryError, RunWriteError, StrayFileWarning
+from ._records import record_text
+from ._viewer import record_html
 
 __all__ = [
     "GAMES",
@@ -58,6 +59,7 @@ __all__ = [
     "load",
     "configurations",
     "replay",
+    "record_html",
     "simulate",
     "tournament",
     "TournamentResult",
@@ -111,13 +113,7 @@ def replay(record: str | dict[str, Any] | os.PathLike[str], moves: int | None = 
     record that cannot be replayed (corrupt, another format version, a move that is not
     legal where it stands) raises :class:`RecordError` saying what is wrong.
     """
-    if isinstance(record, os.PathLike):
-        text = Path(record).read_text(encoding="utf-8")
-    elif isinstance(record, dict):
-        text = json.dumps(record)
-    else:
-        text = record
-    return _replay(text, moves)
+    return _replay(record_text(record), moves)
 
 
 def data_path(name: str) -> Path:

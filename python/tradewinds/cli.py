@@ -12,9 +12,10 @@ import sys
 import threading
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
-from . import GAMES, Game, TradewindsError, __version__, load, simulate
+from . import GAMES, Game, TradewindsError, __version__, load, record_html, replay, simulate
 from .tournament import tournament
 from ._core import configurations
 from ._core import options as options_of
@@ -388,6 +389,26 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         raise _UsageError(str(e)) from None
 
 
+def _cmd_view(args: argparse.Namespace) -> int:
+    source = Path(args.file)
+    out = Path(args.out) if args.out else source.with_suffix(".html")
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise _UsageError(f"--out must name an .html file, got {shown(str(out))}")
+    if source.exists() and out.exists() and out.resolve() == source.resolve():
+        raise _UsageError(f"--out {shown(str(out))} is the record itself: name another file")
+    text = read_record(source)
+    final = replay(text)
+    seat = None if args.all else args.seat
+    if seat is not None and not 0 <= seat < final.game.players:
+        raise _UsageError(f"--seat must be in 0..{final.game.players - 1}, got {_number(seat)}")
+    page = record_html(text, seat)
+    out.write_text(page, encoding="utf-8")
+    who = "everything" if seat is None else f"what P{seat} sees"
+    print(f"wrote {out}: {final.move_number} moves of {final.game.title}, {who} "
+          f"({len(page.encode('utf-8')) / 1024:,.0f} KiB); open it in a browser")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tradewinds", description="Rules-complete engines for nautical trading board games."
@@ -533,6 +554,22 @@ def _parser() -> argparse.ArgumentParser:
     p_replay.add_argument("--print", action="store_true",
                           help="print the whole game (its log, the end and the score) instead of stepping")
     p_replay.set_defaults(func=_cmd_replay, command_parser=p_replay)
+
+    p_view = sub.add_parser(
+        "view", help="write a game record as a web page that replays it in a browser",
+        description="Writes a game record as one self-contained HTML page (no server, no network): the picture "
+                    "of the table beside the list of moves, each told as a sentence, chance outcomes marked; "
+                    "step with the buttons or the arrow keys, or jump to a move. The page shows the game as one "
+                    "seat sees it, or everything, and holds nothing else.",
+    )
+    p_view.add_argument("file", metavar="RECORD", help="the record (JSON)")
+    seen = p_view.add_mutually_exclusive_group()
+    seen.add_argument("--seat", type=int, default=None,
+                      help="the game as this seat sees it: the others' hidden cards and secret moves stay hidden")
+    seen.add_argument("--all", action="store_true", help="everything, hidden information included (the default)")
+    p_view.add_argument("--out", metavar="FILE.html",
+                        help="the page to write (default: RECORD with the extension .html)")
+    p_view.set_defaults(func=_cmd_view, command_parser=p_view)
     return parser
 
 
