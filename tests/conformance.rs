@@ -21,5 +21,6 @@ fn every_game_and_configuration_passes_the_conformance_suite() {
         let stats = check_configuration(name, cfg, 20, 2024, 3).unwrap_or_else(|e| panic!("{name} {cfg:?}: {e}"));
         assert_eq!(stats.terminals, 20, "{name} {cfg:?}");
         assert!(stats.decisions > 0, "{name} {cfg:?}: {stats:?}");
+        assert!(stats.secrets.pictures_compared > 0, "{name} {cfg:?}: no picture compared: {stats:?}");
     });
 }

@@ -42,7 +42,12 @@ pub struct ConformanceStats {
 /// terminal state. `heavy_every` sets how often (in steps) the costly checks run: those of
 /// [`check_state`] (a resample for every player that keeps what that player sees) and
 /// [`check_secrets`] (a resample for every player that keeps who is asked, what is offered,
-/// the move names and the log's next sentence).
+/// the move names and the log's next sentence; the pictures of the table, which cost more to
+/// draw than the rest of the step, on every [`PICTURES_EVERY`]-th of those steps).
+/// How often, among the steps with the costly checks, the secrets check also draws and
+/// compares the pictures of the table.
+pub const PICTURES_EVERY: u64 = 8;
+
 pub fn check_random_games<G: Game>(
     game: Arc<G>,
     games: usize,
@@ -96,7 +101,8 @@ pub fn check_random_games<G: Game>(
                 }
             };
             if heavy {
-                check_secrets(&*game, state.inner(), action, gseed ^ step, &mut stats.secrets).map_err(|e| format!("{ctx}: {e}"))?;
+                let draw = step % (heavy_every * PICTURES_EVERY) == 0;
+                check_secrets(&*game, state.inner(), action, gseed ^ step, draw, &mut stats.secrets).map_err(|e| format!("{ctx}: {e}"))?;
             }
             stats.max_legal_actions = stats.max_legal_actions.max(legal.len());
             state.apply(action).map_err(|e| format!("{ctx}: legal action rejected: {e}"))?;
