@@ -92,6 +92,14 @@ struct SavedHeader {
     game: String,
 }
 
+/// An action name without its closing note in parentheses ("place-whale:Fernwick" of
+/// "place-whale:Fernwick (green, coal)"), which [`GameState::string_to_action`] reads as the
+/// same move where that leaves one legal action; `None` for a name without one.
+pub fn without_closing_note(name: &str) -> Option<&str> {
+    let n = name.strip_suffix(')')?;
+    n.rfind(" (").map(|i| name[..i].trim_end())
+}
+
 impl<G: Game> GameState<G> {
     /// A new game from `seed`. Unless `explicit_chance`, chance nodes are resolved at once
     /// from the state's RNG, so the caller only ever sees decision and terminal nodes.
@@ -277,9 +285,7 @@ impl<G: Game> GameState<G> {
         // "place-whale:Fernwick (green, coal)"), where that leaves one legal action.
         let mut bare = legal.iter().filter(|&&a| {
             let name = self.game.action_to_string(&self.inner, a);
-            name.strip_suffix(')')
-                .and_then(|n| n.rfind(" (").map(|i| &name[..i]))
-                .is_some_and(|n| n.trim_end().eq_ignore_ascii_case(wanted))
+            without_closing_note(&name).is_some_and(|n| n.eq_ignore_ascii_case(wanted))
         });
         if let (Some(&a), None) = (bare.next(), bare.next()) {
             return Ok(a);

@@ -20,6 +20,7 @@ use crate::engine::error::EngineError;
 use crate::engine::game::{Action, GameSpec, CHANCE, TERMINAL};
 use crate::engine::report::ScoreRecord;
 use crate::engine::rng::{below, Rng};
+use crate::engine::state::without_closing_note;
 
 /// The result of a check: `Err` describes the broken invariant.
 pub type Check = std::result::Result<(), String>;
@@ -324,7 +325,8 @@ pub fn check_apply(
 }
 
 /// `string_to_action(text)` then a checked apply. A text that names no legal action is an
-/// `UnknownActionString` error and changes nothing; one that does names that action.
+/// `UnknownActionString` error and changes nothing; one that does names that action (a name
+/// without its closing note, the one legal action it leaves).
 pub fn check_apply_text(
     game: &dyn DynGame,
     state: &mut Box<dyn DynState>,
@@ -333,11 +335,20 @@ pub fn check_apply_text(
     seed: u64,
 ) -> std::result::Result<bool, String> {
     let legal = state.legal_actions();
-    let matches: Vec<Action> = legal
-        .iter()
-        .copied()
-        .filter(|&a| state.action_to_string(a).eq_ignore_ascii_case(text.trim()))
-        .collect();
+    let wanted = text.trim();
+    let mut matches: Vec<Action> =
+        legal.iter().copied().filter(|&a| state.action_to_string(a).eq_ignore_ascii_case(wanted)).collect();
+    if matches.is_empty() {
+        // A name without its closing note names the one legal action it leaves, if one.
+        let bare: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|&a| without_closing_note(&state.action_to_string(a)).is_some_and(|n| n.eq_ignore_ascii_case(wanted)))
+            .collect();
+        if bare.len() == 1 {
+            matches = bare;
+        }
+    }
     let before = state.clone_box();
     match state.string_to_action(text) {
         Ok(a) => {
