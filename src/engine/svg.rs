@@ -83,7 +83,7 @@ pub mod palette {
     }
 }
 
-/// Text made safe inside XML (element content and attribute values).
+/// Text made safe inside XML and HTML (element content and attribute values).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {

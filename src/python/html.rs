@@ -1,23 +1,8 @@
 //! The notebook views (`_repr_html_`) of `State` and `ScoreReport`: the table as the players
 //! see it, and the score table.
 
+use crate::engine::svg::escape;
 use crate::engine::ScoreReport;
-
-/// Text made safe inside HTML.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 fn number(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
