@@ -175,3 +175,21 @@ fn nauticus_rewards_counted_outside_the_reward_steps_are_refused() {
         assert!(e.to_string().contains("reward"), "{field}: {e}");
     }
 }
+
+/// North Wind: the first trade at a merchant ("1 other good" for the boatswain's second) is a
+/// merchant's purchase or sale; a saved state naming another action was accepted, and telling
+/// the boatswain's step panicked (found by the bounded cargo-fuzz run).
+#[test]
+fn north_wind_first_merchant_trade_that_is_no_trade_is_refused() {
+    let game = load("north-wind", &options(json!({"players": 2}))).unwrap();
+    let state = at_phase(&*game, 3, "Card");
+    for bad in [0, 23, 34, 200] {
+        let mut v = saved(&*state);
+        v["state"]["voyage"]["first_trade"] = json!(bad);
+        let e = game.state_from_json(&v.to_string()).err().unwrap_or_else(|| panic!("first trade {bad} accepted"));
+        assert!(e.to_string().contains("first merchant trade"), "{bad}: {e}");
+    }
+    let mut v = saved(&*state);
+    v["state"]["voyage"]["first_trade"] = json!(24);
+    assert!(game.state_from_json(&v.to_string()).is_ok(), "a merchant's purchase is a first trade");
+}

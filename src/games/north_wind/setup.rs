@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use crate::engine::{field_errors, EngineError, Result};
 use crate::engine::prelude::*;
 
+use super::actions::{MERCHANT_BUY, MERCHANT_SELL};
+use crate::engine::Action;
 use super::data::{Kind, CREW_SLOTS, GOODS, PORTS};
 use super::state::{Phase, State, NONE, PUBLIC, VIEWS};
 use super::NorthWind;
@@ -176,6 +178,9 @@ impl NorthWind {
             check!(v.rolls_left <= s.ships[s.active as usize].cannons, "more rolls than cannons");
             check!(v.hits <= 2 * r.cannons_per_player && v.pirates <= 8, "combat counters out of range");
             check!(v.trades <= 2, "too many merchant trades");
+            let first = v.first_trade as Action;
+            check!(v.first_trade == NONE || (MERCHANT_BUY..MERCHANT_SELL + GOODS.len() as Action).contains(&first),
+                "the first merchant trade is not a merchant's purchase or sale");
             if v.jettisoned > 0 {
                 // Goods thrown overboard commit the decider to a purchase that must be open.
                 check!(matches!(s.phase, Phase::Card | Phase::Letter | Phase::Boatswain)
