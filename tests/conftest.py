@@ -65,11 +65,11 @@ LISTED_CONFIGS: list[Config] = game_configurations(tw.GAMES)
 
 
 def cover(configs: list[Config]) -> list[Config]:
-    """The configurations the Python suites test: for each game, configurations until every
-    value of every configuration option (each player count, mode, level and board side) is in
-    one of them, each time the one that brings the most values not yet chosen (the first such
-    in the game's own order). The full product of configurations is the native suite's
-    (`tests/conformance.rs`), which runs every configuration once."""
+    """The configurations the Python suites test: for each game, one configuration per player
+    count (the solo and automa modes are player counts), each time the one that brings the
+    most option values (board sides, levels, variants) not yet chosen, the first such in the
+    game's own order. The Python layer is the same in every configuration; the full product
+    of configurations is the native suite's (`tests/conformance.rs`), which runs each once."""
     def values(c: Config) -> set[tuple[str, str]]:
         return {(k, repr(v)) for k, v in c.options.items()}
 
@@ -77,8 +77,8 @@ def cover(configs: list[Config]) -> list[Config]:
     for name in dict.fromkeys(c.game for c in configs):
         mine = [c for c in configs if c.game == name]
         missing = set().union(*(values(c) for c in mine))
-        while missing:
-            best = max(mine, key=lambda c: len(values(c) & missing))
+        for players in sorted({c.players for c in mine}):
+            best = max((c for c in mine if c.players == players), key=lambda c: len(values(c) & missing))
             chosen.append(best)
             missing -= values(best)
     return chosen

@@ -10,6 +10,7 @@ use tradewinds::engine::rng::{derive_seed, rng_from_seed};
 use tradewinds::harness::configurations::registry;
 use tradewinds::harness::invariants::Check;
 use tradewinds::harness::targets::{fuzz_action_stream, fuzz_data_text, fuzz_state_bytes};
+use tradewinds::harness::scaled;
 use tradewinds::harness::triage::{run_target, Outcome};
 
 /// Input `i` of a run seeded by `seed`: a length in `0..max_len` (biased to short), then
@@ -38,9 +39,9 @@ fn hex(data: &[u8]) -> String {
     data.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Runs `target` on `count` inputs; a broken invariant or a panic fails with the input.
-fn run(name: &str, target: fn(&[u8]) -> Check, seed: u64, count: u64, max_len: usize) {
-    for i in 0..count {
+/// Runs `target` on `count` inputs (times `TRADEWINDS_CHECKS_SCALE`); a broken invariant or a panic fails with the input.
+fn run(name: &str, target: fn(&[u8]) -> Check, seed: u64, count: usize, max_len: usize) {
+    for i in 0..scaled(count) as u64 {
         let data = input(seed, i, max_len);
         if let Outcome::Failed(e) = run_target(target, &data) {
             panic!("{name}: input {i} fails: {e}\ninput (hex): {}", hex(&data));
@@ -60,17 +61,17 @@ fn the_registry_is_fuzzed_in_every_configuration() {
 
 #[test]
 fn bounded_fuzz_action_stream() {
-    run("action_stream", fuzz_action_stream, 1, 1500, 512);
+    run("action_stream", fuzz_action_stream, 1, 400, 512);
 }
 
 #[test]
 fn bounded_fuzz_state_bytes() {
-    run("state_bytes", fuzz_state_bytes, 2, 3000, 256);
+    run("state_bytes", fuzz_state_bytes, 2, 800, 256);
 }
 
 #[test]
 fn bounded_fuzz_data_text() {
-    run("data_text", fuzz_data_text, 3, 3000, 256);
+    run("data_text", fuzz_data_text, 3, 800, 256);
 }
 
 /// Every committed corpus input of `target` (`fuzz/corpus/<name>/`) passes its checks.

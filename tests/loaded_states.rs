@@ -2,6 +2,7 @@
 //! states load back and play on, validated at every step (`harness::loaded`), and the saved
 //! states a hostile probe edited are refused on loading, or play on as well.
 
+use rayon::prelude::*;
 use serde_json::{json, Map, Value};
 use tradewinds::engine::{DynGame, DynState, EngineError};
 use tradewinds::games::load;
@@ -52,7 +53,7 @@ fn at_field(game: &dyn DynGame, seed: u64, key: &str, value: &str) -> Box<dyn Dy
 /// through whole random games, the game's validator accepting every state reached.
 #[test]
 fn every_games_reachable_states_load_and_play_on_validated_at_every_step() {
-    for entry in registry() {
+    registry().par_iter().for_each(|entry| {
         let game = &*entry.game;
         for (i, moves) in [0usize, 9, 60, 250].into_iter().enumerate() {
             for explicit in [false, true] {
@@ -65,7 +66,7 @@ fn every_games_reachable_states_load_and_play_on_validated_at_every_step() {
                 }
             }
         }
-    }
+    });
 }
 
 /// Norsewind: "place the kingdom tiles" one a row, and the counter of the row to place next

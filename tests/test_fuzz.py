@@ -1,11 +1,13 @@
-"""A short, bounded run of each cargo-fuzz target (fuzz/), when cargo-fuzz is installed.
+"""A short, coverage-guided run of each cargo-fuzz target (fuzz/), when cargo-fuzz is installed.
 
 The targets' bodies are `tradewinds::harness::targets::fuzz_*`; `tests/fuzz_bounded.rs` runs
 the same bodies on fixed pseudo-random inputs in every `cargo test`, so these checks are
 never skipped altogether. Here libFuzzer drives them with coverage feedback, starting from
 the committed seed inputs (fuzz/corpus/<target>/seed-*, copied to a temporary corpus), for
 at most `RUNS` inputs or `SECONDS` seconds per target. New corpus entries and crash
-artifacts stay in the temporary directory, never in the repository. Longer runs: see docs/reliability.md.
+artifacts stay in the temporary directory, never in the repository. The runs are heavy (an
+instrumented build of minutes) and not reproducible (libFuzzer's search depends on time), so
+they are marked `heavy`: `pytest -m heavy tests/test_fuzz.py`. Longer runs: see docs/reliability.md.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ def test_every_target_has_seed_inputs() -> None:
         assert seeds, f"{target} has no committed seed inputs"
 
 
+@pytest.mark.heavy
 @needs_cargo_fuzz
 @pytest.mark.parametrize("target", TARGETS)
 def test_bounded_fuzz_run(target: str, built: None, tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 everything a source build needs, its metadata is complete, the licence file matches the
 declared licence, and the package, the crate and `tradewinds --version` agree on the version.
 The wheel itself is built and checked by scripts/build-wheel.sh (auditwheel, twine check, a
-smoke test in a fresh venv), which .ci/run runs after the tests."""
+smoke test in a fresh venv), which .ci/run runs beside the tests."""
 
 from __future__ import annotations
 

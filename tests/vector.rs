@@ -9,6 +9,7 @@
 #![allow(clippy::needless_range_loop)] // parallel per-game arrays are indexed by game
 
 use serde_json::{Map, Value};
+use tradewinds::harness::scaled;
 use tradewinds::engine::rng::{below, rng_from_seed, Rng};
 use tradewinds::engine::{
     AgentSpec, DynGame, DynState, DynVector, LegalOutput, VectorBuffers, VectorConfig, CHANCE, TERMINAL,
@@ -140,7 +141,7 @@ fn outputs_are_bit_identical_whatever_the_thread_count() {
         };
         for (agents, explicit_chance) in [(Vec::new(), false), (agents, false), (Vec::new(), true)] {
             let config = |threads| VectorConfig {
-                num_games: 300,
+                num_games: scaled(64),
                 seed: 3,
                 agents: agents.clone(),
                 explicit_chance,

@@ -35,6 +35,21 @@ macro_rules! ensure {
     };
 }
 
+/// The size of a bounded check: `n` as `cargo test` runs it, times the whole number in the
+/// environment variable `TRADEWINDS_CHECKS_SCALE` (default 1). The heavy form of the
+/// suite's bounded checks (the conformance run's games, the fuzz targets' inputs, the batch
+/// sizes) is the same suite with a larger factor, for example
+/// `TRADEWINDS_CHECKS_SCALE=10 cargo test --release` (docs/reliability.md).
+pub fn scaled(n: usize) -> usize {
+    match std::env::var("TRADEWINDS_CHECKS_SCALE") {
+        Err(_) => n,
+        Ok(v) => match v.trim().parse::<usize>() {
+            Ok(k) if k >= 1 => n.saturating_mul(k),
+            _ => panic!("TRADEWINDS_CHECKS_SCALE must be a whole number of at least 1, not {v:?}"),
+        },
+    }
+}
+
 pub mod configurations;
 pub mod conformance;
 pub mod golden;
