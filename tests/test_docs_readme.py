@@ -37,13 +37,6 @@ def test_the_player_ids_stated_are_the_packages() -> None:
     assert f"`tw.TERMINAL` ({tw.TERMINAL})" in TEXT
 
 
-def test_the_development_command_is_what_ci_runs() -> None:
-    (command,) = [line for line in re.findall(r"^```sh\n(.*?)^```$", TEXT, re.M | re.S)
-                  if "pytest" in line]
-    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert command.strip() in ci.splitlines()
-
-
 def test_quick_start_runs(tmp_path: Path) -> None:
     (block,) = [b for b in re.findall(r"^```python\n(.*?)^```$", TEXT, re.M | re.S) if "import tradewinds" in b
                 and "simulate" in b]
