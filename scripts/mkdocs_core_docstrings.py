@@ -2,12 +2,16 @@
 `tradewinds._core` is described by its stubs (`python/tradewinds/_core.pyi`), which carry the
 signatures, and its docstrings live in the Rust bindings. When the extension is built and
 importable, each stubbed class, function, method and property takes the docstring of the
-object it describes; without it, the stubs alone are shown."""
+object it describes; without it, the stubs alone are shown.
+
+The docstrings are written for Python's help and IDEs, with Sphinx's roles
+(:func:`tradewinds.simulate`); the site shows each role's target as code."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import re
 from typing import Any
 
 import griffe
@@ -37,9 +41,27 @@ def _fill(obj: griffe.Object, value: Any) -> None:
                 _fill(member, attribute)
 
 
+ROLE = re.compile(r":(?:py:)?(?:func|meth|class|attr|mod|exc|data|obj|const):`~?([^`]+)`")
+
+
+def _plain_roles(obj: griffe.Object) -> None:
+    """Each Sphinx role in `obj`'s docstrings and its members' becomes its target in code."""
+    if obj.docstring is not None:
+        obj.docstring.value = ROLE.sub(r"`\1`", obj.docstring.value)
+    for member in obj.members.values():
+        if not member.is_alias:
+            _plain_roles(member)
+
+
 class CoreDocstrings(griffe.Extension):
     def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
-        if pkg.name != "tradewinds" or "_core" not in pkg.members:
+        if pkg.name != "tradewinds":
+            return
+        self._fill_core(pkg)
+        _plain_roles(pkg)
+
+    def _fill_core(self, pkg: griffe.Module) -> None:
+        if "_core" not in pkg.members:
             return
         try:
             core = importlib.import_module("tradewinds._core")

@@ -40,6 +40,11 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
         assert docstring
         first_words = " ".join(docstring.split()[:4]).replace("`", "")
         assert first_words in " ".join(re.sub(r"<[^>]+>", "", api).split()), first_words
+    # The docstrings' Sphinx roles (:func:`tradewinds.simulate`, for help() and IDEs) show as
+    # their targets in code, never as raw roles.
+    assert tw.simulate.__doc__ and ":class:`SimulationResult`" in tw.simulate.__doc__
+    assert "<code>SimulationResult</code>" in api
+    assert not re.search(r":(?:func|meth|class|attr|mod|exc):", re.sub(r"<[^>]+>", "", api))
 
 
 def test_every_page_is_in_the_navigation() -> None:
