@@ -59,3 +59,32 @@ def test_the_performance_reference_keeps_to_todays_figures() -> None:
     assert len(text.splitlines()) < 250
     for section in ("## Targets", "## Today's figures", "## What bounds each", "## Reproducing"):
         assert f"\n{section}" in text, section
+
+
+def _reference_pages() -> list[Path]:
+    """The pages for users (the README and docs/, not the developers' records in docs/dev/)."""
+    return [ROOT / "README.md", *(p for p in DOCS.rglob("*.md") if "dev" not in p.relative_to(DOCS).parts)]
+
+
+def test_the_code_the_reference_names_exists() -> None:
+    """Every file (`src/...`, `tests/...`) and every Rust path (`harness::invariants::check_state`)
+    a reference page names in code exists: a module file, and the item declared in it."""
+    missing = []
+    for page in _reference_pages():
+        text = page.read_text(encoding="utf-8")
+        for path in re.findall(r"`((?:src|tests|scripts|benches|fuzz|python|examples)/[\w./-]+)`", text):
+            if not (ROOT / path.rstrip(".")).exists():
+                missing.append(f"{page.name}: {path}")
+        for m in re.finditer(r"`(?:tradewinds::)?(engine|harness|games)::(\w+)(?:::(\w+))?", text):
+            top, module, item = m.groups()
+            folder = ROOT / "src" / top
+            if (folder / f"{module}.rs").exists():
+                source = (folder / f"{module}.rs").read_text(encoding="utf-8")
+            elif (folder / module).is_dir():
+                source = "".join(f.read_text(encoding="utf-8") for f in (folder / module).glob("*.rs"))
+            else:  # an item of the parent module itself (`engine::Game`)
+                source, item = (folder / "mod.rs").read_text(encoding="utf-8"), module
+            declared = rf"\b(?:fn|struct|enum|trait|const|type|static|mod|macro_rules!)\s+{item}\b|pub use[^;]*\b{item}\b"
+            if item and not re.search(declared, source):
+                missing.append(f"{page.name}: {m.group(0)}`")
+    assert not missing, missing
