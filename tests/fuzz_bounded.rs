@@ -39,7 +39,8 @@ fn hex(data: &[u8]) -> String {
     data.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Runs `target` on `count` inputs (times `TRADEWINDS_CHECKS_SCALE`); a broken invariant or a panic fails with the input.
+/// Runs `target` on `count` inputs (times `TRADEWINDS_CHECKS_SCALE`); a broken invariant or a
+/// panic fails with the input.
 fn run(name: &str, target: fn(&[u8]) -> Check, seed: u64, count: usize, max_len: usize) {
     for i in 0..scaled(count) as u64 {
         let data = input(seed, i, max_len);

@@ -9,12 +9,12 @@
 #![allow(clippy::needless_range_loop)] // parallel per-game arrays are indexed by game
 
 use serde_json::{Map, Value};
-use tradewinds::harness::scaled;
 use tradewinds::engine::rng::{below, rng_from_seed, Rng};
 use tradewinds::engine::{
     AgentSpec, DynGame, DynState, DynVector, LegalOutput, VectorBuffers, VectorConfig, CHANCE, TERMINAL,
 };
 use tradewinds::games::{all_configurations, load, registered};
+use tradewinds::harness::scaled;
 
 fn configurations() -> Vec<(&'static str, Map<String, Value>)> {
     registered().flat_map(|name| all_configurations(name).into_iter().map(move |o| (name, o))).collect()

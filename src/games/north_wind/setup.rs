@@ -5,11 +5,10 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-use crate::engine::{field_errors, EngineError, Result};
+use crate::engine::{field_errors, Action, EngineError, Result};
 use crate::engine::prelude::*;
 
 use super::actions::{MERCHANT_BUY, MERCHANT_SELL};
-use crate::engine::Action;
 use super::data::{Kind, CREW_SLOTS, GOODS, PORTS};
 use super::state::{Phase, State, NONE, PUBLIC, VIEWS};
 use super::NorthWind;
