@@ -80,6 +80,7 @@ def test_differences_are_those_of_the_variants_metrics() -> None:
     result = tw.sweep(GAME, tw.grid({"rules.duplicate_price": [2, 6]}), GAMES, players=PLAYERS, seed=2,
                       agents=["greedy", "random", "random"])
     assert [v.name for v in result.variants] == ["rules.duplicate_price=2", "rules.duplicate_price=6"]
+    assert result.base_values == {"rules.duplicate_price": SHIPPED_PRICE}
     base = result.base.metrics
     assert base is not None and base.measured
     for v in result.variants:

@@ -36,6 +36,7 @@ h1 { font-size: 1.6em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ccc; 
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ddd; padding: 2px 8px; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
+table.metrics td:nth-child(5), table.metrics td:nth-child(6) { text-align: left; }
 pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; white-space: pre-wrap; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
 .failed { color: #a00; } dl { display: grid; grid-template-columns: max-content auto; gap: 2px 1em; }
@@ -98,7 +99,7 @@ def _metrics_table(m: Metrics) -> str:
         t = m.seat_test
         extra = (f"<p>Do the seats win equally often? Chi-square {t.statistic:.2f} on {t.df} df, "
                  f"p = {t.p_value:.3g} (sole wins by seat: {', '.join(map(str, t.wins))}).</p>")
-    return f"<table><tr>{head}</tr>{body}</table>{extra}"
+    return f"<table class='metrics'><tr>{head}</tr>{body}</table>{extra}"
 
 
 def balance_report(

@@ -187,6 +187,22 @@ def apply_edits(data: Mapping[str, Any], edits: Mapping[str, Any]) -> dict[str, 
     return out
 
 
+def _lookup(data: Mapping[str, Any], path: str) -> Any:
+    """The value at ``path`` in ``data`` (a sourced number's ``value``), or None where the path
+    names no field."""
+    node: Any = data
+    for part in path.split("."):
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return None
+    if isinstance(node, dict) and "value" in node:
+        return node["value"]
+    return node
+
+
 def _base_data(game: Game) -> dict[str, Any]:
     """The data file the game was built from: its own (a game loaded with ``data=``), else the
     shipped one."""
@@ -320,8 +336,10 @@ def sweep(
     finally:
         if bar is not None:
             bar.close()
+    paths = list(dict.fromkeys(p for edits in edits_of.values() for p in edits))
     return SweepResult._build(game, labels, edits_of, built, results, games=games, seed=seed,
-                              bootstrap=bootstrap, comeback=comeback)
+                              bootstrap=bootstrap, comeback=comeback,
+                              base_values={p: _lookup(base_data, p) for p in paths})
 
 
 def _statistic(c: Contribution, idx: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
@@ -393,7 +411,8 @@ def _signed(x: float) -> str:
 class SweepResult:
     """What :func:`sweep` returns: the ``base`` game's :class:`Variant` and the
     ``variants``, in the order given (those that could not be played with their ``error``),
-    each with its metrics and its paired ``differences`` from the base game; the ``game``,
+    each with its metrics and its paired ``differences`` from the base game; the
+    ``base_values`` of the edited paths; the ``game``,
     its ``players`` and ``options``, the ``agents``, ``games``, ``seed`` and ``bootstrap``
     resamples that produced them."""
 
@@ -406,11 +425,13 @@ class SweepResult:
     bootstrap: int
     base: Variant
     variants: list[Variant]
+    #: The value of each edited path in the base game's data file (None where it names no field).
+    base_values: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def _build(cls, game: Game, agents: list[str], edits_of: dict[str, dict[str, Any]],
                built: Mapping[str, Game | str], results: Mapping[str, SimulationResult], *, games: int,
-               seed: int, bootstrap: int, comeback: float) -> SweepResult:
+               seed: int, bootstrap: int, comeback: float, base_values: dict[str, Any]) -> SweepResult:
         base_result = results["base"]
         base_metrics = base_result.metrics(comeback=comeback)
         layout = base_result.layout
@@ -436,7 +457,7 @@ class SweepResult:
         options = {k: v for k, v in game.options.items() if k != "data"}
         return cls(game=game.name, players=game.players, options=options, agents=list(agents), games=games,
                    seed=seed, bootstrap=bootstrap, base=Variant("base", {}, metrics=base_metrics, result=base_result),
-                   variants=variants)
+                   variants=variants, base_values=dict(base_values))
 
     # ---- access ---------------------------------------------------------------------------
 
@@ -512,7 +533,7 @@ class SweepResult:
         return clean({
             "game": self.game, "players": self.players, "options": self.options, "agents": self.agents,
             "games": self.games, "seed": self.seed, "bootstrap": self.bootstrap,
-            "bootstrap_seed": BOOTSTRAP_SEED, "base": variant(self.base),
+            "bootstrap_seed": BOOTSTRAP_SEED, "base_values": self.base_values, "base": variant(self.base),
             "variants": [variant(v) for v in self.variants],
         })
 
@@ -598,7 +619,8 @@ class SweepResult:
     def figure(self, metrics: Sequence[str] | None = None) -> Any:
         """The response curves: for each metric (``metrics``, by name; default every one),
         its difference from the base game with the 95% paired interval against the swept
-        value (one path of numbers), or variant by variant. A ``matplotlib.figure.Figure``
+        value (one path of numbers; the base game's own value marked by a square at 0), or
+        variant by variant. A ``matplotlib.figure.Figure``
         drawn off-screen; needs matplotlib."""
         needs = ("SweepResult.figure()", "matplotlib", "`pip install 'tradewinds[plot]'`")
         figure_mod = import_optional("matplotlib.figure", *needs)
@@ -619,8 +641,15 @@ class SweepResult:
             err = np.nan_to_num(err)
             if path is not None:
                 x = np.array([float(v.edits[path]) for v in played])
+                at = self.base_values.get(path)
+                if isinstance(at, (int, float)) and not isinstance(at, bool):
+                    # The base game itself: no difference, at its own value.
+                    k = int(np.searchsorted(x, float(at)))
+                    x, y = np.insert(x, k, float(at)), np.insert(y, k, 0.0)
+                    err = np.insert(err, k, 0.0, axis=1)
+                    ax.plot([float(at)], [0.0], marker="s", color="black", linestyle="none", zorder=3)
                 ax.errorbar(x, y, yerr=err, marker="o", capsize=4)
-                ax.set_xlabel(path, fontsize=8)
+                ax.set_xlabel(path + ("" if at is None else f" (base {at})"), fontsize=8)
             else:
                 x = np.arange(len(played))
                 ax.errorbar(x, y, yerr=err, marker="o", linestyle="none", capsize=4)
