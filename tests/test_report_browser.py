@@ -77,3 +77,18 @@ def test_the_report_opens_in_a_browser_without_errors(browser: WebDriver, tmp_pa
     assert "tradewinds balance nauticus" in browser.find_element(By.ID, "command").text
     browser.save_screenshot(str(tmp_path / "report.png"))
     assert severe(browser) == []
+
+
+def test_a_load_from_outside_the_page_would_show_on_the_console(browser: WebDriver, tmp_path: Path) -> None:
+    """The check above can fail: the report's content security policy turns any load from
+    outside the page into an error on the console (here an image the page does not hold)."""
+    import tradewinds as tw
+    from tradewinds.report import balance_report
+
+    page = balance_report(tw.simulate("nauticus", 20, players=3, seed=1, metrics=True), command="x")
+    page = page.replace("</body>", '<img src="http://127.0.0.1:9/outside.png"></body>')
+    path = tmp_path / "outside.html"
+    path.write_text(page, encoding="utf-8")
+    severe(browser)
+    browser.get(path.as_uri())
+    assert severe(browser), "the load from outside shows as an error"

@@ -221,7 +221,7 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
                           cwd=cwd)
 
 
-def test_the_sweep_command_prints_the_differences_and_the_refused_variants() -> None:
+def test_the_sweep_command_prints_the_differences_and_the_refused_variants(tmp_path: Path) -> None:
     r = run_cli("sweep", GAME, "--players", "3", "--games", "40", "--seed", "1",
                 "--set", "rules.duplicate_price=3,101", "--metric", "decisions")
     assert r.returncode == 0, r.stderr
@@ -231,8 +231,11 @@ def test_the_sweep_command_prints_the_differences_and_the_refused_variants() -> 
     same = tw.sweep(GAME, tw.grid({"rules.duplicate_price": [3, 101]}), 40, players=3, seed=1)
     assert r.stdout == same.summary(["decisions"])
     j = run_cli("sweep", GAME, "--players", "3", "--games", "20", "--set", "prices.0.prices=[3,3,1,0],[0,0,0,0]",
-                "--set", "rules.starting_taler=12", "--json")
+                "--set", "rules.starting_taler=12", "--json", "--plot", str(tmp_path / "curves.svg"),
+                "--metric", "no such metric")
     assert j.returncode == 0, j.stderr
+    assert (tmp_path / "curves.svg").stat().st_size > 1000 and "figure written to" in j.stderr
+    assert "warning: no metric 'no such metric'; the metrics are win rate seat 0" in j.stderr
     data = json.loads(j.stdout)
     assert [v["edits"] for v in data["variants"]] == [
         {"prices.0.prices": [3, 3, 1, 0], "rules.starting_taler": 12},

@@ -530,12 +530,13 @@ class SweepResult:
                     "metrics": v.metrics.to_dict()["metrics"] if v.metrics is not None else None,
                     "differences": [asdict(d) for d in v.differences]}
 
-        return clean({
+        out: dict[str, Any] = clean({
             "game": self.game, "players": self.players, "options": self.options, "agents": self.agents,
             "games": self.games, "seed": self.seed, "bootstrap": self.bootstrap,
             "bootstrap_seed": BOOTSTRAP_SEED, "base_values": self.base_values, "base": variant(self.base),
             "variants": [variant(v) for v in self.variants],
         })
+        return out
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)
