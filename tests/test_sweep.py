@@ -122,6 +122,8 @@ def test_grid_and_edits() -> None:
             apply_edits(data, {path: 1})
     with pytest.raises(ValueError, match="non-empty list"):
         tw.grid({"a": []})
+    with pytest.raises(ValueError, match="regatta ships no component data file"):
+        tw.sweep("regatta", {"a": {"x": 1}}, 5, players=2)  # a test game without a data file
     with pytest.raises(ValueError, match="'base' names the base game"):
         tw.sweep(GAME, {"base": {"rules.duplicate_price": 3}}, 5, players=PLAYERS)
 

@@ -40,7 +40,7 @@ The intervals are deterministic: the same games give the same numbers.
 ``dask.distributed.Client``) on a Dask cluster. With ``out=DIR`` each run streams into its own
 run directory (``DIR/base``, ``DIR/variant-000``, ...) beside the sweep's manifest
 (``DIR/sweep.json``), and ``resume=True`` finishes an interrupted sweep: finished chunks are kept,
-only the missing ones are played. Results depend only on the game, the variants, the agents,
+only the missing ones are played (a finished sweep is read back the same way, playing nothing). Results depend only on the game, the variants, the agents,
 ``games`` and ``seed``.
 """
 
@@ -52,6 +52,7 @@ import itertools
 import json
 import math
 import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -209,12 +210,11 @@ def _base_data(game: Game) -> dict[str, Any]:
     config = json.loads(game.config_json())
     if isinstance(config.get("data"), dict):
         return dict(config["data"])
-    from . import data_path
-
-    try:
-        return dict(json.loads(data_path(game.name).read_text(encoding="utf-8")))
-    except FileNotFoundError as e:
-        raise ValueError(f"{game.name} has no component data file to edit: {e}") from None
+    # The file tw.data_path(name) names.
+    path = Path(__file__).resolve().parent / "data" / f"{game.name}.json"
+    if not path.is_file():
+        raise ValueError(f"{game.name} ships no component data file to edit")
+    return dict(json.loads(path.read_text(encoding="utf-8")))
 
 
 def _variant_game(game: Game, data: Mapping[str, Any], seed: int) -> Game:
@@ -315,8 +315,6 @@ def sweep(
     bar: ProgressBar | None = None
     report: Callable[[int], object] | bool = False
     if progress is True:
-        import sys
-
         bar = ProgressBar(games * len(runs), sys.stderr)
         report = bar.update
     elif callable(progress):
