@@ -12,6 +12,7 @@ import math
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -29,6 +30,7 @@ def test_a_variant_equal_to_the_base_game_differs_by_exactly_zero() -> None:
     result = tw.sweep(GAME, {"same": {"rules.duplicate_price": SHIPPED_PRICE}}, GAMES, players=PLAYERS, seed=3)
     (same,) = result.variants
     assert same.ok and same.differences
+    assert result.base.metrics is not None
     assert {d.metric for d in same.differences} == {m.name for m in result.base.metrics.metrics}
     for d in same.differences:
         assert d.difference == 0.0 or (math.isnan(d.base) and math.isnan(d.value)), d
@@ -110,7 +112,7 @@ def test_grid_and_edits() -> None:
     g = tw.grid({"a.b": [1, 2], "c": [[3, 4], "x"]})
     assert list(g) == ['a.b=1, c=[3,4]', 'a.b=1, c="x"', 'a.b=2, c=[3,4]', 'a.b=2, c="x"']
     assert g['a.b=2, c="x"'] == {"a.b": 2, "c": "x"}
-    data = {"rules": {"p": {"value": 4, "source": "printed"}}, "prices": [{"prices": [2, 3, 1, 0]}]}
+    data: dict[str, Any] = {"rules": {"p": {"value": 4, "source": "printed"}}, "prices": [{"prices": [2, 3, 1, 0]}]}
     edited = apply_edits(data, {"rules.p": 5, "prices.0.prices.1": 9})
     assert edited == {"rules": {"p": {"value": 5, "source": "printed"}}, "prices": [{"prices": [2, 9, 1, 0]}]}
     assert data["rules"]["p"]["value"] == 4  # the base is not changed
