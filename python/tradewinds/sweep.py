@@ -265,6 +265,13 @@ def sweep(
     and their paired differences from the base game (a :class:`SweepResult`; see the module's
     documentation for paths, the pairing and the intervals).
 
+    Pairing: the base game and every variant are played by :func:`tradewinds.simulate` with the
+    same ``seed`` and ``games``, so game ``i`` of each starts from the same seeds (common random
+    numbers). Interval: a paired percentile bootstrap over the game seeds, ``bootstrap``
+    resamples of ``games`` game indices drawn with replacement from the fixed seed
+    :data:`BOOTSTRAP_SEED`, the same indices in the base game and in every variant; the 2.5th
+    and 97.5th percentiles of the resampled differences.
+
     ``game_or_name``: a :class:`~tradewinds.Game` (its data file is the base the edits apply
     to) or a game name whose options follow as keywords. ``agents``, ``seed``, ``threads``,
     ``chunk_games`` and ``progress`` are those of :func:`tradewinds.simulate`. ``client``: a
