@@ -179,13 +179,17 @@ def test_an_interrupted_sweep_resumes_to_the_same_results(tmp_path: Path) -> Non
 
 def test_a_sweep_on_a_dask_cluster_gives_the_same_results() -> None:
     distributed = pytest.importorskip("distributed")
-    variants = {"cheap": {"rules.duplicate_price": 2}, "bad": {"rules.duplicate_price": 1000}}
+    variants = tw.grid({"rules.duplicate_price": [2, 1000]})
     local = tw.sweep(GAME, variants, 80, players=PLAYERS, seed=6, chunk_games=20)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c, \
             distributed.Client(c, set_as_default=False) as client:
         remote = tw.sweep(GAME, variants, 80, players=PLAYERS, seed=6, chunk_games=20, client=client)
+        command = run_cli("sweep", GAME, "--players", str(PLAYERS), "--games", "80", "--seed", "6", "--set",
+                          "rules.duplicate_price=2,1000", "--dask", c.scheduler_address, "--json")
     assert remote.to_json() == local.to_json()
-    assert [v.name for v in remote.failed] == ["bad"]
+    assert [v.name for v in remote.failed] == ["rules.duplicate_price=1000"]
+    assert command.returncode == 0, command.stderr
+    assert command.stdout == local.to_json() + "\n"
 
 
 def test_the_outputs() -> None:
