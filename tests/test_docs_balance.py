@@ -138,3 +138,24 @@ def test_the_nauticus_price_study_runs_in_small_form(tmp_path: Path) -> None:
         assert lo <= hi
     # The page shows the full study's real output: its first line is the command's.
     assert "nauticus, 3 seats: " in study and "5,000 paired games each" in study
+
+
+def test_the_nauticus_study_from_python_runs_in_small_form(tmp_path: Path) -> None:
+    """The Python form of the Nauticus study with 200 games a variant: a row per price, and
+    the figure the page shows (docs/img/nauticus-prices.svg is that figure of the full study)."""
+    pytest.importorskip("pandas")
+    pytest.importorskip("matplotlib")
+    study = TEXT.split("## Study: the price of a duplicate in Nauticus", 1)[1]
+    code = re.findall(r"^```python\n(.*?)^```$", study, re.M | re.S)[0]
+    assert "5000" in code
+    script = tmp_path / "prices.py"
+    script.write_text(code.replace("5000", "200"), encoding="utf-8")
+    r = subprocess.run([sys.executable, script.name], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    rows = [line.split() for line in r.stdout.splitlines()[1:]]
+    assert [row[0] for row in rows] == ["2", "3", "5", "6", "8"]
+    for _, base, value, diff, low, high in rows:
+        assert float(diff) == pytest.approx(float(value) - float(base), abs=1e-5)
+        assert float(low) <= float(high)
+    assert (tmp_path / "nauticus-prices.svg").stat().st_size > 1000
+    assert (PAGE.parent / "img" / "nauticus-prices.svg").is_file() and "img/nauticus-prices.svg" in study

@@ -27,17 +27,22 @@ SHIPPED_PRICE = 4  # rules.duplicate_price in the shipped Nauticus file
 
 
 def test_a_variant_equal_to_the_base_game_differs_by_exactly_zero() -> None:
-    result = tw.sweep(GAME, {"same": {"rules.duplicate_price": SHIPPED_PRICE}}, GAMES, players=PLAYERS, seed=3)
-    (same,) = result.variants
-    assert same.ok and same.differences
+    # The shipped value again; and a file that differs from the shipped one only in a note,
+    # so the variant's game carries its own data file but plays the same games.
+    variants = {"same": {"rules.duplicate_price": SHIPPED_PRICE},
+                "note": {"rules.duplicate_price.note": "the same price, said otherwise"}}
+    result = tw.sweep(GAME, variants, GAMES, players=PLAYERS, seed=3, agents=["greedy", "random", "greedy"])
     assert result.base.metrics is not None
-    assert {d.metric for d in same.differences} == {m.name for m in result.base.metrics.metrics}
-    for d in same.differences:
-        assert d.difference == 0.0 or (math.isnan(d.base) and math.isnan(d.value)), d
-        if math.isfinite(d.low):
-            assert d.low == 0.0 and d.high == 0.0, d  # an interval of width 0
-    assert "decisions" in {d.metric for d in same.differences}
-    assert same.difference("decisions").low == same.difference("decisions").high == 0.0
+    note = result.variant("note").result
+    assert note is not None and "data" in note.options  # the variant's own file
+    for same in result.variants:
+        assert same.ok and same.differences
+        assert {d.metric for d in same.differences} == {m.name for m in result.base.metrics.metrics}
+        for d in same.differences:
+            assert d.difference == 0.0 or (math.isnan(d.base) and math.isnan(d.value)), d
+            if math.isfinite(d.low):
+                assert d.low == 0.0 and d.high == 0.0, d  # an interval of width 0
+        assert same.difference("decisions").low == same.difference("decisions").high == 0.0
 
 
 def test_the_paired_bootstrap_recovers_a_constant_shift_exactly() -> None:
