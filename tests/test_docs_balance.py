@@ -1,5 +1,6 @@
-"""The examples of docs/balance.md run (the study in small form), and the page documents
-every option of `tradewinds metrics` and every metric."""
+"""The examples of docs/balance.md run (the studies in small form), and the page documents
+every option of `tradewinds metrics`, `tradewinds sweep` and `tradewinds balance`, and every
+metric."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import tradewinds as tw
 from tradewinds import cli
@@ -66,3 +69,93 @@ def test_the_first_example_and_the_command_run_in_small_form(tmp_path: Path) -> 
                        text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert "seats win equally often?" in r.stdout
+
+
+def _options_of(command: str) -> list[str]:
+    parser = cli._parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    p = sub.choices[command]  # type: ignore[index]
+    return [s for a in p._actions for s in a.option_strings if s.startswith("--") and s != "--help"]
+
+
+def test_the_page_documents_every_sweep_and_balance_option() -> None:
+    for command in ("sweep", "balance"):
+        options = _options_of(command)
+        assert options
+        section = TEXT.split(f"`tradewinds {command}` takes", 1)[1].split("\n\n", 1)[0]
+        for option in options:
+            assert f"`{option}" in section, (command, option)
+
+
+def test_the_sweep_example_and_command_run_in_small_form(tmp_path: Path) -> None:
+    example = next(b for b in PYTHON if "tw.sweep(" in b and "500" in b)
+    script = tmp_path / "sweep.py"
+    script.write_text(example.replace("games=500", "games=60"), encoding="utf-8")
+    r = subprocess.run([sys.executable, script.name], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "variant 'rules.duplicate_price=6' (rules.duplicate_price = 6):" in r.stdout
+    command = next(b for b in SHELL if b.startswith("tradewinds sweep"))
+    words = shlex.split(command.strip())
+    words[words.index("--games") + 1] = "60"
+    r = subprocess.run([sys.executable, "-m", "tradewinds", *words[1:]], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "variant 'rules.duplicate_price=2'" in r.stdout and "decisions" in r.stdout
+
+
+def test_the_report_command_runs_in_small_form(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    command = next(b for b in SHELL if b.startswith("tradewinds balance"))
+    words = shlex.split(command.strip())
+    words[words.index("--games") + 1] = "40"
+    r = subprocess.run([sys.executable, "-m", "tradewinds", *words[1:]], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / words[words.index("--out") + 1]
+    page = out.read_text(encoding="utf-8")
+    assert page.count("<svg") == 3 and "tradewinds balance nauticus" in page
+
+
+def test_the_nauticus_price_study_runs_in_small_form(tmp_path: Path) -> None:
+    """The Nauticus study of the page with 200 games a variant instead of 5,000: the same
+    command prints a table for each price, whose intervals hold their differences."""
+    study = TEXT.split("## Study: the price of a duplicate in Nauticus", 1)[1]
+    command = re.findall(r"^```sh\n(.*?)^```$", study, re.M | re.S)[0]
+    words = shlex.split(command.strip())
+    assert words[:2] == ["tradewinds", "sweep"]
+    assert words[words.index("--games") + 1] == "5000"
+    words[words.index("--games") + 1] = "200"
+    r = subprocess.run([sys.executable, "-m", "tradewinds", *words[1:]], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    shown = re.findall(r"^variant '([^']*)'", r.stdout, re.M)
+    assert shown == re.findall(r"^variant '([^']*)'", study, re.M)
+    rows = re.findall(r"^  (\S[^\n]*?)\s+(-?[\d.,]+)\s+(-?[\d.,]+)\s+([-+]?[\d.,]+)\s+([-+]?[\d.,]+) \.\. ([-+]?[\d.,]+)$",
+                      r.stdout, re.M)
+    assert rows
+    for _, _, _, diff, low, high in rows:
+        d, lo, hi = (float(x.replace(",", "")) for x in (diff, low, high))
+        assert lo <= hi
+    # The page shows the full study's real output: its first line is the command's.
+    assert "nauticus, 3 seats: " in study and "5,000 paired games each" in study
+
+
+def test_the_nauticus_study_from_python_runs_in_small_form(tmp_path: Path) -> None:
+    """The Python form of the Nauticus study with 200 games a variant: a row per price, and
+    the figure the page shows (docs/img/nauticus-prices.svg is that figure of the full study)."""
+    pytest.importorskip("pandas")
+    pytest.importorskip("matplotlib")
+    study = TEXT.split("## Study: the price of a duplicate in Nauticus", 1)[1]
+    code = re.findall(r"^```python\n(.*?)^```$", study, re.M | re.S)[0]
+    assert "5000" in code
+    script = tmp_path / "prices.py"
+    script.write_text(code.replace("5000", "200"), encoding="utf-8")
+    r = subprocess.run([sys.executable, script.name], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    rows = [line.split() for line in r.stdout.splitlines()[1:]]
+    assert [row[0] for row in rows] == ["2", "3", "5", "6", "8"]
+    for _, base, value, diff, low, high in rows:
+        assert float(diff) == pytest.approx(float(value) - float(base), abs=1e-5)
+        assert float(low) <= float(high)
+    assert (tmp_path / "nauticus-prices.svg").stat().st_size > 1000
+    assert (PAGE.parent / "img" / "nauticus-prices.svg").is_file() and "img/nauticus-prices.svg" in study

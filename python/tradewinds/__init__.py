@@ -48,6 +48,7 @@ from .bulk import simulate
 from .simulation import ProgressBar, SimulationResult
 from .balance import Metrics
 from .tournament import TournamentResult, tournament
+from .sweep import SweepResult, grid, sweep
 from .streaming import ChunkError, RunDirectoryError, RunWriteError, StrayFileWarning
 from ._records import record_text
 from ._viewer import record_html
@@ -63,6 +64,9 @@ __all__ = [
     "simulate",
     "tournament",
     "TournamentResult",
+    "sweep",
+    "grid",
+    "SweepResult",
     "data_path",
     "TradewindsError",
     "OptionError",

@@ -391,3 +391,92 @@ def _bootstrap_spread(winners: npt.NDArray[np.bool_]) -> tuple[float, float]:
         rates = w[rng.integers(0, games, games)].mean(axis=0)
         spreads[b] = rates.max() - rates.min()
     return (float(np.percentile(spreads, 2.5)), float(np.percentile(spreads, 97.5)))
+
+
+# ---- per-game contributions (for paired comparisons) ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """What each game adds to one metric, so that the metric of any multiset of the games
+    (a bootstrap resample) is ``sum(num) / sum(den)`` over them: a rate's indicator over its
+    eligible games, a mean's value over 1 (or over its eligible games), a ratio's two sums.
+    The ``imbalance`` is the exception (``spread``: the seats' wins, one column a seat; the
+    metric is the highest column mean less the lowest)."""
+
+    num: npt.NDArray[np.float64]
+    den: npt.NDArray[np.float64]
+    spread: bool = False
+
+
+def contributions(
+    arrays: Mapping[str, npt.NDArray[Any]], layout: Layout, *, comeback: float = COMEBACK_THRESHOLD,
+) -> dict[str, Contribution]:
+    """Each metric of :func:`compute` (by name, the same names) as per-game contributions
+    (:class:`Contribution`): the ratio of their sums over all the games is the metric's value
+    as :func:`compute` gives it."""
+    players = layout.players
+    winners = np.asarray(arrays["winners"], dtype=bool)
+    games = int(winners.shape[0])
+    one = np.ones(games, dtype=np.float64)
+    truncated = np.asarray(arrays["truncated"], dtype=bool)
+    opponent_wins = np.asarray(arrays["opponent_wins"], dtype=bool)
+    seat_wins = winners.sum(axis=1)
+    opp_wins = opponent_wins.sum(axis=1) if opponent_wins.size else np.zeros(games, dtype=np.int64)
+    sole = (seat_wins == 1) & (opp_wins == 0)
+    out: dict[str, Contribution] = {}
+
+    def f(x: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
+        return np.asarray(x, dtype=np.float64)
+
+    def masked(values: npt.NDArray[Any], mask: npt.NDArray[np.bool_]) -> Contribution:
+        num = np.zeros(games, dtype=np.float64)
+        num[mask] = values
+        return Contribution(num, f(mask))
+
+    if players > 1:
+        for p in range(players):
+            out[f"win rate seat {p}"] = Contribution(f(winners[:, p]), one)
+        out["imbalance"] = Contribution(f(winners), one, spread=True)
+    else:
+        out["win rate"] = Contribution(f(winners[:, 0]), one)
+    ended = ~truncated
+    out["completion"] = Contribution(f(ended), one)
+    out["truncation"] = Contribution(f(truncated), one)
+    shared = ended & ((seat_wins + opp_wins) > 1)
+    out["shared win"] = Contribution(f(shared), f(ended))
+    if players > 1 or layout.opponents:
+        out["no seat won"] = Contribution(f(ended & (seat_wins == 0)), f(ended))
+    scores = np.asarray(arrays["scores"], dtype=np.float64)
+    if players > 1 and sole.any():
+        w = np.argmax(winners[sole], axis=1)
+        s = scores[sole]
+        mine = s[np.arange(len(s)), w]
+        rest = s.copy()
+        rest[np.arange(len(s)), w] = -np.inf
+        others = rest.max(axis=1)
+        if layout.opponents:
+            others = np.maximum(others, np.asarray(arrays["opponent_scores"], dtype=np.float64)[sole].max(axis=1))
+        out["score margin"] = masked(mine - others, sole)
+    points = np.asarray(arrays["category_points"], dtype=np.float64)
+    if layout.categories and games:
+        per_game_total = points.sum(axis=(1, 2))
+        for c, name in enumerate(layout.categories):
+            out[f"share: {name}"] = Contribution(points[:, :, c].sum(axis=1), per_game_total)
+    decisions = f(arrays["decisions"])
+    turns = np.asarray(arrays["turns"], dtype=np.int64)
+    measured = bool(games) and bool((turns >= 0).all())
+    if measured:
+        out["turns"] = Contribution(f(turns), one)
+    out["decisions"] = Contribution(decisions, one)
+    out["moves"] = Contribution(f(arrays["moves"]), one)
+    if measured:
+        out["branching"] = Contribution(f(arrays["legal_moves"]), decisions)
+        if players > 1:
+            out["lead changes"] = Contribution(f(arrays["lead_changes"]), one)
+            judged = sole & (decisions > 0)
+            out["decisiveness"] = masked(f(arrays["lead_from"])[judged] / decisions[judged], judged)
+            drama = f(arrays["drama"])
+            out["drama"] = masked(drama[sole], sole)
+            out["comeback"] = Contribution(f(sole & (drama > comeback)), f(sole))
+    return out

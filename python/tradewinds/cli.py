@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import re
+import shlex
 import importlib.util
 import json
 import signal
@@ -17,6 +18,8 @@ from typing import Any, NoReturn
 
 from . import GAMES, Game, TradewindsError, __version__, load, record_html, replay, simulate
 from .tournament import tournament
+from .sweep import grid, sweep
+from .report import balance_report
 from ._core import configurations
 from ._core import options as options_of
 from ._messages import error_text
@@ -330,6 +333,154 @@ def _cmd_metrics(args: argparse.Namespace) -> int:
     return 0
 
 
+def _split_values(text: str) -> list[str]:
+    """``2,3,[1,0],{"a":1}`` as its values: commas inside brackets, braces or quotes do not split."""
+    values, depth, quote, start = [], 0, False, 0
+    for i, ch in enumerate(text):
+        if ch == '"' and (i == 0 or text[i - 1] != "\\"):
+            quote = not quote
+        elif not quote and ch in "[{":
+            depth += 1
+        elif not quote and ch in "]}":
+            depth -= 1
+        elif not quote and depth == 0 and ch == ",":
+            values.append(text[start:i])
+            start = i + 1
+    values.append(text[start:])
+    return [v.strip() for v in values]
+
+
+def _parse_sets(pairs: Sequence[str] | None) -> dict[str, list[Any]]:
+    """``--set PATH=V1,V2,...`` pairs as the axes of a grid; each value is read as JSON when it
+    parses, else as text."""
+    axes: dict[str, list[Any]] = {}
+    for pair in pairs or ():
+        path, sep, text = pair.partition("=")
+        path = path.strip()
+        if not sep or not path or not text.strip():
+            raise _UsageError(f"--set needs PATH=VALUE[,VALUE...], got {shown(pair)}")
+        if path in axes:
+            raise _UsageError(f"--set: {shown(path)} is given twice; list its values once, comma-separated")
+        values: list[Any] = []
+        for piece in _split_values(text):
+            if not piece:
+                raise _UsageError(f"--set {shown(path)}: an empty value in {shown(text)}")
+            try:
+                values.append(json.loads(piece))
+            except json.JSONDecodeError:
+                values.append(piece)
+        axes[path] = values
+    return axes
+
+
+def _seat_agents(game: Game, text: str | None) -> list[Agent] | None:
+    if text is None:
+        return None
+    try:
+        specs = list(parse_agent_list(text))
+    except ValueError as e:
+        raise _UsageError(f"--agents: {e}") from None
+    if len(specs) == 1:
+        specs = specs * game.players
+    if len(specs) != game.players:
+        raise _UsageError(f"--agents: {len(specs)} agents for {game.players} seats: give one for every seat "
+                          "or one per seat, comma-separated")
+    return list(_checked_specs(game, specs, "--agents"))
+
+
+def _check_run_args(args: argparse.Namespace) -> None:
+    if not 1 <= args.games <= _MAX_GAMES:
+        raise _UsageError(f"--games must be an integer in [1, 2**63 - 1], got {_number(args.games)}")
+    if args.seed is not None and not 0 <= args.seed <= _MAX_SEED:
+        raise _UsageError(f"--seed must be an integer in [0, 2**64 - 1], got {_number(args.seed)}")
+    if args.threads < 0:
+        raise _UsageError(f"--threads must be >= 0 (0 = all cores), got {args.threads}")
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    _check_run_args(args)
+    if args.resume and not args.out:
+        raise _UsageError("--resume needs --out DIR, the directory of the sweep to resume")
+    if args.plot:
+        if importlib.util.find_spec("matplotlib") is None:
+            raise _UsageError("--plot needs matplotlib: install it with `pip install 'tradewinds[plot]'`")
+        try:
+            plot_format(args.plot)
+        except ValueError as e:
+            raise _UsageError(f"--plot: {e}") from None
+    axes = _parse_sets(args.set)
+    if not axes:
+        raise _UsageError("give the variants with --set PATH=VALUE[,VALUE...] (e.g. --set rules.duplicate_price=3,5)")
+    game = _load_game(args)
+    agents = _seat_agents(game, args.agents)
+    client = _dask_client(args.dask) if args.dask else None
+    restore = None
+    if threading.current_thread() is threading.main_thread():
+        restore = signal.signal(signal.SIGINT, signal.default_int_handler if args.out or client else signal.SIG_DFL)
+    try:
+        result = sweep(game, grid(axes), args.games, agents=agents, seed=args.seed if args.seed is not None else 0,
+                       threads=args.threads, client=client, out=args.out, resume=args.resume,
+                       progress=not args.json)
+    except KeyboardInterrupt:
+        if args.out:
+            print(f"\ninterrupted: the finished chunks are saved in {args.out}; run the same command with "
+                  "--resume to finish", file=sys.stderr)
+        raise
+    finally:
+        if restore is not None:
+            signal.signal(signal.SIGINT, restore)
+        if client is not None:
+            client.close()
+    known = [m.name for m in result.base.metrics.metrics] if result.base.metrics is not None else []
+    unknown = [name for name in args.metric or () if name not in known]
+    if unknown:
+        print(f"tradewinds: warning: no metric {', '.join(map(repr, unknown))}; the metrics are "
+              f"{', '.join(known)}", file=sys.stderr)
+    if args.json:
+        print(result.to_json())
+    else:
+        print(result.summary(args.metric or None), end="")
+        if args.out:
+            print(f"results in {args.out} (one run directory per variant)")
+    if args.plot:
+        print(f"figure written to {result.plot(args.plot, args.metric or None)}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def _cmd_balance(args: argparse.Namespace) -> int:
+    _check_run_args(args)
+    out = Path(args.out)
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise _UsageError(f"--out must name an .html file, got {shown(str(out))}")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise _UsageError("the report's figures need matplotlib: install it with `pip install 'tradewinds[plot]'`")
+    given = _parse_options(args.option)
+    if args.data is not None:
+        if "data" in given:
+            raise _UsageError("--data and --option data=... both name a data file: give one")
+        args.option = [*(args.option or []), f"data={json.dumps(args.data)}"]
+    axes = _parse_sets(args.set)
+    game = _load_game(args)
+    agents = _seat_agents(game, args.agents)
+    seed = args.seed if args.seed is not None else 0
+    if axes:
+        swept = sweep(game, grid(axes), args.games, agents=agents, seed=seed, threads=args.threads, progress=True)
+        result = swept.base.result
+        assert result is not None
+    else:
+        swept = None
+        result = simulate(game, args.games, seed=seed, threads=args.threads, agents=agents, metrics=True,
+                          progress=True)
+    command = shlex.join(["tradewinds", *args.argv])
+    page = balance_report(result, sweep=swept, command=command, data=args.data)
+    out.write_text(page, encoding="utf-8")
+    print(result.metrics().summary(), end="")
+    if swept is not None:
+        print(swept.summary(), end="")
+    print(f"wrote {out} ({len(page.encode('utf-8')) / 1024:,.0f} KiB); open it in a browser")
+    return 0
+
+
 def _checked_specs(game: Game, specs: Sequence[str], flag: str) -> list[str]:
     """The built-in agents' specs in canonical form; a bad one is a usage error of ``flag``
     that names the built-in agents once, as the command line writes them."""
@@ -521,6 +672,56 @@ def _parser() -> argparse.ArgumentParser:
     p_met.add_argument("--json", action="store_true", help="print the metrics as JSON")
     p_met.set_defaults(func=_cmd_metrics, command_parser=p_met)
 
+    def add_run_args(p: argparse.ArgumentParser, games: int) -> None:
+        p.add_argument("--games", type=int, default=games, help=f"games a variant (default {games})")
+        p.add_argument("--agents", metavar="SPECS",
+                       help="one agent per seat, comma-separated, or one for every seat (default: all random)")
+        p.add_argument("--threads", type=int, default=0, help="worker threads (default 0 = all cores)")
+
+    set_help = ("a variant's edit of the component data file: the field's dot-separated path and its values, "
+                "comma-separated, each read as JSON when it parses (repeatable: every combination is a variant), "
+                "e.g. --set rules.duplicate_price=3,5 --set prices.0.prices=[3,3,1,0]")
+    p_sweep = sub.add_parser(
+        "sweep", help="how the design metrics respond to edits of the component data, against the base game",
+        description="Plays the base game and each variant of its component data (every combination of the --set "
+                    "values) over the same game seeds, and prints each metric of each variant as a difference from "
+                    "the base game with a 95% paired bootstrap interval. A variant the game refuses is reported by "
+                    "name and the others are played. Results depend only on the game, the variants, --seed, "
+                    "--games and --agents.",
+    )
+    add_game_args(p_sweep)
+    p_sweep.add_argument("--set", action="append", metavar="PATH=V1,V2,...", help=set_help)
+    add_run_args(p_sweep, 1000)
+    p_sweep.add_argument("--metric", action="append", metavar="NAME",
+                         help="show only this metric (repeatable; default every one)")
+    p_sweep.add_argument("--out", metavar="DIR",
+                         help="stream the games to DIR, one run directory per variant (needs pyarrow)")
+    p_sweep.add_argument("--resume", action="store_true",
+                         help="finish the sweep in --out DIR: play only what is missing (the command must name "
+                              "the same game, options, variants, agents, games and seed)")
+    p_sweep.add_argument("--dask", metavar="ADDRESS",
+                         help="spread the games over the Dask cluster whose scheduler is at ADDRESS")
+    p_sweep.add_argument("--json", action="store_true", help="print the sweep as JSON")
+    p_sweep.add_argument("--plot", metavar="FILE.png",
+                         help="write the response curves: each metric's difference with its interval (.png, .svg, "
+                              ".pdf)")
+    p_sweep.set_defaults(func=_cmd_sweep, command_parser=p_sweep)
+
+    p_bal = sub.add_parser(
+        "balance", help="write a balance report: one self-contained HTML page of the design metrics",
+        description="Plays games with the design metrics measured and writes one self-contained HTML page (no "
+                    "network, no server): the metric table, seat advantage with 95% intervals, score and length "
+                    "distributions, with --set a sweep's tables and response curves, and the exact command, "
+                    "the versions and the seeds that reproduce it. Needs matplotlib.",
+    )
+    add_game_args(p_bal)
+    p_bal.add_argument("--data", metavar="FILE", help="a component data file instead of the shipped one")
+    p_bal.add_argument("--set", action="append", metavar="PATH=V1,V2,...",
+                       help="also sweep these edits of the data file (as tradewinds sweep --set)")
+    add_run_args(p_bal, 1000)
+    p_bal.add_argument("--out", required=True, metavar="FILE.html", help="the page to write")
+    p_bal.set_defaults(func=_cmd_balance, command_parser=p_bal)
+
     p_play = sub.add_parser(
         "play", help="play in the terminal against built-in agents",
         description="Plays a game in the terminal against built-in agents. Every move is told as it happens, "
@@ -588,6 +789,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     interrupted. Messages name no ``[Errno N]`` and never echo a huge value in full."""
     parser = _parser()
     args, unknown = parser.parse_known_args(argv)
+    # The command as given, for what records it (the balance report).
+    args.argv = list(argv) if argv is not None else sys.argv[1:]
     if unknown:
         # What the subcommand does not know is its error, with its usage.
         getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")

@@ -167,24 +167,29 @@ def _manifest(game: Game, names: list[str], agents: list[Agent], games: int, see
     }
 
 
-def _open_directory(out: str | os.PathLike[str], manifest: dict[str, Any], resume: bool) -> Path:
+def _open_directory(out: str | os.PathLike[str], manifest: dict[str, Any], resume: bool, name: str = MANIFEST,
+                    what: str = "tournament") -> Path:
+    """The directory ``out`` of a run made of several runs (a tournament, a sweep), with its
+    manifest ``name`` beside their run directories: created with ``manifest`` if new, refused
+    if it holds one and ``resume`` is False, or (resuming) if its manifest differs, naming each
+    difference."""
     where = Path(out)
-    path = where / MANIFEST
+    path = where / name
     if path.exists():
         try:
             there = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
-            raise ValueError(f"{path} is not a tournament manifest: {e}") from None
+            raise ValueError(f"{path} is not a {what} manifest: {e}") from None
         if not resume:
-            raise ValueError(f"{where} already holds a tournament; resume it (resume=True, or --resume on the "
+            raise ValueError(f"{where} already holds a {what}; resume it (resume=True, or --resume on the "
                              "command line) or choose another directory")
         diffs = [f"{key}: the directory has {there.get(key)!r}, this call {manifest[key]!r}"
                  for key in manifest if there.get(key) != manifest[key]]
         if diffs:
-            raise ValueError(f"cannot resume {where}: its tournament differs from this call:\n  " + "\n  ".join(diffs))
+            raise ValueError(f"cannot resume {where}: its {what} differs from this call:\n  " + "\n  ".join(diffs))
         return where
     if where.exists() and any(where.iterdir()):
-        raise ValueError(f"{where} is not empty and holds no tournament ({MANIFEST}); choose another directory")
+        raise ValueError(f"{where} is not empty and holds no {what} ({name}); choose another directory")
     where.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
