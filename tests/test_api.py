@@ -28,7 +28,7 @@ PUBLIC_API = {
     "SimulationResult", "Metrics", "data_path", "AGENT_NAMES", "Agent", "AgentFunction", "VectorGame", "VectorStep",
     "RunDirectoryError", "ChunkError", "RunWriteError", "StrayFileWarning",
     "replay", "record_html", "RecordError", "configurations", "tournament", "TournamentResult",
-    "sweep", "grid", "SweepResult",
+    "sweep", "grid", "SweepResult", "optimise", "OptimisationResult", "objectives",
 }
 
 

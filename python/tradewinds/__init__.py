@@ -49,6 +49,8 @@ from .simulation import ProgressBar, SimulationResult
 from .balance import Metrics
 from .tournament import TournamentResult, tournament
 from .sweep import SweepResult, grid, sweep
+from . import objectives
+from .optimise import OptimisationResult, optimise
 from .streaming import ChunkError, RunDirectoryError, RunWriteError, StrayFileWarning
 from ._records import record_text
 from ._viewer import record_html
@@ -67,6 +69,9 @@ __all__ = [
     "sweep",
     "grid",
     "SweepResult",
+    "optimise",
+    "OptimisationResult",
+    "objectives",
     "data_path",
     "TradewindsError",
     "OptionError",

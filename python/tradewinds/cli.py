@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import re
 import shlex
 import importlib.util
@@ -19,6 +20,8 @@ from typing import Any, NoReturn
 from . import GAMES, Game, TradewindsError, __version__, load, record_html, replay, simulate
 from .tournament import tournament
 from .sweep import grid, sweep
+from . import objectives
+from .optimise import optimise
 from .report import balance_report
 from ._core import configurations
 from ._core import options as options_of
@@ -447,6 +450,90 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parse_params(pairs: Sequence[str] | None) -> dict[str, Any]:
+    """``--param PATH=LOW:HIGH`` (a range of integers, or of reals when an end has a point) or
+    ``--param PATH=V1,V2,...`` (the choices, each read as JSON when it parses)."""
+    params: dict[str, Any] = {}
+    for pair in pairs or ():
+        path, sep, text = pair.partition("=")
+        path, text = path.strip(), text.strip()
+        if not sep or not path or not text:
+            raise _UsageError(f"--param needs PATH=LOW:HIGH or PATH=V1,V2,..., got {shown(pair)}")
+        if path in params:
+            raise _UsageError(f"--param: {shown(path)} is given twice")
+        if ":" in text and not text.startswith(("[", "{", '"')):
+            ends: list[int | float] = []
+            for piece in text.split(":"):
+                try:
+                    value = json.loads(piece)
+                except json.JSONDecodeError:
+                    value = None
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    raise _UsageError(f"--param {shown(path)}: a range is LOW:HIGH, two numbers, got {shown(text)}")
+                ends.append(value)
+            if len(ends) != 2 or not ends[0] <= ends[1]:
+                raise _UsageError(f"--param {shown(path)}: a range is LOW:HIGH with LOW <= HIGH, got {shown(text)}")
+            if any(isinstance(x, float) for x in ends):
+                ends = [float(x) for x in ends]
+            params[path] = (ends[0], ends[1])
+            continue
+        choices: list[Any] = []
+        for piece in _split_values(text):
+            if not piece:
+                raise _UsageError(f"--param {shown(path)}: an empty value in {shown(text)}")
+            try:
+                choices.append(json.loads(piece))
+            except json.JSONDecodeError:
+                choices.append(piece)
+        params[path] = choices
+    return params
+
+
+def _parse_objective(text: str) -> Any:
+    name, sep, value = text.partition("=")
+    if name == "seat-advantage" and not sep:
+        return objectives.seat_advantage_even()
+    if name == "duration" and sep:
+        try:
+            turns = float(value)
+        except ValueError:
+            turns = math.nan
+        if not math.isfinite(turns):
+            raise _UsageError(f"--objective duration=TURNS needs a number of turns, got {shown(value)}")
+        return objectives.duration_near(turns)
+    raise _UsageError(f"--objective is seat-advantage or duration=TURNS (e.g. duration=60), got {shown(text)}")
+
+
+def _cmd_optimise(args: argparse.Namespace) -> int:
+    _check_run_args(args)
+    if args.budget < 1:
+        raise _UsageError(f"--budget must be >= 1, got {args.budget}")
+    if args.reevaluate < 1:
+        raise _UsageError(f"--reevaluate must be >= 1, got {args.reevaluate}")
+    if args.reevaluate_games is not None and args.reevaluate_games < 1:
+        raise _UsageError(f"--reevaluate-games must be >= 1, got {args.reevaluate_games}")
+    if importlib.util.find_spec("optuna") is None:
+        raise _UsageError("tradewinds optimise needs optuna: install it with `pip install 'tradewinds[balance]'`")
+    params = _parse_params(args.param)
+    if not params:
+        raise _UsageError("give the parameters with --param PATH=LOW:HIGH (e.g. --param rules.start_marker_points=0:8)")
+    objective = _parse_objective(args.objective)
+    game = _load_game(args)
+    agents = _seat_agents(game, args.agents)
+    result = optimise(game, params, objective, args.budget, args.games, agents=agents,
+                      seed=args.seed if args.seed is not None else 0, reevaluate=args.reevaluate,
+                      reevaluate_games=args.reevaluate_games, threads=args.threads, progress=not args.json)
+    if args.out:
+        result.save(args.out)
+    if args.json:
+        print(result.to_json())
+    else:
+        print(result.summary(), end="")
+        if args.out:
+            print(f"best data file written to {args.out}")
+    return 0
+
+
 def _cmd_balance(args: argparse.Namespace) -> int:
     _check_run_args(args)
     out = Path(args.out)
@@ -706,6 +793,33 @@ def _parser() -> argparse.ArgumentParser:
                          help="write the response curves: each metric's difference with its interval (.png, .svg, "
                               ".pdf)")
     p_sweep.set_defaults(func=_cmd_sweep, command_parser=p_sweep)
+
+    p_opt = sub.add_parser(
+        "optimise", help="search values of the component data that bring a design metric closest to a target",
+        description="Searches values of fields of the component data file (each --param a range or a list of "
+                    "choices) that minimise the objective, with Optuna's TPE sampler (needs optuna: pip install "
+                    "'tradewinds[balance]'): every trial plays --games games on the same seeds; the best "
+                    "--reevaluate candidates are played again on fresh seeds and the best of them is the result, "
+                    "printed with its metrics and 95% intervals beside the unedited file's, and the search "
+                    "history. A value the game refuses is reported and skipped. Results depend only on the "
+                    "arguments.",
+    )
+    add_game_args(p_opt)
+    p_opt.add_argument("--param", action="append", metavar="PATH=LOW:HIGH",
+                       help="a field of the data file and its search space: LOW:HIGH (integers, or reals when an "
+                            "end has a point) or V1,V2,... (choices, each read as JSON when it parses); repeatable")
+    p_opt.add_argument("--objective", required=True, metavar="OBJECTIVE",
+                       help="seat-advantage (the largest |win rate of a seat - 1/n|) or duration=TURNS (|mean "
+                            "turns - TURNS|)")
+    p_opt.add_argument("--budget", type=int, default=30, help="trials of the search (default 30)")
+    add_run_args(p_opt, 500)
+    p_opt.add_argument("--reevaluate", type=int, default=3,
+                       help="re-evaluate the best K candidates on fresh seeds (default 3)")
+    p_opt.add_argument("--reevaluate-games", type=int, default=None, metavar="N",
+                       help="games a candidate in the re-evaluation (default 4 times --games)")
+    p_opt.add_argument("--json", action="store_true", help="print the result and the history as JSON")
+    p_opt.add_argument("--out", metavar="BEST.json", help="write the best data file (JSON) here")
+    p_opt.set_defaults(func=_cmd_optimise, command_parser=p_opt)
 
     p_bal = sub.add_parser(
         "balance", help="write a balance report: one self-contained HTML page of the design metrics",
