@@ -38,13 +38,18 @@ def test_the_same_arguments_give_the_same_search_and_result() -> None:
 
 def test_a_known_optimum_is_found() -> None:
     """The game ends when a player reaches the target, so the fewer the points to win, the
-    fewer the decisions: the optimum is the range's low end, 10."""
-    r = shortest(budget=12)
-    assert r.best[TARGET] <= 13
+    fewer the decisions: the optimum is the range's low end, 10. The first ten trials are
+    TPE's random start, which does not draw 10 with this seed; the guided ones find it and
+    stay near it."""
+    r = shortest(budget=20, seed=2)
+    values = [t.params[TARGET] for t in r.history]
+    assert 10 not in values[:10] and 10 in values[10:]
+    assert sorted(values[10:])[5] < sorted(values[:10])[5] / 2
+    assert r.best == {TARGET: 10}
     assert r.objective_value < r.baseline_objective / 2
     assert r.base_values == {TARGET: 50}
     # The best data file is the shipped one with the best value.
-    assert r.data["victory_points_to_win"]["3"]["value"] == r.best[TARGET]
+    assert r.data["victory_points_to_win"]["3"]["value"] == 10
     assert r.metrics["decisions"].low <= r.objective_value <= r.metrics["decisions"].high
 
 
