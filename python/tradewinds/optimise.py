@@ -385,7 +385,7 @@ class OptimisationResult:
         return lines
 
     def _metric_rows(self) -> list[list[str]]:
-        rows = [["metric", "base file", "95% interval", "best", "95% interval"]]
+        rows = [["metric", "data file", "95% interval", "best", "95% interval"]]
         for n in self._shown_metrics():
             b, m = self.baseline[n], self.metrics[n]
             rows.append([n, _num(b.value), f"{_num(b.low)} .. {_num(b.high)}", _num(m.value),
@@ -421,8 +421,11 @@ class OptimisationResult:
                  f"re-evaluated: the best {len(self.candidates)} of the search, {self.reevaluate_games:,} games each "
                  f"on fresh seeds (seed {self.reevaluation_seed})"]
         lines += self._table(self._candidate_rows())
-        lines += ["", f"metrics on the fresh games, the data file's and the best's:"]
+        lines += ["", "metrics on the fresh games, the data file's and the best's:"]
         lines += self._table(self._metric_rows())
+        if self.baseline.seat_test is not None and self.metrics.seat_test is not None:
+            lines.append(f"  seats win equally often? chi-square p = {self.baseline.seat_test.p_value:.3g} for the data "
+                         f"file, {self.metrics.seat_test.p_value:.3g} for the best")
         if history:
             lines += ["", f"search: {self.budget} trials ({len(self.infeasible)} not played), {self.games:,} games "
                           f"each on the same seeds"]
