@@ -159,3 +159,55 @@ def test_the_nauticus_study_from_python_runs_in_small_form(tmp_path: Path) -> No
         assert float(low) <= float(high)
     assert (tmp_path / "nauticus-prices.svg").stat().st_size > 1000
     assert (PAGE.parent / "img" / "nauticus-prices.svg").is_file() and "img/nauticus-prices.svg" in study
+
+
+def test_the_page_documents_every_optimise_option() -> None:
+    options = _options_of("optimise")
+    assert options
+    section = TEXT.split("`tradewinds optimise` takes", 1)[1].split("\n\n", 1)[0]
+    for option in options:
+        assert f"`{option}" in section, option
+
+
+def _small_optimise(words: list[str]) -> list[str]:
+    """The study's command at 4 trials of 30 games, 40 games a re-evaluated candidate."""
+    for flag, full, small in (("--budget", "30", "4"), ("--games", "2000", "30"), ("--reevaluate-games", "20000", "40")):
+        assert words[words.index(flag) + 1] == full, flag
+        words[words.index(flag) + 1] = small
+    return words
+
+
+def test_the_optimisation_example_and_the_mistwind_study_run_in_small_form(tmp_path: Path) -> None:
+    """The Python example of the Optimisation section and the study's command, each at 4
+    trials of 30 games: the same search, so the same best; the page shows the full runs."""
+    pytest.importorskip("optuna")
+    pytest.importorskip("pandas")
+    example = next(b for b in PYTHON if "tw.optimise(" in b)
+    for full, small in (("budget=30", "budget=4"), ("reevaluate_games=20000", "reevaluate_games=40"),
+                        (" games=2000,", " games=30,")):
+        assert full in example
+        example = example.replace(full, small)
+    script = tmp_path / "optimise.py"
+    script.write_text(example, encoding="utf-8")
+    r = subprocess.run([sys.executable, script.name], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("{'rules.start_marker_points': ") and lines[1].startswith("first seat: ")
+    best = int(lines[0].split(": ", 1)[1].split("}", 1)[0])
+    assert (tmp_path / "mistwind-even.json").is_file()
+
+    study = TEXT.split("## Study: an even first seat in Mistwind", 1)[1]
+    command = re.findall(r"^```sh\n(.*?)^```$", study, re.M | re.S)[0]
+    words = shlex.split(command.strip())
+    assert words[:2] == ["tradewinds", "optimise"]
+    r = subprocess.run([sys.executable, "-m", "tradewinds", *_small_optimise(words)[1:]], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("mistwind, 3 seats: minimise seat advantage (largest |win rate of a seat - 1/n|) "
+                               "over rules.start_marker_points in 0..12; TPE (Optuna ")
+    assert f"best: rules.start_marker_points = {best} (the data file's: rules.start_marker_points = 2)" in r.stdout
+    assert "search: 4 trials (0 not played), 30 games each on the same seeds" in r.stdout
+    assert "trial 4/4: rules.start_marker_points = " in r.stderr
+    # The page shows the full study's real output: its first line is the command's.
+    assert "30 trials of 2,000 games (seed 1; greedy, greedy, greedy)" in study
+    assert "search: 30 trials (0 not played), 2,000 games each on the same seeds" in study
