@@ -47,7 +47,7 @@ def test_each_extra_named_is_declared() -> None:
 
     project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
     extras = project["project"]["optional-dependencies"]
-    for extra in ("open-spiel", "pettingzoo", "gymnasium", "pandas", "plot", "dask"):
+    for extra in ("open-spiel", "pettingzoo", "gymnasium", "pandas", "plot", "dask", "balance"):
         assert extra in extras, extra
 
 
@@ -58,3 +58,13 @@ def test_each_extra_named_is_declared() -> None:
 def test_results_without_their_extra_name_it(missing: str, code: str, extra: str) -> None:
     r = run_without(missing, f"import tradewinds as tw\nr = tw.simulate(tw.GAMES[0], 5)\n{code}")
     assert r.returncode == 1 and f"pip install 'tradewinds[{extra}]'" in r.stderr, r.stderr
+
+
+def test_optimise_without_optuna_names_the_balance_extra() -> None:
+    r = run_without("optuna", "import tradewinds as tw\n"
+                              "tw.optimise('mistwind', {'rules.start_marker_points': (0, 4)}, "
+                              "tw.objectives.seat_advantage_even(), budget=2, games=5)")
+    assert r.returncode == 1
+    last = r.stderr.strip().splitlines()[-1]
+    assert last == ("ImportError: tw.optimise() needs optuna, which is not installed; "
+                    "install it with `pip install 'tradewinds[balance]'`"), r.stderr
