@@ -103,6 +103,13 @@ def test_nothing_feasible_and_bad_arguments_are_refused() -> None:
         tw.optimise("before-the-wind", {TARGET: 3}, tw.objectives.seat_advantage_even(), budget=2, games=5)
     with pytest.raises(ValueError, match="low <= high"):
         tw.optimise("before-the-wind", {TARGET: (5, 2)}, tw.objectives.seat_advantage_even(), budget=2, games=5)
+    # An objective that cannot score the games is an error, not an infeasible value.
+    with pytest.raises(ValueError, match=r"^seat_advantage_even\(\) needs a game of two seats"):
+        tw.optimise("mistwind", {"rules.start_marker_points": (0, 4)}, tw.objectives.seat_advantage_even(),
+                    budget=2, games=5, players=1)
+    with pytest.raises(KeyError, match="no metric 'fun'"):
+        tw.optimise("mistwind", {"rules.start_marker_points": (0, 4)}, tw.objectives.metric_near("fun", 1),
+                    budget=2, games=5)
     with pytest.raises(ValueError, match="budget must be"):
         tw.optimise("before-the-wind", {TARGET: (5, 6)}, tw.objectives.seat_advantage_even(), budget=0, games=5)
 
@@ -121,7 +128,7 @@ def test_the_objectives() -> None:
     with pytest.raises(ValueError):
         tw.objectives.duration_near(60, "score margin")
     solo = tw.simulate("mistwind", 5, players=1, seed=1).metrics()
-    with pytest.raises(ValueError, match="two seats"):
+    with pytest.raises(ValueError, match=r"^seat_advantage_even\(\) needs a game of two seats"):
         tw.objectives.seat_advantage_even()(solo)
 
 

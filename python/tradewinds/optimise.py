@@ -231,12 +231,12 @@ def optimise(
                 t = Trial(number, params, first.objective, first.error, repeat_of=first.number)
             else:
                 try:
-                    data = apply_edits(base_data, params)
-                    t = Trial(number, params, score(measure(data, games, seed)))
+                    m = measure(apply_edits(base_data, params), games, seed)
                 except (TradewindsError, _EditError, ValueError, TypeError) as e:
-                    if isinstance(e, ValueError) and str(e).startswith("the objective "):
-                        raise
                     t = Trial(number, params, None, f"{type(e).__name__}: {e}")
+                else:
+                    # An objective that cannot score the games is the caller's error, not the values'.
+                    t = Trial(number, params, score(m))
                 played[key] = number
             if t.ok:
                 study.tell(trial, t.objective)
