@@ -759,8 +759,8 @@ def _parser() -> argparse.ArgumentParser:
     p_met.add_argument("--json", action="store_true", help="print the metrics as JSON")
     p_met.set_defaults(func=_cmd_metrics, command_parser=p_met)
 
-    def add_run_args(p: argparse.ArgumentParser, games: int) -> None:
-        p.add_argument("--games", type=int, default=games, help=f"games a variant (default {games})")
+    def add_run_args(p: argparse.ArgumentParser, games: int, unit: str = "a variant") -> None:
+        p.add_argument("--games", type=int, default=games, help=f"games {unit} (default {games})")
         p.add_argument("--agents", metavar="SPECS",
                        help="one agent per seat, comma-separated, or one for every seat (default: all random)")
         p.add_argument("--threads", type=int, default=0, help="worker threads (default 0 = all cores)")
@@ -812,7 +812,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="seat-advantage (the largest |win rate of a seat - 1/n|) or duration=TURNS (|mean "
                             "turns - TURNS|)")
     p_opt.add_argument("--budget", type=int, default=30, help="trials of the search (default 30)")
-    add_run_args(p_opt, 500)
+    add_run_args(p_opt, 500, "a trial")
     p_opt.add_argument("--reevaluate", type=int, default=3,
                        help="re-evaluate the best K candidates on fresh seeds (default 3)")
     p_opt.add_argument("--reevaluate-games", type=int, default=None, metavar="N",
