@@ -32,7 +32,8 @@ def test_the_same_arguments_give_the_same_search_and_result() -> None:
     assert a.rows() == b.rows()
     assert a.best == b.best and a.objective_value == b.objective_value
     assert a.to_json() == b.to_json()
-    # Another seed is another search.
+    # Threads do not change the games; another seed is another search.
+    assert shortest(threads=1).to_json() == a.to_json()
     assert shortest(seed=2).rows() != a.rows()
 
 
@@ -95,6 +96,10 @@ def test_infeasible_values_are_reported_and_skipped() -> None:
 def test_nothing_feasible_and_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="no trial of the 2 could be played"):
         tw.optimise("before-the-wind", {"rules.starting_goods": [9]}, tw.objectives.metric_near("decisions", 0),
+                    budget=2, games=5, players=3)
+    # A range of reals over a field of whole numbers: every value is refused, by the game's check.
+    with pytest.raises(ValueError, match="could be played; the first was refused: DataFileError: .*whole number"):
+        tw.optimise("before-the-wind", {TARGET: (10.0, 80.0)}, tw.objectives.metric_near("decisions", 0),
                     budget=2, games=5, players=3)
     with pytest.raises(ValueError, match="has no field 'no_such_rule'"):
         tw.optimise("before-the-wind", {"rules.no_such_rule": (1, 2)}, tw.objectives.seat_advantage_even(),
