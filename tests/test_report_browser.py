@@ -11,6 +11,7 @@ installed (Debian: `apt-get install chromium chromium-driver`)."""
 from __future__ import annotations
 
 import subprocess
+import time
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,4 +92,9 @@ def test_a_load_from_outside_the_page_would_show_on_the_console(browser: WebDriv
     path.write_text(page, encoding="utf-8")
     severe(browser)
     browser.get(path.as_uri())
-    assert severe(browser), "the load from outside shows as an error"
+    # The browser reports the refused load when it has tried it, which may come after the page's load.
+    errors, deadline = severe(browser), time.monotonic() + 10
+    while not errors and time.monotonic() < deadline:
+        time.sleep(0.1)
+        errors = severe(browser)
+    assert errors, "the load from outside shows as an error"
