@@ -1,7 +1,7 @@
 //! The shared conformance suite over every registered game and every configuration it lists
 //! (player counts, modes, variants), through the registry, so a new game is covered as soon
 //! as it is registered. The configurations run in parallel (each is seeded on its own, so the
-//! result does not depend on the order). Each configuration plays 6 random games, checked at
+//! result does not depend on the order). Each configuration plays 4 random games, checked at
 //! every step; `TRADEWINDS_CHECKS_SCALE` multiplies them for the heavy form.
 
 use rayon::prelude::*;
@@ -19,7 +19,7 @@ fn every_game_and_configuration_passes_the_conformance_suite() {
             configs.into_iter().map(move |cfg| (name, cfg))
         })
         .collect();
-    let games = scaled(6);
+    let games = scaled(4);
     configs.par_iter().for_each(|(name, cfg)| {
         let stats = check_configuration(name, cfg, games, 2024, 3).unwrap_or_else(|e| panic!("{name} {cfg:?}: {e}"));
         assert_eq!(stats.terminals, games, "{name} {cfg:?}");

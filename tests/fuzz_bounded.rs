@@ -62,17 +62,17 @@ fn the_registry_is_fuzzed_in_every_configuration() {
 
 #[test]
 fn bounded_fuzz_action_stream() {
-    run("action_stream", fuzz_action_stream, 1, 300, 512);
+    run("action_stream", fuzz_action_stream, 1, 200, 512);
 }
 
 #[test]
 fn bounded_fuzz_state_bytes() {
-    run("state_bytes", fuzz_state_bytes, 2, 600, 256);
+    run("state_bytes", fuzz_state_bytes, 2, 400, 256);
 }
 
 #[test]
 fn bounded_fuzz_data_text() {
-    run("data_text", fuzz_data_text, 3, 600, 256);
+    run("data_text", fuzz_data_text, 3, 400, 256);
 }
 
 /// Every committed corpus input of `target` (`fuzz/corpus/<name>/`) passes its checks.

@@ -55,7 +55,7 @@ fn at_field(game: &dyn DynGame, seed: u64, key: &str, value: &str) -> Box<dyn Dy
 fn every_games_reachable_states_load_and_play_on_validated_at_every_step() {
     registry().par_iter().for_each(|entry| {
         let game = &*entry.game;
-        for (i, moves) in [0usize, 9, 60, 250].into_iter().enumerate() {
+        for (i, moves) in [9usize, 250].into_iter().enumerate() {
             for explicit in [false, true] {
                 let state = midgame(game, 11 + i as u64, explicit, moves);
                 let from_json = game.state_from_json(&state.to_json()).unwrap();
