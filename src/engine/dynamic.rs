@@ -293,7 +293,7 @@ impl<G: Game> DynState for GameState<G> {
         GameState::fingerprint(self)
     }
     fn public_string(&self) -> String {
-        self.game().public_string(self.inner())
+        GameState::public_string(self)
     }
     fn to_json(&self) -> String {
         GameState::to_json(self)

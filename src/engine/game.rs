@@ -168,7 +168,10 @@ pub trait Rules: Send + Sync + Sized + 'static {
     fn winners(&self, state: &Self::State) -> Vec<usize>;
 
     /// True when the game ended because it reached its move bound rather than by its rules.
-    fn is_truncated(&self, state: &Self::State) -> bool;
+    /// Never, by default: a game whose rules bound its length below the move bound keeps it.
+    fn is_truncated(&self, _state: &Self::State) -> bool {
+        false
+    }
 
     /// Win/loss returns of the seats; non-zero only at a terminal state. By default derived
     /// from the winners ([`super::outcome::returns_from_winners`]: a solo seat gets +1 for a
@@ -190,8 +193,12 @@ pub trait View: Rules {
         self.action_to_string(state, action)
     }
 
-    /// What `player` may know, as text.
-    fn observation_string(&self, state: &Self::State, player: usize) -> String;
+    /// The table as text, as `viewer` sees it: [`Viewer::Seat`] what that seat may know (its
+    /// observation string), [`Viewer::Table`] the public information only, none of any seat's
+    /// private knowledge (Python's `str(state)`), [`Viewer::All`] the whole table as an omniscient
+    /// spectator sees it, hidden cards included (for debugging and golden files). Called with a
+    /// seat in range only.
+    fn text(&self, state: &Self::State, viewer: Viewer) -> String;
 
     /// What `player` may know, as a flat tensor of `observation_tensor_shape` (written into `out`).
     fn observation_tensor(&self, state: &Self::State, player: usize, out: &mut [f32]);
@@ -203,14 +210,6 @@ pub trait View: Rules {
     /// components allow, or where they set no limit, by the most its state field can hold. The
     /// shared checks hold every observation within them.
     fn observation_bounds(&self, low: &mut [f32], high: &mut [f32]);
-
-    /// A text rendering of the whole table, as an omniscient spectator sees it (hidden cards
-    /// included: for debugging and golden files).
-    fn render(&self, state: &Self::State) -> String;
-
-    /// The table as every player at it sees it: the public information only, none of any
-    /// player's private knowledge (Python's `str(state)`).
-    fn public_string(&self, state: &Self::State) -> String;
 
     /// Each seat's (and each opponent's) score broken down by the rulebook's scoring
     /// categories, who or what won, and the tier reached.
@@ -260,8 +259,12 @@ pub trait Picture: View {
 /// Redrawing what a seat cannot see.
 pub trait Resample: Rules {
     /// A full state consistent with everything `player` has seen, drawn with the right
-    /// probabilities; it must not depend on hidden values that `player` has not seen.
-    fn resample(&self, state: &Self::State, player: usize, rng: &mut Rng) -> Self::State;
+    /// probabilities; it must not depend on hidden values that `player` has not seen. By
+    /// default the state itself: right only for a game that hides nothing from any seat (what one
+    /// seat knows, every seat knows or can deduce).
+    fn resample(&self, state: &Self::State, _player: usize, _rng: &mut Rng) -> Self::State {
+        state.clone()
+    }
 }
 
 /// Positions from outside: the setup helper's descriptions and saved states.

@@ -337,7 +337,7 @@ impl<G: Game> GameState<G> {
 
     pub fn observation_string(&self, player: usize) -> Result<String> {
         self.check_player(player)?;
-        Ok(self.game.observation_string(&self.inner, player))
+        Ok(self.game.text(&self.inner, Viewer::Seat(player)))
     }
 
     pub fn observation_tensor(&self, player: usize) -> Result<Vec<f32>> {
@@ -387,8 +387,14 @@ impl<G: Game> GameState<G> {
         }
     }
 
+    /// The whole table, hidden cards included (see [`crate::engine::View::text`]).
     pub fn render(&self) -> String {
-        self.game.render(&self.inner)
+        self.game.text(&self.inner, Viewer::All)
+    }
+
+    /// The table as every player at it sees it: the public information only.
+    pub fn public_string(&self) -> String {
+        self.game.text(&self.inner, Viewer::Table)
     }
 
     /// The table as an SVG picture for `viewer` (see [`crate::engine::Draw`]); a seat out of

@@ -12,11 +12,11 @@ use std::fmt::Write as _;
 /// Who a picture is drawn for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Viewer {
-    /// Everything shown, hidden cards included (as [`super::game::View::render`] shows it).
+    /// Everything shown, hidden cards included (as [`super::game::View::text`] shows it to the same viewer).
     All,
     /// What this seat may know: the others' hidden things are drawn face down.
     Seat(usize),
-    /// What every player at the table sees (as [`super::game::View::public_string`]): every
+    /// What every player at the table sees (as [`super::game::View::text`] shows it to the same viewer): every
     /// seat's hidden things face down.
     Table,
 }

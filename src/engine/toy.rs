@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Describe, Evaluate, Positions, Resample, Rules, View, GameSpec};
 use super::report::ScoreReport;
-use super::rng::Rng;
 use super::svg::{palette, Svg, Viewer};
 use super::game::Picture;
 
@@ -138,7 +137,8 @@ impl View for Race {
         }
     }
 
-    fn observation_string(&self, s: &RaceState, _: usize) -> String {
+    /// Nothing is hidden: every viewer sees the count.
+    fn text(&self, s: &RaceState, _: Viewer) -> String {
         format!("count {}", s.count)
     }
 
@@ -149,14 +149,6 @@ impl View for Race {
     /// The count is below the target before a move, which adds at most 2 and its coin 1.
     fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
         high[0] = (self.target + 2) as f32;
-    }
-
-    fn render(&self, s: &RaceState) -> String {
-        format!("{s:?}")
-    }
-
-    fn public_string(&self, s: &RaceState) -> String {
-        format!("count {}", s.count)
     }
 }
 
@@ -173,11 +165,7 @@ impl Picture for Race {
     }
 }
 
-impl Resample for Race {
-    fn resample(&self, s: &RaceState, _: usize, _: &mut Rng) -> RaceState {
-        s.clone()
-    }
-}
+impl Resample for Race {}
 
 impl Positions for Race {
     fn validate_state(&self, s: &RaceState) -> Result<()> {

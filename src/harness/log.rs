@@ -17,6 +17,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::engine::game::{Action, Game};
+use crate::engine::svg::Viewer;
 use crate::engine::record::Record;
 use crate::engine::rng::{below, derive_seed, rng_from_seed};
 use crate::engine::state::GameState;
@@ -45,7 +46,7 @@ pub fn stem(name: &str) -> String {
 fn observation<G: Game>(game: &G, s: &G::State, seat: usize, len: usize) -> (String, Vec<f32>) {
     let mut t = vec![0.0; len];
     game.observation_tensor(s, seat, &mut t);
-    (game.observation_string(s, seat), t)
+    (game.text(s, Viewer::Seat(seat)), t)
 }
 
 /// Checks one move's sentences for every seat and a spectator.

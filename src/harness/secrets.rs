@@ -140,7 +140,7 @@ pub fn check_secrets<G: Game>(game: &G, s: &G::State, next: Action, seed: u64, d
         let seen = |st: &G::State| {
             let mut t = vec![0.0; len];
             game.observation_tensor(st, p, &mut t);
-            (game.observation_string(st, p), t)
+            (game.text(st, Viewer::Seat(p)), t)
         };
         if seen(&s2) != seen(&r2) {
             continue;

@@ -95,7 +95,7 @@ fn a_purse_is_told_where_the_table_shows_it() {
     assert!(other.starts_with("P0 plays Load Goods or Profit 11 for its profit of 11 guilders. Turn"), "{other}");
     let g = st.game();
     for seat in 0..2 {
-        let shown = g.observation_string(st.inner(), seat).contains("P0: 0 VP (0 ships), 33 guilders");
+        let shown = g.text(st.inner(), Viewer::Seat(seat)).contains("P0: 0 VP (0 ships), 33 guilders");
         assert_eq!(shown, g.sees_purse(st.inner(), Some(seat), 0));
         assert_eq!(shown, seat == 0, "P0's purse is his own secret");
         assert_eq!(g.describe_move(&before, a, st.inner(), Some(seat)).contains("33 guilders"), shown);

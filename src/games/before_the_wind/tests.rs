@@ -216,7 +216,7 @@ fn each_player_takes_two_goods_of_his_choice_in_turn_order() {
     assert_eq!(st.inner().stacks, [12, 15, 15, 12]);
     assert_eq!(st.inner().phase, Phase::ChooseDeck);
     // The goods were taken openly: everyone's view shows them.
-    assert!(st.game().public_string(st.inner()).contains("P2: 0 VP (0 ships), guilders secret; hand: 1 apple, 1 silk"));
+    assert!(st.game().text(st.inner(), Viewer::Table).contains("P2: 0 VP (0 ships), guilders secret; hand: 1 apple, 1 silk"));
 }
 
 // ----- 4.1 choosing Action cards ------------------------------------------------------------
@@ -240,7 +240,7 @@ fn the_active_player_draws_as_many_cards_as_players_one_after_another() {
     play(&mut st, "draw:Load Goods onto Ship/Profit");
     play(&mut st, &format!("drawn:{PROFIT10}"));
     assert_eq!(st.inner().phase, Phase::Choose);
-    assert!(st.game().public_string(st.inner()).contains(&format!("Action cards laid out: {RECEIVE}; {PROFIT8}; {PROFIT10}")));
+    assert!(st.game().text(st.inner(), Viewer::Table).contains(&format!("Action cards laid out: {RECEIVE}; {PROFIT8}; {PROFIT10}")));
 }
 
 #[test]
@@ -1027,7 +1027,7 @@ fn the_limited_bank_pays_only_what_it_holds() {
         GameState::from_parts(g, inner, crate::engine::rng::rng_from_seed(1), true)
     };
     let mut st = load("limited");
-    assert!(st.game().public_string(st.inner()).contains("Bank: 5 guilders"));
+    assert!(st.game().text(st.inner(), Viewer::Table).contains("Bank: 5 guilders"));
     play(&mut st, "profit:8 guilders");
     assert_eq!(seat(&st, 0).money, 155);
     play(&mut st, "play-kept:Sell Goods");
@@ -1035,7 +1035,7 @@ fn the_limited_bank_pays_only_what_it_holds() {
     assert_eq!(seat(&st, 0).money, 155, "an empty bank pays nothing");
     assert_eq!(seat(&st, 0).hand, [0; 4]);
     let mut st = load("unlimited");
-    assert!(!st.game().public_string(st.inner()).contains("Bank:"));
+    assert!(!st.game().text(st.inner(), Viewer::Table).contains("Bank:"));
     play(&mut st, "profit:8 guilders");
     play(&mut st, "play-kept:Sell Goods");
     play(&mut st, "sell-from-hand:silk");
@@ -1158,7 +1158,7 @@ fn money_is_secret_and_resampled_from_what_the_seat_knows() {
     // shows no purse; a seat sees its own; resampling draws the others' afresh, keeping every
     // standing bid, from nothing they hold.
     let st = position(3, json!({"players": [{"money": 30}, {"money": 9}, {"money": 40}]}));
-    let public = st.game().public_string(st.inner());
+    let public = st.game().text(st.inner(), Viewer::Table);
     assert!(public.contains("guilders secret") && !public.contains("30 guilders"), "{public}");
     let mine = st.observation_string(1).unwrap();
     assert!(mine.contains("You are P1.") && mine.contains("P1: 0 VP (0 ships), 9 guilders"), "{mine}");
@@ -1190,7 +1190,7 @@ fn money_is_secret_and_resampled_from_what_the_seat_knows() {
     let g = st.game();
     let mut over = st.inner().clone();
     over.phase = Phase::GameOver;
-    assert!(g.observation_string(&over, 1).contains("40 guilders"));
+    assert!(g.text(&over, Viewer::Seat(1)).contains("40 guilders"));
 }
 
 #[test]
@@ -1213,8 +1213,8 @@ fn with_the_limited_bank_the_other_purses_add_up_to_what_the_bank_lacks() {
     // With two players the other purse is the box's guilders less the bank and one's own: shown.
     let g = Arc::new(BeforeTheWind::load(&opts(json!({"players": 2, "bank": "limited"}))).unwrap());
     let inner = g.setup(&json!({"harbour": harbour(2), "players": [{"money": 30}, {"money": 9}]})).unwrap();
-    assert!(g.observation_string(&inner, 1).contains("P0: 0 VP (0 ships), 30 guilders"));
-    assert!(g.public_string(&inner).contains("Bank: 189 guilders"));
+    assert!(g.text(&inner, Viewer::Seat(1)).contains("P0: 0 VP (0 ships), 30 guilders"));
+    assert!(g.text(&inner, Viewer::Table).contains("Bank: 189 guilders"));
 }
 
 #[test]

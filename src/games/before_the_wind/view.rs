@@ -302,16 +302,12 @@ impl BeforeTheWind {
 }
 
 impl View for BeforeTheWind {
-    fn public_string(&self, state: &State) -> String {
-        self.table(state, None, false)
-    }
-
-    fn observation_string(&self, state: &State, player: usize) -> String {
-        self.table(state, Some(player), true)
-    }
-
-    fn render(&self, state: &State) -> String {
-        self.table(state, None, true)
+    fn text(&self, state: &State, viewer: Viewer) -> String {
+        match viewer {
+            Viewer::Seat(p) => self.table(state, Some(p), true),
+            Viewer::Table => self.table(state, None, false),
+            Viewer::All => self.table(state, None, true),
+        }
     }
 
     /// An action's name: a stem (explained in the glossary, `text/notation.md`), then after

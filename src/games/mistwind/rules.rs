@@ -1787,7 +1787,4 @@ impl Rules for Mistwind {
         out
     }
 
-    fn is_truncated(&self, _state: &State) -> bool {
-        false
-    }
 }

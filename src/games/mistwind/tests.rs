@@ -187,8 +187,8 @@ fn phase_a_discards_one_chip_in_secret_and_two_with_five_players() {
                 play(&g, &mut a, &first);
                 play(&g, &mut b, &last);
                 let other = (p + 1) % n;
-                assert_eq!(g.observation_string(&a, other), g.observation_string(&b, other));
-                assert_ne!(g.observation_string(&a, p), g.observation_string(&b, p));
+                assert_eq!(g.text(&a, Viewer::Seat(other)), g.text(&b, Viewer::Seat(other)));
+                assert_ne!(g.text(&a, Viewer::Seat(p)), g.text(&b, Viewer::Seat(p)));
                 let mut v = Vec::new();
                 g.legal_actions(&s, &mut v);
                 assert_eq!(g.action_string_for(&s, v[0], other), g.action_string_for(&s, *v.last().unwrap(), other));
@@ -675,7 +675,7 @@ fn resampling_redraws_only_what_a_seat_has_not_seen() {
     let mut seen_chips = std::collections::BTreeSet::new();
     for _ in 0..60 {
         let r = g.resample(&s, 2, &mut rng);
-        assert_eq!(g.observation_string(&r, 2), g.observation_string(&s, 2));
+        assert_eq!(g.text(&r, Viewer::Seat(2)), g.text(&s, Viewer::Seat(2)));
         let mut a = vec![0.0; super::view::tensor_len()];
         let mut b = a.clone();
         g.observation_tensor(&r, 2, &mut a);
@@ -1036,16 +1036,16 @@ fn at_the_end_the_cards_still_held_are_turned_up_for_scoring() {
         t
     };
     let (mid, mid2) = (at(&g, desc("turns", [1, 6, 11])), at(&g, desc("turns", [4, 9, 14])));
-    assert!(!g.observation_string(&mid, 1).contains(&g.card_words(0)));
+    assert!(!g.text(&mid, Viewer::Seat(1)).contains(&g.card_words(0)));
     assert_eq!(tensor(&mid), tensor(&mid2), "hidden during the game");
     let (end, end2) = (at(&g, desc("game-over", [1, 6, 11])), at(&g, desc("game-over", [4, 9, 14])));
-    assert!(g.observation_string(&end, 1).contains(&g.card_words(0)), "{}", g.observation_string(&end, 1));
+    assert!(g.text(&end, Viewer::Seat(1)).contains(&g.card_words(0)), "{}", g.text(&end, Viewer::Seat(1)));
     assert_ne!(tensor(&end), tensor(&end2), "turned up at the end");
     let mut rng = rng_from_seed(5);
     for _ in 0..20 {
         let r = g.resample(&end, 1, &mut rng);
         assert_eq!(r.players[0].cards, end.players[0].cards);
-        assert_eq!(g.observation_string(&r, 1), g.observation_string(&end, 1));
+        assert_eq!(g.text(&r, Viewer::Seat(1)), g.text(&end, Viewer::Seat(1)));
     }
 }
 
@@ -1093,7 +1093,7 @@ fn the_turn_state_that_decides_the_legal_moves_is_observed() {
         g.validate_state(b).unwrap();
         assert_ne!(legal(&g, a), legal(&g, b), "{what}: the legal moves differ");
         for seat in 0..3 {
-            assert_ne!(g.observation_string(a, seat), g.observation_string(b, seat), "{what}: seat {seat}'s string");
+            assert_ne!(g.text(a, Viewer::Seat(seat)), g.text(b, Viewer::Seat(seat)), "{what}: seat {seat}'s string");
             let mut x = vec![0.0f32; super::view::tensor_len()];
             let mut y = x.clone();
             g.observation_tensor(a, seat, &mut x);
@@ -1384,9 +1384,9 @@ fn the_observation_shows_the_automa_players_chips_and_decks() {
     // and the tensor show them, and the decks they draw from.
     let g = game(2);
     let mut s = automa_turn(&g, AUT1, json!({}));
-    assert!(g.observation_string(&s, 0).starts_with("Mistwind, round 1/4 - AUT1 draws a chip\n"));
+    assert!(g.text(&s, Viewer::Seat(0)).starts_with("Mistwind, round 1/4 - AUT1 draws a chip\n"));
     play(&g, &mut s, "automa-chip:AUT1 draws chip 2");
-    let text = g.observation_string(&s, 0);
+    let text = g.text(&s, Viewer::Seat(0));
     assert!(text.contains("Resource board: 1:- 2:AUT1"), "{text}");
     assert!(text.contains("AUT1 (starting player): automa, chips in its deck [1 3 4 5]"), "{text}");
     let mut t = vec![0.0f32; super::view::tensor_len()];
@@ -1788,7 +1788,7 @@ fn solo_the_setup_helper_takes_solo_positions_and_the_observation_shows_the_auto
         "stacks": [[1, S_AUT3]]}));
     assert_eq!((s.start_player, s.players[S_AUT1 as usize].hand, s.players[S_AUT3 as usize].territory_tiles), (S_AUT3, 0b11, [0, 0, 2, 0]));
     g.validate_state(&s).unwrap();
-    let text = g.observation_string(&s, 0);
+    let text = g.text(&s, Viewer::Seat(0));
     assert!(text.contains("AUT3 (starting player): automa, chips in its deck [2 3 4 5] (3 to play, 1 face down on the compass), demand tiles green 0, purple 0, silver 2, brown 0"), "{text}");
     assert!(text.contains("AUT1: automa, chips in its deck [1 2] (1 to play, 1 face down on the compass)"), "{text}");
     assert!(text.contains("Table order (clockwise from the starting player): AUT3, P0, AUT1, AUT2\n"), "{text}");
@@ -2145,16 +2145,16 @@ fn side_b_pending_decisions_are_observed_and_saved_states_are_checked() {
     assert_eq!(one(&t, l::TURN, 5), vec![0]);
     assert_eq!(one(&t, l::INCOME, 5), vec![1]);
     assert_eq!(one(&t, l::ACTOR, 7), vec![1]);
-    assert!(g.observation_string(&s, 2).contains("P1 receives the income of resource field 2 (coins or krill) for P0's chip"), "{}", g.observation_string(&s, 2));
+    assert!(g.text(&s, Viewer::Seat(2)).contains("P1 receives the income of resource field 2 (coins or krill) for P0's chip"), "{}", g.text(&s, Viewer::Seat(2)));
     play(&g, &mut s, "receive:coins");
     g.observation_tensor(&s, 2, &mut t);
     assert_eq!(one(&t, l::STEP, 12), vec![7], "step name");
-    assert!(g.observation_string(&s, 2).contains("P1 names a type of resource; P0 then receives 5 resources not of it"));
+    assert!(g.text(&s, Viewer::Seat(2)).contains("P1 names a type of resource; P0 then receives 5 resources not of it"));
     play(&g, &mut s, "name:krill");
     g.observation_tensor(&s, 2, &mut t);
     assert_eq!(one(&t, l::PENDING_TYPES, 4), vec![0, 1, 3]);
     assert_eq!(t[l::TO_RECEIVE], 5.0);
-    assert!(g.observation_string(&s, 2).contains("P0's turn, step receive: 5 more resources, not krill"));
+    assert!(g.text(&s, Viewer::Seat(2)).contains("P0's turn, step receive: 5 more resources, not krill"));
     // A saved state whose decider is not the one the rules name is refused.
     let mut bad = s.clone();
     bad.current = 1;
@@ -2262,7 +2262,7 @@ fn worker_b_field_1_draws_two_characters_keeps_one_and_gives_the_other_free() {
     play(&g, &mut s, "draw-character:Ferryman");
     assert_eq!(g.actor(&s), Actor::Player(0));
     assert_eq!(legal(&g, &s), vec!["keep:Quartermaster", "keep:Ferryman"]);
-    assert!(g.observation_string(&s, 1).contains("characters drawn [Quartermaster, Ferryman]"), "drawn face up");
+    assert!(g.text(&s, Viewer::Seat(1)).contains("characters drawn [Quartermaster, Ferryman]"), "drawn face up");
     let res = s.players[0].res;
     play(&g, &mut s, "keep:Ferryman");
     assert_eq!(s.players[0].res, res, "free");
@@ -2524,7 +2524,7 @@ fn ruling_33_field_5_uses_an_income_field_and_its_user_receives_the_income_this_
     );
     assert_eq!(s.players[0].income_rights, 0b10);
     assert!(!s.players[0].used_resource_board && s.resource_fields[1] == 1, "no chip placed: P1's chip stays");
-    assert!(g.observation_string(&s, 2).contains("2:P1 (income also to P0)"), "{}", g.observation_string(&s, 2));
+    assert!(g.text(&s, Viewer::Seat(2)).contains("2:P1 (income also to P0)"), "{}", g.text(&s, Viewer::Seat(2)));
     let mut t = vec![0.0f32; super::view::tensor_len()];
     g.observation_tensor(&s, 2, &mut t);
     assert_eq!(t[super::view::layout::INCOME_RIGHTS..super::view::layout::INCOME_RIGHTS + 5], [0.0, 1.0, 0.0, 0.0, 0.0]);
@@ -2833,7 +2833,7 @@ fn the_moves_name_each_port_with_its_region_and_cargo() {
     let names = legal(&g, &t);
     assert!(names.iter().any(|n| n == "play-1:port Mossgate (green capital)"), "{names:?}");
     // The table shows them so too.
-    let table = g.observation_string(&t, 0);
+    let table = g.text(&t, Viewer::Seat(0));
     assert!(table.contains("whales: 1@Fernwick (green, coal)"), "{table}");
     assert!(table.contains("  1: Mossgate (green capital; bonus: 2 wood) chips 0 top -"), "{table}");
 }

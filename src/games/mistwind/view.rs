@@ -681,8 +681,12 @@ impl View for Mistwind {
         }
     }
 
-    fn observation_string(&self, state: &State, player: usize) -> String {
-        self.table(state, Some(player), false)
+    fn text(&self, state: &State, viewer: Viewer) -> String {
+        match viewer {
+            Viewer::Seat(p) => self.table(state, Some(p), false),
+            Viewer::Table => self.table(state, None, false),
+            Viewer::All => self.table(state, None, true),
+        }
     }
 
     fn observation_tensor(&self, s: &State, viewer: usize, out: &mut [f32]) {
@@ -880,20 +884,12 @@ impl View for Mistwind {
         }
     }
 
-    fn render(&self, state: &State) -> String {
-        self.table(state, None, true)
-    }
-
     fn views(&self) -> &'static [(&'static str, &'static str)] {
         &[("map", "the ports by region with their cargo and connections, the outposts and whales in them, and your network cards")]
     }
 
     fn view(&self, state: &State, name: &str, observer: Option<usize>) -> Option<String> {
         (name == "map").then(|| self.map(state, observer))
-    }
-
-    fn public_string(&self, state: &State) -> String {
-        self.table(state, None, false)
     }
 
     fn score_report(&self, s: &State) -> ScoreReport {

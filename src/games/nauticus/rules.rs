@@ -494,10 +494,6 @@ impl Rules for Nauticus {
         self.config.clone()
     }
 
-    fn is_truncated(&self, _state: &State) -> bool {
-        false
-    }
-
     fn initial_state(&self) -> State {
         let r = &self.data.rules;
         let comp = &self.data.compensation[&self.players];

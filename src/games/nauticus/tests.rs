@@ -1493,7 +1493,7 @@ fn the_table_shows_spaces_supply_players_and_ships() {
                "players": [{"warehouse": {"bow": 1}, "ships": [{"hull": ["bow", "stern"], "coat": "whale", "masts": 1, "goods": {"coffee": 1}}]}]}),
     );
     let text = st.inner().clone();
-    let t = st.game().public_string(&text);
+    let t = st.game().text(&text, Viewer::Table);
     assert!(t.contains("space 4: buy hull parts   bonus 2 victory points "), "{t}");
     assert!(t.contains("P0: 10 points, 15 Taler, 4 workers, 0 of 3 pass tiles turned, 0 crowns, holds the extra action"), "{t}");
     assert!(t.contains("warehouse (1 of 8 spaces): 1 bow"), "{t}");

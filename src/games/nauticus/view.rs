@@ -6,7 +6,6 @@ use std::fmt::Write;
 
 use crate::engine::{Action, ScoreReport};
 use crate::engine::prelude::*;
-use crate::engine::rng::Rng;
 
 use super::actions::*;
 use super::data::{tile_category, Category, CROWN_MAST, CROWN_SAIL, GOODS, KINDS, MAX_SHIPS, TILES};
@@ -165,81 +164,6 @@ impl Nauticus {
         }
     }
 
-    /// The whole table (everything is open information).
-    pub(crate) fn table(&self, s: &State) -> String {
-        let mut o = String::new();
-        let rounds = self.rounds;
-        if s.step == Step::GameOver {
-            let _ = writeln!(o, "Nauticus: the game is over after {rounds} rounds");
-        } else {
-            let _ = writeln!(
-                o,
-                "Nauticus: round {} of {rounds}, action phase {} of {}; start player P{}",
-                s.round + 1,
-                (s.phases + 1).min(self.data.rules.phases_per_round),
-                self.data.rules.phases_per_round,
-                s.start
-            );
-        }
-        let _ = writeln!(o, "The turntable's anchor points to space {}.", s.pointing + 1);
-        for sp in 0..8 {
-            let tile = s.spaces[sp];
-            let name = if tile == NONE { "(no tile yet)" } else { TILES[tile as usize] };
-            let mut marks = Vec::new();
-            if s.face_down & (1 << sp) != 0 {
-                marks.push("turned over");
-            }
-            if s.anchor as usize == sp {
-                marks.push("anchor tile");
-            }
-            if s.space as usize == sp {
-                marks.push("chosen");
-            }
-            let prices = self.data.prices[sp].map(|p| p.to_string()).join("/");
-            let _ = writeln!(
-                o,
-                "  space {}: {:<16} bonus {:<31} blue workers {}  prices {}{}",
-                sp + 1,
-                name,
-                self.bonus_words(sp),
-                self.blue_workers(s, sp as u8),
-                prices,
-                if marks.is_empty() { String::new() } else { format!("  [{}]", marks.join(", ")) }
-            );
-        }
-        let _ = writeln!(o, "Supply: {}", self.kinds_words(&s.stock));
-        for p in 0..self.players {
-            let pl = &s.players[p];
-            let _ = writeln!(
-                o,
-                "P{p}: {} {}, {} Taler, {}, {} of 3 pass tiles turned, {}{}",
-                pl.points,
-                if pl.points == 1 { "point" } else { "points" },
-                pl.taler,
-                plural(pl.workers, "worker", "workers"),
-                pl.passes,
-                plural(s.crowns(p), "crown", "crowns"),
-                if pl.extra { ", holds the extra action" } else { "" }
-            );
-            let _ = writeln!(
-                o,
-                "    warehouse ({} of {} spaces): {}",
-                s.warehouse_used(p, self.data.rules.mast_spaces),
-                self.data.rules.warehouse_spaces,
-                self.kinds_words(&pl.warehouse)
-            );
-            for (ord, (_, sh)) in s.ships_of(p).enumerate() {
-                let _ = writeln!(o, "    ship {}: {}", ord + 1, self.ship_words(sh));
-            }
-            if pl.delivered.iter().any(|&n| n > 0) {
-                let d: Vec<String> = (0..4).filter(|&g| pl.delivered[g] > 0).map(|g| format!("{} {}", pl.delivered[g], GOODS[g])).collect();
-                let _ = writeln!(o, "    delivered: {}", d.join(", "));
-            }
-        }
-        let _ = writeln!(o, "{}", self.situation(s));
-        o
-    }
-
     pub(super) fn situation(&self, s: &State) -> String {
         let t = &s.turn;
         match s.step {
@@ -343,23 +267,85 @@ impl Tally {
 }
 
 impl View for Nauticus {
+    /// Everything is open information: every viewer sees the whole table.
+    fn text(&self, s: &State, _viewer: Viewer) -> String {
+        let mut o = String::new();
+        let rounds = self.rounds;
+        if s.step == Step::GameOver {
+            let _ = writeln!(o, "Nauticus: the game is over after {rounds} rounds");
+        } else {
+            let _ = writeln!(
+                o,
+                "Nauticus: round {} of {rounds}, action phase {} of {}; start player P{}",
+                s.round + 1,
+                (s.phases + 1).min(self.data.rules.phases_per_round),
+                self.data.rules.phases_per_round,
+                s.start
+            );
+        }
+        let _ = writeln!(o, "The turntable's anchor points to space {}.", s.pointing + 1);
+        for sp in 0..8 {
+            let tile = s.spaces[sp];
+            let name = if tile == NONE { "(no tile yet)" } else { TILES[tile as usize] };
+            let mut marks = Vec::new();
+            if s.face_down & (1 << sp) != 0 {
+                marks.push("turned over");
+            }
+            if s.anchor as usize == sp {
+                marks.push("anchor tile");
+            }
+            if s.space as usize == sp {
+                marks.push("chosen");
+            }
+            let prices = self.data.prices[sp].map(|p| p.to_string()).join("/");
+            let _ = writeln!(
+                o,
+                "  space {}: {:<16} bonus {:<31} blue workers {}  prices {}{}",
+                sp + 1,
+                name,
+                self.bonus_words(sp),
+                self.blue_workers(s, sp as u8),
+                prices,
+                if marks.is_empty() { String::new() } else { format!("  [{}]", marks.join(", ")) }
+            );
+        }
+        let _ = writeln!(o, "Supply: {}", self.kinds_words(&s.stock));
+        for p in 0..self.players {
+            let pl = &s.players[p];
+            let _ = writeln!(
+                o,
+                "P{p}: {} {}, {} Taler, {}, {} of 3 pass tiles turned, {}{}",
+                pl.points,
+                if pl.points == 1 { "point" } else { "points" },
+                pl.taler,
+                plural(pl.workers, "worker", "workers"),
+                pl.passes,
+                plural(s.crowns(p), "crown", "crowns"),
+                if pl.extra { ", holds the extra action" } else { "" }
+            );
+            let _ = writeln!(
+                o,
+                "    warehouse ({} of {} spaces): {}",
+                s.warehouse_used(p, self.data.rules.mast_spaces),
+                self.data.rules.warehouse_spaces,
+                self.kinds_words(&pl.warehouse)
+            );
+            for (ord, (_, sh)) in s.ships_of(p).enumerate() {
+                let _ = writeln!(o, "    ship {}: {}", ord + 1, self.ship_words(sh));
+            }
+            if pl.delivered.iter().any(|&n| n > 0) {
+                let d: Vec<String> = (0..4).filter(|&g| pl.delivered[g] > 0).map(|g| format!("{} {}", pl.delivered[g], GOODS[g])).collect();
+                let _ = writeln!(o, "    delivered: {}", d.join(", "));
+            }
+        }
+        let _ = writeln!(o, "{}", self.situation(s));
+        o
+    }
+
     fn scores(&self, state: &State, out: &mut [f64]) {
         for (p, o) in out.iter_mut().enumerate() {
             *o = self.tally(state, p).total() as f64;
         }
-    }
-
-    fn public_string(&self, state: &State) -> String {
-        self.table(state)
-    }
-
-    /// Everything is open information: every seat sees the whole table.
-    fn observation_string(&self, state: &State, _player: usize) -> String {
-        self.table(state)
-    }
-
-    fn render(&self, state: &State) -> String {
-        self.table(state)
     }
 
     fn action_to_string(&self, s: &State, a: Action) -> String {
@@ -590,9 +576,5 @@ impl View for Nauticus {
     }
 }
 
-impl Resample for Nauticus {
-    /// Nothing is hidden, so the only consistent state is the state itself.
-    fn resample(&self, state: &State, _player: usize, _rng: &mut Rng) -> State {
-        state.clone()
-    }
-}
+/// Nothing is hidden: the state itself is the only consistent one (the default).
+impl Resample for Nauticus {}

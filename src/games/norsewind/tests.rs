@@ -472,7 +472,7 @@ fn ruling_6_only_the_player_who_returned_a_castle_waits_for_a_building() {
     let c2 = g.data.card_index("castle-2").unwrap();
     assert!(names(&g, &s).contains(&"castle:castle-2:east-anglia".to_string()));
     assert!(!g.castle_allowed(&s, 0, c2, 1), "P0 returned it");
-    assert!(g.table(&s).contains("castle-2 (castle, costs 5, 0 helmets, 3 shields (+2 space), 1 prestige (+1 space)) [P0 returned it: not for P0 before the next building]"));
+    assert!(g.text(&s, Viewer::All).contains("castle-2 (castle, costs 5, 0 helmets, 3 shields (+2 space), 1 prestige (+1 space)) [P0 returned it: not for P0 before the next building]"));
     // A building, by anyone, lifts the lock.
     play(&g, &mut s, "build:farm-1:wessex");
     assert_eq!(s.locked, [0; 4]);
@@ -1138,7 +1138,7 @@ fn resampling_keeps_the_state_and_observations_hide_nothing_order_dependent() {
     let s = setup_with(&g, &[]);
     let mut rng = crate::engine::rng::rng_from_seed(3);
     assert_eq!(g.resample(&s, 1, &mut rng), s);
-    assert_eq!(g.observation_string(&s, 0), g.observation_string(&s, 2));
+    assert_eq!(g.text(&s, Viewer::Seat(0)), g.text(&s, Viewer::Seat(2)));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! report. Everything on the table is open, so every seat sees the same table.
 
 use crate::engine::prelude::*;
-use crate::engine::{Action, OpponentRow, Rng, ScoreRecord, ScoreReport};
+use crate::engine::{Action, OpponentRow, ScoreRecord, ScoreReport};
 
 use super::actions::{self, decode, Move, KEEP_NAMES, PLACE_CASTLE, PLACE_TILE};
 use super::data::{is_green, Card, CASTLE, COLOURS, KINGDOMS, MAX_DISPLAY, MAX_SPACES, TILES, TYPES};
@@ -161,93 +161,6 @@ impl Norsewind {
         }
     }
 
-    /// The whole table as text (every player sees all of it).
-    pub(crate) fn table(&self, s: &State) -> String {
-        let mut out = String::new();
-        let mode = if self.solo() { format!("solo, level {}", s.level) } else { format!("{} players", s.players) };
-        out.push_str(&format!("Norsewind ({mode}), turn {}: {}\n", s.turn, self.situation(s)));
-        out.push_str(&format!(
-            "Draw deck {}, reserve deck {}{}\n",
-            plural(s.deck.count_ones(), "card", "cards"),
-            plural(s.reserve.count_ones(), "card", "cards"),
-            if s.end_triggered { "; the end is triggered" } else { "" }
-        ));
-        out.push_str("Market:\n");
-        for slot in 0..SLOTS {
-            let c = s.market[slot];
-            let ship = if self.solo() && s.ship as usize == slot { " <- Viking ship" } else { "" };
-            let card = if c == NONE { "(empty)".to_string() } else { self.card_words(c) };
-            out.push_str(&format!("  slot {}: {card}{ship}\n", slot + 1));
-            if slot < 4 {
-                out.push_str(&format!("  supply {}: {} {} citizens\n", slot + 1, s.supply[slot], COLOURS[s.supply_colour[slot] as usize]));
-            } else {
-                out.push_str(&format!("  supply 5: {} upgrade discs\n", s.discs));
-            }
-        }
-        out.push_str("Castle display:");
-        if s.display_len == 0 {
-            out.push_str(" (empty)");
-        }
-        for &c in &s.display[..s.display_len as usize] {
-            out.push_str(&format!("\n  {}", self.card_words(c)));
-            for p in (0..s.players as usize).filter(|&p| s.locked[p] & (1 << c) != 0) {
-                out.push_str(&format!(" [P{p} returned it: not for P{p} before the next building]"));
-            }
-        }
-        out.push_str(&format!("\nNeutral figures on the castle tile: {}\n", s.neutral));
-        let tiles: Vec<String> = (0..KINGDOMS)
-            .map(|k| {
-                let t = s.tiles[k];
-                if t == NONE {
-                    format!("{} ?", self.data.kingdom_names[k])
-                } else {
-                    format!("{} {} ({})", self.data.kingdom_names[k], TILES[t as usize], if is_green(t) { "green" } else { "red" })
-                }
-            })
-            .collect();
-        out.push_str(&format!("Kingdom tiles: {}\n", tiles.join(", ")));
-        for p in 0..s.players as usize {
-            let pl = &s.player[p];
-            let first = if p == s.starting as usize { ", starting player" } else { "" };
-            out.push_str(&format!(
-                "P{p} ({}){first}: {}, {}\n",
-                COLOURS[p],
-                plural(pl.coins, "coin", "coins"),
-                plural(pl.turns, "turn", "turns")
-            ));
-            for k in 0..KINGDOMS {
-                out.push_str(&format!("  {}\n", self.kingdom_line(s, p, k)));
-            }
-        }
-        if self.solo() {
-            out.push_str(&format!("Vikings (ship over slot {}):\n", s.ship + 1));
-            for k in 0..KINGDOMS {
-                let side = self.data.vikings[k][s.viking_red[k] as usize];
-                let mut cards = Vec::new();
-                let mut m = s.viking_rows[k];
-                while m != 0 {
-                    let c = m.trailing_zeros() as u8;
-                    m &= m - 1;
-                    cards.push(self.card(c).id.clone());
-                }
-                out.push_str(&format!(
-                    "  {} ({} side: {} helmets, {} a card): {} | {} helmets, {} points\n",
-                    self.data.kingdom_names[k],
-                    if s.viking_red[k] { "red" } else { "green" },
-                    side.helmets,
-                    side.points,
-                    if cards.is_empty() { "-".to_string() } else { cards.join(", ") },
-                    self.viking_helmets(s, k),
-                    self.viking_points(s, k)
-                ));
-            }
-        }
-        if s.phase == Phase::GameOver {
-            out.push_str(&self.score_report(s).to_table());
-        }
-        out
-    }
-
     /// One kingdom: its castle, buildings with what lies on them, its tile and its sums.
     pub fn kingdom_line(&self, s: &State, p: usize, k: usize) -> String {
         let kg = &s.player[p].kingdoms[k];
@@ -339,6 +252,93 @@ impl Norsewind {
 }
 
 impl View for Norsewind {
+    /// Everything is open information: every viewer sees the whole table.
+    fn text(&self, s: &State, _viewer: Viewer) -> String {
+        let mut out = String::new();
+        let mode = if self.solo() { format!("solo, level {}", s.level) } else { format!("{} players", s.players) };
+        out.push_str(&format!("Norsewind ({mode}), turn {}: {}\n", s.turn, self.situation(s)));
+        out.push_str(&format!(
+            "Draw deck {}, reserve deck {}{}\n",
+            plural(s.deck.count_ones(), "card", "cards"),
+            plural(s.reserve.count_ones(), "card", "cards"),
+            if s.end_triggered { "; the end is triggered" } else { "" }
+        ));
+        out.push_str("Market:\n");
+        for slot in 0..SLOTS {
+            let c = s.market[slot];
+            let ship = if self.solo() && s.ship as usize == slot { " <- Viking ship" } else { "" };
+            let card = if c == NONE { "(empty)".to_string() } else { self.card_words(c) };
+            out.push_str(&format!("  slot {}: {card}{ship}\n", slot + 1));
+            if slot < 4 {
+                out.push_str(&format!("  supply {}: {} {} citizens\n", slot + 1, s.supply[slot], COLOURS[s.supply_colour[slot] as usize]));
+            } else {
+                out.push_str(&format!("  supply 5: {} upgrade discs\n", s.discs));
+            }
+        }
+        out.push_str("Castle display:");
+        if s.display_len == 0 {
+            out.push_str(" (empty)");
+        }
+        for &c in &s.display[..s.display_len as usize] {
+            out.push_str(&format!("\n  {}", self.card_words(c)));
+            for p in (0..s.players as usize).filter(|&p| s.locked[p] & (1 << c) != 0) {
+                out.push_str(&format!(" [P{p} returned it: not for P{p} before the next building]"));
+            }
+        }
+        out.push_str(&format!("\nNeutral figures on the castle tile: {}\n", s.neutral));
+        let tiles: Vec<String> = (0..KINGDOMS)
+            .map(|k| {
+                let t = s.tiles[k];
+                if t == NONE {
+                    format!("{} ?", self.data.kingdom_names[k])
+                } else {
+                    format!("{} {} ({})", self.data.kingdom_names[k], TILES[t as usize], if is_green(t) { "green" } else { "red" })
+                }
+            })
+            .collect();
+        out.push_str(&format!("Kingdom tiles: {}\n", tiles.join(", ")));
+        for p in 0..s.players as usize {
+            let pl = &s.player[p];
+            let first = if p == s.starting as usize { ", starting player" } else { "" };
+            out.push_str(&format!(
+                "P{p} ({}){first}: {}, {}\n",
+                COLOURS[p],
+                plural(pl.coins, "coin", "coins"),
+                plural(pl.turns, "turn", "turns")
+            ));
+            for k in 0..KINGDOMS {
+                out.push_str(&format!("  {}\n", self.kingdom_line(s, p, k)));
+            }
+        }
+        if self.solo() {
+            out.push_str(&format!("Vikings (ship over slot {}):\n", s.ship + 1));
+            for k in 0..KINGDOMS {
+                let side = self.data.vikings[k][s.viking_red[k] as usize];
+                let mut cards = Vec::new();
+                let mut m = s.viking_rows[k];
+                while m != 0 {
+                    let c = m.trailing_zeros() as u8;
+                    m &= m - 1;
+                    cards.push(self.card(c).id.clone());
+                }
+                out.push_str(&format!(
+                    "  {} ({} side: {} helmets, {} a card): {} | {} helmets, {} points\n",
+                    self.data.kingdom_names[k],
+                    if s.viking_red[k] { "red" } else { "green" },
+                    side.helmets,
+                    side.points,
+                    if cards.is_empty() { "-".to_string() } else { cards.join(", ") },
+                    self.viking_helmets(s, k),
+                    self.viking_points(s, k)
+                ));
+            }
+        }
+        if s.phase == Phase::GameOver {
+            out.push_str(&self.score_report(s).to_table());
+        }
+        out
+    }
+
 
     fn action_to_string(&self, s: &State, a: Action) -> String {
         match s.phase {
@@ -386,19 +386,6 @@ impl View for Norsewind {
             Some(Move::Renew) => "renew".into(),
             None => format!("action-{a}"),
         }
-    }
-
-    /// Everything is open information: every seat sees the whole table.
-    fn observation_string(&self, state: &State, _player: usize) -> String {
-        self.table(state)
-    }
-
-    fn render(&self, state: &State) -> String {
-        self.table(state)
-    }
-
-    fn public_string(&self, state: &State) -> String {
-        self.table(state)
     }
 
     /// The observation tensor (layout in `docs/games/norsewind.md`): the players' blocks
@@ -655,10 +642,6 @@ fn viking_row(sc: &Scoring) -> [f64; 1 + KINGDOMS] {
     [0.0, v[0] as f64, v[1] as f64, v[2] as f64, v[3] as f64]
 }
 
-impl Resample for Norsewind {
-    /// Nothing is hidden (the decks are sets of known cards, each drawn when it is revealed),
-    /// so the only consistent state is the state itself.
-    fn resample(&self, state: &State, _player: usize, _rng: &mut Rng) -> State {
-        state.clone()
-    }
-}
+/// Nothing is hidden (the decks are sets of known cards, each drawn when it is revealed): the
+/// state itself is the only consistent one (the default).
+impl Resample for Norsewind {}

@@ -938,7 +938,7 @@ fn every_data_value_is_marked_printed_or_reconstructed() {
 fn the_public_table_hides_what_no_player_or_only_one_has_seen() {
     let st = lookout_peeks("Northcape", "Shipwreck");
     let g = Arc::clone(st.game());
-    let public = g.public_string(st.inner());
+    let public = g.text(st.inner(), Viewer::Table);
     assert!(!public.contains("Shipwreck") && !public.contains("Olesand stack: Fog"), "{public}");
     let all = st.render();
     assert!(all.contains("Shipwreck") && all.contains("Wood port (3)"), "{all}");
@@ -946,9 +946,9 @@ fn the_public_table_hides_what_no_player_or_only_one_has_seen() {
     let mut st = position(2, json!({}));
     play(&mut st, "sail:Northcape");
     play(&mut st, "reveal:Shipwreck");
-    let public = g.public_string(st.inner());
+    let public = g.text(st.inner(), Viewer::Table);
     assert!(public.contains("Shipwreck"), "{public}");
-    assert_eq!(public, g.public_string(st.resample(1, 5).unwrap().inner()));
+    assert_eq!(public, g.text(st.resample(1, 5).unwrap().inner(), Viewer::Table));
 }
 
 /// Loading a user's data file validates it and names the offending field.

@@ -259,57 +259,56 @@ impl View for NorthWind {
         base
     }
 
-    fn observation_string(&self, s: &State, player: usize) -> String {
+    /// A seat sees the public part, its own lookout card and what it knows of the stacks; the
+    /// table, what everyone has seen of them (no player's lookout card); the spectator, every
+    /// card of the stacks.
+    fn text(&self, s: &State, viewer: Viewer) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "You are P{player}.");
-        self.public_text(s, &mut out);
-        if player == s.active as usize && s.phase.in_voyage() {
-            if s.voyage.peeked != NONE {
-                let _ = writeln!(out, "Your lookout sees on top: {}", self.describe_card(s.voyage.peeked));
-            }
-            if s.voyage.slid != NONE {
-                let _ = writeln!(out, "Your lookout slid under: {}", self.describe_card(s.voyage.slid));
-            }
+        if let Viewer::Seat(player) = viewer {
+            let _ = writeln!(out, "You are P{player}.");
         }
-        let _ = writeln!(out, "What you know of the stacks:");
-        self.knowledge_text(s, player, &mut out);
-        out
-    }
-
-    /// The table as all players see it: the public part, and what everyone has seen of the
-    /// stacks (no player's lookout card).
-    fn public_string(&self, s: &State) -> String {
-        let mut out = String::new();
         self.public_text(s, &mut out);
-        let _ = writeln!(out, "What everyone has seen of the stacks:");
-        self.knowledge_text(s, PUBLIC, &mut out);
-        out
-    }
-
-    fn render(&self, s: &State) -> String {
-        let mut out = String::new();
-        self.public_text(s, &mut out);
-        if s.phase.in_voyage() {
-            if s.voyage.peeked != NONE {
-                let _ = writeln!(out, "Lookout's card (seen by P{} only): {}", s.active, self.describe_card(s.voyage.peeked));
-            }
-            if s.voyage.slid != NONE {
-                let _ = writeln!(out, "Slid under (seen by P{} only): {}", s.active, self.describe_card(s.voyage.slid));
-            }
-        }
-        if s.phase != Phase::Deal {
-            let _ = writeln!(out, "Stacks (face down):");
-            for st in 0..3 {
-                let mut names: Vec<&str> = Vec::new();
-                let mut m = s.stack_cards[st];
-                while m != 0 {
-                    let c = m.trailing_zeros() as u8;
-                    if !matches!(self.data.kind(c), Kind::Destination { .. }) {
-                        names.push(self.card_name(c));
+        match viewer {
+            Viewer::Seat(player) => {
+                if player == s.active as usize && s.phase.in_voyage() {
+                    if s.voyage.peeked != NONE {
+                        let _ = writeln!(out, "Your lookout sees on top: {}", self.describe_card(s.voyage.peeked));
                     }
-                    m &= m - 1;
+                    if s.voyage.slid != NONE {
+                        let _ = writeln!(out, "Your lookout slid under: {}", self.describe_card(s.voyage.slid));
+                    }
                 }
-                let _ = writeln!(out, "  {} stack: {}", PORTS[st], names.join(", "));
+                let _ = writeln!(out, "What you know of the stacks:");
+                self.knowledge_text(s, player, &mut out);
+            }
+            Viewer::Table => {
+                let _ = writeln!(out, "What everyone has seen of the stacks:");
+                self.knowledge_text(s, PUBLIC, &mut out);
+            }
+            Viewer::All => {
+                if s.phase.in_voyage() {
+                    if s.voyage.peeked != NONE {
+                        let _ = writeln!(out, "Lookout's card (seen by P{} only): {}", s.active, self.describe_card(s.voyage.peeked));
+                    }
+                    if s.voyage.slid != NONE {
+                        let _ = writeln!(out, "Slid under (seen by P{} only): {}", s.active, self.describe_card(s.voyage.slid));
+                    }
+                }
+                if s.phase != Phase::Deal {
+                    let _ = writeln!(out, "Stacks (face down):");
+                    for st in 0..3 {
+                        let mut names: Vec<&str> = Vec::new();
+                        let mut m = s.stack_cards[st];
+                        while m != 0 {
+                            let c = m.trailing_zeros() as u8;
+                            if !matches!(self.data.kind(c), Kind::Destination { .. }) {
+                                names.push(self.card_name(c));
+                            }
+                            m &= m - 1;
+                        }
+                        let _ = writeln!(out, "  {} stack: {}", PORTS[st], names.join(", "));
+                    }
+                }
             }
         }
         out

@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::engine::rng::{below, Rng};
 use crate::engine::{
     Action, Actor, EngineError, Describe, Evaluate, Positions, Resample, Rules, View, GameDefinition, GameSpec, OpponentRow, OptionDecl, OptionKind, Options, Result,
-    ScoreReport, MAX_SEATS,
+    ScoreReport, Viewer, MAX_SEATS,
 };
 
 mod picture;
@@ -166,22 +166,6 @@ impl Regatta {
         (seats, self.pace_boat && pace == best)
     }
 
-    fn describe(&self, s: &State, viewer: Option<usize>) -> String {
-        let mut out = format!("round {}/{} course {}", s.round + 1, self.course, self.course);
-        for p in 0..self.players {
-            let choice = match (s.setting[p], viewer) {
-                (0, _) => "-".to_string(),
-                (c, None) => c.to_string(),
-                (c, Some(v)) if v == p => c.to_string(),
-                _ => "set".to_string(),
-            };
-            out.push_str(&format!(" | P{p} at {} sails {choice} (last {})", s.position[p], s.revealed[p]));
-        }
-        if self.pace_boat {
-            out.push_str(&format!(" | pace boat at {}", s.pace));
-        }
-        out
-    }
 }
 
 impl Rules for Regatta {
@@ -266,9 +250,6 @@ impl Rules for Regatta {
         self.outcome(s).0
     }
 
-    fn is_truncated(&self, _: &State) -> bool {
-        false
-    }
 }
 
 impl View for Regatta {
@@ -314,8 +295,20 @@ impl View for Regatta {
         }
     }
 
-    fn observation_string(&self, s: &State, player: usize) -> String {
-        self.describe(s, Some(player))
+    fn text(&self, s: &State, viewer: Viewer) -> String {
+        let mut out = format!("round {}/{} course {}", s.round + 1, self.course, self.course);
+        for p in 0..self.players {
+            let choice = match s.setting[p] {
+                0 => "-".to_string(),
+                c if viewer.sees_private(p) => c.to_string(),
+                _ => "set".to_string(),
+            };
+            out.push_str(&format!(" | P{p} at {} sails {choice} (last {})", s.position[p], s.revealed[p]));
+        }
+        if self.pace_boat {
+            out.push_str(&format!(" | pace boat at {}", s.pace));
+        }
+        out
     }
 
     fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
@@ -344,13 +337,6 @@ impl View for Regatta {
         high[1 + MAX_SEATS] = (5 * self.course) as f32;
     }
 
-    fn render(&self, s: &State) -> String {
-        self.describe(s, None)
-    }
-
-    fn public_string(&self, s: &State) -> String {
-        self.describe(s, Some(usize::MAX))
-    }
 }
 
 impl Resample for Regatta {
