@@ -79,6 +79,10 @@ pub struct GameSpec {
     /// The smallest and largest return a player can get.
     pub min_return: f64,
     pub max_return: f64,
+    /// The options this game was built from, as JSON (`{"game": name, ...}`, the data file
+    /// when it is not the shipped one): enough to build an identical game again with
+    /// [`crate::games::load_json`].
+    pub config: serde_json::Value,
 }
 
 /// A game's rules. `&self` holds the configuration (player count, options, component data);
@@ -92,9 +96,10 @@ pub trait Rules: Send + Sync + Sized + 'static {
 
     fn spec(&self) -> &GameSpec;
 
-    /// The options this game was built from, as JSON (player count, data, ...): enough to
-    /// build an identical game again with [`crate::games::load_json`].
-    fn config(&self) -> serde_json::Value;
+    /// The options this game was built from, as JSON ([`GameSpec::config`]).
+    fn config(&self) -> serde_json::Value {
+        self.spec().config.clone()
+    }
 
     /// The state before anything has happened. May be a chance node (setup shuffles).
     fn initial_state(&self) -> Self::State;

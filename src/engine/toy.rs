@@ -41,6 +41,7 @@ impl Race {
                 zero_sum: true,
                 min_return: -1.0,
                 max_return: 1.0,
+                config: serde_json::json!({"game": "race", "target": target}),
             },
             target,
         }
@@ -54,10 +55,6 @@ impl Rules for Race {
 
     fn spec(&self) -> &GameSpec {
         &self.spec
-    }
-
-    fn config(&self) -> serde_json::Value {
-        serde_json::json!({"game": "race", "target": self.target})
     }
 
     fn initial_state(&self) -> RaceState {

@@ -2,8 +2,6 @@
 //! players, by its complete rules. `docs/games/before-the-wind.md` records the rulings;
 //! `docs/dev/before-the-wind-records.md` maps every rule to its code and test.
 
-use serde_json::Value;
-
 use crate::engine::data::ComponentData;
 use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
 use crate::engine::prelude::*;
@@ -48,8 +46,6 @@ pub struct BeforeTheWind {
     /// `bank="limited"`: the bank holds the box's guilders, less those the players hold, and
     /// pays only what it holds (ruling 17).
     pub limited_bank: bool,
-    /// The user's data (as JSON) when it is not the shipped file.
-    config: Value,
     spec: GameSpec,
 }
 
@@ -114,8 +110,9 @@ impl GameDefinition for BeforeTheWind {
             zero_sum: true,
             min_return: -1.0,
             max_return: 1.0,
+            config: options.config(Self::NAME, custom_data.as_ref()),
         };
-        Ok(BeforeTheWind { data, players, max_turns, limited_bank, config: options.config(Self::NAME, custom_data.as_ref()), spec })
+        Ok(BeforeTheWind { data, players, max_turns, limited_bank, spec })
     }
 }
 

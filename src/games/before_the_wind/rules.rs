@@ -2,8 +2,6 @@
 //! does. Sections refer to the rulebook; `docs/dev/before-the-wind-records.md` maps each rule
 //! to its code and test, and `docs/games/before-the-wind.md` records the rulings.
 
-use serde_json::Value;
-
 use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
 use crate::engine::prelude::*;
@@ -948,10 +946,6 @@ impl Rules for BeforeTheWind {
 
     fn spec(&self) -> &GameSpec {
         &self.spec
-    }
-
-    fn config(&self) -> Value {
-        self.config.clone()
     }
 
     fn winners(&self, state: &State) -> Vec<usize> {

@@ -5,8 +5,6 @@
 //! `docs/dev/mistwind-records.md` maps every rule to its code and test and says what is not
 //! built yet.
 
-use serde_json::Value;
-
 use crate::engine::data::ComponentData;
 use crate::engine::{DataFileDecl, EngineError, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result};
 
@@ -57,8 +55,6 @@ pub struct Mistwind {
     /// Where the picture draws each port: reconstructed from the map's connections on the
     /// first drawing (`picture::map_layout`), never on the hot path.
     pub(crate) map_layout: std::sync::OnceLock<Vec<(f64, f64)>>,
-    /// The user's data (as JSON) when it is not the shipped file.
-    pub(crate) config: Value,
     pub(crate) spec: GameSpec,
 }
 
@@ -138,9 +134,9 @@ impl GameDefinition for Mistwind {
             zero_sum: automa == 0,
             min_return: -1.0,
             max_return: 1.0,
+            config: options.config(Self::NAME, custom_data.as_ref()),
         };
-        let config = options.config(Self::NAME, custom_data.as_ref());
-        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, worker_board, field5_income_fields, map_layout: std::sync::OnceLock::new(), config, spec })
+        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, worker_board, field5_income_fields, map_layout: std::sync::OnceLock::new(), spec })
     }
 }
 

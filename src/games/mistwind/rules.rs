@@ -1,7 +1,5 @@
 //! Mistwind's rules: who acts, the legal moves, chance, and what a move does.
 
-use serde_json::Value;
-
 use crate::engine::prelude::*;
 use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
@@ -1363,10 +1361,6 @@ impl Rules for Mistwind {
 
     fn spec(&self) -> &GameSpec {
         &self.spec
-    }
-
-    fn config(&self) -> Value {
-        self.config.clone()
     }
 
     fn initial_state(&self) -> State {

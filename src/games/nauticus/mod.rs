@@ -2,8 +2,6 @@
 //! `docs/games/nauticus.md` records the rulings; `docs/dev/nauticus-records.md` maps every
 //! rule to its code and test and says what is not built yet.
 
-use serde_json::Value;
-
 use crate::engine::data::ComponentData;
 use crate::engine::{DataFileDecl, GameSpec, OptionDecl, OptionKind, Options, Result};
 use crate::engine::prelude::*;
@@ -37,8 +35,6 @@ pub struct Nauticus {
     pub players: usize,
     /// Rounds of this player count (4 with 2 players, 5 otherwise).
     pub rounds: u8,
-    /// The user's data (as JSON) when it is not the shipped file.
-    config: Value,
     spec: GameSpec,
 }
 
@@ -76,8 +72,9 @@ impl GameDefinition for Nauticus {
             zero_sum: true,
             min_return: -1.0,
             max_return: 1.0,
+            config: options.config(Self::NAME, custom_data.as_ref()),
         };
-        Ok(Nauticus { data, players, rounds, config: options.config(Self::NAME, custom_data.as_ref()), spec })
+        Ok(Nauticus { data, players, rounds, spec })
     }
 }
 

@@ -1,8 +1,6 @@
 //! Nauticus's rules: the round structure, the bonuses, the actions one use at a time, the
 //! placement of tiles, rewards for completed ships, the extra action and the end of rounds.
 
-use serde_json::Value;
-
 use crate::engine::{Action, Actor, GameSpec};
 use crate::engine::prelude::*;
 
@@ -488,10 +486,6 @@ impl Rules for Nauticus {
 
     fn spec(&self) -> &GameSpec {
         &self.spec
-    }
-
-    fn config(&self) -> Value {
-        self.config.clone()
     }
 
     fn initial_state(&self) -> State {

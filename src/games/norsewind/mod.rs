@@ -2,8 +2,6 @@
 //! `docs/games/norsewind.md` records the rulings; `docs/dev/norsewind-records.md` maps every
 //! rule to its code and test and says what is not built yet.
 
-use serde_json::Value;
-
 use crate::engine::data::ComponentData;
 use crate::engine::prelude::*;
 use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
@@ -46,8 +44,6 @@ pub struct Norsewind {
     /// again before the next building (the default; off, the rulebook's sentence alone).
     pub castle_lock: bool,
     pub max_turns: u32,
-    /// The user's data (as JSON) when it is not the shipped file.
-    config: Value,
     spec: GameSpec,
 }
 
@@ -131,6 +127,7 @@ impl GameDefinition for Norsewind {
             zero_sum: !solo,
             min_return: -1.0,
             max_return: 1.0,
+            config: options.config(Self::NAME, custom_data.as_ref()),
         };
         Ok(Norsewind {
             data,
@@ -140,7 +137,6 @@ impl GameDefinition for Norsewind {
             random_tiles,
             castle_lock,
             max_turns,
-            config: options.config(Self::NAME, custom_data.as_ref()),
             spec,
         })
     }

@@ -1,8 +1,6 @@
 //! Norsewind's rules: setup, legal moves, chance, the effect of every move, final scoring
 //! and the winners. `docs/dev/norsewind-records.md` maps each rule to its code and test.
 
-use serde_json::Value;
-
 use crate::engine::prelude::*;
 use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
@@ -987,10 +985,6 @@ impl Rules for Norsewind {
 
     fn spec(&self) -> &GameSpec {
         &self.spec
-    }
-
-    fn config(&self) -> Value {
-        self.config.clone()
     }
 
     fn initial_state(&self) -> State {

@@ -2,8 +2,6 @@
 //! `docs/games/north-wind.md` records the rulings; `docs/dev/north-wind-records.md` maps
 //! every rule to its code and test.
 
-use serde_json::Value;
-
 use crate::engine::data::ComponentData;
 use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
 use crate::engine::prelude::*;
@@ -52,8 +50,6 @@ pub struct NorthWind {
     pub tokens: u8,
     /// `gold="limited"`: the bank holds the box's coins and pays only what it holds (ruling 13).
     pub limited_gold: bool,
-    /// The user's data (as JSON) when it is not the shipped file.
-    config: Value,
     spec: GameSpec,
 }
 
@@ -119,8 +115,9 @@ impl GameDefinition for NorthWind {
             zero_sum: true,
             min_return: -1.0 / (players as f64 - 1.0),
             max_return: 1.0,
+            config: options.config(Self::NAME, custom_data.as_ref()),
         };
-        Ok(NorthWind { data, players, max_turns, tokens, limited_gold, config: options.config(Self::NAME, custom_data.as_ref()), spec })
+        Ok(NorthWind { data, players, max_turns, tokens, limited_gold, spec })
     }
 }
 

@@ -1,8 +1,6 @@
 //! The rules of North Wind: legal moves, state transitions and chance.
 //! Section names in comments are the rulebook's.
 
-use serde_json::Value;
-
 use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
 use crate::engine::prelude::*;
@@ -586,10 +584,6 @@ impl Rules for NorthWind {
 
     fn spec(&self) -> &GameSpec {
         &self.spec
-    }
-
-    fn config(&self) -> Value {
-        self.config.clone()
     }
 
     fn winners(&self, state: &State) -> Vec<usize> {

@@ -126,6 +126,7 @@ see them, \"set\" when set in secret, \"-\" before), and last round's sails; \"p
             zero_sum: !pace_boat,
             min_return: -1.0,
             max_return: 1.0,
+            config: options.config(Self::NAME, None),
         };
         Ok(Regatta { players, course, pace_boat, spec })
     }
@@ -175,10 +176,6 @@ impl Rules for Regatta {
 
     fn spec(&self) -> &GameSpec {
         &self.spec
-    }
-
-    fn config(&self) -> Value {
-        serde_json::json!({"game": Self::NAME, "players": self.players, "pace_boat": self.pace_boat, "course": self.course})
     }
 
     fn initial_state(&self) -> State {
