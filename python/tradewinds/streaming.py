@@ -218,14 +218,6 @@ def run_id(manifest: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 
-def manifest_file(path: str | os.PathLike[str]) -> Path | None:
-    """The manifest of run directory ``path`` (``_manifest.json``), or None when it has none."""
-    where = Path(path)
-    if where.exists() and not where.is_dir():
-        raise RunDirectoryError.at(path, f"{path} is not a directory")
-    return where / MANIFEST if os.path.lexists(where / MANIFEST) else None
-
-
 def _read_file(path: str | os.PathLike[str], limit: int) -> bytes:
     """The contents of the regular file ``path``, not followed if it is a symbolic link;
     ``ValueError`` saying why for anything else or for a file over ``limit`` bytes."""
@@ -291,8 +283,11 @@ def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     of the format this tradewinds reads, is malformed or was changed since the run wrote it
     without its ``run_id`` being made to match (an edit that recomputed it shows when the
     chunks are checked: see :func:`foreign_run`)."""
-    file = manifest_file(path)
-    if file is None:
+    where = Path(path)
+    if where.exists() and not where.is_dir():
+        raise RunDirectoryError.at(path, f"{path} is not a directory")
+    file = where / MANIFEST
+    if not os.path.lexists(file):
         return None
 
     def refuse(why: str) -> RunDirectoryError:
@@ -1292,7 +1287,7 @@ def _stored(
     meta, games = _read_parquet_meta(source, layout)
     _check_meta(meta, games, index, manifest)
     stats = _chunk_statistics(meta, games, layout)
-    return stats, {k: record[k] for k in _TIMING if k in record}
+    return stats, {k: record[k] for k in _TIMING}
 
 
 def _lock(where: Path) -> IO[bytes] | None:
@@ -1494,8 +1489,8 @@ class RunReader:
             meta, arrays = _read_chunk(source, self.layout, first)
             _check_meta(meta, int(arrays["moves"].shape[0]), index, self.manifest)
             meta = {**meta, **{k: record[k] for k in _TIMING}}
-            part = RangeResult(first=first, games=games, elapsed_seconds=float(meta.get("elapsed_seconds", 0.0)),
-                               threads=int(meta.get("threads", 1)), arrays=arrays)
+            part = RangeResult(first=first, games=games, elapsed_seconds=float(record["elapsed_seconds"]),
+                               threads=int(record["threads"]), arrays=arrays)
             part.check(self.layout)
         except ValueError as e:
             raise _chunk_error(self.path, self.manifest, index, str(e)) from None
