@@ -1281,9 +1281,8 @@ def _stored(
 ) -> tuple[RunStatistics, dict[str, Any]]:
     """The statistics and timing of chunk ``index``, its timing from ``record`` (its line of
     the chunk log); with ``verify``, its file checked against ``record`` first."""
-    source: Path | bytes = chunk_path(path, index, int(manifest["chunks"]))
-    if verify:
-        source = _verified(Path(source), manifest, layout, index, record)
+    file = chunk_path(path, index, int(manifest["chunks"]))
+    source: Path | bytes = _verified(file, manifest, layout, index, record) if verify else file
     meta, games = _read_parquet_meta(source, layout)
     _check_meta(meta, games, index, manifest)
     stats = _chunk_statistics(meta, games, layout)
