@@ -431,8 +431,8 @@ def _run_local(job: _Job) -> int:
                     return False
         return True
 
-    # The chunks are taken from the generator as workers free up, a few at a time: nothing
-    # is held per chunk of the run.
+    # The chunks are taken from the generator as workers free up, one per worker at a time:
+    # nothing is held per chunk of the run.
     pending: set[Future[_ChunkOutcome]] = set()
     pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="tradewinds-simulate")
 
@@ -457,11 +457,13 @@ def _run_local(job: _Job) -> int:
                     raise failures[0]
                 job.on_done(future.result())
                 submit_next()
-    finally:
-        # After an error or Ctrl-C, the chunks under way stop at their next progress report
-        # (at most 256 games later) and the others never start.
+    except BaseException:
+        # The chunks under way stop at their next progress report (at most 256 games later)
+        # and the others never start; the caller does not wait for them.
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return total
 
 
