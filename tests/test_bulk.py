@@ -20,7 +20,7 @@ import pytest
 
 import tradewinds as tw
 from conftest import ONE_CONFIG, ONE_PER_GAME, config_id, ids
-from tradewinds._core import derive_seed
+from tradewinds._core import AgentStream, derive_seed
 from tradewinds._play import _play_python, play_one
 from tradewinds._results import ARRAYS, BRANCHING_BINS
 from tradewinds.agents import normalize_agents, parse_agent_list
@@ -290,6 +290,31 @@ def test_the_python_loop_with_built_in_agents_plays_the_engines_games(name: str,
     dealt = len(game.new_state(derive_seed(11, 3)).history())
     assert dealt > 0 or name == "regatta"
     assert mixed.history()[:dealt] == game.replay_game(3, 11, agents).history()[:dealt]
+
+
+def test_an_agent_stream_chooses_only_where_a_seat_decides() -> None:
+    # The stream of a game depends on the run's seed and the game's index alone; it refuses
+    # to choose at a chance node or at the end, and refuses an agent that does not exist,
+    # with the errors State.agent_action gives.
+    game = tw.load("north-wind", players=3)
+    assert AgentStream(1, 2).seed == AgentStream(1, 2).seed != AgentStream(1, 3).seed != AgentStream(2, 2).seed
+    stream = AgentStream(1, 2)
+    at_chance = game.new_state(1, explicit_chance=True)
+    assert at_chance.is_chance
+    with pytest.raises(tw.TradewindsError, match="no agent acts at a chance node"):
+        stream.action(at_chance, "random")
+    state = game.new_state(1)
+    with pytest.raises(tw.OptionError, match='unknown agent "nonsense"'):
+        stream.action(state, "nonsense")
+    while not state.is_terminal:
+        state.apply(stream.action(state, "random"))
+    with pytest.raises(tw.TradewindsError, match="the game is over"):
+        stream.action(state, "greedy")
+    for bad in (-1, 2**64):
+        with pytest.raises(ValueError, match="out of range"):
+            AgentStream(bad, 0)
+        with pytest.raises(ValueError, match="out of range"):
+            derive_seed(0, bad)
 
 
 def test_the_python_loop_plays_regatta_solo_like_the_engine() -> None:
