@@ -1,8 +1,6 @@
 //! `AgentStream`: the random stream that the built-in agents of one game of a run draw from,
 //! for the games a Python agent takes part in, which Python plays move by move.
 
-use std::collections::HashMap;
-
 use pyo3::prelude::*;
 
 use super::convert::Seed;
@@ -21,8 +19,6 @@ pub struct AgentStream {
     seed: u64,
     rng: Rng,
     scratch: AgentScratch,
-    /// The agent specs parsed so far, by their text.
-    specs: HashMap<String, AgentSpec>,
 }
 
 #[pymethods]
@@ -31,7 +27,7 @@ impl AgentStream {
     #[pyo3(text_signature = "(seed, index)")]
     fn new(seed: Seed, index: Seed) -> Self {
         let seed = derive_seed(seed.0 ^ AGENT_STREAM, index.0);
-        AgentStream { seed, rng: rng_from_seed(seed), scratch: AgentScratch::default(), specs: HashMap::new() }
+        AgentStream { seed, rng: rng_from_seed(seed), scratch: AgentScratch::default() }
     }
 
     /// The seed the stream starts from.
@@ -44,13 +40,9 @@ impl AgentStream {
     /// picks for the player to move in `state`, drawing from the stream (each call goes on
     /// where the last one stopped).
     fn action(&mut self, py: Python<'_>, state: PyRef<'_, State>, agent: &str) -> PyResult<u32> {
-        if !self.specs.contains_key(agent) {
-            let spec: AgentSpec = engine(agent.parse())?;
-            self.specs.insert(agent.to_string(), spec);
-        }
-        let spec = &self.specs[agent];
+        let spec: AgentSpec = engine(agent.parse())?;
         let (rng, scratch) = (&mut self.rng, &mut self.scratch);
         let inner = state.dyn_state();
-        engine(detached(py, || inner.agent_action_from(spec, rng, scratch))?)
+        engine(detached(py, || inner.agent_action_from(&spec, rng, scratch))?)
     }
 }
