@@ -20,6 +20,8 @@ import pytest
 
 import tradewinds as tw
 from conftest import ONE_CONFIG, ONE_PER_GAME, config_id, ids
+from tradewinds._core import AgentStream, derive_seed
+from tradewinds._play import _play_python, play_one
 from tradewinds._results import ARRAYS, BRANCHING_BINS
 from tradewinds.agents import normalize_agents, parse_agent_list
 from tradewinds.simulation import wilson_interval
@@ -202,10 +204,9 @@ def test_a_python_game_records_what_the_state_reports(one_game: tw.Game) -> None
 
 @pytest.mark.parametrize("name,options", CONFIGURATIONS, ids=CONFIGURATION_IDS)
 def test_the_python_loop_records_games_as_the_engine_does(name: str, options: dict[str, object]) -> None:
-    # The two paths draw their chance and their agents' moves from different streams (see
-    # _play), so they play different games; they must record them alike. Each game the
-    # Python loop plays ends in a final state (the last decision's state and action, replayed)
-    # whose score report gives every array, exactly as the engine derives them from its own.
+    # Each game the Python loop plays ends in a final state (the last decision's state and
+    # action, replayed) whose score report gives every array, exactly as the engine derives
+    # them from its own.
     game = tw.load(name, **options)
     n = game.players
     last: list[tuple[tw.State, int]] = []
@@ -259,6 +260,61 @@ def test_the_python_loop_records_games_as_the_engine_does(name: str, options: di
         for r in (engine, both):
             assert (r.winners[:, 0] ^ r.opponent_wins[:, 0]).all()
             assert np.array_equal(r.tier >= 0, r.winners[:, 0])
+
+
+@pytest.mark.parametrize("name,options", CONFIGURATIONS, ids=CONFIGURATION_IDS)
+def test_the_python_loop_with_built_in_agents_plays_the_engines_games(name: str, options: dict[str, object]) -> None:
+    # The Python loop derives every game's seeds as the engine does (chance from the state
+    # `new_state(derive_seed(seed, i))`, the built-in agents from the game's AgentStream): with
+    # built-in agents in every seat it plays the engine's games move for move, and records
+    # them in the same arrays.
+    game = tw.load(name, **options)
+    agents = mixed_agents(game.players)
+    games = 2 if game.max_game_length > 1000 else 6
+    python = _play_python(game, agents, 11, 3, games, None)
+    engine = tw.simulate(game, games + 3, seed=11, threads=2, agents=agents)
+    for array in ARRAYS:
+        assert np.array_equal(python.arrays[array], getattr(engine, array)[3:]), array
+    for index in (3, 3 + games - 1):
+        state, decisions = play_one(game, agents, 11, index)
+        assert state.history() == game.replay_game(index, 11, agents).history()
+        assert decisions == engine.decisions[index]
+        report, record = state.score_report(), state.score_record()
+        assert record == {"points": report.points, "totals": report.totals, "winners": sorted(report.winners),
+                          "opponent_totals": [total for _, _, total in report.opponents],
+                          "opponent_winners": sorted(report.opponent_winners),
+                          "tier": None if report.tier is None else game.tiers.index(report.tier)}
+    # A Python agent in a seat leaves the deal alone: the game starts as the engine's does
+    # (the chance outcomes before the first decision; regatta has none).
+    mixed, _ = play_one(game, [uniform_agent, *agents[1:]], 11, 3)
+    dealt = len(game.new_state(derive_seed(11, 3)).history())
+    assert dealt > 0 or name == "regatta"
+    assert mixed.history()[:dealt] == game.replay_game(3, 11, agents).history()[:dealt]
+
+
+def test_an_agent_stream_chooses_only_where_a_seat_decides() -> None:
+    # The stream of a game depends on the run's seed and the game's index alone; it refuses
+    # to choose at a chance node or at the end, and refuses an agent that does not exist,
+    # with the errors State.agent_action gives.
+    game = tw.load("north-wind", players=3)
+    assert AgentStream(1, 2).seed == AgentStream(1, 2).seed != AgentStream(1, 3).seed != AgentStream(2, 2).seed
+    stream = AgentStream(1, 2)
+    at_chance = game.new_state(1, explicit_chance=True)
+    assert at_chance.is_chance
+    with pytest.raises(tw.TradewindsError, match="no agent acts at a chance node"):
+        stream.action(at_chance, "random")
+    state = game.new_state(1)
+    with pytest.raises(tw.OptionError, match='unknown agent "nonsense"'):
+        stream.action(state, "nonsense")
+    while not state.is_terminal:
+        state.apply(stream.action(state, "random"))
+    with pytest.raises(tw.TradewindsError, match="the game is over"):
+        stream.action(state, "greedy")
+    for bad in (-1, 2**64):
+        with pytest.raises(ValueError, match="out of range"):
+            AgentStream(bad, 0)
+        with pytest.raises(ValueError, match="out of range"):
+            derive_seed(0, bad)
 
 
 def test_the_python_loop_plays_regatta_solo_like_the_engine() -> None:

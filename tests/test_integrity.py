@@ -2,7 +2,7 @@
 and SHA-256 and the run it belongs to, every read of a chunk is checked against it, damage is
 a typed error naming the chunk and the command that repairs it, and ``repair`` plays exactly
 the damaged or missing chunks again and restores the undamaged run, byte for byte. Also: a
-full or read-only disk, hostile result directories, and directories of earlier formats."""
+full or read-only disk, and hostile result directories."""
 
 from __future__ import annotations
 

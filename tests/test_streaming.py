@@ -1,7 +1,7 @@
 """Streaming a simulation to a directory: atomic chunks (Parquet files), a manifest, resuming
 after a crash, Ctrl-C or kill -9 (the merged results equal an uninterrupted run), the checks
 that keep a directory from mixing two different runs, stray files named, and directories of
-earlier formats (written before the first release) refused."""
+any other format refused."""
 
 from __future__ import annotations
 
@@ -216,7 +216,7 @@ def test_python_agents_stream_and_resume(tmp_path: Path) -> None:
     assert_same_games(whole, tw.simulate(game, 6, seed=3, agents=agents, out=out, resume=True))
 
 
-# ---- opponents and tiers; directories of earlier formats -----------------------------------
+# ---- opponents and tiers; directories of other formats --------------------------------------
 
 
 def test_a_streamed_solo_run_keeps_its_opponent_and_tiers(tmp_path: Path) -> None:
@@ -239,27 +239,52 @@ def test_a_streamed_solo_run_keeps_its_opponent_and_tiers(tmp_path: Path) -> Non
     assert np.array_equal(direct.tier >= 0, direct.winners[:, 0])
 
 
-@pytest.mark.parametrize("version", [1, 2, 3, 4])
-def test_a_directory_of_an_earlier_format_is_refused_saying_so(tmp_path: Path, version: int) -> None:
-    """Formats 1 to 4 were written by development versions before the first release: refused, nothing written."""
+@pytest.mark.parametrize("version", [4, 6, "5", None])
+def test_a_directory_of_another_format_is_refused_naming_its_version(tmp_path: Path, version: object) -> None:
+    """Run-directory format 5 is the only one read: a manifest of any other version (older,
+    newer, not an integer, none) is refused by every entry point with one RunDirectoryError
+    naming it and the one read, and nothing in the directory changes."""
     out = tmp_path / "run"
     tw.simulate(NAME, 100, players=PLAYERS, seed=4, out=out, chunk_games=50)
     manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    manifest["version"] = version
-    if version <= 2:  # .npz chunks and manifest.json
-        (out / MANIFEST).unlink()
-        (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    if version is None:
+        del manifest["version"]
     else:
-        (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+        manifest["version"] = version
+    (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    which = "format version 1 or 2" if version <= 2 else f"format version {version}"
     for attempt in (lambda: tw.SimulationResult.load_dir(out),
+                    lambda: tw.simulate(NAME, 100, players=PLAYERS, seed=4, out=out),
                     lambda: tw.simulate(NAME, 100, players=PLAYERS, seed=4, out=out, resume=True),
                     lambda: tw.simulate(NAME, 100, players=PLAYERS, seed=4, out=out, repair=True)):
-        with pytest.raises(tw.RunDirectoryError, match=f"earlier format \\({which}.*before its first release.*"
-                                                       "reads run-directory format version 5 only"):
+        with pytest.raises(tw.RunDirectoryError) as info:
             attempt()
+        assert str(info.value) == (
+            f"{out / MANIFEST} is of run-directory format version {json.dumps(version)}; this tradewinds reads "
+            "version 5 only: read the directory with the tradewinds that wrote it, or play the run again into a "
+            "new directory (the same game, options, seed and agents give the same games)")
+        assert info.value.path == str(out)
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_a_directory_without_the_manifest_is_no_run_directory(tmp_path: Path) -> None:
+    """A directory whose manifest has another name (``manifest.json``) and whose chunks lie
+    beside it is no run directory: loading it says so, and a run refuses to write into it
+    beside its chunk files; nothing there changes (a run takes the directory's lock first)."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "manifest.json").write_text(json.dumps({"format": "tradewinds-simulation-dir", "version": 1}),
+                                       encoding="utf-8")
+    (out / "chunk-000000.npz").write_bytes(b"PK\x03\x04 not read")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    with pytest.raises(tw.RunDirectoryError, match="has no _manifest.json: it is not a tradewinds simulation directory"):
+        tw.SimulationResult.load_dir(out)
+    with pytest.raises(tw.RunDirectoryError, match="holds no run to repair"):
+        tw.simulate(NAME, 100, players=PLAYERS, seed=4, out=out, repair=True)
+    for resume in (False, True):
+        with pytest.raises(tw.RunDirectoryError, match=r"holds chunk files \(chunk-000000.npz\) but no _manifest.json"):
+            tw.simulate(NAME, 100, players=PLAYERS, seed=4, out=out, resume=resume)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"} == before
 
 
 def _rewrite_chunk_meta(file: Path, change: dict[str, object]) -> None:
@@ -269,19 +294,10 @@ def _rewrite_chunk_meta(file: Path, change: dict[str, object]) -> None:
     pq.write_table(table.replace_schema_metadata({b"tradewinds": json.dumps(meta).encode()}), file)
 
 
-def test_a_directory_of_a_newer_format_is_refused(tmp_path: Path) -> None:
+def test_a_chunk_of_a_newer_format_is_damaged(tmp_path: Path) -> None:
     game = tw.load(NAME, players=PLAYERS)
     out = tmp_path / "run"
     tw.simulate(game, 200, seed=1, threads=2, out=out, chunk_games=100)
-    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    version = manifest["version"]
-    manifest["version"] = version + 1
-    (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
-    with pytest.raises(ValueError, match=f"format version {version + 1}; this tradewinds reads version {version} "
-                                         r"\(an earlier one only to refuse it\)"):
-        tw.SimulationResult.load_dir(out)
-    manifest["version"] = version
-    (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     _rewrite_chunk_meta(out / CHUNKS / chunk_name(1, 2), {"version": FILE_VERSION + 1})
     with pytest.raises(ValueError, match=f"chunk-000001.parquet is damaged: it has tradewinds-simulation-chunk "
                                          f"format version {FILE_VERSION + 1}; this tradewinds reads version "

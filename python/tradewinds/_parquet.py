@@ -11,11 +11,12 @@ run directory's chunk log, so that a chunk holds only what its games determine),
 its options, the seed, the agents, the names along the axes) and ``statistics`` (the chunk's
 :class:`~tradewinds._stats.RunStatistics`, so that a run's summary decodes only the files'
 footers). Columns are compressed with zstd. The format version is ``_results.FILE_VERSION``
-(that of saved results too), and a file of an earlier version lacks the arrays added since,
-which read at their ``fill``.
+(that of saved results too), the only one read: a file of another version is refused.
 
-Reading and writing need pyarrow (``pip install 'tradewinds[parquet]'``); nothing else of
-tradewinds does, so it is imported here, when a file is read or written.
+A chunk's games are read through ``pyarrow.dataset`` (a fragment of the file's contents, which
+the caller has checked against the run's chunk log); its footer alone through
+``pyarrow.parquet``. Reading and writing need pyarrow (``pip install 'tradewinds[parquet]'``);
+nothing else of tradewinds does, so it is imported here, when a file is read or written.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._optional import import_optional
-from ._results import FILE_VERSION, SCHEMA, Layout, allocate, axis_sizes, columns
+from ._results import FILE_VERSION, SCHEMA, Layout, axis_sizes, columns
 
 __all__ = ["require", "write_chunk", "read_chunk", "read_chunk_meta", "read_chunk_tag", "KEY", "TAG", "INSTALL"]
 
@@ -49,13 +50,11 @@ def require(needed_by: str) -> tuple[Any, Any]:
     return pa, pq
 
 
-def _schema(pa: Any, layout: Layout, version: int = FILE_VERSION) -> Any:
-    """The columns of a file of ``version`` (the per-game arrays that version holds: those
-    whose ``since`` is not later) of games of ``layout``."""
-    held = {a.name: np.dtype(a.dtype) for a in SCHEMA if a.since <= version}
+def _schema(pa: Any, layout: Layout) -> Any:
+    """The columns of a file of games of ``layout``."""
+    kinds = {a.name: np.dtype(a.dtype) for a in SCHEMA}
     fields = [pa.field("game", pa.int64(), nullable=False)]
-    fields += [pa.field(c.name, pa.from_numpy_dtype(held[c.array]), nullable=False)
-               for c in columns(layout) if c.array in held]
+    fields += [pa.field(c.name, pa.from_numpy_dtype(kinds[c.array]), nullable=False) for c in columns(layout)]
     return pa.schema(fields)
 
 
@@ -84,10 +83,10 @@ def _arrow(pa: Any, values: npt.NDArray[Any], kind: Any) -> Any:
     return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(data)])
 
 
-def _meta_of(metadata: Mapping[bytes, bytes] | None) -> tuple[dict[str, Any], int]:
-    """The JSON object under :data:`KEY` in a file's metadata and the file's version; raises
-    ``ValueError`` saying why when there is none, it is not a chunk's or its version is not
-    one this tradewinds reads."""
+def _meta_of(metadata: Mapping[bytes, bytes] | None) -> dict[str, Any]:
+    """The JSON object under :data:`KEY` in a file's metadata; raises ``ValueError`` saying
+    why when there is none, it is not a chunk's or its version is not the one this
+    tradewinds reads."""
     if not metadata or KEY not in metadata:
         raise ValueError("it has no tradewinds metadata")
     try:
@@ -97,14 +96,14 @@ def _meta_of(metadata: Mapping[bytes, bytes] | None) -> tuple[dict[str, Any], in
     if not isinstance(meta, dict) or meta.get("format") != TAG:
         raise ValueError("it is not a tradewinds simulation chunk")
     version = meta.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= FILE_VERSION:
-        raise ValueError(f"it has {TAG} format version {version}; this tradewinds reads version "
-                         f"{FILE_VERSION}" + (" and older" if FILE_VERSION > 1 else ""))
-    return meta, version
+    if type(version) is not int or version != FILE_VERSION:
+        raise ValueError(f"it has {TAG} format version {json.dumps(version)}; this tradewinds reads version "
+                         f"{FILE_VERSION} only")
+    return meta
 
 
-def _check_columns(pa: Any, schema: Any, layout: Layout, version: int) -> None:
-    if schema.remove_metadata() != _schema(pa, layout, version):
+def _check_columns(pa: Any, schema: Any, layout: Layout) -> None:
+    if schema.remove_metadata() != _schema(pa, layout):
         got = ", ".join(schema.names[:4]) + (", ..." if len(schema.names) > 4 else "")
         raise ValueError(f"its columns ({got}) are not those of this run's games")
 
@@ -124,8 +123,8 @@ def read_chunk_meta(path: str | os.PathLike[str] | bytes, layout: Layout) -> tup
         footer = pq.read_metadata(_source(pa, path))
     except (OSError, pa.ArrowException) as e:
         raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
-    meta, version = _meta_of(footer.metadata)
-    _check_columns(pa, footer.schema.to_arrow_schema(), layout, version)
+    meta = _meta_of(footer.metadata)
+    _check_columns(pa, footer.schema.to_arrow_schema(), layout)
     return meta, int(footer.num_rows)
 
 
@@ -139,53 +138,35 @@ def read_chunk_tag(path: str | os.PathLike[str] | bytes) -> dict[str, Any]:
         footer = pq.read_metadata(_source(pa, path))
     except (OSError, pa.ArrowException) as e:
         raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
-    return _meta_of(footer.metadata)[0]
+    return _meta_of(footer.metadata)
 
 
-def read_chunk(path: str | os.PathLike[str] | bytes, layout: Layout) -> tuple[
+def read_chunk(data: bytes, layout: Layout) -> tuple[
         dict[str, Any], npt.NDArray[np.int64], dict[str, npt.NDArray[Any]]]:
-    """The metadata, the ``game`` column and the per-game arrays of Parquet chunk ``path`` (a
-    path, or the file's contents) of games of ``layout``. Raises ``ValueError`` saying why
-    when it cannot be read, is not a chunk of a version this tradewinds reads, or its columns
-    are not those of games of ``layout``. The arrays added after the file's version come back
-    at their ``fill``."""
-    pa, pq = require("reading a run directory's Parquet chunks")
+    """The metadata, the ``game`` column and the per-game arrays of the Parquet chunk whose
+    contents are ``data``, of games of ``layout``, read as a ``pyarrow.dataset`` fragment.
+    Raises ``ValueError`` saying why when it cannot be read, is not a chunk of the version
+    this tradewinds reads, or its columns are not those of games of ``layout``."""
+    pa, _ = require("reading a run directory's Parquet chunks")
+    ds = import_optional("pyarrow.dataset", "reading a run directory's Parquet chunks", "pyarrow", INSTALL)
     try:
-        with pq.ParquetFile(_source(pa, path)) as f:  # not pq.read_table, which imports pyarrow.dataset and pandas
-            meta, version = _meta_of(f.schema_arrow.metadata)
-            _check_columns(pa, f.schema_arrow, layout, version)
-            # On the calling thread: runs already spread chunks over threads, and Arrow's own
-            # pool threads still alive at interpreter exit can abort the process
-            # (apache/arrow#34314).
-            table = f.read(use_threads=False)
+        fragment = ds.ParquetFileFormat().make_fragment(pa.BufferReader(data))
+        meta = _meta_of(fragment.physical_schema.metadata)
+        _check_columns(pa, fragment.physical_schema, layout)
+        # On the calling thread: runs already spread chunks over threads, and Arrow's own
+        # pool threads still alive at interpreter exit can abort the process
+        # (apache/arrow#34314).
+        table = fragment.to_table(use_threads=False)
     except (OSError, pa.ArrowException) as e:
         raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
     games = table.num_rows
     sizes = axis_sizes(layout)
-    by_array: dict[str, list[str]] = {a.name: [] for a in SCHEMA}
+    cells: dict[str, list[str]] = {a.name: [] for a in SCHEMA}
     for c in columns(layout):
-        by_array[c.array].append(c.name)
-    arrays = allocate(games, layout)
+        cells[c.array].append(c.name)
+    arrays = {}
     for a in SCHEMA:
-        if a.since > version:
-            continue  # not in the file: left at its fill
-        shape = tuple(sizes[axis] for axis in a.axes)
-        out = np.empty((games, len(by_array[a.name])), dtype=a.dtype)
-        for j, name in enumerate(by_array[a.name]):
-            out[:, j] = _numpy(table, name, a.dtype)
-        arrays[a.name] = out.reshape(games, *shape)
-    return meta, _numpy(table, "game", np.int64), arrays
-
-
-def _numpy(table: Any, name: str, dtype: npt.DTypeLike) -> npt.NDArray[Any]:
-    """Column ``name`` of ``table``, of the Arrow type of numpy ``dtype`` (a number or a
-    boolean) and without nulls (checked by the caller), as a numpy array read from its buffer
-    (``to_numpy`` would import pandas)."""
-    column = table.column(name).combine_chunks()
-    n, offset = len(column), column.offset
-    buffer = column.buffers()[1]
-    data = np.frombuffer(buffer, dtype=np.uint8) if buffer is not None else np.zeros(0, dtype=np.uint8)
-    kind = np.dtype(dtype)
-    if kind == np.bool_:
-        return np.unpackbits(data, count=offset + n, bitorder="little")[offset:].astype(np.bool_)
-    return data[offset * kind.itemsize:(offset + n) * kind.itemsize].view(kind)
+        values = [table.column(name).to_numpy() for name in cells[a.name]]
+        stacked = np.stack(values, axis=1) if values else np.empty((games, 0), dtype=a.dtype)
+        arrays[a.name] = stacked.astype(a.dtype, copy=False).reshape(games, *(sizes[axis] for axis in a.axes))
+    return meta, table.column("game").to_numpy(), arrays

@@ -13,36 +13,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
-from ._core import Game, State
+from ._core import AgentStream, Game, State, derive_seed
 from ._results import Layout, RangeResult, allocate, pick
 from .agents import Agent, agent_label
 
-__all__ = ["run_range", "layout_of", "mix_seed", "play_one"]
-
-_MASK = (1 << 64) - 1
-
-# Stream tags of the seeds a Python-loop game derives from (seed, game index).
-_CHANCE_STREAM = 0x43_48_41_4E_43_45  # "CHANCE"
-_AGENT_STREAM = 0x41_47_45_4E_54  # "AGENT"
-_BUILTIN_STREAM = 0x42_55_49_4C_54  # "BUILT"
-
-
-def _splitmix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & _MASK
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
-    return x ^ (x >> 31)
-
-
-def mix_seed(*words: int) -> int:
-    """A 64-bit seed derived from ``words`` (each reduced mod 2**64): different word lists
-    give unrelated seeds."""
-    h = 0x6A09E667F3BCC908
-    for w in words:
-        h = _splitmix64(h ^ (w & _MASK))
-    return h
+__all__ = ["run_range", "layout_of", "play_one"]
 
 
 def run_range(
@@ -88,38 +63,26 @@ def _play_python(
     games: int,
     progress: Callable[[int], object] | None,
 ) -> RangeResult:
-    """The Python loop for games with a callable agent. Game ``i`` starts from
-    ``game.new_state(mix_seed(seed, i, CHANCE))`` (chance is resolved by the state's own
-    seeded generator); a callable in seat p gets ``random.Random(mix_seed(seed, i, AGENT, p))``;
-    a built-in agent's d-th decision of the game is ``state.agent_action(spec,
-    mix_seed(seed, i, BUILTIN, d))``. Nothing else enters, so the games are deterministic."""
+    """The Python loop for games with a callable agent (see :func:`play_one`), each recorded
+    from its final state's :meth:`State.score_record`, as the engine records its games."""
     start = time.perf_counter()
     layout = layout_of(game)
-    players, ncat = layout.players, len(layout.categories)
     arrays = allocate(games, layout)
     scores, winners, category_points = arrays["scores"], arrays["winners"], arrays["category_points"]
     moves, decisions, truncated = arrays["moves"], arrays["decisions"], arrays["truncated"]
     opponent_scores, opponent_wins, tier = arrays["opponent_scores"], arrays["opponent_wins"], arrays["tier"]
     for k in range(games):
-        index = first + k
-        state, decision = play_one(game, agents, seed, index)
-        report = state.score_report()
-        scores[k] = state.scores()
-        for w in state.winners():
-            winners[k, w] = True
+        state, decision = play_one(game, agents, seed, first + k)
+        record = state.score_record()
+        scores[k] = record["totals"]
+        winners[k, record["winners"]] = True
+        category_points[k] = record["points"]
+        opponent_scores[k] = record["opponent_totals"]
+        opponent_wins[k, record["opponent_winners"]] = True
+        tier[k] = -1 if record["tier"] is None else record["tier"]
         moves[k] = state.move_number
         decisions[k] = decision
         truncated[k] = state.is_truncated
-        if ncat:
-            category_points[k] = np.asarray(report.points, dtype=np.float64).reshape(players, ncat)
-        # As the engine records them: the opponents' totals in the report's order (the
-        # game's), who of them won, and the tier reached as an index into the game's tiers.
-        for o, (_, _, total) in enumerate(report.opponents):
-            opponent_scores[k, o] = total
-        for o in report.opponent_winners:
-            opponent_wins[k, o] = True
-        if report.tier is not None and report.tier in layout.tiers:
-            tier[k] = layout.tiers.index(report.tier)
         if progress is not None and progress(1) is False:
             raise KeyboardInterrupt("simulation stopped by its progress callback")
     return RangeResult(
@@ -132,20 +95,26 @@ def _play_python(
 
 
 def play_one(game: Game, agents: Sequence[Agent], seed: int, index: int) -> tuple[State, int]:
-    """Game ``index`` of the run seeded ``seed`` as the Python loop plays it (see
-    :func:`_play_python`): the final state, with its history, and the number of decisions."""
-    state = game.new_state(mix_seed(seed, index, _CHANCE_STREAM))
+    """Game ``index`` of the run seeded ``seed`` as the Python loop plays it: the final state,
+    with its history, and the number of decisions. Its seeds are those ``Game.simulate`` gives
+    game ``index``: chance is resolved by the state ``game.new_state(derive_seed(seed, index))``
+    and the built-in agents draw from the game's :class:`AgentStream`, so that a game of
+    built-in agents only is the very game the engine plays. A callable in seat p gets
+    ``random.Random(derive_seed(stream.seed, p))``. Nothing else enters, so the games are
+    deterministic."""
+    state = game.new_state(derive_seed(seed, index))
+    stream = AgentStream(seed, index)
     rngs: dict[int, random.Random] = {}
     decision = 0
     while not state.is_terminal:
         player = state.current_player
         agent = agents[player]
         if isinstance(agent, str):
-            action: Any = state.agent_action(agent, mix_seed(seed, index, _BUILTIN_STREAM, decision))
+            action: Any = stream.action(state, agent)
         else:
             rng = rngs.get(player)
             if rng is None:
-                rng = rngs[player] = random.Random(mix_seed(seed, index, _AGENT_STREAM, player))
+                rng = rngs[player] = random.Random(derive_seed(stream.seed, player))
             try:
                 action = agent(state.clone(), player, rng)
             except BaseException as e:

@@ -17,8 +17,9 @@ plays. The row also says how a run's statistics summarise the array (``stat``, s
 chunks of a run directory (:func:`columns`). Games with Python agents are played by the Python loop in ``_play``, which leaves an
 array it does not compute at its row's ``fill``. A row added after the first file format
 gets ``since``, the format version of the files that first hold it, and both file formats
-(saved results and the chunks of a run directory) move to that version: a file of an older
-version lacks the array, and reads with it at its ``fill``.
+(saved results and the chunks of a run directory) move to that version: a saved result of an
+older version lacks the array, and reads with it at its ``fill``; a run directory's chunks
+are read at the current version only.
 """
 
 from __future__ import annotations
@@ -101,7 +102,8 @@ class PerGameArray:
     axes after the game axis (their lengths come from :func:`axis_sizes`): ``()`` for one
     value per game, ``("players",)`` for one per game and seat, and so on. ``fill`` is the
     value of a game not computed (allocated arrays start filled with it). ``since`` is the
-    version of the result files that first hold it (older files read with it at ``fill``).
+    version of the result files that first hold it (older saved results read with it at
+    ``fill``).
 
     ``stat`` is how a run's statistics (``tradewinds._stats``) summarise it, cell by cell
     (one cell per combination of its axes): ``"count"`` the games where it is True,

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import Game, IllegalActionError, State, TradewindsError, replay
-from ._core import CHANCE
+from ._core import CHANCE, derive_seed
 from ._messages import error_text
-from ._play import mix_seed
 
 __all__ = ["SeatError", "fresh_seed", "play", "plain_text", "read_record", "view_record", "write_record"]
 
@@ -215,7 +214,7 @@ class _Table:
                 self.state.apply(chance.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0])
             elif player != self.seat:
                 spec = self.opponents[player]
-                self.state.apply(self.state.agent_action(spec, mix_seed(self.seed, self.state.move_number)))
+                self.state.apply(self.state.agent_action(spec, derive_seed(self.seed, self.state.move_number)))
             else:
                 return
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import re
 import sys
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -394,9 +394,9 @@ def _cores() -> int:
 
 
 def _run_local(job: _Job) -> int:
-    """Plays the job's chunks on worker threads while the calling thread waits, so that
-    Ctrl-C (``KeyboardInterrupt`` in the calling thread) stops the run. Returns the number of
-    threads used."""
+    """Plays the job's chunks on a pool of worker threads while the calling thread waits for
+    them, so that Ctrl-C (``KeyboardInterrupt`` in the calling thread) stops the run. Returns
+    the number of threads used."""
     report = job.report
     total = job.threads or _cores()
     if not job.count:
@@ -405,87 +405,65 @@ def _run_local(job: _Job) -> int:
     # run in memory) uses them all inside Rust; many small chunks use one thread each.
     concurrency = min(total, job.count)
     per_chunk = max(1, total // concurrency)
-    cancel = threading.Event()
-    # The chunks are handed out in order, one at a time, from the generator: nothing is
-    # held per chunk of the run.
-    feeding = threading.Lock()
-
-    def next_task() -> tuple[int, int, int] | None:
-        with feeding:
-            return next(job.todo, None)
-
-    results: queue.SimpleQueue[tuple[_ChunkOutcome | None, BaseException | None]] = queue.SimpleQueue()
-
+    stop = threading.Event()
     reporting = threading.Lock()
-    # The error that stopped the run. Once it is recorded, the other workers are cancelled,
-    # and their own "cancelled" errors must not hide it: the waiting thread raises this one.
+    # The error that stopped the run. Once it is recorded, the chunks under way are stopped,
+    # and their own "stopped" errors must not hide it: the calling thread raises this one.
     failures: list[BaseException] = []
 
-    def fail(error: BaseException) -> None:
-        with reporting:
-            if not failures:
-                failures.append(error)
-        cancel.set()
-
     def progress(n: int) -> bool:
-        if cancel.is_set():
+        if stop.is_set():
             return False
         if report is not None:
             # One report at a time, and none after the run was stopped or a report raised.
             with reporting:
-                if cancel.is_set():
+                if stop.is_set():
                     return False
                 try:
                     go_on = report(n) is not False
                 except BaseException as e:
                     failures.append(e)
-                    cancel.set()
+                    stop.set()
                     raise
                 if not go_on:
                     failures.append(KeyboardInterrupt("simulation stopped by its progress callback"))
-                    cancel.set()
+                    stop.set()
                     return False
         return True
 
-    def work() -> None:
-        while not cancel.is_set():
-            task = next_task()
-            if task is None:
-                return
-            index, first, count = task
-            try:
-                outcome = job.play(index, first, count, per_chunk, total, progress)
-            except BaseException as e:  # handed to the waiting thread
-                fail(e)
-                results.put((None, e))
-                return
-            results.put((outcome, None))
+    # The chunks are taken from the generator as workers free up, one per worker at a time:
+    # nothing is held per chunk of the run.
+    pending: set[Future[_ChunkOutcome]] = set()
+    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="tradewinds-simulate")
 
-    workers = [threading.Thread(target=work, name=f"tradewinds-simulate-{i}", daemon=True)
-               for i in range(concurrency)]
-    for w in workers:
-        w.start()
-    remaining = job.count
+    def submit_next() -> None:
+        task = next(job.todo, None)
+        if task is not None:
+            index, first, count = task
+            pending.add(pool.submit(job.play, index, first, count, per_chunk, total, progress))
+
     try:
-        while remaining:
-            try:
-                outcome, error = results.get(timeout=0.1)
-            except queue.Empty:
-                if not any(w.is_alive() for w in workers) and results.empty():
-                    raise RuntimeError("the simulation's worker threads ended early") from None
-                continue
-            if error is not None:
-                raise failures[0] if failures else error
-            assert outcome is not None
-            job.on_done(outcome)
-            remaining -= 1
+        for _ in range(concurrency):
+            submit_next()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                pending.discard(future)
+                error = future.exception()
+                if error is not None:
+                    with reporting:
+                        if not failures:
+                            failures.append(error)
+                    raise failures[0]
+                job.on_done(future.result())
+                submit_next()
     except BaseException:
-        # Workers stop at their next progress report (at most 256 games later) and are
-        # daemons: nothing waits for them.
-        cancel.set()
+        # The chunks under way stop at their next progress report (at most 256 games later)
+        # and the others never start; the caller does not wait for them.
+        stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
         raise
-    for w in workers:
-        w.join()
+    pool.shutdown()
     return total
 
 

@@ -691,8 +691,8 @@ class SimulationResult:
         :class:`~tradewinds.ChunkError`) names the chunk and how to finish the run
         (``--resume``) or repair it (``--repair``). Files in the directory that are
         not the run's are named in a :class:`~tradewinds.StrayFileWarning` and never read.
-        Directories of earlier formats (development versions before the first release) are
-        refused with a message saying so. Reading a Parquet run
+        A directory of another format than the one this tradewinds writes is refused,
+        naming its version. Reading a Parquet run
         directory needs pyarrow (``pip install 'tradewinds[parquet]'``)."""
         reader = RunReader.open(path)
         statistics, timing = reader.statistics()

@@ -38,8 +38,8 @@ summary of the run decodes the files' footers only. The names of the manifest, t
 log, the lock (``.lock``) and damaged chunks set aside (``_chunk-...parquet.bad``) start with
 an underscore or a dot, like the files that Parquet readers skip.
 
-Directories of earlier formats (versions 1 to 4, written by development versions of
-tradewinds before its first release) are refused with a message that says so.
+A directory of any other format is refused with a :class:`RunDirectoryError` naming its
+version.
 
 Every file is written to a temporary name in its folder, flushed to disk (``fsync``) and then
 renamed into place, so a chunk file either is complete or does not exist, whatever happens to
@@ -149,13 +149,10 @@ for _public in (RunDirectoryError, ChunkError, RunWriteError, StrayFileWarning):
 
 #: The manifest of a run directory.
 MANIFEST = "_manifest.json"
-#: The manifest's name in directories of format versions 1 and 2 (refused, see read_manifest).
-_OLD_MANIFEST = "manifest.json"
 #: The folder of a run directory that holds its chunks (and only them): its Parquet dataset.
 CHUNKS = "chunks"
 _FORMAT = "tradewinds-simulation-dir"
-#: The run-directory format version written and read. Versions 1 to 4 were written by
-#: development versions before the first release, and are refused.
+#: The run-directory format version, the only one written and read.
 _VERSION = 5
 #: The chunk log of a run directory.
 CHUNK_LOG = "_chunks.jsonl"
@@ -221,29 +218,6 @@ def run_id(manifest: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 
-def manifest_file(path: str | os.PathLike[str]) -> Path | None:
-    """The manifest of run directory ``path`` (``_manifest.json``), or None when it has none.
-    Raises :class:`RunDirectoryError` for a directory of format version 1 or 2 (whose
-    manifest is ``manifest.json``)."""
-    where = Path(path)
-    if where.exists() and not where.is_dir():
-        raise RunDirectoryError.at(path, f"{path} is not a directory")
-    if os.path.lexists(where / MANIFEST):
-        return where / MANIFEST
-    if os.path.lexists(where / _OLD_MANIFEST):
-        raise RunDirectoryError.at(path, f"{path} holds {_OLD_MANIFEST}: {_old_format(None)}")
-    return None
-
-
-def _old_format(version: Any) -> str:
-    """Why a run directory of an earlier format is refused."""
-    which = f"format version {_shown(version)}" if version is not None else "format version 1 or 2, .npz chunks"
-    return (f"it is a run directory of an earlier format ({which}), written by a development version of "
-            f"tradewinds before its first release. This tradewinds reads run-directory format version {_VERSION} "
-            "only: play the run again into a new directory (the same game, options, seed and agents give the "
-            "same games)")
-
-
 def _read_file(path: str | os.PathLike[str], limit: int) -> bytes:
     """The contents of the regular file ``path``, not followed if it is a symbolic link;
     ``ValueError`` saying why for anything else or for a file over ``limit`` bytes."""
@@ -277,7 +251,7 @@ def _names(value: Any) -> bool:
 
 
 def _manifest_problem(manifest: Mapping[str, Any]) -> str | None:
-    """What is wrong with the entries of a manifest (of any version), or None."""
+    """What is wrong with the entries of a manifest, or None."""
     checks: list[tuple[str, bool, str]] = [
         ("game", isinstance(manifest["game"], str), "a game's name"),
         ("config", isinstance(manifest["config"], dict) and manifest["config"].get("game") == manifest["game"],
@@ -288,8 +262,8 @@ def _manifest_problem(manifest: Mapping[str, Any]) -> str | None:
         ("chunk_games", _int(manifest["chunk_games"], 1, (1 << 63) - 1), "a number of games >= 1"),
         ("agents", _names(manifest["agents"]), "a list of agents"),
         ("categories", _names(manifest["categories"]), "a list of names"),
-        ("opponents", _names(manifest.get("opponents", [])), "a list of names"),
-        ("tiers", _names(manifest.get("tiers", [])), "a list of names"),
+        ("opponents", _names(manifest["opponents"]), "a list of names"),
+        ("tiers", _names(manifest["tiers"]), "a list of names"),
     ]
     for key, ok, what in checks:
         if not ok:
@@ -306,11 +280,14 @@ def _manifest_problem(manifest: Mapping[str, Any]) -> str | None:
 def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The manifest of run directory ``path``, or None when it has none. Raises
     :class:`RunDirectoryError` saying why when it is not a tradewinds run directory's manifest
-    of the version this tradewinds reads, is malformed or was changed since the run wrote it
+    of the format this tradewinds reads, is malformed or was changed since the run wrote it
     without its ``run_id`` being made to match (an edit that recomputed it shows when the
     chunks are checked: see :func:`foreign_run`)."""
-    file = manifest_file(path)
-    if file is None:
+    where = Path(path)
+    if where.exists() and not where.is_dir():
+        raise RunDirectoryError.at(path, f"{path} is not a directory")
+    file = where / MANIFEST
+    if not os.path.lexists(file):
         return None
 
     def refuse(why: str) -> RunDirectoryError:
@@ -325,11 +302,10 @@ def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     if not isinstance(manifest, dict) or manifest.get("format") != _FORMAT:
         raise refuse("is not the manifest of a tradewinds simulation directory")
     version = manifest.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= _VERSION:
-        raise refuse(f"has run-directory format version {_shown(version)}; this tradewinds reads version "
-                     f"{_VERSION} (an earlier one only to refuse it)")
-    if version != _VERSION:
-        raise refuse(_old_format(version))
+    if type(version) is not int or version != _VERSION:
+        raise refuse(f"is of run-directory format version {_shown(version)}; this tradewinds reads version "
+                     f"{_VERSION} only: read the directory with the tradewinds that wrote it, or play the run "
+                     "again into a new directory (the same game, options, seed and agents give the same games)")
     missing = [k for k in (*_IDENTITY, "chunks", "categories") if k not in manifest and k != "metrics"]
     if missing:
         raise refuse(f"lacks {', '.join(missing)}")
@@ -438,12 +414,11 @@ def _set_aside_name(name: str) -> str:
 _CHUNK_NAME = re.compile(r"chunk-(\d{6,})\.parquet")
 
 
-def _read_chunk(source: Path | bytes, layout: Layout, first: int) -> tuple[dict[str, Any],
-                                                                         dict[str, npt.NDArray[Any]]]:
-    """The metadata and the per-game arrays of a chunk file (its path, or its contents already
-    checked), whose games start at game ``first``. Raises ``ValueError`` saying why it cannot
-    be read."""
-    meta, game, arrays = _read_parquet(source, layout)
+def _read_chunk(data: bytes, layout: Layout, first: int) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+    """The metadata and the per-game arrays of a chunk file whose contents (already checked)
+    are ``data``, and whose games start at game ``first``. Raises ``ValueError`` saying why it
+    cannot be read."""
+    meta, game, arrays = _read_parquet(data, layout)
     if not np.array_equal(game, np.arange(first, first + len(game), dtype=np.int64)):
         raise ValueError(f"its games are not those from game {first} on")
     return meta, arrays
@@ -533,7 +508,7 @@ def strays(path: str | os.PathLike[str], manifest: Mapping[str, Any]) -> list[st
     """The files of run directory ``path`` that are not its run's (relative to ``path``, in
     name order): in ``chunks/``, everything but the run's chunks and the hidden names
     (``.``, ``_``) that Parquet readers skip; in ``path`` itself, the chunk-like names
-    (``chunk...``, ``*.parquet``, ``*.npz``)."""
+    (``chunk...``, ``*.parquet``)."""
     where = Path(path)
     chunks = int(manifest["chunks"])
     out = []
@@ -545,7 +520,7 @@ def strays(path: str | os.PathLike[str], manifest: Mapping[str, Any]) -> list[st
     with os.scandir(where) as entries:
         out += [e.name for e in entries
                 if not e.name.startswith((".", "_")) and e.name != CHUNKS
-                and (e.name.startswith("chunk") or e.name.endswith((".parquet", ".npz")))]
+                and (e.name.startswith("chunk") or e.name.endswith(".parquet"))]
     return sorted(out)
 
 
@@ -1306,13 +1281,12 @@ def _stored(
 ) -> tuple[RunStatistics, dict[str, Any]]:
     """The statistics and timing of chunk ``index``, its timing from ``record`` (its line of
     the chunk log); with ``verify``, its file checked against ``record`` first."""
-    source: Path | bytes = chunk_path(path, index, int(manifest["chunks"]))
-    if verify:
-        source = _verified(Path(source), manifest, layout, index, record)
+    file = chunk_path(path, index, int(manifest["chunks"]))
+    source: Path | bytes = _verified(file, manifest, layout, index, record) if verify else file
     meta, games = _read_parquet_meta(source, layout)
     _check_meta(meta, games, index, manifest)
     stats = _chunk_statistics(meta, games, layout)
-    return stats, {k: record[k] for k in _TIMING if k in record}
+    return stats, {k: record[k] for k in _TIMING}
 
 
 def _lock(where: Path) -> IO[bytes] | None:
@@ -1416,7 +1390,7 @@ class RunReader:
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> RunReader:
         """The run in directory ``path``. Raises :class:`RunDirectoryError` when it is not a
-        run directory (or one of an earlier format), when its chunks are another run's than
+        run directory of the format this tradewinds reads, when its chunks are another run's than
         its manifest's (see :func:`foreign_run`) or when it has no chunk log (saying how to
         rebuild it), and :class:`ChunkError` when a chunk is missing or not recorded in the
         chunk log (naming the first and how to finish or repair the run). Malformed lines of
@@ -1514,8 +1488,8 @@ class RunReader:
             meta, arrays = _read_chunk(source, self.layout, first)
             _check_meta(meta, int(arrays["moves"].shape[0]), index, self.manifest)
             meta = {**meta, **{k: record[k] for k in _TIMING}}
-            part = RangeResult(first=first, games=games, elapsed_seconds=float(meta.get("elapsed_seconds", 0.0)),
-                               threads=int(meta.get("threads", 1)), arrays=arrays)
+            part = RangeResult(first=first, games=games, elapsed_seconds=float(record["elapsed_seconds"]),
+                               threads=int(record["threads"]), arrays=arrays)
             part.check(self.layout)
         except ValueError as e:
             raise _chunk_error(self.path, self.manifest, index, str(e)) from None

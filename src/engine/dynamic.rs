@@ -4,12 +4,12 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::error::Result;
-use super::game::{Action, Game, GameSpec};
+use super::agents::{choose, AgentScratch, AgentSpec};
+use super::error::{EngineError, Result};
+use super::game::{Action, Actor, Game, GameSpec};
 use super::record::{LogEntry, Record};
 use super::report::{ScoreRecord, ScoreReport};
-use super::rng::rng_from_seed;
-use super::agents::AgentSpec;
+use super::rng::{rng_from_seed, Rng};
 use super::simulate::{replay_game, simulate_agents, simulate_run, Progress, SimulationResult};
 use super::state::GameState;
 use super::svg::Viewer;
@@ -118,6 +118,10 @@ pub trait DynState: Send + Sync {
     fn log(&self, observer: Option<usize>) -> Result<Vec<LogEntry>>;
     /// The action a built-in agent picks for the player to move (`seed` drives its randomness).
     fn agent_action(&self, agent: &AgentSpec, seed: u64) -> Result<Action>;
+    /// The action a built-in agent picks for the player to move, drawing from `rng` (and
+    /// reusing `scratch`'s buffers): successive calls with one generator choose as the agents
+    /// of a simulated game choose from their game's stream (see [`play_game`](super::simulate::play_game)).
+    fn agent_action_from(&self, agent: &AgentSpec, rng: &mut Rng, scratch: &mut AgentScratch) -> Result<Action>;
 }
 
 /// A configured game behind a shared pointer, usable as `dyn DynGame`.
@@ -312,5 +316,12 @@ impl<G: Game> DynState for GameState<G> {
     }
     fn agent_action(&self, agent: &AgentSpec, seed: u64) -> Result<Action> {
         GameState::agent_action(self, agent, seed)
+    }
+    fn agent_action_from(&self, agent: &AgentSpec, rng: &mut Rng, scratch: &mut AgentScratch) -> Result<Action> {
+        match self.actor() {
+            Actor::Player(p) => Ok(choose(agent, &**self.game(), self.inner(), p, rng, scratch)),
+            Actor::Chance => Err(EngineError::InvalidRequest("no agent acts at a chance node".into())),
+            Actor::Terminal => Err(EngineError::InvalidRequest("the game is over".into())),
+        }
     }
 }

@@ -5,8 +5,9 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use convert::Int;
+use convert::{Int, Seed};
 
+mod agent_stream;
 mod convert;
 mod errors;
 mod game;
@@ -68,6 +69,14 @@ fn replay(record: &str, moves: Option<Int>) -> PyResult<State> {
     Ok(State::wrap(game, inner))
 }
 
+/// The seed of sub-stream `index` of the stream `seed` (SplitMix64 mixing): game `index` of a
+/// run seeded `seed` is dealt from `derive_seed(seed, index)`.
+#[pyfunction]
+#[pyo3(text_signature = "(seed, index)")]
+fn derive_seed(seed: Seed, index: Seed) -> u64 {
+    crate::engine::rng::derive_seed(seed.0, index.0)
+}
+
 /// Builds a game from `Game.config_json()` text (used by pickle).
 #[pyfunction]
 fn _load_config(config_json: &str) -> PyResult<Game> {
@@ -117,10 +126,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ScoreReport>()?;
     m.add_class::<vector::VectorGame>()?;
     m.add_class::<vector::VectorStep>()?;
+    m.add_class::<agent_stream::AgentStream>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(configurations, m)?)?;
     m.add_function(wrap_pyfunction!(options, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
+    m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(_load_config, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(_check_panic_guard, m)?)?;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 
 use super::convert::{action_id, player_index, Int, Seed};
 use super::errors::{engine, guard, IllegalActionError};
@@ -48,6 +48,11 @@ pub struct State {
 impl State {
     pub(crate) fn wrap(game: Arc<dyn DynGame>, inner: Box<dyn DynState>) -> Self {
         State { game, inner }
+    }
+
+    /// The engine's state.
+    pub(crate) fn dyn_state(&self) -> &dyn DynState {
+        &*self.inner
     }
 
     fn duplicate(&self) -> PyResult<State> {
@@ -225,6 +230,26 @@ impl State {
     /// The score broken down by scoring category.
     fn score_report(&self) -> PyResult<ScoreReport> {
         guard(|| Ok(ScoreReport { inner: self.inner.score_report() }))
+    }
+
+    /// The numbers of the score report, as `Game.simulate` records each game: a dict of
+    /// `points` (a row per seat, a value per category), `totals` (the scores), `winners`,
+    /// `opponent_totals` (in the order of `Game.opponents`), `opponent_winners` (their
+    /// indices) and `tier` (the tier reached, an index into `Game.tiers`, or None).
+    fn score_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let record = guard(|| Ok(self.inner.score_record()))?;
+        let categories = record.points.len() / record.totals.len().max(1);
+        let points: Vec<&[f64]> = (0..record.totals.len())
+            .map(|p| &record.points[p * categories..(p + 1) * categories])
+            .collect();
+        let d = PyDict::new(py);
+        d.set_item("points", points)?;
+        d.set_item("totals", &record.totals)?;
+        d.set_item("winners", &record.winners)?;
+        d.set_item("opponent_totals", &record.opponent_totals)?;
+        d.set_item("opponent_winners", &record.opponent_winners)?;
+        d.set_item("tier", record.tier)?;
+        Ok(d)
     }
 
     /// What `player` may know, as text.
