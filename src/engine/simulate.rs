@@ -57,7 +57,12 @@ pub struct GameRecord {
 }
 
 /// The agents of a game draw from a stream of their own: the seed's, with these bits flipped.
-pub const AGENT_STREAM: u64 = 0xA6E7_5EED;
+const AGENT_STREAM: u64 = 0xA6E7_5EED;
+
+/// The seed of the stream the agents of game `index` of the run seeded `seed` draw from.
+pub fn agent_seed(seed: u64, index: u64) -> u64 {
+    derive_seed(seed ^ AGENT_STREAM, index)
+}
 
 /// What measuring a game's design metrics reuses from game to game, and how often it
 /// evaluates the position: at every `every`-th decision (see [`super::metrics::evaluates`]).
@@ -96,7 +101,7 @@ pub fn play_game<G: Game>(
         m.trajectory.reset();
     }
     let mut chance_rng = rng_from_seed(derive_seed(seed, index));
-    let mut agent_rng = rng_from_seed(derive_seed(seed ^ AGENT_STREAM, index));
+    let mut agent_rng = rng_from_seed(agent_seed(seed, index));
     let mut state = game.initial_state();
     let mut moves = 0u64;
     let mut decisions = 0u64;
@@ -147,7 +152,7 @@ pub fn play_game<G: Game>(
 /// it (the same streams of chance and of the agents), as a state with its history: for the
 /// record and the log of a game chosen after a run, which costs the run nothing.
 pub fn replay_game<G: Game>(game: Arc<G>, agents: &[AgentSpec], seed: u64, index: u64) -> GameState<G> {
-    let mut agent_rng = rng_from_seed(derive_seed(seed ^ AGENT_STREAM, index));
+    let mut agent_rng = rng_from_seed(agent_seed(seed, index));
     let mut scratch = AgentScratch::default();
     let mut state = GameState::new(Arc::clone(&game), derive_seed(seed, index), false);
     while let Actor::Player(p) = state.actor() {

@@ -22,7 +22,7 @@
 //! in (its returns, and whether it ended by its rules or was truncated) and, with
 //! `auto_reset`, started again at once. Game `i`'s `e`-th episode (counting from 0) draws
 //! chance from seed `derive_seed(derive_seed(seed, i), e)` and its agents from
-//! `derive_seed(derive_seed(seed ^ AGENT_STREAM, i), e)`: like [`super::simulate`]'s games, every
+//! `derive_seed(agent_seed(seed, i), e)` ([`super::simulate::agent_seed`]): like [`super::simulate`]'s games, every
 //! game depends only on the master seed, its index, its episode and the actions it was given,
 //! never on the thread count or on the number of games beside it.
 //!
@@ -47,7 +47,7 @@ use super::dynamic::DynState;
 use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Game, GameSpec};
 use super::rng::{derive_seed, rng_from_seed, Rng};
-use super::simulate::AGENT_STREAM;
+use super::simulate::agent_seed;
 use super::state::GameState;
 
 /// The most games one vector game may hold.
@@ -328,7 +328,7 @@ impl VectorBuffers {
 pub fn episode_seeds(seed: u64, index: u64, episode: u64) -> (u64, u64) {
     (
         derive_seed(derive_seed(seed, index), episode),
-        derive_seed(derive_seed(seed ^ AGENT_STREAM, index), episode),
+        derive_seed(agent_seed(seed, index), episode),
     )
 }
 

@@ -7,8 +7,8 @@ use super::convert::Seed;
 use super::errors::{detached, engine};
 use super::state::State;
 use crate::engine::agents::AgentScratch;
-use crate::engine::rng::{derive_seed, rng_from_seed, Rng};
-use crate::engine::simulate::AGENT_STREAM;
+use crate::engine::rng::{rng_from_seed, Rng};
+use crate::engine::simulate::agent_seed;
 use crate::engine::AgentSpec;
 
 /// The stream the built-in agents of game `index` of the run seeded `seed` draw from, the one
@@ -26,7 +26,7 @@ impl AgentStream {
     #[new]
     #[pyo3(text_signature = "(seed, index)")]
     fn new(seed: Seed, index: Seed) -> Self {
-        let seed = derive_seed(seed.0 ^ AGENT_STREAM, index.0);
+        let seed = agent_seed(seed.0, index.0);
         AgentStream { seed, rng: rng_from_seed(seed), scratch: AgentScratch::default() }
     }
 
