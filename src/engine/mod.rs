@@ -36,7 +36,7 @@ pub use definition::{DataFileDecl, GameDefinition};
 pub use dynamic::{DynGame, DynState, Handle};
 pub use error::{panic_message, EngineError, Result};
 pub use game::{Action, Actor, Describe, Picture, Evaluate, Game, GameSpec, Positions, Resample, Rules, View, CHANCE, MAX_SEATS, TERMINAL};
-pub use options::{OptionDecl, OptionKind, Options};
+pub use options::{Opt, OptionDecl, OptionKind, Options};
 pub use record::{LogEntry, Record, RECORD_FORMAT};
 pub use report::{OpponentRow, ScoreRecord, ScoreReport};
 pub use rng::Rng;

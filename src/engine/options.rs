@@ -2,6 +2,8 @@
 //! default), and [`Options::parse`] validates what a caller gave against that list, so every
 //! game's `tw.load` errors name the option and what is allowed, in the same words.
 
+use std::marker::PhantomData;
+
 use serde_json::{Map, Value};
 
 use super::error::{EngineError, Result};
@@ -32,20 +34,6 @@ pub struct OptionDecl {
 }
 
 impl OptionDecl {
-    /// The component data file (`data`), for games that have one.
-    pub const DATA: OptionDecl =
-        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "the component data file" };
-
-    /// The move bound (`max_turns`): turns after which a game is cut off as truncated.
-    pub const fn max_turns(default: u32) -> OptionDecl {
-        OptionDecl {
-            name: "max_turns",
-            kind: OptionKind::Int { min: 1, max: 100_000, default: default as i64 },
-            configuration: false,
-            doc: "turns after which a game is cut off as truncated, with no winner",
-        }
-    }
-
     /// What the option allows, for error messages and listings.
     pub fn allowed(&self) -> String {
         match self.kind {
@@ -95,6 +83,110 @@ impl OptionDecl {
     }
 }
 
+/// The value an option of a kind holds, as [`Options::get`] reads it: each kind of [`Opt`] is
+/// a type, so reading an option as another kind does not compile.
+pub trait Kind {
+    type Value<'a>;
+    fn read(value: &Value) -> Self::Value<'_>;
+}
+
+/// An integer option ([`OptionKind::Int`]).
+pub struct Int;
+/// A choice among names ([`OptionKind::Choice`]).
+pub struct Choice;
+/// A boolean option ([`OptionKind::Bool`]).
+pub struct Flag;
+/// The component data file ([`OptionKind::Data`]).
+pub struct DataFile;
+
+impl Kind for Int {
+    type Value<'a> = i64;
+    fn read(value: &Value) -> i64 {
+        value.as_i64().expect("an integer option holds an integer")
+    }
+}
+
+impl Kind for Choice {
+    type Value<'a> = &'a str;
+    fn read(value: &Value) -> &str {
+        value.as_str().expect("a choice option holds a name")
+    }
+}
+
+impl Kind for Flag {
+    type Value<'a> = bool;
+    fn read(value: &Value) -> bool {
+        value.as_bool().expect("a boolean option holds a boolean")
+    }
+}
+
+impl Kind for DataFile {
+    type Value<'a> = &'a Value;
+    fn read(value: &Value) -> &Value {
+        value
+    }
+}
+
+/// A game's option, declared once as a constant of its kind: the game lists its declaration
+/// (`PLAYERS.decl`) in [`crate::engine::GameDefinition::OPTIONS`] and reads its value with
+/// `options.get(&PLAYERS)`, so a misspelt name does not compile and the value has its type.
+#[derive(Debug, Clone, Copy)]
+pub struct Opt<K> {
+    pub decl: OptionDecl,
+    kind: PhantomData<K>,
+}
+
+impl<K> Opt<K> {
+    const fn of(name: &'static str, kind: OptionKind) -> Self {
+        Opt { decl: OptionDecl { name, kind, configuration: false, doc: "" }, kind: PhantomData }
+    }
+
+    /// Each value of the option is a configuration of its own, which the shared checks play
+    /// ([`configurations`]).
+    pub const fn configuration(mut self) -> Self {
+        self.decl.configuration = true;
+        self
+    }
+
+    /// What the option changes, in one line for people.
+    pub const fn doc(mut self, doc: &'static str) -> Self {
+        self.decl.doc = doc;
+        self
+    }
+}
+
+impl Opt<Int> {
+    /// An integer in `min..=max`.
+    pub const fn int(name: &'static str, min: i64, max: i64, default: i64) -> Self {
+        Self::of(name, OptionKind::Int { min, max, default })
+    }
+
+    /// The move bound (`max_turns`): turns after which a game is cut off as truncated.
+    pub const fn max_turns(default: u32) -> Self {
+        Self::int("max_turns", 1, 100_000, default as i64)
+            .doc("turns after which a game is cut off as truncated, with no winner")
+    }
+}
+
+impl Opt<Choice> {
+    /// One of `values`.
+    pub const fn choice(name: &'static str, values: &'static [&'static str], default: &'static str) -> Self {
+        Self::of(name, OptionKind::Choice { values, default })
+    }
+}
+
+impl Opt<Flag> {
+    /// `true` or `false`.
+    pub const fn flag(name: &'static str, default: bool) -> Self {
+        Self::of(name, OptionKind::Bool { default })
+    }
+}
+
+impl Opt<DataFile> {
+    /// The component data file (`data`), for games that have one.
+    pub const DATA: Self = Self::of("data", OptionKind::Data).doc("the component data file");
+}
+
 /// Every option of a game with its value: the given ones checked, the others at their defaults.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
@@ -130,23 +222,10 @@ impl Options {
         Ok(Options { values })
     }
 
-    fn get(&self, name: &str) -> &Value {
-        self.values.get(name).unwrap_or_else(|| panic!("option {name:?} is not declared"))
-    }
-
-    /// An integer option's value.
-    pub fn int(&self, name: &str) -> i64 {
-        self.get(name).as_i64().expect("an integer option holds an integer")
-    }
-
-    /// A choice option's value.
-    pub fn choice(&self, name: &str) -> &str {
-        self.get(name).as_str().expect("a choice option holds a name")
-    }
-
-    /// A boolean option's value.
-    pub fn flag(&self, name: &str) -> bool {
-        self.get(name).as_bool().expect("a boolean option holds a boolean")
+    /// The value of option `option`, of its kind's type.
+    pub fn get<K: Kind>(&self, option: &Opt<K>) -> K::Value<'_> {
+        let name = option.decl.name;
+        K::read(self.values.get(name).unwrap_or_else(|| panic!("option {name:?} is not among the game's OPTIONS")))
     }
 
     /// The game's configuration as saved states and records carry it: the game's name, every
@@ -158,11 +237,6 @@ impl Options {
             m.insert("data".into(), d.clone());
         }
         Value::Object(m)
-    }
-
-    /// A data option's value as given (`null` for the shipped file).
-    pub fn data(&self, name: &str) -> &Value {
-        self.get(name)
     }
 }
 
@@ -190,12 +264,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const DECLS: &[OptionDecl] = &[
-        OptionDecl { name: "players", kind: OptionKind::Int { min: 1, max: 3, default: 2 }, configuration: true, doc: "1 to 3 seats" },
-        OptionDecl { name: "mode", kind: OptionKind::Choice { values: &["base", "solo"], default: "base" }, configuration: true, doc: "" },
-        OptionDecl { name: "fast", kind: OptionKind::Bool { default: false }, configuration: false, doc: "" },
-        OptionDecl { name: "data", kind: OptionKind::Data, configuration: false, doc: "" },
-    ];
+    const PLAYERS: Opt<Int> = Opt::int("players", 1, 3, 2).configuration().doc("1 to 3 seats");
+    const MODE: Opt<Choice> = Opt::choice("mode", &["base", "solo"], "base").configuration();
+    const FAST: Opt<Flag> = Opt::flag("fast", false);
+    const DECLS: &[OptionDecl] = &[PLAYERS.decl, MODE.decl, FAST.decl, Opt::DATA.decl];
 
     fn given(v: Value) -> Map<String, Value> {
         v.as_object().unwrap().clone()
@@ -204,8 +276,8 @@ mod tests {
     #[test]
     fn defaults_fill_what_is_not_given() {
         let o = Options::parse("g", DECLS, &given(json!({"mode": "solo"}))).unwrap();
-        assert_eq!((o.int("players"), o.choice("mode"), o.flag("fast")), (2, "solo", false));
-        assert_eq!(o.data("data"), &Value::Null);
+        assert_eq!((o.get(&PLAYERS), o.get(&MODE), o.get(&FAST)), (2, "solo", false));
+        assert_eq!(o.get(&Opt::DATA), &Value::Null);
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! players, by its complete rules. `docs/games/before-the-wind.md` records the rulings;
 //! `docs/dev/before-the-wind-records.md` maps every rule to its code and test.
 
+use crate::engine::options::{Choice, Int, Opt};
 use crate::engine::data::ComponentData;
-use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
+use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, Options, Result};
 use crate::engine::prelude::*;
 
 pub mod actions;
@@ -49,34 +50,26 @@ pub struct BeforeTheWind {
     spec: GameSpec,
 }
 
+/// The options, each declared once and read by its constant.
+const PLAYERS: Opt<Int> = Opt::int("players", 2, 4, 3).configuration().doc("Before the Wind is for 2, 3 or 4 players");
+const BANK: Opt<Choice> = Opt::choice("bank", BANK_CHOICES, "unlimited").configuration().doc(
+    "the bank of guilders: \"unlimited\" (it always pays) or \"limited\" to the box's guilders, 228 (ruling 17)",
+);
+const MAX_TURNS: Opt<Int> = Opt::max_turns(DEFAULT_MAX_TURNS);
+
 impl GameDefinition for BeforeTheWind {
     const NAME: &'static str = "before-the-wind";
     const TITLE: &'static str = "Before the Wind";
-    const OPTIONS: &'static [OptionDecl] = &[
-        OptionDecl {
-            name: "players",
-            kind: OptionKind::Int { min: 2, max: 4, default: 3 },
-            configuration: true,
-            doc: "Before the Wind is for 2, 3 or 4 players",
-        },
-        OptionDecl {
-            name: "bank",
-            kind: OptionKind::Choice { values: BANK_CHOICES, default: "unlimited" },
-            configuration: true,
-            doc: "the bank of guilders: \"unlimited\" (it always pays) or \"limited\" to the box's guilders, 228 (ruling 17)",
-        },
-        OptionDecl::max_turns(DEFAULT_MAX_TURNS),
-        OptionDecl::DATA,
-    ];
+    const OPTIONS: &'static [OptionDecl] = &[PLAYERS.decl, BANK.decl, MAX_TURNS.decl, Opt::DATA.decl];
     const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
     const NOTATION: &'static str = include_str!("text/notation.md");
     const DATA_FILE: Option<DataFileDecl> = Some(DataFileDecl::of::<Data>());
 
     fn from_options(options: &Options) -> Result<Self> {
-        let players = options.int("players") as usize;
-        let max_turns = options.int("max_turns") as u32;
-        let limited_bank = options.choice("bank") == "limited";
-        let data = Data::from_option(options.data("data"))?;
+        let players = options.get(&PLAYERS) as usize;
+        let max_turns = options.get(&MAX_TURNS) as u32;
+        let limited_bank = options.get(&BANK) == "limited";
+        let data = Data::from_option(options.get(&Opt::DATA))?;
         let custom_data = data.custom_file();
         let r = &data.rules;
         if (players as u32) * (r.starting_goods as u32) > 4 * r.goods_per_kind as u32 {

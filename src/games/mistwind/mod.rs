@@ -5,8 +5,9 @@
 //! `docs/dev/mistwind-records.md` maps every rule to its code and test and says what is not
 //! built yet.
 
+use crate::engine::options::{Choice, Flag, Int, Opt};
 use crate::engine::data::ComponentData;
-use crate::engine::{DataFileDecl, EngineError, GameDefinition, GameSpec, OptionDecl, OptionKind, Options, Result};
+use crate::engine::{DataFileDecl, EngineError, GameDefinition, GameSpec, OptionDecl, Options, Result};
 
 pub mod actions;
 mod automa;
@@ -58,59 +59,44 @@ pub struct Mistwind {
     pub(crate) spec: GameSpec,
 }
 
+/// The options, each declared once and read by its constant.
+const PLAYERS: Opt<Int> = Opt::int("players", 1, 5, 3).configuration().doc(
+    "Mistwind with 1 to 5 players (4 rounds, 5 with 5 players); 2 players play with two automa players, 1 (the solo mode) with three",
+);
+const DIFFICULTY: Opt<Choice> = Opt::choice("difficulty", &data::DIFFICULTY_LEVELS, "easy").configuration().doc(
+    "the solo mode's goal: easy (Mushroom Farmer), medium (Port Worker), hard (Deep-Mist Diver); only with players=1",
+);
+const RESOURCE_BOARD: Opt<Choice> = Opt::choice("resource_board", &data::SIDES, "A").configuration().doc(
+    "the resource board's side: A, or B with its interactive actions (the rulebook's \"Alternative Tableau Sides\")",
+);
+const WORKER_BOARD: Opt<Choice> = Opt::choice("worker_board", &data::SIDES, "A").configuration().doc(
+    "the worker board's side: A, or B with its interactive actions (the rulebook's \"Alternative Tableau Sides\")",
+);
+const FIELD5_INCOME_FIELDS: Opt<Flag> = Opt::flag("field5_income_fields", true).doc(
+    "ruling 33: worker board side B's field 5 may use resource board side B's income fields (2 and 3), its user then receiving that income for the rest of the round (false: the income fields cannot be used with field 5)",
+);
+
 impl GameDefinition for Mistwind {
     const NAME: &'static str = "mistwind";
     const TITLE: &'static str = "Mistwind";
-    const OPTIONS: &'static [OptionDecl] = &[
-        OptionDecl {
-            name: "players",
-            kind: OptionKind::Int { min: 1, max: 5, default: 3 },
-            configuration: true,
-            doc: "Mistwind with 1 to 5 players (4 rounds, 5 with 5 players); 2 players play with two automa players, 1 (the solo mode) with three",
-        },
-        OptionDecl {
-            name: "difficulty",
-            kind: OptionKind::Choice { values: &data::DIFFICULTY_LEVELS, default: "easy" },
-            configuration: true,
-            doc: "the solo mode's goal: easy (Mushroom Farmer), medium (Port Worker), hard (Deep-Mist Diver); only with players=1",
-        },
-        OptionDecl {
-            name: "resource_board",
-            kind: OptionKind::Choice { values: &data::SIDES, default: "A" },
-            configuration: true,
-            doc: "the resource board's side: A, or B with its interactive actions (the rulebook's \"Alternative Tableau Sides\")",
-        },
-        OptionDecl {
-            name: "worker_board",
-            kind: OptionKind::Choice { values: &data::SIDES, default: "A" },
-            configuration: true,
-            doc: "the worker board's side: A, or B with its interactive actions (the rulebook's \"Alternative Tableau Sides\")",
-        },
-        OptionDecl {
-            name: "field5_income_fields",
-            kind: OptionKind::Bool { default: true },
-            configuration: false,
-            doc: "ruling 33: worker board side B's field 5 may use resource board side B's income fields (2 and 3), its user then receiving that income for the rest of the round (false: the income fields cannot be used with field 5)",
-        },
-        OptionDecl::DATA,
-    ];
+    const OPTIONS: &'static [OptionDecl] = &[PLAYERS.decl, DIFFICULTY.decl, RESOURCE_BOARD.decl, WORKER_BOARD.decl, FIELD5_INCOME_FIELDS.decl, Opt::DATA.decl];
     const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
     const NOTATION: &'static str = include_str!("text/notation.md");
     const DATA_FILE: Option<DataFileDecl> = Some(DataFileDecl::of::<Data>());
 
     fn from_options(options: &Options) -> Result<Self> {
-        let players = options.int("players") as usize;
-        let difficulty = options.choice("difficulty");
+        let players = options.get(&PLAYERS) as usize;
+        let difficulty = options.get(&DIFFICULTY);
         if players > 1 && difficulty != data::DIFFICULTY_LEVELS[0] {
             return Err(EngineError::option("difficulty", "difficulties are for the solo mode (players=1)"));
         }
         let difficulty = data::DIFFICULTY_LEVELS.iter().position(|&d| d == difficulty).unwrap_or(0);
-        let data = Data::from_option(options.data("data"))?;
-        let side = data::SIDES.iter().position(|&x| x == options.choice("resource_board")).unwrap_or(0);
+        let data = Data::from_option(options.get(&Opt::DATA))?;
+        let side = data::SIDES.iter().position(|&x| x == options.get(&RESOURCE_BOARD)).unwrap_or(0);
         let resource_board = data.resource_sides[side].ok_or_else(|| EngineError::option("resource_board", "the data file has no side B of the resource board"))?;
-        let side = data::SIDES.iter().position(|&x| x == options.choice("worker_board")).unwrap_or(0);
+        let side = data::SIDES.iter().position(|&x| x == options.get(&WORKER_BOARD)).unwrap_or(0);
         let worker_board = data.worker_sides[side].ok_or_else(|| EngineError::option("worker_board", "the data file has no side B of the worker board"))?;
-        let field5_income_fields = options.flag("field5_income_fields");
+        let field5_income_fields = options.get(&FIELD5_INCOME_FIELDS);
         let custom_data = data.custom_file();
         let rounds = data.rounds(players);
         let (automa, order) = table(players);

@@ -2,8 +2,9 @@
 //! `docs/games/nauticus.md` records the rulings; `docs/dev/nauticus-records.md` maps every
 //! rule to its code and test and says what is not built yet.
 
+use crate::engine::options::{Int, Opt};
 use crate::engine::data::ComponentData;
-use crate::engine::{DataFileDecl, GameSpec, OptionDecl, OptionKind, Options, Result};
+use crate::engine::{DataFileDecl, GameSpec, OptionDecl, Options, Result};
 use crate::engine::prelude::*;
 
 pub mod actions;
@@ -38,25 +39,22 @@ pub struct Nauticus {
     spec: GameSpec,
 }
 
+/// The options, each declared once and read by its constant.
+const PLAYERS: Opt<Int> = Opt::int("players", 2, 4, 3)
+    .configuration()
+    .doc("Nauticus is for 2, 3 or 4 players (4 rounds with 2 players, 5 with 3 or 4)");
+
 impl GameDefinition for Nauticus {
     const NAME: &'static str = "nauticus";
     const TITLE: &'static str = "Nauticus";
-    const OPTIONS: &'static [OptionDecl] = &[
-        OptionDecl {
-            name: "players",
-            kind: OptionKind::Int { min: 2, max: 4, default: 3 },
-            configuration: true,
-            doc: "Nauticus is for 2, 3 or 4 players (4 rounds with 2 players, 5 with 3 or 4)",
-        },
-        OptionDecl::DATA,
-    ];
+    const OPTIONS: &'static [OptionDecl] = &[PLAYERS.decl, Opt::DATA.decl];
     const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
     const NOTATION: &'static str = include_str!("text/notation.md");
     const DATA_FILE: Option<DataFileDecl> = Some(DataFileDecl::of::<Data>());
 
     fn from_options(options: &Options) -> Result<Self> {
-        let players = options.int("players") as usize;
-        let data = Data::from_option(options.data("data"))?;
+        let players = options.get(&PLAYERS) as usize;
+        let data = Data::from_option(options.get(&Opt::DATA))?;
         let custom_data = data.custom_file();
         let rounds = data.rounds[&players];
         let spec = GameSpec {

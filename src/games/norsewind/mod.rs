@@ -2,9 +2,10 @@
 //! `docs/games/norsewind.md` records the rulings; `docs/dev/norsewind-records.md` maps every
 //! rule to its code and test and says what is not built yet.
 
+use crate::engine::options::{Flag, Int, Opt};
 use crate::engine::data::ComponentData;
 use crate::engine::prelude::*;
-use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
+use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, Options, Result};
 
 pub mod actions;
 pub mod data;
@@ -47,54 +48,39 @@ pub struct Norsewind {
     spec: GameSpec,
 }
 
+/// The options, each declared once and read by its constant.
+const PLAYERS: Opt<Int> = Opt::int("players", 1, 4, 2)
+    .configuration()
+    .doc("Norsewind is for 1 (solo, against the Vikings), 2, 3 or 4 players");
+const FREE_START: Opt<Flag> = Opt::flag("free_start", false)
+    .configuration()
+    .doc("variant: each player places his starting card in the kingdom of his choice");
+const RANDOM_KINGDOM_TILES: Opt<Flag> = Opt::flag("random_kingdom_tiles", false).configuration().doc(
+    "variant: 4 random kingdom tiles instead of 2 green and 2 red (not in the solo game, whose level sets the tiles)",
+);
+const LEVEL: Opt<Int> = Opt::int("level", 1, 7, 1)
+    .configuration()
+    .doc("the solo game's level, 1 to 7 (its kingdom tiles and Viking cards); only with players=1");
+const CASTLE_LOCK: Opt<Flag> = Opt::flag("castle_lock", true).doc(
+    "ruling 6: a castle a player returned cannot be his again before the next building (false: no lock; castle swaps can then go on until max_turns)",
+);
+const MAX_TURNS: Opt<Int> = Opt::max_turns(DEFAULT_MAX_TURNS);
+
 impl GameDefinition for Norsewind {
     const NAME: &'static str = "norsewind";
     const TITLE: &'static str = "Norsewind";
     const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
     const NOTATION: &'static str = include_str!("text/notation.md");
-    const OPTIONS: &'static [OptionDecl] = &[
-        OptionDecl {
-            name: "players",
-            kind: OptionKind::Int { min: 1, max: 4, default: 2 },
-            configuration: true,
-            doc: "Norsewind is for 1 (solo, against the Vikings), 2, 3 or 4 players",
-        },
-        OptionDecl {
-            name: "free_start",
-            kind: OptionKind::Bool { default: false },
-            configuration: true,
-            doc: "variant: each player places his starting card in the kingdom of his choice",
-        },
-        OptionDecl {
-            name: "random_kingdom_tiles",
-            kind: OptionKind::Bool { default: false },
-            configuration: true,
-            doc: "variant: 4 random kingdom tiles instead of 2 green and 2 red (not in the solo game, whose level sets the tiles)",
-        },
-        OptionDecl {
-            name: "level",
-            kind: OptionKind::Int { min: 1, max: 7, default: 1 },
-            configuration: true,
-            doc: "the solo game's level, 1 to 7 (its kingdom tiles and Viking cards); only with players=1",
-        },
-        OptionDecl {
-            name: "castle_lock",
-            kind: OptionKind::Bool { default: true },
-            configuration: false,
-            doc: "ruling 6: a castle a player returned cannot be his again before the next building (false: no lock; castle swaps can then go on until max_turns)",
-        },
-        OptionDecl::max_turns(DEFAULT_MAX_TURNS),
-        OptionDecl::DATA,
-    ];
+    const OPTIONS: &'static [OptionDecl] = &[PLAYERS.decl, FREE_START.decl, RANDOM_KINGDOM_TILES.decl, LEVEL.decl, CASTLE_LOCK.decl, MAX_TURNS.decl, Opt::DATA.decl];
     const DATA_FILE: Option<DataFileDecl> = Some(DataFileDecl::of::<Data>());
 
     fn from_options(options: &Options) -> Result<Self> {
-        let players = options.int("players") as usize;
-        let level = options.int("level") as u8;
-        let free_start = options.flag("free_start");
-        let random_tiles = options.flag("random_kingdom_tiles");
-        let max_turns = options.int("max_turns") as u32;
-        let castle_lock = options.flag("castle_lock");
+        let players = options.get(&PLAYERS) as usize;
+        let level = options.get(&LEVEL) as u8;
+        let free_start = options.get(&FREE_START);
+        let random_tiles = options.get(&RANDOM_KINGDOM_TILES);
+        let max_turns = options.get(&MAX_TURNS) as u32;
+        let castle_lock = options.get(&CASTLE_LOCK);
         if players > 1 && level != 1 {
             return Err(EngineError::option("level", "levels are for the solo game (players=1)"));
         }
@@ -104,7 +90,7 @@ impl GameDefinition for Norsewind {
                 "the solo game's level sets its kingdom tiles (players=1 takes no random_kingdom_tiles)",
             ));
         }
-        let data = Data::from_option(options.data("data"))?;
+        let data = Data::from_option(options.get(&Opt::DATA))?;
         let custom_data = data.custom_file();
         let solo = players == 1;
         let castles = data.cards.iter().filter(|c| c.kind == data::CASTLE).count();

@@ -2,8 +2,9 @@
 //! `docs/games/north-wind.md` records the rulings; `docs/dev/north-wind-records.md` maps
 //! every rule to its code and test.
 
+use crate::engine::options::{Choice, Int, Opt};
 use crate::engine::data::ComponentData;
-use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, OptionKind, Options, Result};
+use crate::engine::{DataFileDecl, EngineError, GameSpec, OptionDecl, Options, Result};
 use crate::engine::prelude::*;
 
 pub mod actions;
@@ -53,34 +54,26 @@ pub struct NorthWind {
     spec: GameSpec,
 }
 
+/// The options, each declared once and read by its constant.
+const PLAYERS: Opt<Int> = Opt::int("players", 2, 4, 3).configuration().doc("North Wind is for 2, 3 or 4 players");
+const MAX_TURNS: Opt<Int> = Opt::max_turns(DEFAULT_MAX_TURNS);
+const GOLD: Opt<Choice> = Opt::choice("gold", GOLD_CHOICES, "unlimited")
+    .configuration()
+    .doc("the bank of gold: \"unlimited\" (it always pays) or \"limited\" to the box's coins, 90 gold (ruling 13)");
+
 impl GameDefinition for NorthWind {
     const NAME: &'static str = "north-wind";
     const TITLE: &'static str = "North Wind";
     const HOW_TO_PLAY: &'static str = include_str!("text/how_to_play.md");
     const NOTATION: &'static str = include_str!("text/notation.md");
-    const OPTIONS: &'static [OptionDecl] = &[
-        OptionDecl {
-            name: "players",
-            kind: OptionKind::Int { min: 2, max: 4, default: 3 },
-            configuration: true,
-            doc: "North Wind is for 2, 3 or 4 players",
-        },
-        OptionDecl::max_turns(DEFAULT_MAX_TURNS),
-        OptionDecl {
-            name: "gold",
-            kind: OptionKind::Choice { values: GOLD_CHOICES, default: "unlimited" },
-            configuration: true,
-            doc: "the bank of gold: \"unlimited\" (it always pays) or \"limited\" to the box's coins, 90 gold (ruling 13)",
-        },
-        OptionDecl::DATA,
-    ];
+    const OPTIONS: &'static [OptionDecl] = &[PLAYERS.decl, MAX_TURNS.decl, GOLD.decl, Opt::DATA.decl];
     const DATA_FILE: Option<DataFileDecl> = Some(DataFileDecl::of::<Data>());
 
     fn from_options(options: &Options) -> Result<Self> {
-        let players = options.int("players") as usize;
-        let max_turns = options.int("max_turns") as u32;
-        let limited_gold = options.choice("gold") == "limited";
-        let data = Data::from_option(options.data("data"))?;
+        let players = options.get(&PLAYERS) as usize;
+        let max_turns = options.get(&MAX_TURNS) as u32;
+        let limited_gold = options.get(&GOLD) == "limited";
+        let data = Data::from_option(options.get(&Opt::DATA))?;
         let custom_data = data.custom_file();
         let r = &data.rules;
         if limited_gold && (r.gold_total as usize) < players * r.starting_gold as usize {

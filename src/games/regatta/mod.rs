@@ -17,9 +17,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::engine::options::{Flag, Int, Opt};
 use crate::engine::rng::{below, Rng};
 use crate::engine::{
-    Action, Actor, EngineError, Describe, Evaluate, Positions, Resample, Rules, View, GameDefinition, GameSpec, OpponentRow, OptionDecl, OptionKind, Options, Result,
+    Action, Actor, EngineError, Describe, Evaluate, Positions, Resample, Rules, View, GameDefinition, GameSpec, OpponentRow, OptionDecl, Options, Result,
     ScoreReport, Viewer, MAX_SEATS,
 };
 
@@ -64,6 +65,13 @@ pub struct State {
     pub revealed: [u8; MAX_SEATS],
 }
 
+/// The options, each declared once and read by its constant.
+const PLAYERS: Opt<Int> =
+    Opt::int("players", 1, MAX_SEATS as i64, 2).configuration().doc("seats, 1 to 5 (a solo seat needs the pace boat)");
+const PACE_BOAT: Opt<Flag> =
+    Opt::flag("pace_boat", false).configuration().doc("adds the pace boat, an opponent that is not a seat");
+const COURSE: Opt<Int> = Opt::int("course", 4, 60, 12).doc("spaces to the finish");
+
 impl GameDefinition for Regatta {
     const NAME: &'static str = "regatta";
     const TITLE: &'static str = "Regatta";
@@ -85,31 +93,12 @@ The table: \"round 3/12 course 12\": the round of the most and the spaces to the
 \"P0 at 5 sails set (last 2)\": a boat's position, this round's sails (a number once you may
 see them, \"set\" when set in secret, \"-\" before), and last round's sails; \"pace boat at 7\".
 ";
-    const OPTIONS: &'static [OptionDecl] = &[
-        OptionDecl {
-            name: "players",
-            kind: OptionKind::Int { min: 1, max: MAX_SEATS as i64, default: 2 },
-            configuration: true,
-            doc: "seats, 1 to 5 (a solo seat needs the pace boat)",
-        },
-        OptionDecl {
-            name: "pace_boat",
-            kind: OptionKind::Bool { default: false },
-            configuration: true,
-            doc: "adds the pace boat, an opponent that is not a seat",
-        },
-        OptionDecl {
-            name: "course",
-            kind: OptionKind::Int { min: 4, max: 60, default: 12 },
-            configuration: false,
-            doc: "spaces to the finish",
-        },
-    ];
+    const OPTIONS: &'static [OptionDecl] = &[PLAYERS.decl, PACE_BOAT.decl, COURSE.decl];
 
     fn from_options(options: &Options) -> Result<Self> {
-        let players = options.int("players") as usize;
-        let pace_boat = options.flag("pace_boat");
-        let course = options.int("course") as u32;
+        let players = options.get(&PLAYERS) as usize;
+        let pace_boat = options.get(&PACE_BOAT);
+        let course = options.get(&COURSE) as u32;
         if players == 1 && !pace_boat {
             return Err(EngineError::option("pace_boat", "a solo seat races the pace boat: set pace_boat=true"));
         }
