@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::data::{is_zero, per_player_count, within, ComponentData};
+use crate::engine::words::plural;
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -446,18 +447,19 @@ impl ComponentData for Data {
     }
 }
 
-/// `n` goods of kind `g`: "1 apple", "2 apples", "0 spices".
-/// A number of goods of any kind, the singular for one: "1 good", "2 goods".
+/// A number of goods of any kind: "1 good", "2 goods".
 pub fn goods_count(n: u32) -> String {
-    if n == 1 {
-        "1 good".into()
-    } else {
-        format!("{n} goods")
-    }
+    plural(n, "good", "goods")
 }
 
+/// `n` goods of kind `g`: "1 apple", "2 apples", "0 spices".
 pub fn count_of(n: u32, g: usize) -> String {
-    format!("{n} {}", if n == 1 { GOOD[g] } else { GOODS[g] })
+    plural(n, GOOD[g], GOODS[g])
+}
+
+/// An amount of money: "1 guilder", "5 guilders".
+pub fn guilders(n: u32) -> String {
+    plural(n, "guilder", "guilders")
 }
 
 /// "2 apples, 1 spice".
