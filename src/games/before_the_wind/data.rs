@@ -237,7 +237,7 @@ pub struct Data {
 
 impl ComponentData for Data {
     type File = DataFile;
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/before-the-wind.json");
+    const SHIPPED: &'static str = include_str!("data.json");
     const GAME: &'static str = "before-the-wind";
 
     fn file(&self) -> &DataFile {

@@ -763,7 +763,7 @@ fn worker_field(field: &str, f: &WorkerFieldFile) -> Result<WorkerField> {
 
 impl ComponentData for Data {
     type File = DataFile;
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/mistwind.json");
+    const SHIPPED: &'static str = include_str!("data.json");
     const GAME: &'static str = "mistwind";
 
     fn file(&self) -> &DataFile {

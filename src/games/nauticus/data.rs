@@ -301,7 +301,7 @@ pub struct Data {
 
 impl ComponentData for Data {
     type File = DataFile;
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/nauticus.json");
+    const SHIPPED: &'static str = include_str!("data.json");
     const GAME: &'static str = "nauticus";
 
     fn file(&self) -> &DataFile {

@@ -314,7 +314,7 @@ fn type_index(field: &str, name: &str, castle: bool) -> Result<u8> {
 
 impl ComponentData for Data {
     type File = DataFile;
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/norsewind.json");
+    const SHIPPED: &'static str = include_str!("data.json");
     const GAME: &'static str = "norsewind";
 
     fn file(&self) -> &DataFile {

@@ -283,7 +283,7 @@ pub struct Data {
 
 impl ComponentData for Data {
     type File = DataFile;
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/north-wind.json");
+    const SHIPPED: &'static str = include_str!("data.json");
     const GAME: &'static str = "north-wind";
 
     fn file(&self) -> &DataFile {
