@@ -21,7 +21,7 @@ from tradewinds._core import configurations
 
 
 def check_installed() -> None:
-    """tradewinds comes from this environment's site-packages, with its data files and stubs."""
+    """tradewinds comes from this environment's site-packages, with its stubs."""
     package = Path(tw.__file__).resolve().parent
     site = {Path(sysconfig.get_paths()[key]).resolve() for key in ("purelib", "platlib")}
     assert any(s in package.parents for s in site), f"tradewinds was imported from {package}, not from {site}"

@@ -8,6 +8,8 @@ import json
 import math
 import random
 import re
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,7 +27,7 @@ from tradewinds._core import options as declared_options
 PUBLIC_API = {
     "GAMES", "CHANCE", "TERMINAL", "load", "simulate", "IllegalActionError", "StateFormatError",
     "DataFileError", "SetupError", "OptionError", "TradewindsError", "Game", "State", "ScoreReport",
-    "SimulationResult", "Metrics", "data_path", "AGENT_NAMES", "Agent", "AgentFunction", "VectorGame", "VectorStep",
+    "SimulationResult", "Metrics", "data_text", "data_path", "AGENT_NAMES", "Agent", "AgentFunction", "VectorGame", "VectorStep",
     "RunDirectoryError", "ChunkError", "RunWriteError", "StrayFileWarning",
     "replay", "record_html", "RecordError", "configurations", "tournament", "TournamentResult",
     "sweep", "grid", "SweepResult", "optimise", "OptimisationResult", "objectives",
@@ -530,6 +532,47 @@ def test_data_path() -> None:
         path = tw.data_path(name)
         assert path.is_file() and path.suffix == ".json"
         json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_the_shipped_data_comes_from_the_core_not_from_a_file_of_the_package() -> None:
+    package = Path(tw.__file__).resolve().parent
+    assert not list(package.rglob("*.json"))
+    for name in games_with_data():
+        text = tw.data_text(name)
+        data = json.loads(text)
+        assert data["game"] == name and data["format"] == 1
+        assert tw.data_path(name).read_text(encoding="utf-8") == text
+        assert package not in tw.data_path(name).resolve().parents
+        # The text is the file the default game plays with: loading it changes nothing.
+        assert tw.load(name, data=data) == tw.load(name)
+    for unknown in ("no-such-game", "", "North-Wind"):
+        with pytest.raises(tw.OptionError, match="available games"):
+            tw.data_text(unknown)
+    for name in set(REGISTERED) - set(games_with_data()) - set(tw.GAMES):
+        with pytest.raises(tw.OptionError, match="unknown game"):
+            tw.data_text(name)
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the cache folder follows XDG_CACHE_HOME on Linux")
+def test_data_path_writes_into_the_cache_and_restores_an_edited_file(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    name = games_with_data()[0]
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = tw.data_path(name)
+    assert path == tmp_path / "cache" / "tradewinds" / tw.__version__ / f"{name}.json"
+    path.write_text("{}", encoding="utf-8")
+    assert tw.data_path(name) == path and path.read_text(encoding="utf-8") == tw.data_text(name)
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left behind
+    # A cache folder that cannot be written: a temporary folder of this process instead.
+    blocked = tmp_path / "a-file"
+    blocked.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    elsewhere = tw.data_path(name)
+    assert blocked not in elsewhere.parents and elsewhere.read_text(encoding="utf-8") == tw.data_text(name)
+    # A relative XDG_CACHE_HOME is ignored (the XDG rule): the home folder's cache.
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert tw.data_path(name) == tmp_path / "home" / ".cache" / "tradewinds" / tw.__version__ / f"{name}.json"
 
 
 @pytest.mark.parametrize("name", games_with_data())

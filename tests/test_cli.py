@@ -80,6 +80,27 @@ def test_games_lists_the_configurations_only_on_request() -> None:
     assert len(r.stdout.splitlines()) < len(run("games", "--configurations").stdout.splitlines())
 
 
+def test_data_prints_or_writes_the_shipped_file_and_never_overwrites_one(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    name = next(n for n in tw.GAMES if any(o["name"] == "data" for o in declared_options(n)))
+    assert cli.main(["data", name]) == 0
+    assert capsys.readouterr().out == tw.data_text(name)
+    out = tmp_path / "mine.json"
+    assert cli.main(["data", name, "--out", str(out)]) == 0
+    assert out.read_bytes() == tw.data_text(name).encode("utf-8")
+    assert f"--option data={out}" in capsys.readouterr().out
+    # The written file is a data file the game loads.
+    r = run("simulate", name, "--games", "5", "--threads", "1", "--option", f"data={out}")
+    assert r.returncode == 0, r.stderr
+    # An existing file (an edited copy) stays as it is: an error of the run.
+    out.write_text("edited", encoding="utf-8")
+    assert cli.main(["data", name, "--out", str(out)]) == 1
+    assert f"tradewinds: error: File exists: {out}" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == "edited"
+    # An unknown game is a usage error naming the games there are.
+    r = run("data", "no-such-game")
+    assert r.returncode == 2 and "available games" in r.stderr and r.stdout == ""
+
+
 def test_simulate_with_one_agent_puts_it_in_every_seat(tmp_path: Path) -> None:
     one, every = tmp_path / "one.npz", tmp_path / "every.npz"
     r = run("simulate", "north-wind", "--players", "3", "--games", "20", "--seed", "5", "--threads", "1",

@@ -1,13 +1,16 @@
-"""docs/setup.md: every registered game documents its setup description there, and each
-example does what the page says."""
+"""docs/setup.md: assembled from its head and each registered game's section in the game's
+folder (scripts/setup-page.py), every registered game documents its setup description there,
+and each example does what the page says."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -15,8 +18,46 @@ import tradewinds as tw
 from conftest import game_configurations
 from tradewinds._core import REGISTERED
 
-PAGE = Path(__file__).resolve().parent.parent / "docs" / "setup.md"
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "setup.md"
 TEXT = PAGE.read_text(encoding="utf-8")
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("setup_page", ROOT / "scripts" / "setup-page.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_page_is_what_the_script_assembles_from_the_game_folders() -> None:
+    script = _script()
+    assert TEXT == script.page(), "docs/setup.md is stale: run scripts/setup-page.py"
+    # Each registered game's section is its folder's file, whole, in the order of tw.GAMES
+    # and then the test games.
+    order = [*tw.GAMES, *(n for n in REGISTERED if n not in tw.GAMES)]
+    places = []
+    for name in order:
+        path = script.section_file(name)
+        assert path.parent == ROOT / "src" / "games" / name.replace("-", "_") / "text"
+        section = path.read_text(encoding="utf-8")
+        assert section.startswith(f"## {tw.load(name).title} (`{name}`)\n") and TEXT.count(section) == 1
+        places.append(TEXT.index(section))
+    assert places == sorted(places)
+    # Nothing but the head and the sections: the sections begin where the head ends.
+    assert TEXT.index("\n## ") + 1 == places[0]
+
+
+def test_the_check_finds_a_page_that_differs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = _script()
+    script.PAGE = tmp_path / "setup.md"
+    script.PAGE.write_text(TEXT, encoding="utf-8")
+    assert script.main(["--check"]) == 0
+    script.PAGE.write_text(TEXT.replace("(`regatta`)", "(`regatta`) ", 1), encoding="utf-8")
+    assert script.main(["--check"]) == 1
+    assert "stale" in capsys.readouterr().err
+    assert script.main([]) == 0 and script.PAGE.read_text(encoding="utf-8") == TEXT
 
 
 def _section(name: str) -> str:

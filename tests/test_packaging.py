@@ -38,7 +38,10 @@ def test_the_sdist_holds_what_a_source_build_needs(sdist: tarfile.TarFile) -> No
     needed = {"PKG-INFO", "pyproject.toml", "Cargo.toml", "Cargo.lock", "README.md", "LICENSE", "src/lib.rs",
               "python/tradewinds/__init__.py", "python/tradewinds/_core.pyi", "python/tradewinds/py.typed"}
     needed |= {f"benches/{b['name']}.rs" for b in CARGO.get("bench", [])}  # Cargo.toml names them
-    needed |= {str(p.relative_to(ROOT)) for p in (ROOT / "python" / "tradewinds" / "data").glob("*.json")}
+    # Each game's data file, built into the core.
+    data_files = {str(p.relative_to(ROOT)) for p in (ROOT / "src" / "games").glob("*/data.json")}
+    assert data_files
+    needed |= data_files
     assert needed <= names, needed - names
 
 

@@ -19,7 +19,11 @@ from __future__ import annotations
 
 from importlib import metadata as _metadata
 from pathlib import Path
+import atexit
 import os
+import shutil
+import sys
+import tempfile
 from typing import Any
 
 from ._core import (
@@ -39,10 +43,10 @@ from ._core import (
     VectorGame,
     VectorStep,
 )
-from ._core import REGISTERED as _REGISTERED
 from ._core import configurations
 from ._core import load as _load
 from ._core import replay as _replay
+from ._core import shipped_data as _shipped_data
 from .agents import AGENT_NAMES, Agent, AgentFunction
 from .bulk import simulate
 from .simulation import ProgressBar, SimulationResult
@@ -72,6 +76,7 @@ __all__ = [
     "optimise",
     "OptimisationResult",
     "objectives",
+    "data_text",
     "data_path",
     "TradewindsError",
     "OptionError",
@@ -99,15 +104,13 @@ __all__ = [
 #: The installed package's version (Cargo.toml's, which the build writes into the metadata).
 __version__ = _metadata.version("tradewinds")
 
-_DATA_DIR = Path(__file__).resolve().parent / "data"
-
-
 def load(name: str, **options: Any) -> Game:
     """Builds game ``name`` (one of :data:`GAMES`) with its options.
 
     ``tw.load("north-wind", players=3)``. An unknown game or option, or a value out of
     range, raises ``ValueError`` naming what is allowed. ``data=`` takes the path of a
-    component data file (see :func:`data_path`) that replaces the shipped one.
+    component data file that replaces the shipped one (:func:`data_text` is the shipped file's
+    text, :func:`data_path` a path to it), or the file's JSON object as a dict.
     """
     return _load(name, options)
 
@@ -125,16 +128,78 @@ def replay(record: str | dict[str, Any] | os.PathLike[str], moves: int | None = 
     return _replay(record_text(record), moves)
 
 
-def data_path(name: str) -> Path:
-    """The path of the component data file shipped for game ``name``.
+def data_text(name: str) -> str:
+    """The text (JSON) of the component data file shipped for game ``name``, as built into the
+    Rust core: the package holds no copy.
 
-    Copy it, edit it and pass the copy as ``tw.load(name, data=path)`` to play with other
-    components.
+    Edit it and pass it to ``tw.load(name, data=...)``, as a dict
+    (``data = json.loads(tw.data_text(name))``) or as a file of your own; ``tradewinds data
+    NAME --out FILE`` writes it from a shell. An unknown game raises :class:`OptionError`; a
+    game without a component data file raises ``FileNotFoundError``.
     """
-    path = _DATA_DIR / f"{name}.json"
+    text = _shipped_data(name)  # an unknown name raises OptionError
     # The listed games, and a registered game still being built that ships its data file.
-    if name not in GAMES and not (name in _REGISTERED and path.is_file()):
+    if name not in GAMES and text is None:
         raise OptionError(f"unknown game {name!r}; available games: {', '.join(GAMES)}")
-    if not path.is_file():
-        raise FileNotFoundError(f"no component data file is shipped for {name!r} (looked for {path})")
-    return path
+    if text is None:
+        raise FileNotFoundError(f"{name} has no component data file")
+    return text
+
+
+def data_path(name: str) -> Path:
+    """The path of a file that holds the component data file shipped for game ``name``, for
+    what takes a path (``tw.load(name, data=path)``, OpenSpiel's ``data`` parameter).
+
+    The file is :func:`data_text` written into the user's cache folder
+    (``$XDG_CACHE_HOME/tradewinds/VERSION/``, else ``~/.cache/tradewinds/VERSION/``; on macOS
+    ``~/Library/Caches``, on Windows ``%LOCALAPPDATA%``), or into a temporary folder of this
+    process (removed when it exits) where that cannot be written. It is written again whenever
+    it no longer matches, so edit a copy, not this file. Errors as :func:`data_text`.
+    """
+    text = data_text(name)
+    for folder in (_cache_folder, _process_folder):
+        try:
+            path = folder() / f"{name}.json"
+            if not (path.is_file() and path.read_text(encoding="utf-8") == text):
+                _write_atomically(path, text)
+            return path
+        except (OSError, RuntimeError):  # RuntimeError: Path.home() is unknown
+            continue
+    raise OSError(f"no folder could be written to hold the data file of {name}: use tw.data_text({name!r})")
+
+
+def _cache_folder() -> Path:
+    """The folder of :func:`data_path`'s files in the user's cache (created if missing)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        xdg = Path(os.environ.get("XDG_CACHE_HOME", ""))
+        base = xdg if xdg.is_absolute() else Path.home() / ".cache"
+    folder = base / "tradewinds" / __version__
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+_process_temp: list[Path] = []
+
+
+def _process_folder() -> Path:
+    """A temporary folder of this process, readable by its user only, removed at exit."""
+    if not _process_temp:
+        _process_temp.append(Path(tempfile.mkdtemp(prefix="tradewinds-data-")))
+        atexit.register(shutil.rmtree, _process_temp[0], ignore_errors=True)
+    return _process_temp[0]
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Writes ``path`` whole or not at all (another process may be reading or writing it)."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

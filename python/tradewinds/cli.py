@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import GAMES, Game, TradewindsError, __version__, load, record_html, replay, simulate
+from . import GAMES, Game, TradewindsError, __version__, data_text, load, record_html, replay, simulate
 from .tournament import tournament
 from .sweep import grid, sweep
 from . import objectives
@@ -598,6 +598,22 @@ def _opponents(game: Game, seat: int, text: str) -> dict[int, str]:
     return dict(zip(others, _checked_specs(game, specs, "--opponents")))
 
 
+def _cmd_data(args: argparse.Namespace) -> int:
+    try:
+        text = data_text(args.game)
+    except (TradewindsError, FileNotFoundError) as e:
+        raise _UsageError(str(e)) from None
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    # "x": a file that exists (an edited copy, perhaps) is never overwritten.
+    with open(args.out, "x", encoding="utf-8", newline="") as f:
+        f.write(text)
+    print(f"wrote {args.out}: the component data of {load(args.game).title}; "
+          f"edit it and play with it: --option data={shlex.quote(args.out)}")
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     if args.seed is not None and not 0 <= args.seed <= _MAX_SEED:
         raise _UsageError(f"--seed must be an integer in [0, 2**64 - 1], got {_number(args.seed)}")
@@ -835,6 +851,16 @@ def _parser() -> argparse.ArgumentParser:
     add_run_args(p_bal, 1000)
     p_bal.add_argument("--out", required=True, metavar="FILE.html", help="the page to write")
     p_bal.set_defaults(func=_cmd_balance, command_parser=p_bal)
+
+    p_data = sub.add_parser(
+        "data", help="print or write the component data file a game ships",
+        description="Prints the component data file a game ships (JSON: every card, price and count, each "
+                    "marked printed or reconstructed), or writes it to a new file to edit; a game loads the "
+                    "edited file with --option data=FILE.",
+    )
+    p_data.add_argument("game", metavar="GAME", help="one of: " + ", ".join(GAMES))
+    p_data.add_argument("--out", metavar="FILE", help="write it to FILE, which must not exist yet (default: print it)")
+    p_data.set_defaults(func=_cmd_data, command_parser=p_data)
 
     p_play = sub.add_parser(
         "play", help="play in the terminal against built-in agents",

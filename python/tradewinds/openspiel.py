@@ -49,7 +49,7 @@ import numpy.typing as npt  # noqa: E402
 import pyspiel  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
 
 import tradewinds as tw  # noqa: E402
-from tradewinds._core import configurations  # noqa: E402
+from tradewinds._core import configurations, shipped_data  # noqa: E402
 
 __all__ = ["load", "short_name", "register", "TradewindsGame", "TradewindsState"]
 
@@ -75,11 +75,7 @@ def _parameter_specification(game: str) -> dict[str, Any]:
     spec: dict[str, Any] = {
         key: value for key, value in tw.load(game).options.items() if isinstance(value, _PARAMETER_TYPES)
     }
-    try:
-        tw.data_path(game)
-    except FileNotFoundError:
-        pass
-    else:
+    if shipped_data(game) is not None:
         spec["data"] = ""
     return spec
 

@@ -11,8 +11,8 @@ interval::
     print(result)
     print(result.difference("rules.duplicate_price=6", "decisions"))
 
-**Variants.** A variant is a name and its edits of the component data file (the file
-:func:`tradewinds.data_path` names, or the one the game was loaded with): ``{"cheap
+**Variants.** A variant is a name and its edits of the component data file (the shipped
+one, :func:`tradewinds.data_text`, or the one the game was loaded with): ``{"cheap
 duplicates": {"rules.duplicate_price": 2}}``. A path names a field by its keys and list
 indices, dot-separated (``rules.duplicate_price``, ``prices.0.prices``, ``prices.0.prices.1``);
 where it names a sourced number (``{"value": 4, "source": "printed"}``) a value that is not
@@ -61,7 +61,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._core import Game, TradewindsError
+from ._core import Game, TradewindsError, shipped_data
 from ._core import load as _load
 from ._optional import import_optional
 from .agents import Agent, agent_label, normalize_agents
@@ -210,11 +210,10 @@ def _base_data(game: Game) -> dict[str, Any]:
     config = json.loads(game.config_json())
     if isinstance(config.get("data"), dict):
         return dict(config["data"])
-    # The file tw.data_path(name) names.
-    path = Path(__file__).resolve().parent / "data" / f"{game.name}.json"
-    if not path.is_file():
+    text = shipped_data(game.name)
+    if text is None:
         raise ValueError(f"{game.name} ships no component data file to edit")
-    return dict(json.loads(path.read_text(encoding="utf-8")))
+    return dict(json.loads(text))
 
 
 def _variant_game(game: Game, data: Mapping[str, Any], seed: int) -> Game:

@@ -2,6 +2,9 @@
 //! reconstructed, parsing with errors that name the offending field, and the `data` option
 //! (a file path, the file's JSON object, or `null` for the shipped file).
 
+use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
+
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -51,9 +54,25 @@ pub trait ComponentData: Sized {
     type File: DeserializeOwned + Serialize + PartialEq;
     /// The shipped file's text.
     const SHIPPED: &'static str;
+    /// The game the file is for, as the header's `game` names it.
+    const GAME: &'static str;
+    /// The version of the file format the game reads, as the header's `format` gives it.
+    const FORMAT: u32 = 1;
     /// Validates a parsed file and compiles it into the game's tables; errors name the
     /// offending field ([`EngineError::data`]).
     fn compile(file: Self::File) -> Result<Self>;
+
+    /// Checks a file's header, its `format` and `game` (what [`ComponentData::compile`] does
+    /// first).
+    fn check_header(format: u32, game: &str) -> Result<()> {
+        if format != Self::FORMAT {
+            return Err(EngineError::data("format", format!("data format {format} is not supported (expected {})", Self::FORMAT)));
+        }
+        if game != Self::GAME {
+            return Err(EngineError::data("game", format!("this is a data file for {game:?}, not {}", Self::GAME)));
+        }
+        Ok(())
+    }
 
     /// Parses and validates a data file's text; errors name the offending field.
     fn from_json_str(text: &str) -> Result<Self> {
@@ -114,6 +133,40 @@ pub fn within(field: impl Into<String>, value: u32, lo: u32, hi: u32) -> Result<
     }
 }
 
+/// Reads a table keyed by player count (`{"2": ..., "3": ..., "4": ...}`) at field `section`:
+/// every key is one of `counts`, every count has an entry, and `read(field, players, entry)`
+/// compiles each entry (`field` is the entry's path, `section.players`).
+pub fn per_player_count<E, T>(
+    section: &str,
+    table: &BTreeMap<String, E>,
+    counts: RangeInclusive<usize>,
+    mut read: impl FnMut(&str, usize, &E) -> Result<T>,
+) -> Result<BTreeMap<usize, T>> {
+    let mut out = BTreeMap::new();
+    for (key, entry) in table {
+        let field = format!("{section}.{key}");
+        let Some(players) = counts.clone().find(|p| p.to_string() == *key) else {
+            return Err(EngineError::data(field, format!("keys are the player counts {}", quoted_list(counts))));
+        };
+        out.insert(players, read(&field, players, entry)?);
+    }
+    for players in counts {
+        if !out.contains_key(&players) {
+            return Err(EngineError::data(format!("{section}.{players}"), "missing"));
+        }
+    }
+    Ok(out)
+}
+
+/// `"2", "3" and "4"`.
+fn quoted_list(counts: RangeInclusive<usize>) -> String {
+    let quoted: Vec<String> = counts.map(|p| format!("\"{p}\"")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => quoted.concat(),
+    }
+}
+
 /// For `#[serde(skip_serializing_if = "is_zero")]`: a count of 0 is left out of a written file.
 pub fn is_zero(v: &u32) -> bool {
     *v == 0
@@ -151,6 +204,71 @@ mod tests {
         assert!(matches!(parse_text::<File>("nope"), Err(EngineError::DataFile { field, .. }) if field == "(file)"));
         let ok = r#"{"rules": {"gold": {"value": 3, "source": "reconstructed", "note": "ours"}}}"#;
         assert!(parse_text::<File>(ok).is_ok());
+    }
+
+    /// A game's data that is only its header.
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct HeaderOnly {
+        format: u32,
+        game: String,
+    }
+
+    impl ComponentData for HeaderOnly {
+        type File = HeaderOnly;
+        const SHIPPED: &'static str = r#"{"format": 1, "game": "toy"}"#;
+        const GAME: &'static str = "toy";
+        fn compile(file: HeaderOnly) -> Result<HeaderOnly> {
+            Self::check_header(file.format, &file.game)?;
+            Ok(file)
+        }
+        fn file(&self) -> &HeaderOnly {
+            self
+        }
+    }
+
+    fn data_error<T: std::fmt::Debug>(r: Result<T>) -> (String, String) {
+        match r {
+            Err(EngineError::DataFile { field, message }) => (field, message),
+            other => panic!("expected a data-file error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_header_names_the_format_and_the_game() {
+        assert_eq!(HeaderOnly::shipped().game, "toy");
+        let (field, message) = data_error(HeaderOnly::from_json_str(r#"{"format": 2, "game": "toy"}"#));
+        assert_eq!((field.as_str(), message.as_str()), ("format", "data format 2 is not supported (expected 1)"));
+        let (field, message) = data_error(HeaderOnly::from_json_str(r#"{"format": 1, "game": "chess"}"#));
+        assert_eq!((field.as_str(), message.as_str()), ("game", r#"this is a data file for "chess", not toy"#));
+    }
+
+    fn table(pairs: &[(&str, u32)]) -> BTreeMap<String, u32> {
+        pairs.iter().map(|&(k, v)| (k.to_string(), v)).collect()
+    }
+
+    #[test]
+    fn player_count_tables_have_one_entry_a_count() {
+        let read = |field: &str, players: usize, v: &u32| within(field, *v, 1, 10).map(|v| v * players as u32);
+        let full = table(&[("2", 5), ("3", 4), ("4", 3)]);
+        let got = per_player_count("rounds", &full, 2..=4, read).unwrap();
+        assert_eq!(got.into_iter().collect::<Vec<_>>(), vec![(2, 10), (3, 12), (4, 12)]);
+
+        let (field, message) = data_error(per_player_count("rounds", &table(&[("2", 5), ("4", 3)]), 2..=4, read));
+        assert_eq!((field.as_str(), message.as_str()), ("rounds.3", "missing"));
+        for bad in ["5", "1", "02", " 2", "two", ""] {
+            let mut t = full.clone();
+            t.insert(bad.to_string(), 5);
+            let (field, message) = data_error(per_player_count("rounds", &t, 2..=4, read));
+            assert_eq!(field, format!("rounds.{bad}"));
+            assert_eq!(message, r#"keys are the player counts "2", "3" and "4""#);
+        }
+        // The entry's own errors name its field.
+        let (field, _) = data_error(per_player_count("rounds", &table(&[("2", 5), ("3", 0), ("4", 3)]), 2..=4, read));
+        assert_eq!(field, "rounds.3");
+        let (_, message) = data_error(per_player_count("rounds", &table(&[("6", 5)]), 1..=5, read));
+        assert_eq!(message, r#"keys are the player counts "1", "2", "3", "4" and "5""#);
+        let (_, message) = data_error(per_player_count("solo", &table(&[("2", 5)]), 1..=1, read));
+        assert_eq!(message, r#"keys are the player counts "1""#);
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod svg;
 #[cfg(test)]
 pub(crate) mod toy;
 pub mod vector;
+pub mod words;
 
 /// The traits a game implements, to import at once where a concrete game's methods are
 /// called (`use tradewinds::engine::prelude::*`).

@@ -59,6 +59,14 @@ fn options<'py>(py: Python<'py>, name: &str) -> PyResult<Vec<Bound<'py, PyDict>>
         .collect()
 }
 
+/// The text of the component data file game `name` ships (built into the core), or None for a
+/// game without one. An unknown name raises `OptionError` naming the games there are.
+#[pyfunction]
+fn shipped_data(name: &str) -> PyResult<Option<&'static str>> {
+    errors::guard(|| errors::engine(crate::games::options(name)))?;
+    Ok(crate::games::data_files().into_iter().find(|&(game, _)| game == name).map(|(_, file)| file.shipped))
+}
+
 /// Plays a game record (JSON text from `State.record()`) again: the whole game, or with
 /// `moves` its first `moves` moves (chance left explicit, to step through it).
 #[pyfunction]
@@ -130,6 +138,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(configurations, m)?)?;
     m.add_function(wrap_pyfunction!(options, m)?)?;
+    m.add_function(wrap_pyfunction!(shipped_data, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(_load_config, m)?)?;

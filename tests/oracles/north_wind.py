@@ -114,7 +114,7 @@ PORTS = ["Northcape", "Trutzhaven", "Olesand"]
 CREW_SLOTS = ["boatswain", "bookkeeper", "gunner", "treasurer", "lookout"]
 BOATSWAIN, BOOKKEEPER, GUNNER, TREASURER, LOOKOUT = range(5)
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "python" / "tradewinds" / "data" / "north-wind.json"
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "src" / "games" / "north_wind" / "data.json"
 
 
 @dataclass(frozen=True)

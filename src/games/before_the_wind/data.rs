@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{is_zero, within, ComponentData};
+use crate::engine::data::{is_zero, per_player_count, within, ComponentData};
+use crate::engine::words::plural;
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -236,19 +237,15 @@ pub struct Data {
 
 impl ComponentData for Data {
     type File = DataFile;
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/before-the-wind.json");
+    const SHIPPED: &'static str = include_str!("data.json");
+    const GAME: &'static str = "before-the-wind";
 
     fn file(&self) -> &DataFile {
         &self.file
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        if file.format != 1 {
-            return Err(EngineError::data("format", format!("data format {} is not supported (expected 1)", file.format)));
-        }
-        if file.game != "before-the-wind" {
-            return Err(EngineError::data("game", format!("this is a data file for {:?}, not before-the-wind", file.game)));
-        }
+        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         let rules = Rules {
             starting_guilders: r.starting_guilders.within("rules.starting_guilders", 0, 1000)?,
@@ -267,41 +264,19 @@ impl ComponentData for Data {
             return Err(EngineError::data("rules.starting_goods.value", "the goods stacks cannot give every player his starting goods"));
         }
 
-        let players_key = |section: &str, key: &str| -> Result<usize> {
-            match key {
-                "2" => Ok(2),
-                "3" => Ok(3),
-                "4" => Ok(4),
-                _ => Err(EngineError::data(format!("{section}.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
-            }
-        };
-        let mut harbour = BTreeMap::new();
-        for (key, h) in &file.harbour {
-            let p = players_key("harbour", key)?;
-            let large = h.large.within(&format!("harbour.{key}.large"), 0, 6)?;
-            let small = h.small.within(&format!("harbour.{key}.small"), 0, 6)?;
+        let harbour = per_player_count("harbour", &file.harbour, 2..=4, |field, _, h| {
+            let large = h.large.within(&format!("{field}.large"), 0, 6)?;
+            let small = h.small.within(&format!("{field}.small"), 0, 6)?;
             if large + small > MAX_HARBOUR as u32 {
-                return Err(EngineError::data(format!("harbour.{key}"), format!("more than {MAX_HARBOUR} ships")));
+                return Err(EngineError::data(field, format!("more than {MAX_HARBOUR} ships")));
             }
             if large + small <= rules.fleet_leaves_at as u32 {
-                return Err(EngineError::data(format!("harbour.{key}"), format!(
+                return Err(EngineError::data(field, format!(
                     "{} ships: the fleet would leave at once (it leaves at {} or fewer)", large + small, rules.fleet_leaves_at)));
             }
-            harbour.insert(p, [large as u8, small as u8]);
-        }
-        let mut to_win = BTreeMap::new();
-        for (key, s) in &file.victory_points_to_win {
-            let p = players_key("victory_points_to_win", key)?;
-            to_win.insert(p, s.within(&format!("victory_points_to_win.{key}"), 1, 1000)?);
-        }
-        for p in 2..=4 {
-            if !harbour.contains_key(&p) {
-                return Err(EngineError::data(format!("harbour.{p}"), "missing"));
-            }
-            if !to_win.contains_key(&p) {
-                return Err(EngineError::data(format!("victory_points_to_win.{p}"), "missing"));
-            }
-        }
+            Ok([large as u8, small as u8])
+        })?;
+        let to_win = per_player_count("victory_points_to_win", &file.victory_points_to_win, 2..=4, |field, _, s| s.within(field, 1, 1000))?;
 
         // Action cards.
         if file.action_cards.len() > MAX_DESIGNS {
@@ -472,18 +447,19 @@ impl ComponentData for Data {
     }
 }
 
-/// `n` goods of kind `g`: "1 apple", "2 apples", "0 spices".
-/// A number of goods of any kind, the singular for one: "1 good", "2 goods".
+/// A number of goods of any kind: "1 good", "2 goods".
 pub fn goods_count(n: u32) -> String {
-    if n == 1 {
-        "1 good".into()
-    } else {
-        format!("{n} goods")
-    }
+    plural(n, "good", "goods")
 }
 
+/// `n` goods of kind `g`: "1 apple", "2 apples", "0 spices".
 pub fn count_of(n: u32, g: usize) -> String {
-    format!("{n} {}", if n == 1 { GOOD[g] } else { GOODS[g] })
+    plural(n, GOOD[g], GOODS[g])
+}
+
+/// An amount of money: "1 guilder", "5 guilders".
+pub fn guilders(n: u32) -> String {
+    plural(n, "guilder", "guilders")
 }
 
 /// "2 apples, 1 spice".

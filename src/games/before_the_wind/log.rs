@@ -9,17 +9,9 @@ use crate::engine::Action;
 use crate::engine::prelude::*;
 
 use super::actions::*;
-use super::data::{count_of, goods_count, goods_phrase, Kind, DECKS, GOOD, MAX_HARBOUR};
+use super::data::{count_of, goods_count, goods_phrase, guilders, Kind, DECKS, GOOD, MAX_HARBOUR};
 use super::state::{Phase, State, MAX_PLAYERS, NONE};
 use super::BeforeTheWind;
-
-fn guilders(n: u32) -> String {
-    if n == 1 {
-        "1 guilder".into()
-    } else {
-        format!("{n} guilders")
-    }
-}
 
 /// Goods in each seat's hand and warehouse.
 type Goods = [([u8; 4], [u8; 4]); MAX_PLAYERS];

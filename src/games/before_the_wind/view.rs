@@ -6,7 +6,7 @@ use crate::engine::{Action, Actor, ScoreReport};
 use crate::engine::prelude::*;
 
 use super::actions::*;
-use super::data::{count_of, goods_phrase, Data, Kind, DECKS, GOOD, MAX_HARBOUR, MAX_SPECIALS};
+use super::data::{count_of, goods_phrase, guilders, Data, Kind, DECKS, GOOD, MAX_HARBOUR, MAX_SPECIALS};
 use super::state::{Phase, Source, Standing, State, MAX_PLAYERS, NONE};
 use super::BeforeTheWind;
 
@@ -53,14 +53,6 @@ fn phase_index(p: Phase) -> usize {
 /// Draws of the other purses tried before the last, which gives the player to move the most
 /// (`resample_purses`).
 const TRIES: u32 = 64;
-
-fn guilders(n: u32) -> String {
-    if n == 1 {
-        "1 guilder".into()
-    } else {
-        format!("{n} guilders")
-    }
-}
 
 impl BeforeTheWind {
     /// Whether `viewer` (None: a spectator who sees everything) sees `owner`'s guilders: the

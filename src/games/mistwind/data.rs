@@ -763,19 +763,15 @@ fn worker_field(field: &str, f: &WorkerFieldFile) -> Result<WorkerField> {
 
 impl ComponentData for Data {
     type File = DataFile;
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/mistwind.json");
+    const SHIPPED: &'static str = include_str!("data.json");
+    const GAME: &'static str = "mistwind";
 
     fn file(&self) -> &DataFile {
         &self.file
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        if file.format != 1 {
-            return Err(err("format", format!("format {} is not supported (1 is)", file.format)));
-        }
-        if file.game != "mistwind" {
-            return Err(err("game", format!("{:?} is not mistwind", file.game)));
-        }
+        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         let rules = RuleNumbers {
             rounds_4: r.rounds_up_to_4_players.within("rules.rounds_up_to_4_players", 1, 10)? as u8,

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{is_zero, within, ComponentData};
+use crate::engine::data::{is_zero, per_player_count, within, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -301,19 +301,15 @@ pub struct Data {
 
 impl ComponentData for Data {
     type File = DataFile;
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/nauticus.json");
+    const SHIPPED: &'static str = include_str!("data.json");
+    const GAME: &'static str = "nauticus";
 
     fn file(&self) -> &DataFile {
         &self.file
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        if file.format != 1 {
-            return Err(EngineError::data("format", format!("data format {} is not supported (expected 1)", file.format)));
-        }
-        if file.game != "nauticus" {
-            return Err(EngineError::data("game", format!("this is a data file for {:?}, not nauticus", file.game)));
-        }
+        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         if r.action_tiles.value != 8 {
             return Err(EngineError::data("rules.action_tiles.value", "Nauticus has exactly 8 action tiles, one per action space"));
@@ -337,16 +333,7 @@ impl ComponentData for Data {
             further_good_points: r.further_good_points.within("rules.further_good_points", 0, 100)?,
         };
 
-        let mut rounds = BTreeMap::new();
-        for (key, s) in &file.rounds {
-            let p = player_key("rounds", key)?;
-            rounds.insert(p, s.within(&format!("rounds.{key}"), 1, 20)? as u8);
-        }
-        for p in 2..=4 {
-            if !rounds.contains_key(&p) {
-                return Err(EngineError::data(format!("rounds.{p}"), "missing"));
-            }
-        }
+        let rounds = per_player_count("rounds", &file.rounds, 2..=4, |field, _, s| Ok(s.within(field, 1, 20)? as u8))?;
 
         if file.pass_tiles.len() != 3 {
             return Err(EngineError::data("pass_tiles", format!("{} pass tiles; every player has a set of 3", file.pass_tiles.len())));
@@ -356,25 +343,18 @@ impl ComponentData for Data {
             pass_penalties[i] = s.within(&format!("pass_tiles[{i}]"), 0, 100)?;
         }
 
-        let mut compensation = BTreeMap::new();
-        for (key, list) in &file.seat_compensation {
-            let p = player_key("seat_compensation", key)?;
+        let compensation = per_player_count("seat_compensation", &file.seat_compensation, 2..=4, |field, p, list| {
             if list.len() != p {
-                return Err(EngineError::data(format!("seat_compensation.{key}"), format!("{} seats listed for {p} players", list.len())));
+                return Err(EngineError::data(field, format!("{} seats listed for {p} players", list.len())));
             }
             let mut seats = Vec::new();
             for (i, c) in list.iter().enumerate() {
-                within(format!("seat_compensation.{key}[{i}].taler"), c.taler, 0, 100)?;
-                within(format!("seat_compensation.{key}[{i}].workers"), c.workers, 0, 100)?;
+                within(format!("{field}[{i}].taler"), c.taler, 0, 100)?;
+                within(format!("{field}[{i}].workers"), c.workers, 0, 100)?;
                 seats.push((c.taler, c.workers));
             }
-            compensation.insert(p, seats);
-        }
-        for p in 2..=4 {
-            if !compensation.contains_key(&p) {
-                return Err(EngineError::data(format!("seat_compensation.{p}"), "missing"));
-            }
-        }
+            Ok(seats)
+        })?;
 
         let c = &file.components;
         let stack = |name: &str, s: &Sourced| s.within(&format!("components.{name}"), 0, MAX_STACK).map(|v| v as u8);
@@ -529,15 +509,6 @@ impl ComponentData for Data {
             ship_points,
             file,
         })
-    }
-}
-
-fn player_key(field: &str, key: &str) -> Result<usize> {
-    match key {
-        "2" => Ok(2),
-        "3" => Ok(3),
-        "4" => Ok(4),
-        _ => Err(EngineError::data(format!("{field}.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
     }
 }
 

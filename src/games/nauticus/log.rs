@@ -3,15 +3,12 @@
 
 use crate::engine::Action;
 use crate::engine::prelude::*;
+use crate::engine::words::plural;
 
 use super::actions::*;
 use super::data::{GOOD, TILES};
 use super::state::{State, Step, NONE};
 use super::Nauticus;
-
-pub(crate) fn plural(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
 
 impl Nauticus {
     /// The workers one use spends: blue ones of the turntable first (not in the extra action).
@@ -104,7 +101,7 @@ impl Nauticus {
                     plural(gain, "point", "points"),
                     plural(before.crowns(p), "crown", "crowns"),
                     self.workers_spent(before, 1),
-                    points_phrase(n.points)
+                    plural(n.points, "point", "points")
                 ))
             }
             a if (DELIVER_SHIP..REWARD).contains(&a) => {
@@ -207,10 +204,6 @@ impl Nauticus {
             ));
         }
     }
-}
-
-fn points_phrase(n: i32) -> String {
-    format!("{n} {}", if n == 1 { "point" } else { "points" })
 }
 
 impl Describe for Nauticus {

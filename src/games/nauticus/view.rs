@@ -6,11 +6,11 @@ use std::fmt::Write;
 
 use crate::engine::{Action, ScoreReport};
 use crate::engine::prelude::*;
+use crate::engine::words::plural;
 
 use super::actions::*;
 use super::data::{tile_category, Category, CROWN_MAST, CROWN_SAIL, GOODS, KINDS, MAX_SHIPS, TILES};
 use super::state::{Ship, State, Step, MAIN_DONE, MAX_PLAYERS, NONE};
-use super::log::plural;
 use super::Nauticus;
 
 const STEPS: usize = 9;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{within, ComponentData};
+use crate::engine::data::{per_player_count, within, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -314,19 +314,15 @@ fn type_index(field: &str, name: &str, castle: bool) -> Result<u8> {
 
 impl ComponentData for Data {
     type File = DataFile;
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/norsewind.json");
+    const SHIPPED: &'static str = include_str!("data.json");
+    const GAME: &'static str = "norsewind";
 
     fn file(&self) -> &DataFile {
         &self.file
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        if file.format != 1 {
-            return Err(err("format", format!("data format {} is not supported (expected 1)", file.format)));
-        }
-        if file.game != "norsewind" {
-            return Err(err("game", format!("this is a data file for {:?}, not norsewind", file.game)));
-        }
+        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         let g = |name: &str, s: &Sourced, lo: u32, hi: u32| s.within(&format!("rules.{name}"), lo, hi);
         let rules = Rules {
@@ -352,21 +348,7 @@ impl ComponentData for Data {
             solo_display: g("solo_castle_display", &r.solo_castle_display, 1, 20)? as usize,
         };
 
-        let mut citizens = BTreeMap::new();
-        for (key, s) in &file.citizens_per_supply {
-            let p = match key.as_str() {
-                "2" => 2,
-                "3" => 3,
-                "4" => 4,
-                _ => return Err(err(format!("citizens_per_supply.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
-            };
-            citizens.insert(p, s.within(&format!("citizens_per_supply.{key}"), 0, 40)? as u8);
-        }
-        for p in 2..=4usize {
-            if !citizens.contains_key(&p) {
-                return Err(err(format!("citizens_per_supply.{p}"), "missing"));
-            }
-        }
+        let citizens = per_player_count("citizens_per_supply", &file.citizens_per_supply, 2..=4, |field, _, s| Ok(s.within(field, 0, 40)? as u8))?;
 
         let mut income = [0u32; 4];
         for (key, s) in &file.income {

@@ -3,6 +3,7 @@
 
 use crate::engine::prelude::*;
 use crate::engine::{Action, OpponentRow, ScoreRecord, ScoreReport};
+use crate::engine::words::plural;
 
 use super::actions::{self, decode, Move, KEEP_NAMES, PLACE_CASTLE, PLACE_TILE};
 use super::data::{is_green, Card, CASTLE, COLOURS, KINGDOMS, MAX_DISPLAY, MAX_SPACES, TILES, TYPES};
@@ -82,10 +83,6 @@ fn colour_number(c: u8) -> f32 {
 
 pub fn slug(name: &str) -> String {
     name.to_lowercase().replace(' ', "-")
-}
-
-fn plural(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 impl Norsewind {

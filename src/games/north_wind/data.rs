@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{is_zero, within, ComponentData};
+use crate::engine::data::{is_zero, per_player_count, within, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -283,19 +283,15 @@ pub struct Data {
 
 impl ComponentData for Data {
     type File = DataFile;
-    const SHIPPED: &'static str = include_str!("../../../python/tradewinds/data/north-wind.json");
+    const SHIPPED: &'static str = include_str!("data.json");
+    const GAME: &'static str = "north-wind";
 
     fn file(&self) -> &DataFile {
         &self.file
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        if file.format != 1 {
-            return Err(EngineError::data("format", format!("data format {} is not supported (expected 1)", file.format)));
-        }
-        if file.game != "north-wind" {
-            return Err(EngineError::data("game", format!("this is a data file for {:?}, not north-wind", file.game)));
-        }
+        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         if r.sea_card_stacks.value != 3 {
             return Err(EngineError::data("rules.sea_card_stacks.value", "North Wind has exactly 3 stacks, one per destination port"));
@@ -335,21 +331,7 @@ impl ComponentData for Data {
         }
 
         // Victory tokens.
-        let mut tokens = BTreeMap::new();
-        for (key, s) in &file.victory_tokens {
-            let players: usize = match key.as_str() {
-                "2" => 2,
-                "3" => 3,
-                "4" => 4,
-                _ => return Err(EngineError::data(format!("victory_tokens.{key}"), "keys are the player counts \"2\", \"3\" and \"4\"")),
-            };
-            tokens.insert(players, s.within(&format!("victory_tokens.{key}"), 1, 40)? as u8);
-        }
-        for p in 2..=4 {
-            if !tokens.contains_key(&p) {
-                return Err(EngineError::data(format!("victory_tokens.{p}"), "missing"));
-            }
-        }
+        let tokens = per_player_count("victory_tokens", &file.victory_tokens, 2..=4, |field, _, s| Ok(s.within(field, 1, 40)? as u8))?;
 
         // Sea cards.
         let mut types: Vec<CardType> = Vec::new();

@@ -4,15 +4,12 @@
 
 use crate::engine::Action;
 use crate::engine::prelude::*;
+use crate::engine::words::plural;
 
 use super::actions::*;
 use super::data::{CombatOutcome, EventOutcome, Kind, CREW_SLOTS, GOODS, GUNNER, PORTS};
 use super::state::{Phase, State, NONE};
 use super::NorthWind;
-
-fn plural(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
 
 impl NorthWind {
     /// A card as the log names it: its name and what it offers.
