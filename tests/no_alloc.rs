@@ -1,4 +1,5 @@
-//! The rollout loop makes no heap allocation per step, and the loop `simulate` runs
+//! The rollout loop makes no heap allocation per step, a clone of a game's state none at all,
+//! and the loop `simulate` runs
 //! (`play_game` with random agents, through the type-erased game the Python API and the CLI
 //! use) allocates per game, never per step: one counting allocator proves both, for
 //! `random_rollout` and for `simulate`, on every registered game and configuration.
@@ -83,6 +84,56 @@ fn random_rollouts_do_not_allocate() {
             let (allocations, decisions) = visit(name, Rollouts(&options)).expect("registered");
             assert!(decisions > 50, "{name} {options:?}: {decisions}");
             assert_eq!(allocations, 0, "{name} {options:?}: {allocations} allocations in {decisions} decisions");
+        }
+    }
+}
+
+/// Plays 20 random games of one configuration step by step, cloning the game's state at every
+/// step, and returns (allocations made by the clones, clones).
+struct Clones<'a>(&'a Map<String, Value>);
+
+impl Visitor for Clones<'_> {
+    type Output = (usize, u64);
+    fn visit<G: GameDefinition>(self) -> Self::Output {
+        use tradewinds::engine::rng::below;
+        use tradewinds::engine::Actor;
+        let game = G::load(self.0).expect("a listed configuration loads");
+        let mut buf = Vec::with_capacity(game.spec().num_distinct_actions.max(game.spec().max_chance_outcomes));
+        let mut rng = rng_from_seed(11);
+        let (mut allocations, mut clones) = (0, 0);
+        for _ in 0..20 {
+            let mut state = game.initial_state();
+            loop {
+                let before = MINE.with(|c| c.get());
+                let copy = std::hint::black_box(state.clone());
+                allocations += MINE.with(|c| c.get()) - before;
+                clones += 1;
+                drop(copy);
+                let action = match game.actor(&state) {
+                    Actor::Terminal => break,
+                    Actor::Chance => game.sample_chance(&state, &mut rng),
+                    Actor::Player(_) => {
+                        game.legal_actions(&state, &mut buf);
+                        buf[below(&mut rng, buf.len() as u32) as usize]
+                    }
+                };
+                game.apply(&mut state, action);
+            }
+        }
+        (allocations, clones)
+    }
+}
+
+/// A clone of a game's state (what search clones at every node) allocates nothing, at every
+/// step of random games, in every registered configuration.
+#[test]
+fn cloning_a_game_state_does_not_allocate() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for name in registered() {
+        for options in all_configurations(name) {
+            let (allocations, clones) = visit(name, Clones(&options)).expect("registered");
+            assert!(clones > 100, "{name} {options:?}: {clones}");
+            assert_eq!(allocations, 0, "{name} {options:?}: {allocations} allocations in {clones} clones");
         }
     }
 }
