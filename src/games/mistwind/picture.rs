@@ -10,6 +10,7 @@
 //! force-directed layout (connected ports pull together, all ports push apart, each is held
 //! near its region's centre). It is deterministic: the same data draws the same map.
 
+use super::rules::bits;
 use super::data::{Data, DIFFICULTIES, LETTERS, LOCATION_NAMES, REGIONS, RESOURCES};
 use super::state::{Draw, Phase, State, MAX_WHALES, NONE, ROW};
 use super::Mistwind;
@@ -91,16 +92,6 @@ pub fn map_layout(data: &Data) -> Vec<(f64, f64)> {
         }
     }
     pos
-}
-
-fn bits(mut m: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            i
-        })
-    })
 }
 
 impl Mistwind {

@@ -265,19 +265,19 @@ impl Mistwind {
             .count() as u32
     }
 
+    #[inline]
     pub fn measure(&self, pl: &Player, what: Count) -> u32 {
-        let regions_with = |f: &dyn Fn(usize) -> bool| (0..REGIONS).filter(|&r| f(r)).count() as u32;
         match what {
             Count::None => 0,
             Count::Outposts => pl.outposts.count_ones(),
             Count::OutpostRegions => {
-                regions_with(&|r| bits(pl.outposts as u64).any(|q| self.data.ports[q].region as usize == r))
+                bits(pl.outposts as u64).fold(0u32, |m, q| m | 1 << self.data.ports[q].region).count_ones()
             }
             Count::Whales => pl.whales.iter().filter(|&&w| w != NONE).count() as u32,
             Count::CapitalTiles => pl.capital_tiles.iter().map(|&n| n as u32).sum(),
             Count::TerritoryTiles => pl.territory_tiles.iter().map(|&n| n as u32).sum(),
-            Count::DemandTiles => self.measure(pl, Count::CapitalTiles) + self.measure(pl, Count::TerritoryTiles),
-            Count::DemandRegions => regions_with(&|r| pl.territory_tiles[r] + pl.capital_tiles[r] > 0),
+            Count::DemandTiles => pl.capital_tiles.iter().chain(&pl.territory_tiles).map(|&n| n as u32).sum(),
+            Count::DemandRegions => (0..REGIONS).filter(|&r| pl.territory_tiles[r] + pl.capital_tiles[r] > 0).count() as u32,
             Count::Achievements => pl.achievements.count_ones(),
             Count::NetworkTiles => pl.markers.iter().filter(|&&m| m != 0).count() as u32,
             Count::Characters => pl.characters.count_ones(),
@@ -491,12 +491,13 @@ impl Mistwind {
     /// whose requirement he fulfils as soon as he does, the player deciding first, then
     /// clockwise (ruling 34).
     fn take_achievements(&self, s: &mut State) {
-        if s.achievement_taken.iter().all(|&t| t != NONE) {
+        let open = (0..4).filter(|&l| s.achievements[l] != NONE && s.achievement_taken[l] == NONE).fold(0u8, |m, l| m | 1 << l);
+        if open == 0 {
             return;
         }
         for k in 0..self.players {
             let p = self.seat_order(s.current as usize, k);
-            for l in 0..4 {
+            for l in bits(open as u64) {
                 if self.achievement_claimable(s, p, l) {
                     s.achievement_taken[l] = p as u8;
                     s.players[p].achievements |= 1 << l;

@@ -6,6 +6,7 @@ use std::fmt::Write;
 use crate::engine::prelude::*;
 use crate::engine::{Action, OpponentRow, ScoreRecord, ScoreReport};
 
+use super::rules::bits;
 use super::actions::*;
 use super::data::*;
 use super::state::*;
@@ -64,18 +65,6 @@ pub fn step_index(s: Step) -> usize {
         Step::PayToUse => 19,
         Step::UseField => 20,
     }
-}
-
-fn bits(mut m: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(i)
-        }
-    })
 }
 
 /// "2 wood, 1 steel" (or "nothing").
