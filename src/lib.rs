@@ -24,6 +24,9 @@
 
 pub mod engine;
 pub mod games;
+/// The shared checks (conformance, invariants, fuzzing, golden files): for this crate's tests,
+/// its fuzz targets and a game being written beside it (the `harness` feature), never shipped.
+#[cfg(any(test, feature = "harness"))]
 pub mod harness;
 
 #[cfg(feature = "python")]
