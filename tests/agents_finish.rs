@@ -41,3 +41,9 @@ fn mcts_self_play_finishes_every_game() {
 fn random_self_play_finishes_every_game() {
     assert_self_play_finishes("random", 400, 3);
 }
+
+#[test]
+fn guided_mcts_self_play_finishes_every_game() {
+    assert_self_play_finishes("mcts:fast", 3, 3);
+    assert_self_play_finishes("mcts:iterations=5,rollout_depth=40,playout=greedy,epsilon=0", 3, 3);
+}

@@ -6,7 +6,12 @@ Built-in agents run inside Rust, on all cores, without the GIL:
 * ``"greedy"``: one-ply lookahead on the game's evaluation (ties broken at random);
 * ``"mcts"``: Monte Carlo tree search (information-set MCTS for games with hidden
   information), with parameters ``"mcts:iterations=200,exploration=1.4,rollout_depth=200"``
-  (those are the defaults; give any subset).
+  (those are the defaults; give any subset), ``playout=random|greedy`` and ``epsilon=E``
+  (ε-greedy playouts over one-ply evaluations; default ``random``, ε 0.1) and ``ms=N`` (a
+  time budget per decision, which makes the games depend on the machine);
+* the named levels :data:`LEVELS`, ``"mcts:fast"`` and ``"mcts:strong"``: MCTS with fixed
+  parameters (docs/agents.md gives their cost and strength), which later parameters may amend
+  (``"mcts:strong,ms=30"``). Results name them by their parameters.
 
 Any other agent is a Python callable ``agent(state, player, rng) -> action``:
 
@@ -35,11 +40,14 @@ from collections.abc import Callable, Sequence
 from ._core import Game, State
 
 __all__ = [
-    "AGENT_NAMES", "Agent", "AgentFunction", "normalize_agents", "canonical_spec", "agent_label", "parse_agent_list",
+    "AGENT_NAMES", "LEVELS", "Agent", "AgentFunction", "normalize_agents", "canonical_spec", "agent_label", "parse_agent_list",
 ]
 
 #: The names of the built-in agents.
 AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts")
+
+#: The named levels of the built-in MCTS, weakest first.
+LEVELS: tuple[str, ...] = ("mcts:fast", "mcts:strong")
 
 #: A Python agent: ``agent(state, player, rng) -> action id or action name``.
 AgentFunction = Callable[[State, int, random.Random], int | str]
@@ -68,7 +76,9 @@ def agent_label(agent: Agent) -> str:
 
 
 def canonical_spec(game: Game, spec: str) -> str:
-    """The canonical form of a built-in agent's spec (``"mcts"`` names every parameter),
+    """The canonical form of a built-in agent's spec (``"mcts"`` names its iterations,
+    exploration and rollout depth, and its other parameters where they are not the defaults;
+    a level is named by its parameters),
     checked by the engine's own parser. A bad spec raises ``ValueError`` with the engine's
     reason (an unknown agent's error lists the built-in agents once)."""
     try:

@@ -1,17 +1,21 @@
 //! Built-in agents that play inside Rust during bulk simulation: `random` (uniform over the
 //! legal moves), `greedy` (one-ply lookahead on the game's evaluation) and `mcts` (UCT; for
 //! games with hidden information, single-observer information-set MCTS over states resampled
-//! for the deciding player). They work for every game through the `Game` trait.
+//! for the deciding player), with its named levels `mcts:fast` and `mcts:strong`. They work
+//! for every game through the `Game` trait.
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::{Duration, Instant};
 
 use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Game};
-use super::rng::{below, Rng};
+use super::rng::{below, unit_f64, Rng};
 
 /// Which agent plays a seat, as written on the command line: `random`, `greedy`,
-/// `mcts`, `mcts:iterations=200,exploration=1.4,rollout_depth=200`.
+/// `mcts`, `mcts:iterations=200,exploration=1.4,rollout_depth=200`, `mcts:playout=greedy,epsilon=0.1`,
+/// `mcts:ms=20`, or a named level `mcts:fast`, `mcts:strong` (which later parameters may amend:
+/// `mcts:strong,ms=30`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum AgentSpec {
     Random,
@@ -25,26 +29,83 @@ pub struct MctsConfig {
     pub iterations: u32,
     /// The UCT exploration constant c in mean + c·sqrt(ln N / n).
     pub exploration: f64,
-    /// Random-playout decisions before the position is scored by the game's evaluation.
+    /// Playout decisions before the position is scored by the game's evaluation.
     pub rollout_depth: u32,
+    /// How the playout picks its moves.
+    pub playout: Playout,
+    /// For `Playout::Greedy`: the chance of a uniformly random move instead of the greedy one.
+    pub epsilon: f64,
+    /// A wall-clock budget per decision in milliseconds (0: none). The search stops at the
+    /// first iteration that starts after the budget is spent, or after `iterations`, whichever
+    /// comes first. A time budget makes the choice depend on the machine's speed and load.
+    pub ms: u32,
 }
+
+/// How an MCTS playout picks a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Playout {
+    /// Uniformly at random over the legal moves.
+    Random,
+    /// ε-greedy over the one-ply evaluations: the legal move whose resulting position the
+    /// game's evaluation rates best for the mover (ties broken at random), or with probability
+    /// ε a uniformly random one.
+    Greedy,
+}
+
+impl Playout {
+    fn name(self) -> &'static str {
+        match self {
+            Playout::Random => "random",
+            Playout::Greedy => "greedy",
+        }
+    }
+}
+
+/// The highest `iterations` a spec accepts; also the cap when only `ms` bounds the search.
+pub const MAX_ITERATIONS: u32 = 10_000_000;
+
+/// The highest `ms` a spec accepts (one minute per decision).
+pub const MAX_MS: u32 = 60_000;
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig { iterations: 200, exploration: 1.4, rollout_depth: 200 }
+        MctsConfig { iterations: 200, exploration: 1.4, rollout_depth: 200, playout: Playout::Random, epsilon: 0.1, ms: 0 }
     }
 }
+
+/// The named MCTS levels: `mcts:NAME` stands for these parameters (docs/agents.md gives each
+/// level's measured cost and strength).
+pub const MCTS_LEVELS: [(&str, MctsConfig); 2] = [
+    (
+        "fast",
+        MctsConfig { iterations: 100, exploration: 1.4, rollout_depth: 4, playout: Playout::Greedy, epsilon: 0.1, ms: 0 },
+    ),
+    (
+        "strong",
+        MctsConfig { iterations: 400, exploration: 1.4, rollout_depth: 40, playout: Playout::Greedy, epsilon: 0.1, ms: 0 },
+    ),
+];
 
 impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentSpec::Random => write!(f, "random"),
             AgentSpec::Greedy => write!(f, "greedy"),
-            AgentSpec::Mcts(c) => write!(
-                f,
-                "mcts:iterations={},exploration={},rollout_depth={}",
-                c.iterations, c.exploration, c.rollout_depth
-            ),
+            AgentSpec::Mcts(c) => {
+                // The first three parameters always; the others where they differ from the default.
+                write!(f, "mcts:iterations={},exploration={},rollout_depth={}", c.iterations, c.exploration, c.rollout_depth)?;
+                let d = MctsConfig::default();
+                if c.playout != d.playout {
+                    write!(f, ",playout={}", c.playout.name())?;
+                }
+                if c.epsilon != d.epsilon {
+                    write!(f, ",epsilon={}", c.epsilon)?;
+                }
+                if c.ms != d.ms {
+                    write!(f, ",ms={}", c.ms)?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -66,30 +127,69 @@ impl FromStr for AgentSpec {
             }
             "mcts" => {
                 let mut c = MctsConfig::default();
-                for kv in params.unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                    let (k, v) = kv.split_once('=').ok_or_else(|| bad(format!("{kv:?} is not key=value")))?;
+                let mut iterations_given = false;
+                let mut ms_given = false;
+                for (i, kv) in params.unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()).enumerate() {
+                    let Some((k, v)) = kv.split_once('=') else {
+                        match MCTS_LEVELS.iter().find(|(level, _)| *level == kv) {
+                            Some((_, level)) if i == 0 => {
+                                c = level.clone();
+                                iterations_given = true;
+                                continue;
+                            }
+                            Some(_) => return Err(bad(format!("the level {kv:?} comes first: mcts:{kv},key=value"))),
+                            None => return Err(bad(format!(
+                                "{kv:?} is neither key=value nor a level; the levels are {}", level_names()))),
+                        }
+                    };
+                    let v = v.trim();
                     match k.trim() {
                         "iterations" => {
-                            c.iterations = v.trim().parse().ok().filter(|&n| (1..=10_000_000).contains(&n))
-                                .ok_or_else(|| bad(format!("iterations={v}: an integer in 1..=10000000")))?
+                            c.iterations = v.parse().ok().filter(|&n| (1..=MAX_ITERATIONS).contains(&n))
+                                .ok_or_else(|| bad(format!("iterations={v}: an integer in 1..={MAX_ITERATIONS}")))?;
+                            iterations_given = true;
                         }
                         "exploration" => {
-                            c.exploration = v.trim().parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0)
+                            c.exploration = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0)
                                 .ok_or_else(|| bad(format!("exploration={v}: a number >= 0")))?
                         }
                         "rollout_depth" => {
-                            c.rollout_depth = v.trim().parse().ok()
+                            c.rollout_depth = v.parse().ok()
                                 .ok_or_else(|| bad(format!("rollout_depth={v}: an integer >= 0")))?
                         }
+                        "playout" => {
+                            c.playout = match v {
+                                "random" => Playout::Random,
+                                "greedy" => Playout::Greedy,
+                                _ => return Err(bad(format!("playout={v}: random or greedy"))),
+                            }
+                        }
+                        "epsilon" => {
+                            c.epsilon = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x))
+                                .ok_or_else(|| bad(format!("epsilon={v}: a number in 0..=1")))?
+                        }
+                        "ms" => {
+                            c.ms = v.parse().ok().filter(|&n| (1..=MAX_MS).contains(&n))
+                                .ok_or_else(|| bad(format!("ms={v}: an integer in 1..={MAX_MS}")))?;
+                            ms_given = true;
+                        }
                         other => return Err(bad(format!(
-                            "unknown mcts parameter {other:?}; parameters are iterations, exploration, rollout_depth"))),
+                            "unknown mcts parameter {other:?}; parameters are iterations, exploration, rollout_depth, playout, epsilon, ms"))),
                     }
+                }
+                if ms_given && !iterations_given {
+                    // Only the clock bounds the search.
+                    c.iterations = MAX_ITERATIONS;
                 }
                 Ok(AgentSpec::Mcts(c))
             }
             other => Err(bad(format!("unknown agent {other:?}; agents are random, greedy, mcts[:iterations=N,exploration=C,rollout_depth=D]"))),
         }
     }
+}
+
+fn level_names() -> String {
+    MCTS_LEVELS.iter().map(|(name, _)| format!("mcts:{name}")).collect::<Vec<_>>().join(", ")
 }
 
 /// Scratch memory an agent reuses between decisions.
@@ -186,8 +286,10 @@ struct Node {
 /// Open-loop information-set MCTS. Each iteration draws a state consistent with what the
 /// deciding player has seen (`Game::resample`; for perfect-information games that is the
 /// state itself), descends the tree by UCB over the actions legal in that draw (counting
-/// availability), samples chance as it goes, expands one node, plays randomly for
-/// `rollout_depth` decisions, and backs up the game's evaluation.
+/// availability), samples chance as it goes, expands one node, plays out `rollout_depth`
+/// decisions (at random, or ε-greedy over one-ply evaluations), and backs up the game's
+/// evaluation. With a time budget, no iteration starts after the budget is spent (the first
+/// one always runs).
 fn mcts<G: Game>(
     c: &MctsConfig,
     game: &G,
@@ -198,12 +300,17 @@ fn mcts<G: Game>(
 ) -> Action {
     let n = game.spec().players;
     scratch.values.resize(n, 0.0);
-    let tree = &mut scratch.tree;
+    // Taken out of the scratch for the search, so that the playout may borrow the rest.
+    let mut tree = std::mem::take(&mut scratch.tree);
+    let mut path = std::mem::take(&mut scratch.path);
     tree.clear();
     tree.push(Node { action: 0, player, visits: 0, available: 0, total: 0.0, children: Vec::new() });
-    for _ in 0..c.iterations {
+    let deadline = (c.ms > 0).then(|| Instant::now() + Duration::from_millis(u64::from(c.ms)));
+    for iteration in 0..c.iterations {
+        if iteration > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
         let mut det = game.resample(state, player, rng);
-        let path = &mut scratch.path;
         path.clear();
         path.push(0);
         let mut node = 0usize;
@@ -281,12 +388,17 @@ fn mcts<G: Game>(
                     let a = game.sample_chance(&det, rng);
                     game.apply(&mut det, a);
                 }
-                Actor::Player(_) => {
+                Actor::Player(p) => {
                     if depth >= c.rollout_depth {
                         break;
                     }
-                    game.legal_actions(&det, &mut scratch.buf);
-                    let a = scratch.buf[below(rng, scratch.buf.len() as u32) as usize];
+                    let a = match c.playout {
+                        Playout::Greedy if unit_f64(rng) >= c.epsilon => greedy(game, &det, p, rng, scratch),
+                        _ => {
+                            game.legal_actions(&det, &mut scratch.buf);
+                            scratch.buf[below(rng, scratch.buf.len() as u32) as usize]
+                        }
+                    };
                     game.apply(&mut det, a);
                     depth += 1;
                 }
@@ -310,22 +422,162 @@ fn mcts<G: Game>(
             best = nd.action;
         }
     }
+    scratch.tree = tree;
+    scratch.path = path;
     best
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::rng::rng_from_seed;
+    use crate::engine::game::Rules;
+    use crate::engine::toy::{Race, RaceState};
+
+    fn mcts(spec: &str) -> MctsConfig {
+        match spec.parse::<AgentSpec>().unwrap() {
+            AgentSpec::Mcts(c) => c,
+            other => panic!("{spec} parsed as {other:?}"),
+        }
+    }
 
     #[test]
     fn specs_parse_and_print() {
         assert_eq!("random".parse::<AgentSpec>().unwrap(), AgentSpec::Random);
         assert_eq!(" greedy ".parse::<AgentSpec>().unwrap(), AgentSpec::Greedy);
         let m: AgentSpec = "mcts:iterations=50,exploration=0.7".parse().unwrap();
-        assert_eq!(m, AgentSpec::Mcts(MctsConfig { iterations: 50, exploration: 0.7, rollout_depth: 200 }));
+        assert_eq!(
+            m,
+            AgentSpec::Mcts(MctsConfig { iterations: 50, exploration: 0.7, ..MctsConfig::default() })
+        );
         assert_eq!(m.to_string().parse::<AgentSpec>().unwrap(), m);
         for bad in ["", "alphazero", "mcts:iterations=0", "mcts:depth=3", "random:x=1", "mcts:exploration=-1"] {
             assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_default_spec_prints_as_before() {
+        let m: AgentSpec = "mcts".parse().unwrap();
+        assert_eq!(m.to_string(), "mcts:iterations=200,exploration=1.4,rollout_depth=200");
+        assert_eq!(mcts("mcts"), MctsConfig { iterations: 200, exploration: 1.4, rollout_depth: 200, playout: Playout::Random, epsilon: 0.1, ms: 0 });
+    }
+
+    #[test]
+    fn playout_epsilon_and_ms_parse_print_and_round_trip() {
+        let c = mcts("mcts:playout=greedy,epsilon=0.25,rollout_depth=6");
+        assert_eq!((c.playout, c.epsilon, c.rollout_depth, c.iterations), (Playout::Greedy, 0.25, 6, 200));
+        let shown = AgentSpec::Mcts(c.clone()).to_string();
+        assert_eq!(shown, "mcts:iterations=200,exploration=1.4,rollout_depth=6,playout=greedy,epsilon=0.25");
+        assert_eq!(mcts(&shown), c);
+        // A time budget alone: only the clock bounds the search.
+        // A level counts as giving the iterations: its budget, and at most the time.
+        assert_eq!(mcts("mcts:strong,ms=30").iterations, mcts("mcts:strong").iterations);
+        let t = mcts("mcts:ms=20");
+        assert_eq!((t.ms, t.iterations), (20, MAX_ITERATIONS));
+        assert_eq!(AgentSpec::Mcts(t.clone()).to_string(), "mcts:iterations=10000000,exploration=1.4,rollout_depth=200,ms=20");
+        assert_eq!(mcts(&AgentSpec::Mcts(t.clone()).to_string()), t);
+        // Both: whichever ends first; the order of the parameters does not matter.
+        assert_eq!(mcts("mcts:ms=5,iterations=300"), mcts("mcts:iterations=300,ms=5"));
+        assert_eq!(mcts("mcts:ms=5,iterations=300").iterations, 300);
+        assert_eq!(mcts(&format!("mcts:iterations={MAX_ITERATIONS},ms={MAX_MS}")).ms, MAX_MS);
+        for bad in [
+            "mcts:ms=0", "mcts:ms=60001", "mcts:ms=-1", "mcts:ms=1.5", "mcts:ms=", "mcts:iterations=10000001",
+            "mcts:iterations=-3", "mcts:playout=smart", "mcts:epsilon=1.5", "mcts:epsilon=-0.1", "mcts:epsilon=NaN",
+        ] {
+            let e = bad.parse::<AgentSpec>().unwrap_err().to_string();
+            let key = bad["mcts:".len()..].split('=').next().unwrap();
+            assert!(e.contains(key), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn levels_expand_to_their_parameters_and_may_be_amended() {
+        for (name, level) in MCTS_LEVELS.iter() {
+            let spec: AgentSpec = format!("mcts:{name}").parse().unwrap();
+            assert_eq!(spec, AgentSpec::Mcts(level.clone()));
+            // Shown as the expansion, so a result records the exact parameters it was played with.
+            let shown = spec.to_string();
+            assert!(!shown.contains(name), "{shown}");
+            assert_eq!(shown.parse::<AgentSpec>().unwrap(), spec);
+        }
+        let fast = mcts("mcts:fast");
+        assert_eq!(mcts("mcts:fast,ms=3"), MctsConfig { ms: 3, ..fast.clone() });
+        assert_eq!(mcts("mcts: fast , iterations=7").iterations, 7);
+        assert!(mcts("mcts:strong").iterations > fast.iterations);
+        for bad in ["mcts:turbo", "mcts:iterations=5,fast", "mcts:fast,strong", "greedy:fast"] {
+            assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
+        }
+        let e = "mcts:turbo".parse::<AgentSpec>().unwrap_err().to_string();
+        assert!(e.contains("mcts:fast") && e.contains("mcts:strong"), "{e}");
+    }
+
+    /// The decision states of a few random games of the test game.
+    fn decisions(game: &Race) -> Vec<(RaceState, usize)> {
+        let mut out = Vec::new();
+        for seed in 0..6 {
+            let mut rng = rng_from_seed(seed);
+            let mut state = game.initial_state();
+            let mut buf = Vec::new();
+            loop {
+                match game.actor(&state) {
+                    Actor::Terminal => break,
+                    Actor::Chance => {
+                        let a = game.sample_chance(&state, &mut rng);
+                        game.apply(&mut state, a);
+                    }
+                    Actor::Player(p) => {
+                        out.push((state.clone(), p));
+                        game.legal_actions(&state, &mut buf);
+                        let a = buf[below(&mut rng, buf.len() as u32) as usize];
+                        game.apply(&mut state, a);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_configuration_picks_a_legal_action_and_the_same_one_for_the_same_seed() {
+        let game = Race::new(15);
+        let states = decisions(&game);
+        assert!(states.len() > 20);
+        let specs = [
+            "mcts:iterations=30",
+            "mcts:iterations=30,playout=greedy",
+            "mcts:iterations=30,playout=greedy,epsilon=0",
+            "mcts:iterations=30,playout=greedy,epsilon=1,rollout_depth=3",
+            "mcts:fast",
+            "mcts:strong",
+        ];
+        let mut scratch = AgentScratch::default();
+        let mut legal = Vec::new();
+        for text in specs {
+            let spec: AgentSpec = text.parse().unwrap();
+            for (i, (state, p)) in states.iter().enumerate() {
+                game.legal_actions(state, &mut legal);
+                let first = choose(&spec, &game, state, *p, &mut rng_from_seed(i as u64), &mut scratch);
+                let again = choose(&spec, &game, state, *p, &mut rng_from_seed(i as u64), &mut AgentScratch::default());
+                assert!(legal.contains(&first), "{text}: {first} not in {legal:?}");
+                assert_eq!(first, again, "{text}, state {i}: same seed, another choice");
+            }
+        }
+    }
+
+    #[test]
+    fn a_time_budget_returns_a_legal_action() {
+        let game = Race::new(15);
+        let mut scratch = AgentScratch::default();
+        let mut legal = Vec::new();
+        for text in ["mcts:ms=1", "mcts:ms=2,playout=greedy", "mcts:fast,ms=1", "mcts:iterations=1,ms=1000"] {
+            let spec: AgentSpec = text.parse().unwrap();
+            for (i, (state, p)) in decisions(&game).iter().enumerate().take(8) {
+                game.legal_actions(state, &mut legal);
+                let a = choose(&spec, &game, state, *p, &mut rng_from_seed(i as u64), &mut scratch);
+                assert!(legal.contains(&a), "{text}: {a} not in {legal:?}");
+                assert_eq!(scratch.last_legal_actions(), &legal[..], "{text}");
+            }
         }
     }
 }
