@@ -457,7 +457,8 @@ def test_bad_opponents_name_the_allowed_agents_once_in_command_line_terms() -> N
     assert r.returncode == 2
     error = r.stderr.splitlines()[-1]
     assert error == ("tradewinds play: error: --opponents: bad agent 'foo': unknown agent \"foo\"; "
-                     "agents are random, greedy, mcts[:iterations=N,exploration=C,rollout_depth=D]")
+                     "agents are random, greedy, mcts:fast, mcts:strong, "
+                     "mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]")
     r = run("play", FIRST.game, *option_args(FIRST), "--opponents", "mcts:iters=3", stdin="q\n")
     assert r.returncode == 2 and 'unknown mcts parameter "iters"' in r.stderr and "Python" not in r.stderr
 

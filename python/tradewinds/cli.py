@@ -703,8 +703,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="worker threads (default 0 = all cores; with --dask: threads per chunk)")
     p_sim.add_argument(
         "--agents", metavar="SPECS",
-        help="one agent per seat, comma-separated, or one for every seat: random, greedy, "
-             "mcts[:iterations=N,exploration=C,rollout_depth=D] (default: all random), e.g. "
+        help="one agent per seat, comma-separated, or one for every seat: random, greedy, mcts:fast, "
+             "mcts:strong, mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M] "
+             "(default: all random), e.g. "
              "--agents mcts:iterations=100,random,random or --agents greedy",
     )
     p_sim.add_argument("--out", metavar="DIR",
@@ -738,8 +739,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_game_args(p_tour)
     p_tour.add_argument("--agents", required=True, metavar="SPECS",
-                        help="the agents, comma-separated: random, greedy, mcts[:iterations=N,exploration=C,"
-                             "rollout_depth=D], e.g. --agents random,greedy,mcts:iterations=50")
+                        help="the agents, comma-separated: random, greedy, mcts:fast, mcts:strong, "
+                             "mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,"
+                             "ms=M], e.g. --agents random,greedy,mcts:iterations=50")
     p_tour.add_argument("--games", type=int, default=100,
                         help="deals (default 100); each is played once in every seating")
     p_tour.add_argument("--threads", type=int, default=0,
@@ -873,7 +875,7 @@ def _parser() -> argparse.ArgumentParser:
     p_play.add_argument(
         "--opponents", default="random", metavar="SPECS",
         help="the opponents' agent: one spec for all, or one per opponent in seat order, comma-separated "
-             "(random, greedy, mcts[:iterations=N,...]; default random)",
+             "(random, greedy, mcts:fast, mcts:strong, mcts[:iterations=N,...]; default random)",
     )
     p_play.add_argument("--reveal", action="store_true",
                         help="also show the whole table, hidden information included")

@@ -183,7 +183,7 @@ impl FromStr for AgentSpec {
                 }
                 Ok(AgentSpec::Mcts(c))
             }
-            other => Err(bad(format!("unknown agent {other:?}; agents are random, greedy, mcts[:iterations=N,exploration=C,rollout_depth=D]"))),
+            other => Err(bad(format!("unknown agent {other:?}; agents are random, greedy, mcts:fast, mcts:strong, mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]"))),
         }
     }
 }
