@@ -56,7 +56,8 @@ AgentFunction = Callable[[State, int, random.Random], int | str]
 Agent = str | AgentFunction
 
 #: The built-in agents, as the engine names them in its errors.
-BUILT_IN = "random, greedy, mcts[:iterations=N,exploration=C,rollout_depth=D]"
+BUILT_IN = ("random, greedy, mcts:fast, mcts:strong, "
+            "mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]")
 
 _ALLOWED = f"agents are {BUILT_IN}, or a Python callable agent(state, player, rng) -> action"
 
