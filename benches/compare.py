@@ -584,7 +584,7 @@ def report(cases: list[Case]) -> dict[str, Any]:
         nat, pyx = by_key[f"tw-native:{cfg}"], by_key[f"tw-pyexp:{cfg}"]
         for og in OPENSPIEL_GAMES:
             on, op = by_key[f"os-native:{og}"], by_key[f"os-python:{og}"]
-            add(f"{cfg}: native steps/s / OpenSpiel {og} native steps/s", None, nat, "steps", on, "steps")
+            add(f"{cfg}: native steps/s / OpenSpiel {og} native steps/s", 3.0, nat, "steps", on, "steps")
             add(f"{cfg}: native decisions/s / OpenSpiel {og} native decisions/s", None,
                 nat, "decisions", on, "decisions")
             add(f"{cfg}: Python loop, explicit chance, steps/s / OpenSpiel {og}", None,
@@ -592,6 +592,44 @@ def report(cases: list[Case]) -> dict[str, Any]:
             add(f"{cfg}: Python loop, explicit chance, decisions/s / OpenSpiel {og}", None,
                 pyx, "decisions", op, "decisions")
     return out
+
+
+#: The columns of the one-table summary (`--table`): title, target, and the ratio's two sides
+#: (case key prefix and unit; `os-*` sides take the lower ratio of the OpenSpiel games).
+TABLE_COLUMNS = [
+    ("native steps/s ÷ OpenSpiel native steps/s", 3.0, ("tw-native", "steps"), ("os-native", "steps")),
+    ("native decisions/s ÷ OpenSpiel native steps/s", 2.0, ("tw-native", "decisions"), ("os-native", "steps")),
+    ("Python-driven decisions/s ÷ OpenSpiel's Python loop, steps/s", 1.5, ("tw-python", "decisions"),
+     ("os-python", "steps")),
+    ("batched, lists (`csr`), ÷ native decisions/s", 0.5, ("tw-vec-csr", "decisions"), ("tw-native", "decisions")),
+    ("all cores ÷ 1 thread, games/s", 1.8, ("tw-all", "games"), ("tw-native", "games")),
+]
+
+
+def markdown_table(cases: list[Case]) -> str:
+    """One row per configuration, one column per target (`TABLE_COLUMNS`): the median over
+    rounds of the ratio within a round, per wall second; against OpenSpiel the lower of its
+    games' ratios. A missed target is in bold. Native decisions are held to 2x only with two
+    or more seats, and the scaling target only on a 2-core machine."""
+    by_key = {c.key: c for c in cases}
+    cfgs = list(dict.fromkeys(c.game for c in cases if c.side == "tradewinds"))
+    lines = ["| configuration | " + " | ".join(f"{t} (target {x:g}×)" for t, x, _, _ in TABLE_COLUMNS) + " |",
+             "| --- |" + " --- |" * len(TABLE_COLUMNS)]
+    for cfg in cfgs:
+        cells = []
+        for title, target, (ak, au), (bk, bu) in TABLE_COLUMNS:
+            a = by_key.get(f"{ak}:{cfg}")
+            bs = [by_key[f"{bk}:{og}"] for og in OPENSPIEL_GAMES] if bk.startswith("os-") else [by_key.get(f"{bk}:{cfg}")]
+            if a is None or any(b is None for b in bs):
+                cells.append("")
+                continue
+            r = min(statistics.median([x / y for x, y in zip(a.rates(au), b.rates(bu))]) for b in bs if b)
+            held = not ((title.startswith("native decisions") and " 1p " in f" {cfg} ")
+                        or (title.startswith("all cores") and os.cpu_count() != 2))
+            text = f"{r:.2f}×"
+            cells.append(f"**{text}**" if held and r < target else text)
+        lines.append(f"| {cfg} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def main() -> None:
@@ -606,6 +644,8 @@ def main() -> None:
     ap.add_argument("--policies", nargs="*", choices=POLICIES, default=POLICIES,
                     help="the numpy policies of the batched cases (default: all)")
     ap.add_argument("--json", type=Path, help="also write the results to this file")
+    ap.add_argument("--table", type=Path,
+                    help="also write one Markdown table of every configuration against every target to this file")
     args = ap.parse_args()
 
     configs = our_configurations(args.games, args.per_player_count)
@@ -627,6 +667,8 @@ def main() -> None:
             c.sample()
         print(f"round {r + 1}/{args.rounds} done; load average {_load()}", flush=True)
     out = report(cases)
+    if args.table:
+        args.table.write_text(markdown_table(cases))
     if args.json:
         out["environment"] = {"python": platform.python_version(), "cores": os.cpu_count(),
                               "open_spiel": _version("open_spiel"), "tradewinds": tw.__version__,
