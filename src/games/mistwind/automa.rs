@@ -7,7 +7,7 @@
 //! from its deck (`Draw::Automa`) and `automa_place` carries out the zone algorithm.
 
 use super::actions::{CHARACTER_ROW, RESOURCE_BOARD, WORKER_BOARD};
-use super::state::{State, NONE};
+use super::state::{State, MAX_PLAYERS, NONE};
 use super::Mistwind;
 
 impl Mistwind {
@@ -17,25 +17,16 @@ impl Mistwind {
     }
 
     /// The position `k` places clockwise after `pos`.
+    #[inline]
     pub fn clockwise(&self, pos: usize, k: usize) -> usize {
-        let slot = self.order[..self.positions].iter().position(|&q| q as usize == pos).unwrap_or(0);
-        self.order[(slot + k) % self.positions] as usize
+        self.order[(self.slot[pos] as usize + k) % self.positions] as usize
     }
 
     /// The `k`-th seat (from 0, modulo the seats) clockwise from position `from`, `from` itself
     /// first when it is a seat: the order of what only the players do.
+    #[inline]
     pub fn seat_order(&self, from: usize, k: usize) -> usize {
-        let mut left = k % self.players;
-        for j in 0..self.positions {
-            let q = self.clockwise(from, j);
-            if q < self.players {
-                if left == 0 {
-                    return q;
-                }
-                left -= 1;
-            }
-        }
-        unreachable!("every table has a seat")
+        self.seats[from][k % self.players] as usize
     }
 
     /// The name of a table position: `P0` for a seat, `AUT1` for the first automa player.
@@ -130,4 +121,23 @@ impl Mistwind {
             }
         }
     }
+}
+
+/// The tables behind [`Mistwind::clockwise`] and [`Mistwind::seat_order`], from the table's
+/// clockwise `order` of `positions` positions of which the first `players` are seats: each
+/// position's place in the order, and from each position the seats in clockwise order, that
+/// position first when it is a seat.
+pub(crate) fn seating(order: &[u8; MAX_PLAYERS], players: usize, positions: usize) -> ([u8; MAX_PLAYERS], [[u8; MAX_PLAYERS]; MAX_PLAYERS]) {
+    let mut slot = [0u8; MAX_PLAYERS];
+    for (i, &q) in order[..positions].iter().enumerate() {
+        slot[q as usize] = i as u8;
+    }
+    let mut seats = [[0u8; MAX_PLAYERS]; MAX_PLAYERS];
+    for (from, row) in seats.iter_mut().enumerate() {
+        let clockwise = (0..positions).map(|j| order[(slot[from] as usize + j) % positions]);
+        for (k, q) in clockwise.filter(|&q| (q as usize) < players).enumerate() {
+            row[k] = q;
+        }
+    }
+    (slot, seats)
 }

@@ -41,6 +41,10 @@ pub struct Mistwind {
     pub positions: usize,
     /// The table's clockwise order of positions, from the first position (`order[..positions]`).
     pub order: [u8; MAX_PLAYERS],
+    /// Where each position sits in `order` (0 for a position not at the table).
+    pub(crate) slot: [u8; MAX_PLAYERS],
+    /// `seats[from][k]`: the `k`-th seat clockwise from position `from` ([`Mistwind::seat_order`]).
+    pub(crate) seats: [[u8; MAX_PLAYERS]; MAX_PLAYERS],
     /// Rounds of this player count (4, or 5 with 5 players).
     pub rounds: u8,
     /// The solo mode's goal (0 easy, 1 medium, 2 hard; 0 with more players).
@@ -101,6 +105,7 @@ impl GameDefinition for Mistwind {
         let rounds = data.rounds(players);
         let (automa, order) = table(players);
         let positions = players + automa;
+        let (slot, seats) = automa::seating(&order, players, positions);
         let max_chance = [data.characters.len(), data.port_cards.len(), data.achievements.len(), data.network_tiles.len(), data.network_cards.len(), data::CARGO_TYPES]
             .into_iter()
             .max()
@@ -122,7 +127,7 @@ impl GameDefinition for Mistwind {
             max_return: 1.0,
             config: options.config(Self::NAME, custom_data.as_ref()),
         };
-        Ok(Mistwind { data, players, automa, positions, order, rounds, difficulty, resource_board, worker_board, field5_income_fields, map_layout: std::sync::OnceLock::new(), spec })
+        Ok(Mistwind { data, players, automa, positions, order, slot, seats, rounds, difficulty, resource_board, worker_board, field5_income_fields, map_layout: std::sync::OnceLock::new(), spec })
     }
 }
 

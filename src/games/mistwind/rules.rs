@@ -495,8 +495,8 @@ impl Mistwind {
         if open == 0 {
             return;
         }
-        for k in 0..self.players {
-            let p = self.seat_order(s.current as usize, k);
+        for &p in &self.seats[s.current as usize][..self.players] {
+            let p = p as usize;
             for l in bits(open as u64) {
                 if self.achievement_claimable(s, p, l) {
                     s.achievement_taken[l] = p as u8;
