@@ -71,17 +71,12 @@ pub fn check_documented(doc: &str, fields: &[Field], symbols: &mut BTreeMap<Stri
     Ok(())
 }
 
-/// The page of `docs/games/` that documents game `name`: its name with hyphens.
-pub fn doc_page(name: &str) -> String {
-    name.replace('_', "-")
-}
-
-/// Checks every configuration of `game` against its doc page's table (each configuration
-/// with its own symbols).
+/// Checks every configuration of game `name` against the table of its page,
+/// `docs/games/<name>.md` (each configuration with its own symbols).
 pub fn check_game(name: &str) -> Result<(), String> {
     for config in crate::games::all_configurations(name) {
         let game: std::sync::Arc<dyn DynGame> = crate::games::load(name, &config).map_err(|e| e.to_string())?;
-        check_documented(&doc_page(name), &game.observation_layout().fields, &mut BTreeMap::new())
+        check_documented(name, &game.observation_layout().fields, &mut BTreeMap::new())
             .map_err(|e| format!("{config:?}: {e}"))?;
     }
     Ok(())
@@ -149,7 +144,7 @@ mod tests {
                 })
                 .collect()
         };
-        let game = crate::games::load("north_wind", &Default::default()).unwrap();
+        let game = crate::games::load("north-wind", &Default::default()).unwrap();
         let mut declared = game.observation_layout().fields;
         assert!(check_documented("north-wind", &declared, &mut BTreeMap::new()).is_ok());
         declared[2].size += 1;

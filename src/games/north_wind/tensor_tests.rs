@@ -5,6 +5,7 @@
 
 use serde_json::json;
 
+use crate::engine::prelude::*;
 use crate::engine::Field;
 use crate::harness::tensor_doc::{one_hot, Decoded};
 
