@@ -13,6 +13,7 @@ use super::rng::{rng_from_seed, Rng};
 use super::simulate::{replay_game, simulate_agents, simulate_run, Progress, SimulationResult};
 use super::state::GameState;
 use super::svg::Viewer;
+use super::tensor::Layout;
 use super::vector::{DynVector, VectorConfig, VectorGame};
 
 pub trait DynGame: Send + Sync {
@@ -21,8 +22,11 @@ pub trait DynGame: Send + Sync {
     /// The version of this game's saved-state format ([`Game::STATE_FORMAT`]).
     fn state_format(&self) -> u32;
     /// The least and the greatest value of each entry of the observation tensor (see
-    /// [`crate::engine::View::observation_bounds`]).
+    /// [`crate::engine::View::observation`]).
     fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>);
+    /// The observation tensor's fields in order and its bounds (see
+    /// [`crate::engine::View::observation_layout`]).
+    fn observation_layout(&self) -> Layout;
     fn new_state(&self, seed: u64, explicit_chance: bool) -> Box<dyn DynState>;
     fn setup(&self, description: &serde_json::Value, seed: u64, explicit_chance: bool)
         -> Result<Box<dyn DynState>>;
@@ -94,7 +98,7 @@ pub trait DynState: Send + Sync {
     fn observation_string(&self, player: usize) -> Result<String>;
     fn observation_tensor(&self, player: usize) -> Result<Vec<f32>>;
     /// The least and the greatest value of each entry of the observation tensor (see
-    /// [`crate::engine::View::observation_bounds`]).
+    /// [`crate::engine::View::observation`]).
     fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>);
     fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>>;
     fn render(&self) -> String;
@@ -139,6 +143,9 @@ impl<G: Game> DynGame for Handle<G> {
     }
     fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>) {
         super::state::observation_bounds(&*self.0)
+    }
+    fn observation_layout(&self) -> Layout {
+        self.0.observation_layout()
     }
     fn new_state(&self, seed: u64, explicit_chance: bool) -> Box<dyn DynState> {
         Box::new(GameState::new(Arc::clone(&self.0), seed, explicit_chance))

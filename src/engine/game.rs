@@ -21,6 +21,7 @@ use super::error::Result;
 use super::report::{ScoreRecord, ScoreReport};
 use super::rng::Rng;
 use super::svg::Viewer;
+use super::tensor::{Layout, Tensor};
 
 /// An action id. Player actions lie in `0..num_distinct_actions`; chance outcomes in
 /// `0..max_chance_outcomes` (a separate space, as in OpenSpiel).
@@ -205,16 +206,37 @@ pub trait View: Rules {
     /// seat in range only.
     fn text(&self, state: &Self::State, viewer: Viewer) -> String;
 
-    /// What `player` may know, as a flat tensor of `observation_tensor_shape` (written into `out`).
-    fn observation_tensor(&self, state: &Self::State, player: usize, out: &mut [f32]);
+    /// Declares the observation tensor into `t`, field by field ([`Tensor::field`]): each
+    /// field's name, size and bounds, and its values for what `player` may know in `state`.
+    /// The fields, their sizes and their bounds depend on the configuration only, never on the
+    /// state or the seat. The bounds are the least and the greatest value each entry can take,
+    /// whatever the position and the observer: finite bounds that hold in every position the
+    /// rules reach. A count is bounded by the most the rules and components allow, or where
+    /// they set no limit, by the most its state field can hold. The shared checks hold every
+    /// observation within them. Called with a seat in range only; must not allocate.
+    fn observation(&self, state: &Self::State, player: usize, t: &mut Tensor<'_>);
 
-    /// The least and the greatest value each entry of the observation tensor can take in this
-    /// configuration, whatever the position and the observer, written into `low` and `high`
-    /// (each of the tensor's length, filled with 0 by the engine first): finite bounds that
-    /// hold in every position the rules reach. A count is bounded by the most the rules and
-    /// components allow, or where they set no limit, by the most its state field can hold. The
-    /// shared checks hold every observation within them.
-    fn observation_bounds(&self, low: &mut [f32], high: &mut [f32]);
+    /// What `player` may know, as a flat tensor of `observation_tensor_shape`, written into
+    /// `out` (of the tensor's length) from [`View::observation`] without allocating.
+    fn observation_tensor(&self, state: &Self::State, player: usize, out: &mut [f32]) {
+        out.fill(0.0);
+        let len = out.len();
+        let mut t = Tensor::values(out);
+        self.observation(state, player, &mut t);
+        debug_assert_eq!(t.len(), len, "{}: the fields fill the tensor", self.spec().name);
+    }
+
+    /// The observation tensor's fields in order and the bounds of its entries, as
+    /// [`View::observation`] declares them for this configuration (laid out on the initial
+    /// state, as seat 0 sees it). Panics unless the fields fill `observation_tensor_shape`.
+    fn observation_layout(&self) -> Layout {
+        let len: usize = self.spec().observation_tensor_shape.iter().product();
+        let mut scratch = vec![0.0; len];
+        let mut layout = Layout { fields: Vec::new(), low: Vec::new(), high: Vec::new() };
+        self.observation(&self.initial_state(), 0, &mut Tensor::layout(&mut scratch, &mut layout));
+        assert_eq!(layout.len(), len, "{}: the fields fill the tensor", self.spec().name);
+        layout
+    }
 
     /// Each seat's (and each opponent's) score broken down by the rulebook's scoring
     /// categories, who or what won, and the tier reached.

@@ -19,6 +19,7 @@ pub mod rng;
 pub mod simulate;
 pub mod state;
 pub mod svg;
+pub mod tensor;
 #[cfg(test)]
 pub(crate) mod toy;
 pub mod vector;
@@ -30,6 +31,7 @@ pub mod prelude {
     pub use super::definition::GameDefinition;
     pub use super::game::{Describe, Picture, Evaluate, Game, Positions, Resample, Rules, View};
     pub use super::svg::Viewer;
+    pub use super::tensor::Tensor;
 }
 
 pub use agents::AgentSpec;
@@ -44,4 +46,5 @@ pub use rng::Rng;
 pub use simulate::{random_rollout, simulate, simulate_agents, simulate_run, Progress, SimulationResult};
 pub use state::GameState;
 pub use svg::Viewer;
+pub use tensor::{Field, Layout, Tensor};
 pub use vector::{DynVector, LegalOutput, VectorBuffers, VectorConfig, VectorGame, VectorOutputs};

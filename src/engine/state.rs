@@ -67,10 +67,8 @@ impl<G: Game> std::fmt::Debug for GameState<G> {
 
 /// The least and the greatest value of each entry of `game`'s observation tensor.
 pub fn observation_bounds<G: Game>(game: &G) -> (Vec<f32>, Vec<f32>) {
-    let len: usize = game.spec().observation_tensor_shape.iter().product();
-    let (mut low, mut high) = (vec![0.0; len], vec![0.0; len]);
-    game.observation_bounds(&mut low, &mut high);
-    (low, high)
+    let layout = game.observation_layout();
+    (layout.low, layout.high)
 }
 
 #[derive(Serialize, Deserialize)]
@@ -349,7 +347,7 @@ impl<G: Game> GameState<G> {
     }
 
     /// The least and the greatest value of each entry of the observation tensor (see
-    /// [`crate::engine::View::observation_bounds`]).
+    /// [`crate::engine::View::observation`]).
     pub fn observation_bounds(&self) -> (Vec<f32>, Vec<f32>) {
         observation_bounds(&*self.game)
     }

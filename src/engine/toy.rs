@@ -10,6 +10,7 @@ use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Describe, Evaluate, Positions, Resample, Rules, View, GameSpec};
 use super::report::ScoreReport;
 use super::svg::{palette, Svg, Viewer};
+use super::tensor::Tensor;
 use super::game::Picture;
 
 pub(crate) struct Race {
@@ -139,13 +140,9 @@ impl View for Race {
         format!("count {}", s.count)
     }
 
-    fn observation_tensor(&self, s: &RaceState, _: usize, out: &mut [f32]) {
-        out[0] = s.count as f32;
-    }
-
     /// The count is below the target before a move, which adds at most 2 and its coin 1.
-    fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
-        high[0] = (self.target + 2) as f32;
+    fn observation(&self, s: &RaceState, _: usize, t: &mut Tensor<'_>) {
+        t.field("count", 1, 0.0, (self.target + 2) as f32).put(s.count as f32);
     }
 }
 

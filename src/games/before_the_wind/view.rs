@@ -267,6 +267,17 @@ impl BeforeTheWind {
         out
     }
 
+    /// The largest of each card feature over the data's designs.
+    fn card_highs(&self) -> [f32; CARD] {
+        let mut card = [0.0f32; CARD];
+        let mut one = [0.0f32; CARD];
+        for d in 0..self.data.designs.len() {
+            self.card_features(d as u8, &mut one);
+            card.iter_mut().zip(one).for_each(|(m, v)| *m = m.max(v));
+        }
+        card
+    }
+
     fn card_features(&self, d: u8, out: &mut [f32]) {
         out[..CARD].iter_mut().for_each(|x| *x = 0.0);
         let Some(x) = self.data.designs.get(d as usize) else { return };
@@ -404,156 +415,144 @@ impl View for BeforeTheWind {
         }
     }
 
-    /// The observation tensor (docs/games/before-the-wind.md, "Observation tensor").
-    /// The flags and one-hot fields are 0 or 1; a card's and a ship's features at most the
-    /// largest of the data's cards and ships; the cards of a design in its deck or discard pile
-    /// at most its copies; the bank at most its guilders; any other count at most what its
-    /// state field holds (money and points, which no rule limits with an unlimited bank).
-    fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
+    /// The fields of `docs/games/before-the-wind.md`, "Observation tensor". The flags and
+    /// one-hot fields are 0 or 1; a card's and a ship's features at most the largest of the
+    /// data's cards and ships; the cards of a design in its deck or discard pile at most its
+    /// copies; the bank at most its guilders; any other count at most what its state field
+    /// holds (money and points, which no rule limits with an unlimited bank).
+    fn observation(&self, s: &State, player: usize, t: &mut Tensor<'_>) {
         let (byte, word) = (u8::MAX as f32, u32::MAX as f32);
-        let mut card = [0.0f32; CARD];
-        let mut one = [0.0f32; CARD];
-        for d in 0..self.data.designs.len() {
-            self.card_features(d as u8, &mut one);
-            card.iter_mut().zip(one).for_each(|(m, v)| *m = m.max(v));
-        }
-        let mut ship = [0.0f32; SHIP];
-        ship[..3].fill(1.0);
-        for sh in &self.data.ships {
-            for g in 0..4 {
-                ship[3 + g] = ship[3 + g].max(sh.goods[g] as f32);
-            }
-            ship[7] = ship[7].max(sh.vp as f32 / 10.0);
-        }
-        let mut i = 0;
-        let mut put = |v: &[f32]| {
-            high[i..i + v.len()].copy_from_slice(v);
-            i += v.len();
+        t.field("observer", 4, 0.0, 1.0).one_hot(4, player);
+        let decider = match self.actor(s) {
+            Actor::Player(p) => p,
+            _ => 4,
         };
-        put(&[1.0; 4 + 4 + 4 + PHASES]);
-        for _ in 0..MAX_PLAYERS {
-            put(&[word / 10.0, word / 10.0, byte]);
-            put(&[byte; 4 + 4 + 2 * MAX_SPECIALS]);
-            put(&[1.0; 4]);
-            put(&card);
-            put(&[word / 10.0, 1.0]);
-        }
-        for _ in 0..MAX_PLAYERS {
-            put(&card);
-        }
-        for _ in 0..MAX_HARBOUR {
-            put(&ship);
-        }
-        put(&[byte; 4 + 3]);
-        put(&[1.0; 3]);
-        put(&card);
-        put(&[byte, 1.0, 1.0]);
-        put(&[byte; 4 + 4 + 1]);
-        put(&[word / 100.0, self.data.rules.bank_guilders as f32 / 10.0]);
-        for _ in 0..2 {
-            for d in &self.data.designs {
-                put(&[d.count as f32]);
+        t.field("decider", 4, 0.0, 1.0).one_hot(4, decider);
+        t.field("active player", 4, 0.0, 1.0).one_hot(4, s.active as usize);
+        t.field("phase", PHASES, 0.0, 1.0).one_hot(PHASES, phase_index(s.phase));
+        let mut f = t.field_with("seats", MAX_PLAYERS * SEAT, |b| {
+            let card = self.card_highs();
+            for _ in 0..MAX_PLAYERS {
+                b.highs(&[word / 10.0, word / 10.0, byte]);
+                b.put(4 + 4 + 2 * MAX_SPECIALS, 0.0, byte);
+                b.put(4, 0.0, 1.0);
+                b.highs(&card);
+                b.highs(&[word / 10.0, 1.0]);
             }
-        }
-        for _ in 0..2 {
-            for sh in &self.data.ships {
-                put(&[sh.count as f32]);
-            }
-        }
-        debug_assert_eq!(i, high.len());
-    }
-
-    fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
-        out.iter_mut().for_each(|x| *x = 0.0);
-        let mut i = 0;
-        out[i + player] = 1.0;
-        i += 4;
-        if let Actor::Player(p) = self.actor(s) {
-            out[i + p] = 1.0;
-        }
-        i += 4;
-        out[i + s.active as usize] = 1.0;
-        i += 4;
-        out[i + phase_index(s.phase)] = 1.0;
-        i += PHASES;
+        });
         for p in 0..MAX_PLAYERS {
-            if p < self.players {
-                let pl = &s.seats[p];
-                if self.sees_purse(s, Some(player), p) {
-                    out[i] = pl.money as f32 / 10.0;
-                }
-                out[i + 1] = pl.vp as f32 / 10.0;
-                out[i + 2] = pl.ships as f32;
-                for g in 0..4 {
-                    out[i + 3 + g] = pl.hand[g] as f32;
-                    out[i + 7 + g] = pl.warehouse[g] as f32;
-                }
-                for k in 0..MAX_SPECIALS {
-                    out[i + 11 + k] = pl.kept[k] as f32;
-                    out[i + 11 + MAX_SPECIALS + k] = pl.placed[k] as f32;
-                }
-                let st = i + 11 + 2 * MAX_SPECIALS;
-                out[st + pl.standing as usize] = 1.0;
-                let shown = !matches!(s.phase, Phase::Spoil | Phase::Preserve | Phase::Ships | Phase::GameOver);
-                if shown {
-                    self.card_features(pl.card, &mut out[st + 4..st + 4 + CARD]);
-                }
-                out[st + 4 + CARD] = pl.bid as f32 / 10.0;
-                out[st + 5 + CARD] = pl.safe_used as u8 as f32;
+            if p >= self.players {
+                f.skip(SEAT);
+                continue;
             }
-            i += SEAT;
+            let pl = &s.seats[p];
+            f.put(if self.sees_purse(s, Some(player), p) { pl.money as f32 / 10.0 } else { 0.0 });
+            f.put(pl.vp as f32 / 10.0);
+            f.put(pl.ships as f32);
+            for g in 0..4 {
+                f.put(pl.hand[g] as f32);
+            }
+            for g in 0..4 {
+                f.put(pl.warehouse[g] as f32);
+            }
+            for k in 0..MAX_SPECIALS {
+                f.put(pl.kept[k] as f32);
+            }
+            for k in 0..MAX_SPECIALS {
+                f.put(pl.placed[k] as f32);
+            }
+            f.one_hot(4, pl.standing as usize);
+            let shown = !matches!(s.phase, Phase::Spoil | Phase::Preserve | Phase::Ships | Phase::GameOver);
+            if shown {
+                self.card_features(pl.card, f.next(CARD));
+            } else {
+                f.skip(CARD);
+            }
+            f.put(pl.bid as f32 / 10.0);
+            f.put(pl.safe_used as u8 as f32);
         }
+        let mut f = t.field_with("laid out", MAX_PLAYERS * CARD, |b| {
+            let card = self.card_highs();
+            for _ in 0..MAX_PLAYERS {
+                b.highs(&card);
+            }
+        });
         for slot in 0..MAX_PLAYERS {
-            self.card_features(s.display[slot], &mut out[i..i + CARD]);
-            i += CARD;
+            self.card_features(s.display[slot], f.next(CARD));
         }
-        for slot in 0..MAX_HARBOUR {
-            if let Some(sh) = self.data.ships.get(s.harbour[slot] as usize) {
-                out[i] = 1.0;
-                out[i + 1 + sh.size as usize] = 1.0;
+        let mut f = t.field_with("harbour", MAX_HARBOUR * SHIP, |b| {
+            let mut ship = [0.0f32; SHIP];
+            ship[..3].fill(1.0);
+            for sh in &self.data.ships {
                 for g in 0..4 {
-                    out[i + 3 + g] = sh.goods[g] as f32;
+                    ship[3 + g] = ship[3 + g].max(sh.goods[g] as f32);
                 }
-                out[i + 7] = sh.vp as f32 / 10.0;
+                ship[7] = ship[7].max(sh.vp as f32 / 10.0);
             }
-            i += SHIP;
+            for _ in 0..MAX_HARBOUR {
+                b.highs(&ship);
+            }
+        });
+        for slot in 0..MAX_HARBOUR {
+            let Some(sh) = self.data.ships.get(s.harbour[slot] as usize) else {
+                f.skip(SHIP);
+                continue;
+            };
+            f.put(1.0);
+            f.one_hot(2, sh.size as usize);
+            for g in 0..4 {
+                f.put(sh.goods[g] as f32);
+            }
+            f.put(sh.vp as f32 / 10.0);
         }
+        let mut f = t.field("stacks", 4, 0.0, byte);
         for g in 0..4 {
-            out[i + g] = s.stacks[g] as f32;
+            f.put(s.stacks[g] as f32);
         }
-        i += 4;
+        let mut f = t.field("drawn", 3, 0.0, byte);
         for d in 0..3 {
-            out[i + d] = s.drawn[d] as f32;
+            f.put(s.drawn[d] as f32);
         }
-        i += 3;
-        if s.phase == Phase::Draw {
-            out[i + s.draw_deck as usize] = 1.0;
-        }
-        i += 3;
-        self.card_features(s.playing, &mut out[i..i + CARD]);
-        i += CARD;
-        out[i] = s.left as f32;
-        out[i + 1] = s.to_warehouse as u8 as f32;
-        out[i + 2] = (s.source == Source::Kept && s.playing != NONE) as u8 as f32;
-        i += 3;
+        t.field("drawing from", 3, 0.0, 1.0).one_hot(3, if s.phase == Phase::Draw { s.draw_deck as usize } else { 3 });
+        let mut f = t.field_with("playing", CARD, |b| b.highs(&self.card_highs()));
+        self.card_features(s.playing, f.next(CARD));
+        t.field_with("step", 3, |b| b.highs(&[byte, 1.0, 1.0]))
+            .put(s.left as f32)
+            .put(s.to_warehouse as u8 as f32)
+            .put((s.source == Source::Kept && s.playing != NONE) as u8 as f32);
+        let mut f = t.field("spoiling", 4, 0.0, byte);
         for g in 0..4 {
-            out[i + g] = s.spoiling[g] as f32;
-            out[i + 4 + g] = s.preserved_hand[g] as f32;
+            f.put(s.spoiling[g] as f32);
         }
-        i += 8;
-        out[i] = s.preserve_left as f32;
-        out[i + 1] = s.turn as f32 / 100.0;
-        out[i + 2] = self.bank(s).map_or(0.0, |b| b as f32 / 10.0);
-        i += 3;
-        debug_assert_eq!(i, FIXED);
-        for d in 0..self.data.designs.len() {
-            out[i + d] = s.deck[d] as f32;
-            out[i + self.data.designs.len() + d] = s.discard[d] as f32;
+        let mut f = t.field("preserved", 4, 0.0, byte);
+        for g in 0..4 {
+            f.put(s.preserved_hand[g] as f32);
         }
-        i += 2 * self.data.designs.len();
-        for d in 0..self.data.ships.len() {
-            out[i + d] = s.ship_deck[d] as f32;
-            out[i + self.data.ships.len() + d] = s.ship_discard[d] as f32;
+        t.field("preservation left", 1, 0.0, byte).put(s.preserve_left as f32);
+        t.field("turn", 1, 0.0, word / 100.0).put(s.turn as f32 / 100.0);
+        t.field("bank", 1, 0.0, self.data.rules.bank_guilders as f32 / 10.0)
+            .put(self.bank(s).map_or(0.0, |b| b as f32 / 10.0));
+        let designs = self.data.designs.len();
+        for (name, pile) in [("deck", &s.deck), ("discard", &s.discard)] {
+            let mut f = t.field_with(name, designs, |b| {
+                for d in &self.data.designs {
+                    b.put(1, 0.0, d.count as f32);
+                }
+            });
+            for d in 0..designs {
+                f.put(pile[d] as f32);
+            }
+        }
+        let ships = self.data.ships.len();
+        for (name, pile) in [("ship deck", &s.ship_deck), ("ship discard", &s.ship_discard)] {
+            let mut f = t.field_with(name, ships, |b| {
+                for sh in &self.data.ships {
+                    b.put(1, 0.0, sh.count as f32);
+                }
+            });
+            for d in 0..ships {
+                f.put(pile[d] as f32);
+            }
         }
     }
 

@@ -116,33 +116,6 @@ pub fn tensor_len() -> usize {
     HEADER + MAX_PLAYERS * PER_PLAYER + BOARD
 }
 
-/// Writes the tensor field by field.
-struct Writer<'a> {
-    out: &'a mut [f32],
-    at: usize,
-}
-
-impl Writer<'_> {
-    fn one_hot(&mut self, len: usize, i: usize) {
-        if i < len {
-            self.out[self.at + i] = 1.0;
-        }
-        self.at += len;
-    }
-    fn mask(&mut self, len: usize, m: u64) {
-        for i in bits(m) {
-            if i < len {
-                self.out[self.at + i] = 1.0;
-            }
-        }
-        self.at += len;
-    }
-    fn value(&mut self, v: f32) {
-        self.out[self.at] = v;
-        self.at += 1;
-    }
-}
-
 impl Mistwind {
     pub fn port_name(&self, q: u8) -> &str {
         self.data.port_names.get(q as usize).map_or("(no port)", |n| n.as_str())
@@ -678,198 +651,211 @@ impl View for Mistwind {
         }
     }
 
-    fn observation_tensor(&self, s: &State, viewer: usize, out: &mut [f32]) {
-        out.fill(0.0);
+    /// The fields of `docs/games/mistwind.md`, "Observation tensor". Everything is 0 or 1 but
+    /// the counts: resources (no limit in the rules: what a count holds), demand tiles and
+    /// network cards (the components), chips on a port card (one per position), the cargo
+    /// supply and the demand stacks (the components), the decks, and the counters of a
+    /// pending step (what their fields hold).
+    fn observation(&self, s: &State, viewer: usize, t: &mut Tensor<'_>) {
         let d = &self.data;
-        let mut w = Writer { out, at: 0 };
-        w.one_hot(MAX_PLAYERS, viewer);
+        let byte = u8::MAX as f32;
+        t.field("observer", MAX_PLAYERS, 0.0, 1.0).one_hot(MAX_PLAYERS, viewer);
         let actor = match (s.draw, s.phase) {
             (Draw::None, Phase::GameOver) => 6,
             (Draw::None, _) => s.current as usize,
             _ => 5,
         };
-        w.one_hot(7, actor);
-        w.one_hot(7, phase_index(s.phase));
-        w.one_hot(STEPS.len(), step_index(s.step));
+        t.field("who acts", 7, 0.0, 1.0).one_hot(7, actor);
+        t.field("phase", 7, 0.0, 1.0).one_hot(7, phase_index(s.phase));
+        t.field("step", STEPS.len(), 0.0, 1.0).one_hot(STEPS.len(), step_index(s.step));
         let step_field = match s.step {
             Step::PortChoice(i) | Step::WorkerBuild(i) | Step::BottomChoice(i) | Step::Split(i) => i as usize,
             _ => ROW,
         };
-        w.one_hot(ROW, step_field);
-        w.one_hot(5, s.round as usize);
-        w.one_hot(MAX_PLAYERS, s.start_player as usize);
-        w.one_hot(MAX_PLAYERS, s.round_lead as usize);
+        t.field("step field", ROW, 0.0, 1.0).one_hot(ROW, step_field);
+        t.field("round", 5, 0.0, 1.0).one_hot(5, s.round as usize);
+        t.field("starting player", MAX_PLAYERS, 0.0, 1.0).one_hot(MAX_PLAYERS, s.start_player as usize);
+        t.field("round lead", MAX_PLAYERS, 0.0, 1.0).one_hot(MAX_PLAYERS, s.round_lead as usize);
+        let by_difficulty = |k: u8| d.network_cards.iter().filter(|c| c.difficulty == k).count() as f32;
+        let mut f = t.field_with("players", MAX_PLAYERS * PER_PLAYER, |b| {
+            for p in 0..MAX_PLAYERS {
+                if p >= self.positions {
+                    b.put(PER_PLAYER, 0.0, 1.0);
+                    continue;
+                }
+                b.put(4, 0.0, u16::MAX as f32);
+                b.put(layout::TERRITORY_TILES - 4, 0.0, 1.0);
+                for r in 0..REGIONS {
+                    b.put(1, 0.0, d.territory_tiles[r].iter().map(|&n| n as f32).sum());
+                }
+                for r in 0..REGIONS {
+                    b.put(1, 0.0, d.capital_tiles[r].iter().map(|&n| n as f32).sum());
+                }
+                b.put(4 + 2 * REGIONS + MAX_NETWORK_CARDS, 0.0, 1.0);
+                b.highs(&[by_difficulty(0), by_difficulty(1), by_difficulty(2)]);
+                b.put(MAX_NETWORK_CARDS, 0.0, 1.0);
+                b.highs(&[by_difficulty(0), by_difficulty(1), by_difficulty(2)]);
+            }
+        });
         for p in 0..MAX_PLAYERS {
-            let start = w.at;
-            if p < self.positions {
-                let pl = &s.players[p];
-                for r in 0..4 {
-                    w.value(pl.res[r] as f32);
-                }
-                w.mask(5, pl.hand as u64);
-                w.mask(5, if p == viewer { pl.discarded as u64 } else { 0 });
-                w.value(pl.used_resource_board as u8 as f32);
-                w.value(pl.used_worker_board as u8 as f32);
-                w.mask(MAX_PORTS, pl.outposts as u64);
-                for wh in 0..MAX_WHALES {
-                    w.one_hot(MAX_PORTS, pl.whales[wh] as usize);
-                }
-                for wh in 0..MAX_WHALES {
-                    w.one_hot(CARGO_TYPES, pl.cargo[wh] as usize);
-                }
-                w.mask(MAX_CHARACTERS, pl.characters);
-                w.mask(MAX_CHARACTERS, pl.used);
-                for r in 0..REGIONS {
-                    w.value(pl.territory_tiles[r] as f32);
-                }
-                for r in 0..REGIONS {
-                    w.value(pl.capital_tiles[r] as f32);
-                }
-                w.mask(4, pl.achievements as u64);
-                for r in 0..REGIONS {
-                    w.one_hot(2, (pl.markers[r] as usize).wrapping_sub(1));
-                }
-                w.mask(MAX_NETWORK_CARDS, if p == viewer || s.phase == Phase::GameOver { pl.cards as u64 } else { 0 });
-                for diff in 0..3u8 {
-                    w.value(bits(pl.cards as u64).filter(|&c| d.network_cards[c].difficulty == diff).count() as f32);
-                }
-                w.mask(MAX_NETWORK_CARDS, pl.claimed as u64);
-                for diff in 0..3u8 {
-                    w.value(bits(pl.card_discards as u64).filter(|&c| d.network_cards[c].difficulty == diff).count() as f32);
-                }
+            if p >= self.positions {
+                f.skip(PER_PLAYER);
+                continue;
             }
-            w.at = start + PER_PLAYER;
+            let pl = &s.players[p];
+            for r in 0..4 {
+                f.put(pl.res[r] as f32);
+            }
+            f.mask(5, pl.hand as u64);
+            f.mask(5, if p == viewer { pl.discarded as u64 } else { 0 });
+            f.put(pl.used_resource_board as u8 as f32);
+            f.put(pl.used_worker_board as u8 as f32);
+            f.mask(MAX_PORTS, pl.outposts as u64);
+            for wh in 0..MAX_WHALES {
+                f.one_hot(MAX_PORTS, pl.whales[wh] as usize);
+            }
+            for wh in 0..MAX_WHALES {
+                f.one_hot(CARGO_TYPES, pl.cargo[wh] as usize);
+            }
+            f.mask(MAX_CHARACTERS, pl.characters);
+            f.mask(MAX_CHARACTERS, pl.used);
+            for r in 0..REGIONS {
+                f.put(pl.territory_tiles[r] as f32);
+            }
+            for r in 0..REGIONS {
+                f.put(pl.capital_tiles[r] as f32);
+            }
+            f.mask(4, pl.achievements as u64);
+            for r in 0..REGIONS {
+                f.one_hot(2, (pl.markers[r] as usize).wrapping_sub(1));
+            }
+            f.mask(MAX_NETWORK_CARDS, if p == viewer || s.phase == Phase::GameOver { pl.cards as u64 } else { 0 });
+            for diff in 0..3u8 {
+                f.put(bits(pl.cards as u64).filter(|&c| d.network_cards[c].difficulty == diff).count() as f32);
+            }
+            f.mask(MAX_NETWORK_CARDS, pl.claimed as u64);
+            for diff in 0..3u8 {
+                f.put(bits(pl.card_discards as u64).filter(|&c| d.network_cards[c].difficulty == diff).count() as f32);
+            }
         }
-        for f in [&s.resource_fields, &s.worker_fields] {
+        for (name, fields) in [("resource fields", &s.resource_fields), ("worker fields", &s.worker_fields)] {
+            let mut f = t.field(name, ROW * MAX_PLAYERS, 0.0, 1.0);
             for i in 0..ROW {
-                w.one_hot(MAX_PLAYERS, f[i] as usize);
+                f.one_hot(MAX_PLAYERS, fields[i] as usize);
             }
         }
+        let mut f = t.field("character row", ROW * MAX_CHARACTERS, 0.0, 1.0);
         for i in 0..ROW {
-            w.one_hot(MAX_CHARACTERS, s.character_row[i] as usize);
+            f.one_hot(MAX_CHARACTERS, s.character_row[i] as usize);
         }
+        let mut f = t.field("character chips", ROW * MAX_PLAYERS, 0.0, 1.0);
         for i in 0..ROW {
-            w.one_hot(MAX_PLAYERS, s.character_chips[i] as usize);
+            f.one_hot(MAX_PLAYERS, s.character_chips[i] as usize);
         }
+        let mut f = t.field("port row", ROW * MAX_PORT_CARDS, 0.0, 1.0);
         for i in 0..ROW {
-            w.one_hot(MAX_PORT_CARDS, s.port_row[i] as usize);
+            f.one_hot(MAX_PORT_CARDS, s.port_row[i] as usize);
         }
+        let mut f = t.field("stack heights", ROW, 0.0, self.positions as f32);
         for i in 0..ROW {
-            w.value(s.stack_height[i] as f32);
+            f.put(s.stack_height[i] as f32);
         }
+        let mut f = t.field("stack tops", ROW * MAX_PLAYERS, 0.0, 1.0);
         for i in 0..ROW {
-            w.one_hot(MAX_PLAYERS, s.stack_top[i] as usize);
+            f.one_hot(MAX_PLAYERS, s.stack_top[i] as usize);
         }
+        let mut f = t.field("achievement tiles", 4 * MAX_ACHIEVEMENTS, 0.0, 1.0);
         for l in 0..4 {
-            w.one_hot(MAX_ACHIEVEMENTS, s.achievements[l] as usize);
+            f.one_hot(MAX_ACHIEVEMENTS, s.achievements[l] as usize);
         }
+        let mut f = t.field("achievements taken", 4 * MAX_PLAYERS, 0.0, 1.0);
         for l in 0..4 {
-            w.one_hot(MAX_PLAYERS, s.achievement_taken[l] as usize);
+            f.one_hot(MAX_PLAYERS, s.achievement_taken[l] as usize);
         }
+        let mut f = t.field("network tiles", REGIONS * MAX_TILES, 0.0, 1.0);
         for r in 0..REGIONS {
-            w.one_hot(MAX_TILES, s.network_tiles[r] as usize);
+            f.one_hot(MAX_TILES, s.network_tiles[r] as usize);
         }
+        let mut f = t.field("upper fields", REGIONS * MAX_PLAYERS, 0.0, 1.0);
         for r in 0..REGIONS {
-            w.one_hot(MAX_PLAYERS, s.upper[r] as usize);
+            f.one_hot(MAX_PLAYERS, s.upper[r] as usize);
         }
+        let mut f = t.field("capital display", REGIONS * 2 * CARGO_TYPES, 0.0, 1.0);
         for r in 0..REGIONS {
             for k in 0..2 {
-                w.one_hot(CARGO_TYPES, s.capital_display[r][k] as usize);
+                f.one_hot(CARGO_TYPES, s.capital_display[r][k] as usize);
             }
         }
+        let mut f = t.field("territory rows", REGIONS * MAX_TERRITORY_ROW * CARGO_TYPES, 0.0, 1.0);
         for r in 0..REGIONS {
             for i in 0..MAX_TERRITORY_ROW {
-                w.one_hot(CARGO_TYPES, s.territory_display[r][i] as usize);
+                f.one_hot(CARGO_TYPES, s.territory_display[r][i] as usize);
             }
         }
+        let mut f = t.field("cargo supply", CARGO_TYPES, 0.0, d.cargo_markers as f32);
         for c in 0..CARGO_TYPES {
-            w.value(s.cargo_supply[c] as f32);
+            f.put(s.cargo_supply[c] as f32);
         }
-        for r in 0..REGIONS {
-            for c in 0..CARGO_TYPES {
-                w.value(s.territory_stack[r][c] as f32);
+        for (name, stack, tiles) in [
+            ("territory stacks", &s.territory_stack, &d.territory_tiles),
+            ("capital stacks", &s.capital_stack, &d.capital_tiles),
+        ] {
+            let mut f = t.field_with(name, REGIONS * CARGO_TYPES, |b| {
+                for r in 0..REGIONS {
+                    for c in 0..CARGO_TYPES {
+                        b.put(1, 0.0, tiles[r][c] as f32);
+                    }
+                }
+            });
+            for r in 0..REGIONS {
+                for c in 0..CARGO_TYPES {
+                    f.put(stack[r][c] as f32);
+                }
             }
         }
-        for r in 0..REGIONS {
-            for c in 0..CARGO_TYPES {
-                w.value(s.capital_stack[r][c] as f32);
-            }
-        }
-        w.value(s.character_deck.count_ones() as f32);
-        w.value(s.port_deck.count_ones() as f32);
-        w.value(s.network_deck.count_ones() as f32);
-        w.value(s.free_moves as u8 as f32);
-        w.mask(MAX_WHALES, s.moved as u64);
-        w.mask(MAX_WHALES, s.cargo_done as u64);
-        w.one_hot(MAX_PLAYERS, s.turn as usize);
-        w.mask(ROW, income_fields(s.income) as u64);
+        t.field_with("decks", 3, |b| {
+            b.highs(&[d.characters.len() as f32, d.port_cards.len() as f32, d.network_cards.len() as f32])
+        })
+        .put(s.character_deck.count_ones() as f32)
+        .put(s.port_deck.count_ones() as f32)
+        .put(s.network_deck.count_ones() as f32);
+        t.field("free moves", 1, 0.0, 1.0).put(s.free_moves as u8 as f32);
+        t.field("whales moved", MAX_WHALES, 0.0, 1.0).mask(MAX_WHALES, s.moved as u64);
+        t.field("whales loaded or unloaded", MAX_WHALES, 0.0, 1.0).mask(MAX_WHALES, s.cargo_done as u64);
+        t.field("turn", MAX_PLAYERS, 0.0, 1.0).one_hot(MAX_PLAYERS, s.turn as usize);
+        t.field("incomes due", ROW, 0.0, 1.0).mask(ROW, income_fields(s.income) as u64);
         let (types, left) = match s.step {
             Step::Receive(n, named) => (0b1111 & !(1u64 << named), n),
             Step::Share(_, x, y) => ((1u64 << x) | (1 << y), 0),
             _ => (0, 0),
         };
-        w.mask(4, types);
-        w.value(left as f32);
+        t.field("pending types", 4, 0.0, 1.0).mask(4, types);
+        t.field("to receive", 1, 0.0, byte).put(left as f32);
         let drawn = s.drawn.iter().filter(|&&c| c != NONE).fold(0u64, |m, &c| m | 1 << c);
-        w.mask(MAX_CHARACTERS, drawn);
-        w.one_hot(MAX_WHALES, s.long.whale as usize);
-        w.value(s.long.fields as f32);
-        w.value(s.long.cargo as u8 as f32);
-        w.mask(MAX_PORTS, s.long.visited as u64);
-        w.value(if let Step::PayField(n) = s.step { n as f32 } else if s.step == Step::PayToUse { 1.0 } else { 0.0 });
-        w.mask(MAX_PLAYERS, s.asked as u64);
-        w.value(s.trades as f32);
+        t.field("characters drawn", MAX_CHARACTERS, 0.0, 1.0).mask(MAX_CHARACTERS, drawn);
+        t.field("long-move whale", MAX_WHALES, 0.0, 1.0).one_hot(MAX_WHALES, s.long.whale as usize);
+        t.field("long-move fields", 1, 0.0, byte).put(s.long.fields as f32);
+        t.field("long-move cargo", 1, 0.0, 1.0).put(s.long.cargo as u8 as f32);
+        t.field("long-move ports", MAX_PORTS, 0.0, 1.0).mask(MAX_PORTS, s.long.visited as u64);
+        let to_pay = if let Step::PayField(n) = s.step { n as f32 } else if s.step == Step::PayToUse { 1.0 } else { 0.0 };
+        t.field("to pay", 1, 0.0, byte).put(to_pay);
+        t.field("asked to trade", MAX_PLAYERS, 0.0, 1.0).mask(MAX_PLAYERS, s.asked as u64);
+        t.field("trades made", 1, 0.0, byte).put(s.trades as f32);
         let (partner, give, want) = match s.step {
             Step::Offer(q) => (q as usize, 4, 4),
             Step::Answer(q, g, x) => (q as usize, g as usize, x as usize),
             _ => (MAX_PLAYERS, 4, 4),
         };
-        w.one_hot(MAX_PLAYERS, partner);
-        w.one_hot(4, give);
-        w.one_hot(4, want);
+        t.field("trade partner", MAX_PLAYERS, 0.0, 1.0).one_hot(MAX_PLAYERS, partner);
+        t.field("resource offered", 4, 0.0, 1.0).one_hot(4, give);
+        t.field("resource asked", 4, 0.0, 1.0).one_hot(4, want);
+        let mut f = t.field("bonus outposts", MAX_PLAYERS * MAX_PORTS, 0.0, 1.0);
         for p in 0..MAX_PLAYERS {
-            w.mask(MAX_PORTS, s.bonus_outposts[p] as u64);
+            f.mask(MAX_PORTS, s.bonus_outposts[p] as u64);
         }
+        let mut f = t.field("income rights", MAX_PLAYERS * ROW, 0.0, 1.0);
         for p in 0..MAX_PLAYERS {
-            w.mask(ROW, s.players[p].income_rights as u64);
-        }
-        debug_assert_eq!(w.at, tensor_len());
-    }
-
-    /// Everything is 0 or 1 but the counts: resources (no limit in the rules: what a count
-    /// holds), demand tiles and network cards (the components), chips on a port card (one per
-    /// position), the cargo supply and the demand stacks (the components), the decks, and the
-    /// counters of a pending step (what their fields hold).
-    fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
-        use layout::*;
-        let d = &self.data;
-        high.fill(1.0);
-        let by_difficulty = |k: u8| d.network_cards.iter().filter(|c| c.difficulty == k).count() as f32;
-        for p in 0..self.positions {
-            let at = PLAYERS + p * PLAYER_SIZE;
-            high[at + RES..at + RES + 4].fill(u16::MAX as f32);
-            for r in 0..REGIONS {
-                high[at + TERRITORY_TILES + r] = d.territory_tiles[r].iter().map(|&n| n as f32).sum();
-                high[at + CAPITAL_TILES + r] = d.capital_tiles[r].iter().map(|&n| n as f32).sum();
-            }
-            for k in 0..3 {
-                high[at + CARDS_BY_DIFFICULTY + k] = by_difficulty(k as u8);
-                high[at + CARD_DISCARDS + k] = by_difficulty(k as u8);
-            }
-        }
-        high[STACK_HEIGHT..STACK_HEIGHT + ROW].fill(self.positions as f32);
-        high[CARGO_SUPPLY..CARGO_SUPPLY + CARGO_TYPES].fill(d.cargo_markers as f32);
-        for r in 0..REGIONS {
-            for c in 0..CARGO_TYPES {
-                high[TERRITORY_STACKS + r * CARGO_TYPES + c] = d.territory_tiles[r][c] as f32;
-                high[CAPITAL_STACKS + r * CARGO_TYPES + c] = d.capital_tiles[r][c] as f32;
-            }
-        }
-        high[DECKS] = d.characters.len() as f32;
-        high[DECKS + 1] = d.port_cards.len() as f32;
-        high[DECKS + 2] = d.network_cards.len() as f32;
-        for at in [TO_RECEIVE, LONG_FIELDS, TO_PAY, TRADES] {
-            high[at] = u8::MAX as f32;
+            f.mask(ROW, s.players[p].income_rights as u64);
         }
     }
 

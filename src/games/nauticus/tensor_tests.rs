@@ -1,11 +1,13 @@
-//! Nauticus's observation tensor, decoded field by field. The layout is read from the table
-//! in `docs/games/nauticus.md` (section "Observation tensor"), so the tests check that the
-//! table is what the code writes; each field's values are asserted against positions built
-//! with `setup()`, computed from their descriptions.
+//! Nauticus's observation tensor, decoded field by field: the tensor split into the fields
+//! the game declares (`docs/games/nauticus.md`, "Observation tensor", lists the same fields:
+//! `harness::tensor_doc`), each field's values asserted against positions built with
+//! `setup()`, computed from their descriptions.
 
 use serde_json::json;
 
-use crate::harness::tensor_doc::{documented_layout, one_hot, Decoded, Field};
+use crate::engine::prelude::*;
+use crate::engine::Field;
+use crate::harness::tensor_doc::{one_hot, Decoded};
 
 use super::data::{KINDS, MAX_SHIPS, TILES};
 use super::tests::{layout_with, play, play_starting, position, St, LAYOUT};
@@ -41,14 +43,14 @@ const FIELDS: [&str; 27] = [
     "ships",
 ];
 
-/// The documented layout.
+/// The fields the game declares.
 fn layout() -> Vec<Field> {
-    documented_layout("nauticus", &[])
+    position(2, json!({})).game().observation_layout().fields
 }
 
 /// `player`'s observation of `st`, split into the documented fields.
 fn decoded(st: &St, player: usize) -> Decoded {
-    Decoded::new(st.observation_tensor(player).unwrap(), layout())
+    Decoded::of(st, player)
 }
 
 const PLAYER_ROW: usize = 8 + KINDS + 4;
@@ -76,7 +78,7 @@ fn by_kind(st: &St, counts: &[(&str, f32)]) -> Vec<f32> {
 fn the_documented_layout_is_the_tensors() {
     let st = position(2, json!({}));
     let layout = layout();
-    let names: Vec<&str> = layout.iter().map(|f| f.name.as_str()).collect();
+    let names: Vec<&str> = layout.iter().map(|f| f.name).collect();
     assert_eq!(names, FIELDS);
     let sizes: Vec<usize> = layout.iter().map(|f| f.size).collect();
     assert_eq!(

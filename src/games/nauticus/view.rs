@@ -24,23 +24,6 @@ pub const fn tensor_len() -> usize {
     GLOBAL + TURN + MAX_PLAYERS * PER_PLAYER + MAX_SHIPS * PER_SHIP
 }
 
-struct Out<'a> {
-    buf: &'a mut [f32],
-    at: usize,
-}
-
-impl Out<'_> {
-    fn put(&mut self, v: f32) {
-        self.buf[self.at] = v;
-        self.at += 1;
-    }
-    fn one_hot(&mut self, n: usize, i: usize) {
-        for j in 0..n {
-            self.put((j == i) as u8 as f32);
-        }
-    }
-}
-
 fn step_index(s: Step) -> usize {
     match s {
         Step::Deal => 0,
@@ -416,136 +399,127 @@ impl View for Nauticus {
         }
     }
 
-    /// The flags and one-hot fields are 0 or 1; a count is bounded by what its state field
-    /// holds (points, which penalties can take below 0, by an `i32`'s range), the blue workers
-    /// of a space by the turntable's largest number.
-    fn observation_bounds(&self, low: &mut [f32], high: &mut [f32]) {
+    /// The fields of `docs/games/nauticus.md`, "Observation tensor". The flags and one-hot
+    /// fields are 0 or 1; a count is bounded by what its state field holds (points, which
+    /// penalties can take below 0, by an `i32`'s range), the blue workers of a space by the
+    /// turntable's largest number.
+    fn observation(&self, s: &State, player: usize, t: &mut Tensor<'_>) {
         let (byte, word) = (u8::MAX as f32, u32::MAX as f32);
-        let mut i = 0;
-        let mut put = |lo: f32, v: f32, n: usize| {
-            low[i..i + n].fill(lo);
-            high[i..i + n].fill(v);
-            i += n;
-        };
-        put(0.0, byte, 2);
-        put(0.0, 1.0, MAX_PLAYERS + STEPS + 8 * 8 + 8 + 3 * 8);
-        put(0.0, self.data.turntable.iter().copied().max().unwrap_or(0) as f32, 8);
-        put(0.0, byte, KINDS);
-        put(0.0, 1.0, MAX_PLAYERS + 3 + 8 + 1);
-        put(0.0, byte, 1 + 4);
-        put(0.0, 1.0, 1 + KINDS + 1);
-        put(0.0, byte, 1 + 6 + 1);
-        put(0.0, 1.0, 4 + 1);
-        for _ in 0..MAX_PLAYERS {
-            put(0.0, word, 2);
-            put(i32::MIN as f32, i32::MAX as f32, 1);
-            put(0.0, byte, 1);
-            put(0.0, 1.0, 1);
-            put(0.0, word, 3);
-            put(0.0, byte, KINDS + 4);
-        }
-        for _ in 0..MAX_SHIPS {
-            put(0.0, 1.0, 1 + MAX_PLAYERS + 3);
-            put(0.0, byte, 1);
-            put(0.0, 1.0, 5);
-            put(0.0, byte, 5 + 4);
-            put(0.0, 1.0, 1);
-        }
-        debug_assert_eq!(i, tensor_len());
-    }
-
-    fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
-        out.fill(0.0);
         let n = self.players;
         let rel = |p: usize| (p + n - player) % n;
-        let mut o = Out { buf: out, at: 0 };
-        o.put(s.round as f32);
-        o.put(s.phases as f32);
-        o.one_hot(MAX_PLAYERS, rel(s.start as usize));
-        o.one_hot(STEPS, step_index(s.step));
+        t.field("round", 1, 0.0, byte).put(s.round as f32);
+        t.field("action phases", 1, 0.0, byte).put(s.phases as f32);
+        t.field("start player", MAX_PLAYERS, 0.0, 1.0).one_hot(MAX_PLAYERS, rel(s.start as usize));
+        t.field("step", STEPS, 0.0, 1.0).one_hot(STEPS, step_index(s.step));
+        let mut f = t.field("spaces", 8 * 8, 0.0, 1.0);
         for sp in 0..8 {
-            o.one_hot(8, s.spaces[sp] as usize);
+            f.one_hot(8, s.spaces[sp] as usize);
         }
+        let mut f = t.field("turned over", 8, 0.0, 1.0);
         for sp in 0..8 {
-            o.put((s.face_down >> sp & 1) as f32);
+            f.put((s.face_down >> sp & 1) as f32);
         }
-        o.one_hot(8, s.anchor as usize);
-        o.one_hot(8, s.pointing as usize);
-        o.one_hot(8, s.space as usize);
+        t.field("anchor tile", 8, 0.0, 1.0).one_hot(8, s.anchor as usize);
+        t.field("turntable", 8, 0.0, 1.0).one_hot(8, s.pointing as usize);
+        t.field("chosen space", 8, 0.0, 1.0).one_hot(8, s.space as usize);
+        let most_blue = self.data.turntable.iter().copied().max().unwrap_or(0) as f32;
+        let mut f = t.field("blue workers", 8, 0.0, most_blue);
         for sp in 0..8u8 {
-            o.put(self.blue_workers(s, sp) as f32);
+            f.put(self.blue_workers(s, sp) as f32);
         }
+        let mut f = t.field("supply", KINDS, 0.0, byte);
         for k in 0..KINDS {
-            o.put(s.stock[k] as f32);
+            f.put(s.stock[k] as f32);
         }
-        let t = &s.turn;
+        let tn = &s.turn;
         let in_turn = !matches!(s.step, Step::Deal | Step::Choose | Step::BonusTile | Step::GameOver);
-        o.one_hot(MAX_PLAYERS, if in_turn { rel(t.actor as usize) } else { usize::MAX });
-        o.one_hot(3, if in_turn { t.main as usize } else { usize::MAX });
-        o.one_hot(8, t.session as usize);
-        o.put(t.extra as u8 as f32);
-        o.put(if in_turn { t.blue as f32 } else { 0.0 });
+        t.field("actor", MAX_PLAYERS, 0.0, 1.0).one_hot(MAX_PLAYERS, if in_turn { rel(tn.actor as usize) } else { usize::MAX });
+        t.field("chosen action", 3, 0.0, 1.0).one_hot(3, if in_turn { tn.main as usize } else { usize::MAX });
+        t.field("action in hand", 8, 0.0, 1.0).one_hot(8, tn.session as usize);
+        t.field("extra action in hand", 1, 0.0, 1.0).put(tn.extra as u8 as f32);
+        t.field("blue workers left", 1, 0.0, byte).put(if in_turn { tn.blue as f32 } else { 0.0 });
+        let mut f = t.field("bought", 4, 0.0, byte);
         for i in 0..4 {
-            o.put(t.bought[i] as f32);
+            f.put(tn.bought[i] as f32);
         }
-        o.put(t.gift_due as u8 as f32);
-        o.one_hot(KINDS, t.pending as usize);
-        o.put(t.paid as u8 as f32);
-        o.put(t.rewards_left as f32);
+        t.field("gift owed", 1, 0.0, 1.0).put(tn.gift_due as u8 as f32);
+        t.field("pending tile", KINDS, 0.0, 1.0).one_hot(KINDS, tn.pending as usize);
+        t.field("paid", 1, 0.0, 1.0).put(tn.paid as u8 as f32);
+        t.field("rewards left", 1, 0.0, byte).put(tn.rewards_left as f32);
+        let mut f = t.field("rewards taken", 6, 0.0, byte);
         for r in 0..6 {
-            o.put(t.rewards_taken[r] as f32);
+            f.put(tn.rewards_taken[r] as f32);
         }
-        o.put(t.reward_goods_left as f32);
+        t.field("reward goods left", 1, 0.0, byte).put(tn.reward_goods_left as f32);
+        let mut f = t.field("reward goods taken", 4, 0.0, 1.0);
         for g in 0..4 {
-            o.put((t.reward_goods_taken >> g & 1) as f32);
+            f.put((tn.reward_goods_taken >> g & 1) as f32);
         }
-        o.put(t.used as u8 as f32);
+        t.field("used", 1, 0.0, 1.0).put(tn.used as u8 as f32);
+        let mut f = t.field_with("players", MAX_PLAYERS * PER_PLAYER, |b| {
+            for _ in 0..MAX_PLAYERS {
+                b.put(2, 0.0, word);
+                b.put(1, i32::MIN as f32, i32::MAX as f32);
+                b.put(1, 0.0, byte);
+                b.put(1, 0.0, 1.0);
+                b.put(3, 0.0, word);
+                b.put(KINDS + 4, 0.0, byte);
+            }
+        });
         for slot in 0..MAX_PLAYERS {
             if slot >= n {
-                o.at += PER_PLAYER;
+                f.skip(PER_PLAYER);
                 continue;
             }
             let p = (player + slot) % n;
             let pl = &s.players[p];
-            o.put(pl.taler as f32);
-            o.put(pl.workers as f32);
-            o.put(pl.points as f32);
-            o.put(pl.passes as f32);
-            o.put(pl.extra as u8 as f32);
-            o.put(pl.crown_points as f32);
-            o.put(pl.extra_crown_points as f32);
-            o.put(s.crowns(p) as f32);
+            f.put(pl.taler as f32);
+            f.put(pl.workers as f32);
+            f.put(pl.points as f32);
+            f.put(pl.passes as f32);
+            f.put(pl.extra as u8 as f32);
+            f.put(pl.crown_points as f32);
+            f.put(pl.extra_crown_points as f32);
+            f.put(s.crowns(p) as f32);
             for k in 0..KINDS {
-                o.put(pl.warehouse[k] as f32);
+                f.put(pl.warehouse[k] as f32);
             }
             for g in 0..4 {
-                o.put(pl.delivered[g] as f32);
+                f.put(pl.delivered[g] as f32);
             }
         }
+        let mut f = t.field_with("ships", MAX_SHIPS * PER_SHIP, |b| {
+            for _ in 0..MAX_SHIPS {
+                b.put(1 + MAX_PLAYERS + 3, 0.0, 1.0);
+                b.put(1, 0.0, byte);
+                b.put(5, 0.0, 1.0);
+                b.put(5 + 4, 0.0, byte);
+                b.put(1, 0.0, 1.0);
+            }
+        });
         for i in 0..MAX_SHIPS {
             let sh = &s.ships[i];
             if i >= s.num_ships as usize {
-                o.at += PER_SHIP;
+                f.skip(PER_SHIP);
                 continue;
             }
-            o.put(1.0);
-            o.one_hot(MAX_PLAYERS, rel(sh.owner as usize));
-            o.put(sh.single as u8 as f32);
-            o.put(sh.bow as u8 as f32);
-            o.put(sh.stern as u8 as f32);
-            o.put(sh.centres as f32);
-            o.one_hot(5, if sh.coat == NONE { 4 } else { sh.coat as usize });
-            o.put(sh.masts as f32);
-            o.put(sh.crown_masts as f32);
-            o.put(sh.sails as f32);
-            o.put(sh.crown_sails as f32);
-            o.put(sh.crown_sails_on_regular_masts as f32);
+            f.put(1.0);
+            f.one_hot(MAX_PLAYERS, rel(sh.owner as usize));
+            f.put(sh.single as u8 as f32);
+            f.put(sh.bow as u8 as f32);
+            f.put(sh.stern as u8 as f32);
+            f.put(sh.centres as f32);
+            f.one_hot(5, if sh.coat == NONE { 4 } else { sh.coat as usize });
+            f.put(sh.masts as f32);
+            f.put(sh.crown_masts as f32);
+            f.put(sh.sails as f32);
+            f.put(sh.crown_sails as f32);
+            f.put(sh.crown_sails_on_regular_masts as f32);
             for g in 0..4 {
-                o.put(sh.goods[g] as f32);
+                f.put(sh.goods[g] as f32);
             }
-            o.put(sh.complete() as u8 as f32);
+            f.put(sh.complete() as u8 as f32);
         }
-        debug_assert_eq!(o.at, tensor_len());
     }
 
     fn score_report(&self, s: &State) -> ScoreReport {

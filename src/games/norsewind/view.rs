@@ -212,6 +212,22 @@ impl Norsewind {
         )
     }
 
+    /// The largest of each market card feature and of each castle display feature over the
+    /// data's cards.
+    fn card_highs(&self) -> ([f32; CARD_F], [f32; CASTLE_F]) {
+        let mut card = [0.0f32; CARD_F];
+        let mut castle = [0.0f32; CASTLE_F];
+        for c in 0..self.data.cards.len() {
+            let mut one = [0.0f32; CARD_F];
+            self.card_features(c as u8, &mut one);
+            card.iter_mut().zip(one).for_each(|(m, v)| *m = m.max(v));
+            let k = self.card(c as u8);
+            let row = [1.0, k.cost as f32, k.shields as f32, k.shield_space as f32, k.prestige as f32, k.prestige_space as f32, 1.0, card_number(c as u8)];
+            castle.iter_mut().zip(row).for_each(|(m, v)| *m = m.max(v));
+        }
+        (card, castle)
+    }
+
     fn card_features(&self, c: u8, out: &mut [f32]) {
         if c == NONE {
             return;
@@ -385,108 +401,62 @@ impl View for Norsewind {
         }
     }
 
-    /// The observation tensor (layout in `docs/games/norsewind.md`): the players' blocks
-    /// start with the observer and go on in seat order.
-    /// The flags and one-hot fields are 0 or 1; a card's features at most the largest of the
-    /// data's cards; a card's or a colour's number at most 256 (an id + 1); the decks at most
-    /// 128 cards; any other count at most what its state field holds (a kingdom's points,
-    /// which a Viking majority can take below 0, within an `i64`'s range).
-    fn observation_bounds(&self, low: &mut [f32], high: &mut [f32]) {
+    /// The fields of `docs/games/norsewind.md`, "Observation tensor": the players' blocks
+    /// start with the observer and go on in seat order. The flags and one-hot fields are 0 or
+    /// 1; a card's features at most the largest of the data's cards; a card's or a colour's
+    /// number at most 256 (an id + 1); the decks at most 128 cards; any other count at most
+    /// what its state field holds (a kingdom's points, which a Viking majority can take below
+    /// 0, within an `i64`'s range).
+    fn observation(&self, s: &State, player: usize, t: &mut Tensor<'_>) {
         let (byte, word, id) = (u8::MAX as f32, u32::MAX as f32, 256.0);
-        let mut card = [0.0f32; CARD_F];
-        let mut castle = [0.0f32; CASTLE_F];
-        for c in 0..self.data.cards.len() {
-            let mut one = [0.0f32; CARD_F];
-            self.card_features(c as u8, &mut one);
-            card.iter_mut().zip(one).for_each(|(m, v)| *m = m.max(v));
-            let k = self.card(c as u8);
-            let row = [1.0, k.cost as f32, k.shields as f32, k.shield_space as f32, k.prestige as f32, k.prestige_space as f32, 1.0, card_number(c as u8)];
-            castle.iter_mut().zip(row).for_each(|(m, v)| *m = m.max(v));
-        }
-        high.fill(1.0);
-        high[O_GLOBAL..O_GLOBAL + 6].copy_from_slice(&[128.0, 128.0, 1.0, MAX_DISPLAY as f32, byte, byte]);
-        high[O_TURN + SLOTS + 2 * KINGDOMS] = byte;
-        high[O_TURN + SLOTS + 2 * KINGDOMS + 1] = byte;
+        t.field("phase", PHASES, 0.0, 1.0).one_hot(PHASES, phase_index(s.phase));
+        t.field_with("table", 6, |b| b.highs(&[128.0, 128.0, 1.0, MAX_DISPLAY as f32, byte, byte]))
+            .put(s.deck.count_ones() as f32)
+            .put(s.reserve.count_ones() as f32)
+            .put(s.end_triggered as u8 as f32)
+            .put(s.display_len as f32)
+            .put(s.neutral as f32)
+            .put(s.discs as f32);
+        let (take, reuse) = (s.phase == Phase::Take, s.phase == Phase::Reuse);
+        t.field("step-3 slot", SLOTS, 0.0, 1.0).one_hot(SLOTS, if take { s.slot as usize } else { SLOTS });
+        t.field("built kingdom", KINGDOMS, 0.0, 1.0).one_hot(KINGDOMS, if take { s.built_kingdom as usize } else { KINGDOMS });
+        t.field("replaced castle", KINGDOMS, 0.0, 1.0).one_hot(KINGDOMS, if reuse { s.reuse_kingdom as usize } else { KINGDOMS });
+        t.field_with("turn", 3, |b| b.highs(&[byte, byte, 1.0]))
+            .put(if reuse { s.reuse_discs as f32 } else { 0.0 })
+            .put(s.passes as f32)
+            .put(s.refreshed as u8 as f32);
+        let mut f = t.field_with("supplies", 4 * 5, |b| {
+            for _ in 0..4 {
+                b.highs(&[1.0, 1.0, 1.0, 1.0, byte]);
+            }
+        });
         for i in 0..4 {
-            high[O_SUPPLY + i * 5 + 4] = byte;
+            f.one_hot(4, s.supply_colour[i] as usize).put(s.supply[i] as f32);
         }
-        for slot in 0..SLOTS {
-            high[O_MARKET + slot * CARD_F..O_MARKET + (slot + 1) * CARD_F].copy_from_slice(&card);
-        }
-        for i in 0..MAX_DISPLAY {
-            high[O_DISPLAY + i * CASTLE_F..O_DISPLAY + (i + 1) * CASTLE_F].copy_from_slice(&castle);
-        }
-        for rel in 0..MAX_PLAYERS {
-            let o = O_PLAYERS + rel * PLAYER_F;
-            high[o + 2] = word;
-            high[o + 3] = word;
-            high[o + 5] = id;
-            for k in 0..KINGDOMS {
-                let q = o + 6 + k * KINGDOM_F;
-                high[q] = byte;
-                high[q + 1..q + 5].fill(word);
-                (low[q + 5], high[q + 5]) = (i64::MIN as f32, i64::MAX as f32);
-                high[q + 7..q + 13].fill(byte);
-                high[q + 13] = id;
-                high[q + 16] = id;
-                for b in 0..MAX_BUILDINGS {
-                    let row = q + 18 + b * BUILDING_F;
-                    high[row..row + 1 + 2 * MAX_SPACES].fill(id);
-                }
-            }
-        }
+        let mut f = t.field("kingdom tiles", KINGDOMS * TILES.len(), 0.0, 1.0);
         for k in 0..KINGDOMS {
-            let o = O_VIKINGS + k * 4;
-            high[o + 1..o + 4].copy_from_slice(&[128.0, word, word]);
+            f.one_hot(TILES.len(), if s.tiles[k] != NONE { s.tiles[k] as usize } else { TILES.len() });
         }
-    }
-
-    fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
-        out.fill(0.0);
-        out[O_PHASE + phase_index(s.phase)] = 1.0;
-        let g = &mut out[O_GLOBAL..O_SUPPLY];
-        g[0] = s.deck.count_ones() as f32;
-        g[1] = s.reserve.count_ones() as f32;
-        g[2] = s.end_triggered as u8 as f32;
-        g[3] = s.display_len as f32;
-        g[4] = s.neutral as f32;
-        g[5] = s.discs as f32;
-        let turn = &mut out[O_TURN..O_SUPPLY];
-        match s.phase {
-            Phase::Take => {
-                turn[s.slot as usize] = 1.0;
-                turn[SLOTS + s.built_kingdom as usize] = 1.0;
+        let mut f = t.field_with("market", SLOTS * CARD_F, |b| {
+            let (card, _) = self.card_highs();
+            for _ in 0..SLOTS {
+                b.highs(&card);
             }
-            Phase::Reuse => {
-                turn[SLOTS + KINGDOMS + s.reuse_kingdom as usize] = 1.0;
-                turn[SLOTS + 2 * KINGDOMS] = s.reuse_discs as f32;
-            }
-            _ => {}
-        }
-        turn[SLOTS + 2 * KINGDOMS + 1] = s.passes as f32;
-        turn[SLOTS + 2 * KINGDOMS + 2] = s.refreshed as u8 as f32;
-        for i in 0..4 {
-            let o = O_SUPPLY + i * 5;
-            out[o + s.supply_colour[i] as usize] = 1.0;
-            out[o + 4] = s.supply[i] as f32;
-        }
-        for k in 0..KINGDOMS {
-            if s.tiles[k] != NONE {
-                out[O_TILES + k * TILES.len() + s.tiles[k] as usize] = 1.0;
-            }
-        }
+        });
         for slot in 0..SLOTS {
-            let o = O_MARKET + slot * CARD_F;
-            self.card_features(s.market[slot], &mut out[o..o + CARD_F]);
+            self.card_features(s.market[slot], f.next(CARD_F));
         }
-        if self.solo() {
-            out[O_SHIP + s.ship as usize] = 1.0;
-        }
+        t.field("Viking ship", SLOTS, 0.0, 1.0).one_hot(SLOTS, if self.solo() { s.ship as usize } else { SLOTS });
+        let mut f = t.field_with("castle display", MAX_DISPLAY * CASTLE_F, |b| {
+            let (_, castle) = self.card_highs();
+            for _ in 0..MAX_DISPLAY {
+                b.highs(&castle);
+            }
+        });
         for i in 0..s.display_len as usize {
             let c = s.display[i];
             let card = self.card(c);
-            let o = O_DISPLAY + i * CASTLE_F;
-            out[o..o + CASTLE_F].copy_from_slice(&[
+            f.next(CASTLE_F).copy_from_slice(&[
                 1.0,
                 card.cost as f32,
                 card.shields as f32,
@@ -497,62 +467,84 @@ impl View for Norsewind {
                 card_number(c),
             ]);
         }
+        let mut f = t.field_with("players", MAX_PLAYERS * PLAYER_F, |b| {
+            for _ in 0..MAX_PLAYERS {
+                b.highs(&[1.0, 1.0, word, word, 1.0, id]);
+                for _ in 0..KINGDOMS {
+                    b.highs(&[byte, word, word, word, word]);
+                    b.put(1, i64::MIN as f32, i64::MAX as f32);
+                    b.put(1, 0.0, 1.0);
+                    b.put(6, 0.0, byte);
+                    b.highs(&[id, 1.0, 1.0, id, 1.0]);
+                    for _ in 0..MAX_BUILDINGS {
+                        b.put(1 + 2 * MAX_SPACES, 0.0, id);
+                        b.put(2, 0.0, 1.0);
+                    }
+                }
+            }
+        });
         let n = s.players as usize;
         for rel in 0..n {
             let p = (player + rel) % n;
             let pl = &s.player[p];
-            let o = O_PLAYERS + rel * PLAYER_F;
-            out[o] = 1.0;
-            out[o + 1] = (s.current as usize == p && s.phase != Phase::GameOver) as u8 as f32;
-            out[o + 2] = pl.coins as f32;
-            out[o + 3] = pl.turns as f32;
-            out[o + 4] = (s.starting as usize == p) as u8 as f32;
-            out[o + 5] = card_number(pl.start_card);
+            f.put(1.0)
+                .put((s.current as usize == p && s.phase != Phase::GameOver) as u8 as f32)
+                .put(pl.coins as f32)
+                .put(pl.turns as f32)
+                .put((s.starting as usize == p) as u8 as f32)
+                .put(card_number(pl.start_card));
             for k in 0..KINGDOMS {
                 let kg = &pl.kingdoms[k];
-                let t = self.kingdom_tally(s, p, k);
-                let q = o + 6 + k * KINGDOM_F;
+                let tally = self.kingdom_tally(s, p, k);
                 let mut empty = 0;
                 self.for_each_empty_space(s, p, k, |_| empty += 1);
-                out[q] = kg.count as f32;
-                out[q + 1] = t.helmets as f32;
-                out[q + 2] = t.shields as f32;
-                out[q + 3] = t.prestige as f32;
-                out[q + 4] = t.citizens as f32;
-                out[q + 5] = t.points as f32;
-                out[q + 6] = (kg.castle != NONE) as u8 as f32;
-                out[q + 7] = empty as f32;
+                f.put(kg.count as f32)
+                    .put(tally.helmets as f32)
+                    .put(tally.shields as f32)
+                    .put(tally.prestige as f32)
+                    .put(tally.citizens as f32)
+                    .put(tally.points as f32)
+                    .put((kg.castle != NONE) as u8 as f32)
+                    .put(empty as f32);
+                let kinds = f.next(5);
                 for &c in &kg.buildings[..kg.count as usize] {
-                    out[q + 8 + self.card(c).kind as usize] += 1.0;
+                    kinds[self.card(c).kind as usize] += 1.0;
                 }
-                out[q + 13..q + 18].copy_from_slice(&[
-                    card_number(kg.castle),
-                    kg.castle_shield as u8 as f32,
-                    kg.castle_prestige as u8 as f32,
-                    colour_number(kg.tile_figure),
-                    kg.tile_disc as u8 as f32,
-                ]);
-                for b in 0..kg.count as usize {
-                    let c = kg.buildings[b];
-                    let row = &mut out[q + 18 + b * BUILDING_F..q + 18 + (b + 1) * BUILDING_F];
-                    row[0] = card_number(c);
-                    for (j, &colour) in self.card(c).spaces.iter().enumerate() {
-                        row[1 + 2 * j] = colour_number(colour);
-                        row[2 + 2 * j] = colour_number(kg.figures[b][j]);
+                f.put(card_number(kg.castle))
+                    .put(kg.castle_shield as u8 as f32)
+                    .put(kg.castle_prestige as u8 as f32)
+                    .put(colour_number(kg.tile_figure))
+                    .put(kg.tile_disc as u8 as f32);
+                for b in 0..MAX_BUILDINGS {
+                    if b >= kg.count as usize {
+                        f.skip(BUILDING_F);
+                        continue;
                     }
-                    row[1 + 2 * MAX_SPACES] = kg.shield_discs[b] as u8 as f32;
-                    row[2 + 2 * MAX_SPACES] = kg.prestige_discs[b] as u8 as f32;
+                    let c = kg.buildings[b];
+                    let spaces = &self.card(c).spaces;
+                    f.put(card_number(c));
+                    for j in 0..MAX_SPACES {
+                        match spaces.get(j) {
+                            Some(&colour) => f.put(colour_number(colour)).put(colour_number(kg.figures[b][j])),
+                            None => f.skip(2),
+                        };
+                    }
+                    f.put(kg.shield_discs[b] as u8 as f32).put(kg.prestige_discs[b] as u8 as f32);
                 }
             }
         }
+        let mut f = t.field_with("Vikings", KINGDOMS * 4, |b| {
+            for _ in 0..KINGDOMS {
+                b.highs(&[1.0, 128.0, word, word]);
+            }
+        });
         if self.solo() {
             for k in 0..KINGDOMS {
-                let o = O_VIKINGS + k * 4;
                 let side = self.data.vikings[k][s.viking_red[k] as usize];
-                out[o] = s.viking_red[k] as u8 as f32;
-                out[o + 1] = s.viking_rows[k].count_ones() as f32;
-                out[o + 2] = self.viking_helmets(s, k) as f32;
-                out[o + 3] = side.points as f32;
+                f.put(s.viking_red[k] as u8 as f32)
+                    .put(s.viking_rows[k].count_ones() as f32)
+                    .put(self.viking_helmets(s, k) as f32)
+                    .put(side.points as f32);
             }
         }
     }

@@ -1,11 +1,13 @@
-//! North Wind's observation tensor, decoded field by field. The layout is read from the
-//! table in `docs/games/north-wind.md` (section "Observation tensor"), so the tests check
-//! that the table is what the code writes; each field's values are asserted against
-//! positions built with `setup()`, computed from their descriptions.
+//! North Wind's observation tensor, decoded field by field: the tensor split into the fields
+//! the game declares (`docs/games/north-wind.md`, "Observation tensor", lists the same fields:
+//! `harness::tensor_doc`), each field's values asserted against positions built with
+//! `setup()`, computed from their descriptions.
 
 use serde_json::json;
 
-use crate::harness::tensor_doc::{documented_layout, one_hot, Decoded, Field};
+use crate::engine::prelude::*;
+use crate::engine::Field;
+use crate::harness::tensor_doc::{one_hot, Decoded};
 
 use super::tests::{legal_names, limited, play, position, St};
 
@@ -31,14 +33,14 @@ const FIELDS: [&str; 18] = [
     "turn",
 ];
 
-/// The documented layout for this state's number of card types (`T`).
+/// The fields the game declares for this state's configuration.
 fn layout(st: &St) -> Vec<Field> {
-    documented_layout("north-wind", &[("T", st.game().data.types.len())])
+    st.game().observation_layout().fields
 }
 
 /// `player`'s observation of `st`, split into the documented fields.
 pub(super) fn decoded(st: &St, player: usize) -> Decoded {
-    Decoded::new(st.observation_tensor(player).unwrap(), layout(st))
+    Decoded::of(st, player)
 }
 
 /// A card type's index in the data file's list of types.
@@ -62,7 +64,7 @@ fn the_documented_layout_is_the_tensors() {
     let st = position(2, json!({}));
     let types = st.game().data.types.len();
     let layout = layout(&st);
-    let names: Vec<&str> = layout.iter().map(|f| f.name.as_str()).collect();
+    let names: Vec<&str> = layout.iter().map(|f| f.name).collect();
     assert_eq!(names, FIELDS);
     let sizes: Vec<usize> = layout.iter().map(|f| f.size).collect();
     assert_eq!(sizes, [4, 4, 4 * 19, 3 * 4, 3, 3 * 5, 8, 12, 4, 3, types, types, types, 6, 10, 3 * types, 3 * 4 * 9, 1]);

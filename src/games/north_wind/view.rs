@@ -314,170 +314,143 @@ impl View for NorthWind {
         out
     }
 
-    /// The shares of a limited quantity are at most the most its state field holds over the
-    /// limit (the rules keep them at 1 or below; the bound is what the field can hold, as is
-    /// the gold's, which no rule limits with an unlimited bank); the flags are 0 or 1; a type's
-    /// cards revealed are at most the voyage's 8.
-    fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
+    /// The fields of `docs/games/north-wind.md`, "Observation tensor". The shares of a limited
+    /// quantity are at most the most its state field holds over the limit (the rules keep them
+    /// at 1 or below; the bound is what the field can hold, as is the gold's, which no rule
+    /// limits with an unlimited bank); the flags are 0 or 1; a type's cards revealed are at
+    /// most the voyage's 8.
+    fn observation(&self, s: &State, player: usize, t: &mut Tensor<'_>) {
         let types = self.data.types.len();
         let r = &self.data.rules;
         let byte = u8::MAX as f32;
-        let mut i = 0;
-        let mut put = |v: f32, n: usize| {
-            high[i..i + n].fill(v);
-            i += n;
-        };
-        put(1.0, 8);
-        for _ in 0..4 {
-            put(u32::MAX as f32 / 10.0, 1);
-            put(byte / r.max_per_kind as f32, 5);
-            put(byte / r.prison_slots.max(1) as f32, 1);
-            put(byte / r.max_letters.max(1) as f32, 1);
-            put(byte / r.cannons_per_player.max(1) as f32, 1);
-            put(byte / r.max_sail as f32, 1);
-            put(1.0, 5);
-            put(byte / self.tokens as f32, 1);
-            put(1.0, 3);
-        }
-        put(byte / 9.0, 12);
-        for port in 0..3 {
-            put(byte / self.data.contracts[port].len() as f32, 1);
-        }
-        put(1.0, 15);
-        put(byte / r.goods_per_kind.max(1) as f32, 5);
-        put(byte / r.captains_total.max(1) as f32, 1);
-        put(byte / r.letters_total.max(1) as f32, 1);
-        put(if self.limited_gold { u32::MAX as f32 / r.gold_total.max(1) as f32 } else { 1.0 }, 1);
-        put(1.0, PHASES + 4 + 3);
-        put(8.0, types);
-        put(1.0, 2 * types);
-        put(byte / 2.0, 1);
-        put(8.0 / r.max_sail as f32, 1);
-        put(byte / 3.0, 2);
-        put(byte / 4.0, 1);
-        put(byte / 2.0, 1);
-        put(1.0, 10 + 3 * types);
-        put(u16::MAX as f32 / 16.0, 3 * MAX_MULTI_TYPES * RUN_LEN);
-        put(u32::MAX as f32 / self.max_turns as f32, 1);
-        debug_assert_eq!(i, high.len());
-    }
-
-    fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
-        for x in out.iter_mut() {
-            *x = 0.0;
-        }
-        let types = self.data.types.len();
-        let mut i = 0;
-        let mut put = |i: &mut usize, v: f32| {
-            out[*i] = v;
-            *i += 1;
-        };
+        let mut f = t.field("observer", 4, 0.0, 1.0);
         for p in 0..4 {
-            put(&mut i, (p == player) as u8 as f32);
+            f.put((p == player) as u8 as f32);
         }
+        let mut f = t.field("on turn", 4, 0.0, 1.0);
         for p in 0..4 {
-            put(&mut i, (p == s.active as usize && s.phase != Phase::GameOver) as u8 as f32);
+            f.put((p == s.active as usize && s.phase != Phase::GameOver) as u8 as f32);
         }
-        let r = &self.data.rules;
+        let mut f = t.field_with("ships", 4 * SHIP_LEN, |b| {
+            for _ in 0..4 {
+                b.put(1, 0.0, u32::MAX as f32 / 10.0);
+                b.put(5, 0.0, byte / r.max_per_kind as f32);
+                b.put(1, 0.0, byte / r.prison_slots.max(1) as f32);
+                b.put(1, 0.0, byte / r.max_letters.max(1) as f32);
+                b.put(1, 0.0, byte / r.cannons_per_player.max(1) as f32);
+                b.put(1, 0.0, byte / r.max_sail as f32);
+                b.put(5, 0.0, 1.0);
+                b.put(1, 0.0, byte / self.tokens as f32);
+                b.put(3, 0.0, 1.0);
+            }
+        });
         for p in 0..4 {
             if p >= self.players {
-                i += SHIP_LEN;
+                f.skip(SHIP_LEN);
                 continue;
             }
             let sh = &s.ships[p];
-            put(&mut i, sh.gold as f32 / 10.0);
+            f.put(sh.gold as f32 / 10.0);
             for g in 0..5 {
-                put(&mut i, sh.goods[g] as f32 / r.max_per_kind as f32);
+                f.put(sh.goods[g] as f32 / r.max_per_kind as f32);
             }
-            put(&mut i, sh.captains as f32 / r.prison_slots.max(1) as f32);
-            put(&mut i, sh.letters as f32 / r.max_letters.max(1) as f32);
-            put(&mut i, sh.cannons as f32 / r.cannons_per_player.max(1) as f32);
-            put(&mut i, sh.sail as f32 / r.max_sail as f32);
+            f.put(sh.captains as f32 / r.prison_slots.max(1) as f32);
+            f.put(sh.letters as f32 / r.max_letters.max(1) as f32);
+            f.put(sh.cannons as f32 / r.cannons_per_player.max(1) as f32);
+            f.put(sh.sail as f32 / r.max_sail as f32);
             for c in 0..5 {
-                put(&mut i, sh.has(c) as u8 as f32);
+                f.put(sh.has(c) as u8 as f32);
             }
-            put(&mut i, self.placed(s, p) as f32 / self.tokens as f32);
-            put(&mut i, sh.supply_bonus as u8 as f32);
-            put(&mut i, sh.crew_bonus as u8 as f32);
-            put(&mut i, 1.0);
+            f.put(self.placed(s, p) as f32 / self.tokens as f32);
+            f.put(sh.supply_bonus as u8 as f32);
+            f.put(sh.crew_bonus as u8 as f32);
+            f.put(1.0);
         }
+        let mut f = t.field("columns", 3 * 4, 0.0, byte / 9.0);
         for port in 0..3 {
             for p in 0..4 {
-                put(&mut i, s.column[port][p] as f32 / 9.0);
+                f.put(s.column[port][p] as f32 / 9.0);
             }
         }
-        for port in 0..3 {
-            put(&mut i, s.done[port] as f32 / self.data.contracts[port].len() as f32);
-        }
-        for port in 0..3 {
-            let h = if s.majority[port] == NONE { 4 } else { s.majority[port] as usize };
-            for k in 0..5 {
-                put(&mut i, (k == h) as u8 as f32);
+        let mut f = t.field_with("contracts done", 3, |b| {
+            for port in 0..3 {
+                b.put(1, 0.0, byte / self.data.contracts[port].len() as f32);
             }
+        });
+        for port in 0..3 {
+            f.put(s.done[port] as f32 / self.data.contracts[port].len() as f32);
         }
+        let mut f = t.field("majority", 3 * 5, 0.0, 1.0);
+        for port in 0..3 {
+            f.one_hot(5, if s.majority[port] == NONE { 4 } else { s.majority[port] as usize });
+        }
+        let gold_high = if self.limited_gold { u32::MAX as f32 / r.gold_total.max(1) as f32 } else { 1.0 };
+        let mut f = t.field_with("supply", 8, |b| {
+            b.put(5, 0.0, byte / r.goods_per_kind.max(1) as f32);
+            b.put(1, 0.0, byte / r.captains_total.max(1) as f32);
+            b.put(1, 0.0, byte / r.letters_total.max(1) as f32);
+            b.put(1, 0.0, gold_high);
+        });
         for g in 0..5 {
-            put(&mut i, s.supply_goods[g] as f32 / r.goods_per_kind.max(1) as f32);
+            f.put(s.supply_goods[g] as f32 / r.goods_per_kind.max(1) as f32);
         }
-        put(&mut i, s.supply_captains as f32 / r.captains_total.max(1) as f32);
-        put(&mut i, s.supply_letters as f32 / r.letters_total.max(1) as f32);
+        f.put(s.supply_captains as f32 / r.captains_total.max(1) as f32);
+        f.put(s.supply_letters as f32 / r.letters_total.max(1) as f32);
         // The bank's gold as a share of the box's coins; an unlimited bank always shows full.
-        put(&mut i, if self.limited_gold { s.supply_gold as f32 / r.gold_total.max(1) as f32 } else { 1.0 });
-        for k in 0..PHASES {
-            put(&mut i, (k == phase_index(s.phase)) as u8 as f32);
-        }
-        for p in 0..4 {
-            put(&mut i, (s.phase.in_voyage() && s.voyage.decider as usize == p) as u8 as f32);
-        }
-        for st in 0..3 {
-            put(&mut i, (s.phase.in_voyage() && s.voyage.stack as usize == st) as u8 as f32);
-        }
-        let base = i;
-        if s.phase.in_voyage() {
-            for k in 0..s.voyage.revealed as usize {
-                out[base + self.data.card_type[s.voyage.order[k] as usize] as usize] += 1.0;
+        f.put(if self.limited_gold { s.supply_gold as f32 / r.gold_total.max(1) as f32 } else { 1.0 });
+        t.field("phase", PHASES, 0.0, 1.0).one_hot(PHASES, phase_index(s.phase));
+        let v = &s.voyage;
+        let in_v = s.phase.in_voyage();
+        t.field("decider", 4, 0.0, 1.0).one_hot(4, if in_v { v.decider as usize } else { 4 });
+        t.field("voyage stack", 3, 0.0, 1.0).one_hot(3, if in_v { v.stack as usize } else { 3 });
+        let mut f = t.field("revealed", types, 0.0, 8.0);
+        if in_v {
+            for k in 0..v.revealed as usize {
+                f.add(self.data.card_type[v.order[k] as usize] as usize, 1.0);
             }
-            if s.voyage.current != NONE {
-                out[base + types + self.data.card_type[s.voyage.current as usize] as usize] = 1.0;
-            }
-            if player == s.active as usize {
-                for c in [s.voyage.peeked, s.voyage.slid] {
-                    if c != NONE {
-                        out[base + 2 * types + self.data.card_type[c as usize] as usize] = 1.0;
-                    }
+        }
+        let mut f = t.field("current card", types, 0.0, 1.0);
+        if in_v && v.current != NONE {
+            f.set(self.data.card_type[v.current as usize] as usize, 1.0);
+        }
+        let mut f = t.field("lookout", types, 0.0, 1.0);
+        if in_v && player == s.active as usize {
+            for c in [v.peeked, v.slid] {
+                if c != NONE {
+                    f.set(self.data.card_type[c as usize] as usize, 1.0);
                 }
             }
         }
-        i = base + 3 * types;
-        let v = &s.voyage;
-        let in_v = s.phase.in_voyage();
-        out[i] = if in_v { v.actions as f32 / 2.0 } else { 0.0 };
-        out[i + 1] = if in_v { v.revealed as f32 / r.max_sail as f32 } else { 0.0 };
-        out[i + 2] = if in_v { v.pirates as f32 / 3.0 } else { 0.0 };
-        out[i + 3] = if in_v { v.hits as f32 / 3.0 } else { 0.0 };
-        out[i + 4] = if in_v { v.rolls_left as f32 / 4.0 } else { 0.0 };
-        out[i + 5] = if in_v { v.jettisoned as f32 / 2.0 } else { 0.0 };
-        i += 6;
-        if s.phase == Phase::Boatswain {
-            out[i + (v.first_trade as Action - MERCHANT_BUY) as usize] = 1.0;
+        let mut f = t.field_with("voyage numbers", 6, |b| {
+            b.highs(&[byte / 2.0, 8.0 / r.max_sail as f32, byte / 3.0, byte / 3.0, byte / 4.0, byte / 2.0]);
+        });
+        if in_v {
+            f.put(v.actions as f32 / 2.0);
+            f.put(v.revealed as f32 / r.max_sail as f32);
+            f.put(v.pirates as f32 / 3.0);
+            f.put(v.hits as f32 / 3.0);
+            f.put(v.rolls_left as f32 / 4.0);
+            f.put(v.jettisoned as f32 / 2.0);
         }
-        i += 10;
+        let mut f = t.field("boatswain's first trade", 10, 0.0, 1.0);
+        if s.phase == Phase::Boatswain {
+            f.set((v.first_trade as Action - MERCHANT_BUY) as usize, 1.0);
+        }
+        let mut f = t.field("seen", 3 * types, 0.0, 1.0);
         for st in 0..3 {
-            for t in 0..types {
-                out[i] = (s.seen[player][st] >> t & 1) as f32;
-                i += 1;
+            for ty in 0..types {
+                f.put((s.seen[player][st] >> ty & 1) as f32);
             }
         }
+        let mut f = t.field("runs", 3 * MAX_MULTI_TYPES * RUN_LEN, 0.0, u16::MAX as f32 / 16.0);
         for st in 0..3 {
             for m in 0..MAX_MULTI_TYPES {
                 for j in 0..RUN_LEN {
-                    out[i] = s.runs[player][st][m][j] as f32 / 16.0;
-                    i += 1;
+                    f.put(s.runs[player][st][m][j] as f32 / 16.0);
                 }
             }
         }
-        out[i] = s.turn as f32 / self.max_turns as f32;
-        i += 1;
-        debug_assert_eq!(i, out.len());
+        t.field("turn", 1, 0.0, u32::MAX as f32 / self.max_turns as f32).put(s.turn as f32 / self.max_turns as f32);
     }
 
     fn score_report(&self, s: &State) -> ScoreReport {

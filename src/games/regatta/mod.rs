@@ -21,7 +21,7 @@ use crate::engine::options::{Flag, Int, Opt};
 use crate::engine::rng::{below, Rng};
 use crate::engine::{
     Action, Actor, EngineError, Describe, Evaluate, Positions, Resample, Rules, View, GameDefinition, GameSpec, OpponentRow, OptionDecl, Options, Result,
-    ScoreReport, Viewer, MAX_SEATS,
+    ScoreReport, Tensor, Viewer, MAX_SEATS,
 };
 
 mod picture;
@@ -297,32 +297,26 @@ impl View for Regatta {
         out
     }
 
-    fn observation_tensor(&self, s: &State, player: usize, out: &mut [f32]) {
-        out.fill(0.0);
-        out[0] = s.round as f32;
-        for p in 0..self.players {
-            out[1 + p] = s.position[p] as f32;
-            out[1 + MAX_SEATS + 1 + 3 + p] = (s.setting[p] != 0) as u8 as f32;
-            out[1 + MAX_SEATS + 1 + 3 + MAX_SEATS + p] = s.revealed[p] as f32;
-        }
-        out[1 + MAX_SEATS] = s.pace as f32;
-        if s.setting[player] != 0 {
-            out[1 + MAX_SEATS + s.setting[player] as usize] = 1.0;
-        }
-    }
-
     /// A round moves a boat at most 3 + 2 spaces (the pace boat 3), over at most `course`
     /// rounds; settings are 1 to 3.
-    fn observation_bounds(&self, _: &mut [f32], high: &mut [f32]) {
-        high.fill(1.0);
-        high[0] = self.course as f32;
-        for p in 0..MAX_SEATS {
-            high[1 + p] = (5 * self.course) as f32;
-            high[1 + MAX_SEATS + 1 + 3 + MAX_SEATS + p] = 3.0;
+    fn observation(&self, s: &State, player: usize, t: &mut Tensor<'_>) {
+        let (rounds, course) = (self.course as f32, (5 * self.course) as f32);
+        t.field("round", 1, 0.0, rounds).put(s.round as f32);
+        let mut positions = t.field("positions", MAX_SEATS, 0.0, course);
+        for p in 0..self.players {
+            positions.put(s.position[p] as f32);
         }
-        high[1 + MAX_SEATS] = (5 * self.course) as f32;
+        t.field("pace boat", 1, 0.0, course).put(s.pace as f32);
+        t.field("own setting", 3, 0.0, 1.0).one_hot(3, (s.setting[player] as usize).wrapping_sub(1));
+        let mut set = t.field("set", MAX_SEATS, 0.0, 1.0);
+        for p in 0..self.players {
+            set.put((s.setting[p] != 0) as u8 as f32);
+        }
+        let mut revealed = t.field("revealed", MAX_SEATS, 0.0, 3.0);
+        for p in 0..self.players {
+            revealed.put(s.revealed[p] as f32);
+        }
     }
-
 }
 
 impl Resample for Regatta {
