@@ -184,9 +184,18 @@ impl FromStr for AgentSpec {
                 }
                 Ok(AgentSpec::Mcts(c))
             }
-            other => Err(bad(format!("unknown agent {other:?}; agents are random, greedy, mcts:fast, mcts:strong, mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]"))),
+            other => Err(bad(format!("unknown agent {other:?}; agents are {}", built_in_agents()))),
         }
     }
+}
+
+/// The built-in agents' specs, as the unknown-agent message lists them: `random, greedy,
+/// mcts:fast, mcts:strong, mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]`.
+pub fn built_in_agents() -> String {
+    format!(
+        "random, greedy, {}, mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]",
+        level_names()
+    )
 }
 
 fn level_names() -> String {
@@ -516,6 +525,12 @@ mod tests {
         for bad in ["mcts:turbo", "mcts:iterations=5,fast", "mcts:fast,strong", "greedy:fast"] {
             assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
         }
+        let e = "alphazero".parse::<AgentSpec>().unwrap_err().to_string();
+        assert!(e.ends_with(&format!("unknown agent \"alphazero\"; agents are {}", built_in_agents())), "{e}");
+        assert_eq!(
+            built_in_agents(),
+            "random, greedy, mcts:fast, mcts:strong, mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]"
+        );
         let e = "mcts:turbo".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains("mcts:fast") && e.contains("mcts:strong"), "{e}");
     }
