@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from ._core import Game, State
+from ._core import Game, State, built_in_agents
 
 __all__ = [
     "AGENT_NAMES", "LEVELS", "Agent", "AgentFunction", "normalize_agents", "canonical_spec", "agent_label", "parse_agent_list",
@@ -55,9 +55,8 @@ AgentFunction = Callable[[State, int, random.Random], int | str]
 #: An agent spec (``"random"``, ``"mcts:iterations=100"``) or a Python agent.
 Agent = str | AgentFunction
 
-#: The built-in agents, as the engine names them in its errors.
-BUILT_IN = ("random, greedy, mcts:fast, mcts:strong, "
-            "mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]")
+#: The built-in agents, as the engine names them in its errors (read from the engine).
+BUILT_IN: str = built_in_agents()
 
 _ALLOWED = f"agents are {BUILT_IN}, or a Python callable agent(state, player, rng) -> action"
 

@@ -27,7 +27,7 @@ from ._core import configurations
 from ._core import options as options_of
 from ._messages import error_text
 from ._terminal import SeatError, fresh_seed, play, read_record, view_record, write_record
-from .agents import Agent, canonical_spec, cut, parse_agent_list, shown
+from .agents import BUILT_IN, Agent, canonical_spec, cut, parse_agent_list, shown
 from .simulation import plot_format
 from .streaming import directory_status, read_manifest
 
@@ -703,8 +703,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="worker threads (default 0 = all cores; with --dask: threads per chunk)")
     p_sim.add_argument(
         "--agents", metavar="SPECS",
-        help="one agent per seat, comma-separated, or one for every seat: random, greedy, mcts:fast, "
-             "mcts:strong, mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M] "
+        help=f"one agent per seat, comma-separated, or one for every seat: {BUILT_IN} "
              "(default: all random), e.g. "
              "--agents mcts:iterations=100,random,random or --agents greedy",
     )
@@ -739,9 +738,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_game_args(p_tour)
     p_tour.add_argument("--agents", required=True, metavar="SPECS",
-                        help="the agents, comma-separated: random, greedy, mcts:fast, mcts:strong, "
-                             "mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,"
-                             "ms=M], e.g. --agents random,greedy,mcts:iterations=50")
+                        help=f"the agents, comma-separated: {BUILT_IN}, "
+                             "e.g. --agents random,greedy,mcts:iterations=50")
     p_tour.add_argument("--games", type=int, default=100,
                         help="deals (default 100); each is played once in every seating")
     p_tour.add_argument("--threads", type=int, default=0,

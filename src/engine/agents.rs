@@ -1,5 +1,6 @@
 //! Built-in agents that play inside Rust during bulk simulation: `random` (uniform over the
-//! legal moves), `greedy` (one-ply lookahead on the game's evaluation) and `mcts` (UCT; for
+//! legal moves), `greedy` (one-ply lookahead on the game's evaluation, in a state resampled
+//! for the deciding player) and `mcts` (UCT; for
 //! games with hidden information, single-observer information-set MCTS over states resampled
 //! for the deciding player), with its named levels `mcts:fast` and `mcts:strong`. They work
 //! for every game through the `Game` trait.
@@ -183,9 +184,18 @@ impl FromStr for AgentSpec {
                 }
                 Ok(AgentSpec::Mcts(c))
             }
-            other => Err(bad(format!("unknown agent {other:?}; agents are random, greedy, mcts:fast, mcts:strong, mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]"))),
+            other => Err(bad(format!("unknown agent {other:?}; agents are {}", built_in_agents()))),
         }
     }
+}
+
+/// The built-in agents' specs, as the unknown-agent message lists them: `random, greedy,
+/// mcts:fast, mcts:strong, mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]`.
+pub fn built_in_agents() -> String {
+    format!(
+        "random, greedy, {}, mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]",
+        level_names()
+    )
 }
 
 fn level_names() -> String {
@@ -237,13 +247,20 @@ pub fn choose<G: Game>(
             game.legal_actions(state, &mut scratch.buf);
             scratch.buf[below(rng, scratch.buf.len() as u32) as usize]
         }
-        AgentSpec::Greedy => greedy(game, state, player, rng, scratch),
+        AgentSpec::Greedy => {
+            // The evaluation reads the whole position, the other seats' hidden holdings
+            // included: it is asked about a world drawn for `player`, which `player` cannot
+            // tell from this one (for a game that hides nothing, the state itself).
+            let world = game.resample(state, player, rng);
+            greedy(game, &world, player, rng, scratch)
+        }
         AgentSpec::Mcts(c) => mcts(c, game, state, player, rng, scratch),
     }
 }
 
 /// One-ply lookahead: the action whose resulting position the game evaluates best for
-/// `player` (ties broken at random).
+/// `player` (ties broken at random). It reads all of `state`: the `greedy` agent gives it a
+/// world resampled for `player`, an MCTS playout the world of its iteration.
 fn greedy<G: Game>(game: &G, state: &G::State, player: usize, rng: &mut Rng, scratch: &mut AgentScratch) -> Action {
     game.legal_actions(state, &mut scratch.buf);
     let n = game.spec().players;
@@ -508,6 +525,12 @@ mod tests {
         for bad in ["mcts:turbo", "mcts:iterations=5,fast", "mcts:fast,strong", "greedy:fast"] {
             assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
         }
+        let e = "alphazero".parse::<AgentSpec>().unwrap_err().to_string();
+        assert!(e.ends_with(&format!("unknown agent \"alphazero\"; agents are {}", built_in_agents())), "{e}");
+        assert_eq!(
+            built_in_agents(),
+            "random, greedy, mcts:fast, mcts:strong, mcts[:iterations=N,exploration=C,rollout_depth=D,playout=random|greedy,epsilon=E,ms=M]"
+        );
         let e = "mcts:turbo".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains("mcts:fast") && e.contains("mcts:strong"), "{e}");
     }

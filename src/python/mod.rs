@@ -85,6 +85,13 @@ fn derive_seed(seed: Seed, index: Seed) -> u64 {
     crate::engine::rng::derive_seed(seed.0, index.0)
 }
 
+/// The built-in agents' specs, as the engine's message for an unknown agent lists them:
+/// `"random, greedy, mcts:fast, mcts:strong, mcts[:iterations=N,...]"` with every MCTS parameter.
+#[pyfunction]
+fn built_in_agents() -> String {
+    crate::engine::agents::built_in_agents()
+}
+
 /// Builds a game from `Game.config_json()` text (used by pickle).
 #[pyfunction]
 fn _load_config(config_json: &str) -> PyResult<Game> {
@@ -141,6 +148,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shipped_data, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(built_in_agents, m)?)?;
     m.add_function(wrap_pyfunction!(_load_config, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(_check_panic_guard, m)?)?;
