@@ -198,6 +198,23 @@ def test_game_properties(game: tw.Game) -> None:
     assert game.name in repr(game) and f"players={game.players}" in repr(game)
 
 
+def test_observation_fields_tile_the_tensor(game: tw.Game) -> None:
+    """`Game.observation_fields()` lists the tensor's fields in order, named once each, each
+    starting where the one before ends, together filling the tensor (that the names are the
+    rows of the game's docs table is the native suite's check)."""
+    fields = game.observation_fields()
+    assert fields and [f[1] for f in fields] == [0, *np.cumsum([f[2] for f in fields])[:-1].tolist()]
+    assert sum(f[2] for f in fields) == math.prod(game.observation_tensor_shape)
+    assert all(size > 0 for _, _, size in fields) and len({f[0] for f in fields}) == len(fields)
+    state = game.new_state(1)
+    tensor = state.observation_tensor(0)
+    low, high = game.observation_bounds()
+    for name, start, size in fields:
+        assert isinstance(name, str) and name
+        assert np.all(low[start:start + size] <= tensor[start:start + size])
+        assert np.all(tensor[start:start + size] <= high[start:start + size])
+
+
 def test_game_equality_and_hash(game: tw.Game) -> None:
     same = tw.load(game.name, **game.options)
     assert same == game and hash(same) == hash(game)

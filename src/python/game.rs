@@ -138,6 +138,12 @@ impl Game {
         Ok((PyArray1::from_vec(py, low), PyArray1::from_vec(py, high)))
     }
 
+    /// The observation tensor's fields in order, as `(name, start, size)`: the values
+    /// `tensor[start:start + size]` are field `name`, described in the game's page of the docs.
+    fn observation_fields(&self) -> PyResult<Vec<(&'static str, usize, usize)>> {
+        guard(|| Ok(self.inner.observation_layout().fields.iter().map(|f| (f.name, f.start, f.size)).collect()))
+    }
+
     /// A new game from `seed`. Unless `explicit_chance`, chance is resolved from the
     /// state's own seeded generator, so the state is never a chance node.
     #[pyo3(signature = (seed = Seed(0), explicit_chance = false), text_signature = "(self, seed=0, explicit_chance=False)")]
