@@ -393,9 +393,10 @@ def describe(name: str, options: dict[str, Any]) -> str:
 
 
 def build_cases(configs: list[tuple[str, dict[str, Any]]], only_players: set[int] | None,
-                policies: list[str] = POLICIES) -> list[Case]:
+                policies: list[str] = POLICIES, targets_only: bool = False) -> list[Case]:
     """The cases of `configs` in measuring order: natives, then pure Python, then Python loops,
-    then the batched loops, so that the two samples of a ratio are taken close together in time."""
+    then the batched loops, so that the two samples of a ratio are taken close together in time.
+    `targets_only`: only the cases the targets compare (`TABLE_COLUMNS`)."""
     native: list[Case] = []
     pure: list[Case] = []
     python: list[Case] = []
@@ -417,6 +418,10 @@ def build_cases(configs: list[tuple[str, dict[str, Any]]], only_players: set[int
                            cfg, partial(ours_native, game, threads=0)))
         python.append(Case(f"tw-python:{cfg}", f"tradewinds {cfg}, Python loop (chance in Rust)", "tradewinds",
                            cfg, partial(ours_python, game, explicit_chance=False)))
+        if targets_only:
+            vector.append(Case(f"tw-vec-csr:{cfg}", f"tradewinds {cfg}, batched {VECTOR_GAMES}, csr",
+                               "tradewinds", cfg, partial(ours_vector, game, policy="csr")))
+            continue
         python.append(Case(f"tw-pyexp:{cfg}", f"tradewinds {cfg}, Python loop (explicit chance)", "tradewinds",
                            cfg, partial(ours_python, game, explicit_chance=True)))
         python.append(Case(f"tw-pymask:{cfg}", f"tradewinds {cfg}, Python loop, numpy from the mask",
@@ -501,7 +506,10 @@ def report(cases: list[Case]) -> dict[str, Any]:
                              **{f"{u}_per_s": wall[u] for u in wall},
                              **{f"{u}_per_cpu_s": cpu[u] for u in cpu}})
 
-    def add(title: str, target: float | None, a: Case, au: str, b: Case, bu: str, cpu: bool = True) -> None:
+    def add(title: str, target: float | None, a: Case | None, au: str, b: Case | None, bu: str,
+            cpu: bool = True) -> None:
+        if a is None or b is None:
+            return  # (a case left out by --targets-only)
         w = spread([x / y for x, y in zip(a.rates(au), b.rates(bu))])
         line = f"  {title:<76} {show(w, ratio=True):>22}"
         entry: dict[str, Any] = {"title": title, "target": target, "wall": w}
@@ -549,7 +557,7 @@ def report(cases: list[Case]) -> dict[str, Any]:
         out["ratios"].append({"title": note, "target": None, "wall": got})
     for cfg in ours_cfgs:
         nat, py = by_key[f"tw-native:{cfg}"], by_key[f"tw-python:{cfg}"]
-        mask_loop, exp_loop = by_key[f"tw-pymask:{cfg}"], by_key[f"tw-pyexp:{cfg}"]
+        mask_loop, exp_loop = by_key.get(f"tw-pymask:{cfg}"), by_key.get(f"tw-pyexp:{cfg}")
         for policy in POLICIES:
             vec, obs = by_key.get(f"tw-vec-{policy}:{cfg}"), by_key.get(f"tw-vec-{policy}-obs:{cfg}")
             if vec is None:
@@ -581,7 +589,7 @@ def report(cases: list[Case]) -> dict[str, Any]:
             out["ratios"].append({"title": note, "target": None, "wall": got})
     print(f"  {'like for like':<76}")
     for cfg in ours_cfgs:
-        nat, pyx = by_key[f"tw-native:{cfg}"], by_key[f"tw-pyexp:{cfg}"]
+        nat, pyx = by_key[f"tw-native:{cfg}"], by_key.get(f"tw-pyexp:{cfg}")
         for og in OPENSPIEL_GAMES:
             on, op = by_key[f"os-native:{og}"], by_key[f"os-python:{og}"]
             add(f"{cfg}: native steps/s / OpenSpiel {og} native steps/s", 3.0, nat, "steps", on, "steps")
@@ -644,12 +652,14 @@ def main() -> None:
     ap.add_argument("--policies", nargs="*", choices=POLICIES, default=POLICIES,
                     help="the numpy policies of the batched cases (default: all)")
     ap.add_argument("--json", type=Path, help="also write the results to this file")
+    ap.add_argument("--targets-only", action="store_true",
+                    help="only the cases the targets compare (the --table columns): a full run in less time")
     ap.add_argument("--table", type=Path,
                     help="also write one Markdown table of every configuration against every target to this file")
     args = ap.parse_args()
 
     configs = our_configurations(args.games, args.per_player_count)
-    cases = build_cases(configs, set(args.players) if args.players else None, args.policies)
+    cases = build_cases(configs, set(args.players) if args.players else None, args.policies, args.targets_only)
     print(f"python {platform.python_version()}, tradewinds {tw.__version__}, open_spiel "
           f"{_version('open_spiel')}, {os.cpu_count()} cores, {platform.machine()}; load average {_load()}")
     print(f"calibrating {len(cases)} cases to ~{args.seconds:g} s per sample ...", flush=True)
