@@ -7,9 +7,12 @@
 #   4. the wheel installed into a fresh venv (the wheel and numpy, nothing else) passes
 #      scripts/smoke_test.py, run from outside the source tree.
 #
-# Usage: scripts/build-wheel.sh [--full]
-#   --full  also installs the sdist into a fresh venv (pip builds the Rust extension from
-#           source, as on a platform without a wheel: minutes) and smoke-tests it.
+# Usage: scripts/build-wheel.sh [--full] [--profile NAME]
+#   --full          also installs the sdist into a fresh venv (pip builds the Rust extension
+#                   from source, as on a platform without a wheel: minutes) and smoke-tests it.
+#   --profile NAME  the cargo profile of the wheel's extension: `release` (the default, what
+#                   ships) or `editable` (Cargo.toml: no link-time optimisation, a third of the
+#                   build time; .ci/run's check of the packaging).
 #
 # The wheel and the sdist land in dist/ (OUT=DIR for another folder). The tools come from
 # PyPI into a venv of their own, $CARGO_TARGET_DIR/wheel-tools (default target/), at the
@@ -19,12 +22,19 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 full=0
-for arg in "$@"; do
-  case "$arg" in
+profile=release
+while [ $# -gt 0 ]; do
+  case "$1" in
     --full) full=1 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-    *) echo "build-wheel.sh: unknown argument $arg (see --help)" >&2; exit 2 ;;
+    --profile)
+      case "${2:-}" in
+        release|editable) profile=$2; shift ;;
+        *) echo "build-wheel.sh: --profile takes release or editable, not '${2:-}'" >&2; exit 2 ;;
+      esac ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    *) echo "build-wheel.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
+  shift
 done
 
 out=${OUT:-dist}
@@ -48,10 +58,10 @@ fi
 # maturin finds zig (python -m ziglang) through the venv's python.
 export PATH="$tools/bin:$PATH"
 
-step "build: the wheel (maturin, zig, $policy) and the sdist into $out/"
+step "build: the wheel (maturin, zig, $policy, cargo profile $profile) and the sdist into $out/"
 mkdir -p "$out"
 rm -f "$out"/tradewinds-*.whl "$out"/tradewinds-*.tar.gz
-CARGO_TARGET_DIR=$target maturin build --release --zig --compatibility manylinux2014 --out "$out"
+CARGO_TARGET_DIR=$target maturin build --profile "$profile" --zig --compatibility manylinux2014 --out "$out"
 maturin sdist --out "$out"
 wheel=$(ls "$out"/tradewinds-*-abi3-*manylinux*"$arch".whl)
 sdist=$(ls "$out"/tradewinds-*.tar.gz)
