@@ -536,17 +536,24 @@ impl<G: Game> GameState<G> {
 
     /// Loads a state saved with [`GameState::to_json`] by this game; never panics.
     pub fn from_json(game: &Arc<G>, text: &str) -> Result<Self> {
-        let header: SavedHeader = field_errors::from_json_str(text)
-            .map_err(|e| EngineError::StateFormat(format!("not a saved tradewinds state: {}", field_message(e))))?;
-        Self::check_header(game, header.format, &header.game)?;
-        let saved: Saved<G::State> = field_errors::from_json_str(text)
-            .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {}", field_message(e))))?;
+        let saved: Saved<G::State> = match field_errors::from_json_str(text) {
+            Ok(saved) => saved,
+            Err(e) => {
+                // The header is checked first: a text that is not a saved state, or is another
+                // game's or another format's, is named as such rather than as corrupt.
+                let header: SavedHeader = field_errors::from_json_str(text)
+                    .map_err(|e| EngineError::StateFormat(format!("not a saved tradewinds state: {}", field_message(e))))?;
+                Self::check_header(game, header.format, &header.game)?;
+                return Err(EngineError::StateFormat(format!("corrupt saved state: {}", field_message(e))));
+            }
+        };
+        Self::check_header(game, saved.format, &saved.game)?;
         // Keys the state does not have are refused, as in data files and setup descriptions:
         // the text read and the state written back have the same keys.
         let given: serde_json::Value = serde_json::from_str(text)
             .map_err(|e| EngineError::StateFormat(format!("corrupt saved state: {}", plain_words(&e.to_string()))))?;
         let known = serde_json::to_value(&saved).expect("a state always serializes");
-        if let Some(field) = unknown_key(&given, &known, "") {
+        if let Some(field) = unknown_key(&given, &known) {
             return Err(EngineError::StateFormat(format!(
                 "corrupt saved state: field `{field}`: unknown field; a saved {} state has no such field",
                 game.spec().name
@@ -603,20 +610,20 @@ fn field_message(e: FieldError) -> String {
 }
 
 /// The path of the first key of `given` (a saved state as read) that `known` (the same state
-/// written back) lacks.
-fn unknown_key(given: &serde_json::Value, known: &serde_json::Value, path: &str) -> Option<String> {
+/// written back) lacks, as `state.ships[0].cargo`. The path is written only once such a key is
+/// found: a state that loads costs one walk over its keys.
+fn unknown_key(given: &serde_json::Value, known: &serde_json::Value) -> Option<String> {
     use serde_json::Value;
     match (given, known) {
-        (Value::Object(a), Value::Object(b)) => a.iter().find_map(|(k, v)| {
-            let sub = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
-            match b.get(k) {
-                None => Some(sub),
-                Some(w) => unknown_key(v, w, &sub),
-            }
+        (Value::Object(a), Value::Object(b)) => a.iter().find_map(|(k, v)| match b.get(k) {
+            None => Some(k.clone()),
+            Some(w) => unknown_key(v, w).map(|rest| if rest.starts_with('[') { format!("{k}{rest}") } else { format!("{k}.{rest}") }),
         }),
-        (Value::Array(a), Value::Array(b)) => {
-            a.iter().zip(b).enumerate().find_map(|(i, (v, w))| unknown_key(v, w, &format!("{path}[{i}]")))
-        }
+        (Value::Array(a), Value::Array(b)) => a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .find_map(|(i, (v, w))| unknown_key(v, w).map(|rest| if rest.starts_with('[') { format!("[{i}]{rest}") } else { format!("[{i}].{rest}") })),
         _ => None,
     }
 }
@@ -745,6 +752,19 @@ mod tests {
         let message = GameState::from_json(&game, &inner.to_string()).unwrap_err().to_string();
         assert!(message.contains("field `state.extra`: unknown field"), "{message}");
         assert!(GameState::from_json(&game, &clean.to_string()).is_ok());
+    }
+
+    #[test]
+    fn an_unknown_key_is_named_by_its_whole_path() {
+        use serde_json::json;
+        let known = json!({"a": [{"x": 1}, {"x": 1}], "b": {"c": [[1], [{}]]}});
+        assert_eq!(unknown_key(&known, &known), None);
+        let given = json!({"a": [{"x": 1}, {"x": 1, "y": 2}], "b": {"c": [[1], [{}]]}});
+        assert_eq!(unknown_key(&given, &known).as_deref(), Some("a[1].y"));
+        let given = json!({"a": [{"x": 1}, {"x": 1}], "b": {"c": [[1], [{"z": 0}]]}});
+        assert_eq!(unknown_key(&given, &known).as_deref(), Some("b.c[1][0].z"));
+        let given = json!({"a": [], "b": {}, "d": 1});
+        assert_eq!(unknown_key(&given, &known).as_deref(), Some("d"));
     }
 
     #[test]

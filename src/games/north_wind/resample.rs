@@ -9,27 +9,40 @@
 //! types and the free slots of the three stacks samples a split exactly from that
 //! posterior; it reads only the player's own knowledge, never the true stacks.
 
+use std::sync::LazyLock;
+
 use crate::engine::rng::{below, unit_f64, Rng};
 use crate::engine::prelude::*;
 
-use super::data::{Kind, RUN_LEN};
+use super::data::{Kind, MAX_CARDS, MAX_MULTI_TYPES, RUN_LEN};
 use super::state::{Phase, State, NONE, PUBLIC, VIEWS};
 use super::NorthWind;
 
-/// ln((n)_k) = ln(n!/(n-k)!), or -inf when k > n.
-fn ln_falling(n: u32, k: u32) -> f64 {
-    if k > n {
-        return f64::NEG_INFINITY;
+/// Copies of one card type at most (the data file's limit).
+const MAX_COPIES: usize = 16;
+/// Free slots of a stack at most, plus one.
+const DIM: usize = MAX_CARDS / 3 + 1;
+/// The splits of every dealt type over the stacks at most: three for a single card, at most
+/// C(18, 2) for a type with several copies.
+const MAX_SPLITS: usize = 3 * MAX_CARDS + MAX_MULTI_TYPES * (MAX_COPIES + 2) * (MAX_COPIES + 1) / 2;
+
+/// ln((n)_k) = ln(n!/(n-k)!) (-inf when k > n) and ln(n!), for n, k up to [`MAX_COPIES`],
+/// each summed once in increasing order of its factors.
+struct LnTables {
+    falling: [[f64; MAX_COPIES + 1]; MAX_COPIES + 1],
+    factorial: [f64; MAX_COPIES + 1],
+}
+
+static LN: LazyLock<LnTables> = LazyLock::new(|| {
+    let ln_sum = |from: u32, to: u32| (from..=to).map(|x| (x as f64).ln()).sum::<f64>();
+    let mut falling = [[f64::NEG_INFINITY; MAX_COPIES + 1]; MAX_COPIES + 1];
+    for (n, row) in falling.iter_mut().enumerate() {
+        for (k, cell) in row.iter_mut().enumerate().take(n + 1) {
+            *cell = ln_sum((n - k + 1) as u32, n as u32);
+        }
     }
-    ((n - k + 1)..=n).map(|x| (x as f64).ln()).sum()
-}
-
-fn ln_factorial(n: u32) -> f64 {
-    (1..=n).map(|x| (x as f64).ln()).sum()
-}
-
-impl NorthWind {
-}
+    LnTables { falling, factorial: std::array::from_fn(|n| ln_sum(1, n as u32)) }
+});
 
 impl Resample for NorthWind {
     fn resample(&self, s: &State, player: usize, rng: &mut Rng) -> State {
@@ -37,7 +50,9 @@ impl Resample for NorthWind {
         if s.phase == Phase::Deal {
             // Nobody has seen a dealt card: shuffle the dealt ones among the stacks, keeping
             // each stack's size.
-            let mut dealt: Vec<u8> = self.data.deal_cards[..s.deal_next as usize].to_vec();
+            let mut dealt = [0u8; MAX_CARDS];
+            let dealt = &mut dealt[..s.deal_next as usize];
+            dealt.copy_from_slice(&self.data.deal_cards[..s.deal_next as usize]);
             for i in (1..dealt.len()).rev() {
                 let j = below(rng, i as u32 + 1) as usize;
                 dealt.swap(i, j);
@@ -58,7 +73,7 @@ impl Resample for NorthWind {
             return out;
         }
         let types = &self.data.types;
-        let nt = types.len();
+        let ln = &*LN;
         let slots = self.data.slots_per_stack as usize;
         let voyage = s.phase.in_voyage();
         let vstack = s.voyage.stack as usize;
@@ -76,27 +91,34 @@ impl Resample for NorthWind {
                 }
             }
         }
-        // Log-weight of type t having n copies in stack st: the likelihood of the player's
-        // observations, normalized per (stack, type).
-        let mut lw = vec![[[f64::NEG_INFINITY; 17]; 3]; nt];
+        // The dealt types, in order, and the possible splits of each over the stacks with their
+        // weights: the number of arrangements of its copies (a multinomial) times the likelihood
+        // of the player's observations. `splits[first[k]..first[k + 1]]` are those of type
+        // `order[k]`.
+        let mut order = [0usize; MAX_CARDS];
+        let mut types_dealt = 0;
+        let mut splits = [([0usize; 3], 0.0f64); MAX_SPLITS];
+        let mut first = [0usize; MAX_CARDS + 1];
         for (t, ty) in types.iter().enumerate() {
             if matches!(ty.kind, Kind::Destination { .. }) {
                 continue;
             }
-            for st in 0..3 {
+            // Log-weight of type t having n copies in stack st, normalized per stack.
+            let mut lw = [[f64::NEG_INFINITY; MAX_COPIES + 1]; 3];
+            for (st, lw) in lw.iter_mut().enumerate() {
                 let cur = if voyage && st == vstack {
-                    ty.cards.iter().filter(|&&c| visible >> c & 1 == 1).count() as u32
+                    ty.cards.iter().filter(|&&c| visible >> c & 1 == 1).count()
                 } else {
                     0
                 };
-                for n in 0..=ty.count as u32 {
-                    let mut w = ln_falling(n, cur);
+                for n in 0..=ty.count as usize {
+                    let mut w = ln.falling[n][cur];
                     match ty.multi {
                         Some(m) => {
                             let runs = &s.runs[player][st][m as usize];
                             for (j, &r) in runs.iter().enumerate().take(RUN_LEN).skip(1) {
                                 if r > 0 {
-                                    w += r as f64 * ln_falling(n, j as u32);
+                                    w += r as f64 * ln.falling[n][j];
                                 }
                             }
                         }
@@ -106,70 +128,61 @@ impl Resample for NorthWind {
                             }
                         }
                     }
-                    lw[t][st][n as usize] = w;
+                    lw[n] = w;
                 }
-                let best = lw[t][st][..=ty.count as usize].iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                let best = lw[..=ty.count as usize].iter().cloned().fold(f64::NEG_INFINITY, f64::max);
                 if best.is_finite() {
-                    for n in 0..=ty.count as usize {
-                        lw[t][st][n] -= best;
+                    for w in &mut lw[..=ty.count as usize] {
+                        *w -= best;
                     }
                 }
             }
-        }
-        // The dealt types, in order; f[k][r0][r1][r2] = total weight of placing types k.. into
-        // the free slots r.
-        let order: Vec<usize> =
-            (0..nt).filter(|&t| !matches!(types[t].kind, Kind::Destination { .. })).collect();
-        let dim = slots + 1;
-        let idx = |r0: usize, r1: usize, r2: usize| (r0 * dim + r1) * dim + r2;
-        let mut f = vec![vec![0.0f64; dim * dim * dim]; order.len() + 1];
-        f[order.len()][idx(0, 0, 0)] = 1.0;
-        // The possible splits of each type over the stacks, with their weights: the number
-        // of arrangements of its copies (a multinomial) times the likelihood.
-        let splits: Vec<Vec<([usize; 3], f64)>> = order
-            .iter()
-            .map(|&t| {
-                let c = types[t].count as usize;
-                let mut v = Vec::new();
-                for a0 in 0..=c.min(slots) {
-                    for a1 in 0..=(c - a0).min(slots) {
-                        let a2 = c - a0 - a1;
-                        if a2 > slots {
-                            continue;
-                        }
-                        let ln_multinomial = ln_factorial(c as u32)
-                            - ln_factorial(a0 as u32)
-                            - ln_factorial(a1 as u32)
-                            - ln_factorial(a2 as u32);
-                        let w = (ln_multinomial + lw[t][0][a0] + lw[t][1][a1] + lw[t][2][a2]).exp();
-                        if w > 0.0 {
-                            v.push(([a0, a1, a2], w));
-                        }
+            let k = types_dealt;
+            order[k] = t;
+            types_dealt += 1;
+            let c = ty.count as usize;
+            let mut next = first[k];
+            for a0 in 0..=c.min(slots) {
+                for a1 in 0..=(c - a0).min(slots) {
+                    let a2 = c - a0 - a1;
+                    if a2 > slots {
+                        continue;
+                    }
+                    let ln_multinomial = ln.factorial[c] - ln.factorial[a0] - ln.factorial[a1] - ln.factorial[a2];
+                    let w = (ln_multinomial + lw[0][a0] + lw[1][a1] + lw[2][a2]).exp();
+                    if w > 0.0 {
+                        splits[next] = ([a0, a1, a2], w);
+                        next += 1;
                     }
                 }
-                v
-            })
-            .collect();
-        // Free slots always add up to the copies still to place: only that plane is filled.
-        let mut need = vec![0usize; order.len() + 1];
+            }
+            first[k + 1] = next;
+        }
+        let order = &order[..types_dealt];
+        // f[k][r0][r1] = total weight of placing types k.. into the free slots (r0, r1, r2),
+        // where the free slots add up to the copies still to place (`need[k]`): r2 follows.
+        let mut need = [0usize; MAX_CARDS + 1];
         for k in (0..order.len()).rev() {
             need[k] = need[k + 1] + types[order[k]].count as usize;
         }
+        let dim = slots + 1;
+        let mut f = [[[0.0f64; DIM]; DIM]; MAX_CARDS + 1];
+        f[order.len()][0][0] = 1.0;
         for k in (0..order.len()).rev() {
             for r0 in 0..dim {
                 for r1 in 0..dim {
                     let Some(r2) = need[k].checked_sub(r0 + r1).filter(|&r2| r2 < dim) else { continue };
                     let mut total = 0.0;
-                    for &(a, w) in &splits[k] {
+                    for &(a, w) in &splits[first[k]..first[k + 1]] {
                         if a[0] <= r0 && a[1] <= r1 && a[2] <= r2 {
-                            total += w * f[k + 1][idx(r0 - a[0], r1 - a[1], r2 - a[2])];
+                            total += w * f[k + 1][r0 - a[0]][r1 - a[1]];
                         }
                     }
-                    f[k][idx(r0, r1, r2)] = total;
+                    f[k][r0][r1] = total;
                 }
             }
         }
-        if f[0][idx(slots, slots, slots)] <= 0.0 {
+        if f[0][slots][slots] <= 0.0 {
             // No split agrees with the knowledge (only possible for a hand-edited state).
             return out;
         }
@@ -179,21 +192,23 @@ impl Resample for NorthWind {
         for st in 0..3 {
             new_stacks[st] = 1 << self.data.destination_card[st];
         }
-        let mut options: Vec<([usize; 3], f64)> = Vec::new();
+        let mut options = [([0usize; 3], 0.0f64); (MAX_COPIES + 2) * (MAX_COPIES + 1) / 2];
         for (k, &t) in order.iter().enumerate() {
-            options.clear();
-            for &(a, w) in &splits[k] {
+            let mut n_options = 0;
+            for &(a, w) in &splits[first[k]..first[k + 1]] {
                 if a[0] <= r[0] && a[1] <= r[1] && a[2] <= r[2] {
-                    let rest = f[k + 1][idx(r[0] - a[0], r[1] - a[1], r[2] - a[2])];
+                    let rest = f[k + 1][r[0] - a[0]][r[1] - a[1]];
                     if rest > 0.0 {
-                        options.push((a, w * rest));
+                        options[n_options] = (a, w * rest);
+                        n_options += 1;
                     }
                 }
             }
+            let options = &options[..n_options];
             let total: f64 = options.iter().map(|o| o.1).sum();
             let mut u = unit_f64(rng) * total;
             let mut chosen = options.last().map(|o| o.0).unwrap_or([0, 0, 0]);
-            for (a, w) in &options {
+            for (a, w) in options {
                 if u < *w {
                     chosen = *a;
                     break;
@@ -202,10 +217,19 @@ impl Resample for NorthWind {
             }
             // Copies seen this voyage keep their ids in the voyage's stack; the other copies
             // are interchangeable and get their places in random order.
-            let mut ids: Vec<u8> = types[t].cards.iter().copied().filter(|&c| visible >> c & 1 == 1).collect();
-            let seen_now = ids.len();
-            ids.extend(types[t].cards.iter().copied().filter(|&c| visible >> c & 1 == 0));
-            for i in (seen_now + 1..ids.len()).rev() {
+            let (mut ids, mut n_ids, mut seen_now) = ([0u8; MAX_COPIES], 0, 0);
+            for seen in [true, false] {
+                for &c in &types[t].cards {
+                    if (visible >> c & 1 == 1) == seen {
+                        ids[n_ids] = c;
+                        n_ids += 1;
+                    }
+                }
+                if seen {
+                    seen_now = n_ids;
+                }
+            }
+            for i in (seen_now + 1..n_ids).rev() {
                 let j = seen_now + below(rng, (i - seen_now + 1) as u32) as usize;
                 ids.swap(i, j);
             }
@@ -213,7 +237,7 @@ impl Resample for NorthWind {
             if voyage {
                 stack_order = [vstack, (vstack + 1) % 3, (vstack + 2) % 3];
             }
-            let mut it = ids.into_iter();
+            let mut it = ids[..n_ids].iter();
             for &st in &stack_order {
                 for _ in 0..chosen[st] {
                     new_stacks[st] |= 1 << it.next().expect("split sums to the count");
