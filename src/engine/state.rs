@@ -617,14 +617,22 @@ fn unknown_key(given: &serde_json::Value, known: &serde_json::Value) -> Option<S
     match (given, known) {
         (Value::Object(a), Value::Object(b)) => a.iter().find_map(|(k, v)| match b.get(k) {
             None => Some(k.clone()),
-            Some(w) => unknown_key(v, w).map(|rest| if rest.starts_with('[') { format!("{k}{rest}") } else { format!("{k}.{rest}") }),
+            Some(w) => unknown_key(v, w).map(|rest| path_of(k, &rest)),
         }),
-        (Value::Array(a), Value::Array(b)) => a
-            .iter()
-            .zip(b)
-            .enumerate()
-            .find_map(|(i, (v, w))| unknown_key(v, w).map(|rest| if rest.starts_with('[') { format!("[{i}]{rest}") } else { format!("[{i}].{rest}") })),
+        (Value::Array(a), Value::Array(b)) => {
+            a.iter().zip(b).enumerate().find_map(|(i, (v, w))| unknown_key(v, w).map(|rest| path_of(&format!("[{i}]"), &rest)))
+        }
         _ => None,
+    }
+}
+
+/// `head` followed by the path `rest` below it: `ships` and `[0].cargo` give `ships[0].cargo`,
+/// `state` and `ships` give `state.ships`.
+fn path_of(head: &str, rest: &str) -> String {
+    if rest.starts_with('[') {
+        format!("{head}{rest}")
+    } else {
+        format!("{head}.{rest}")
     }
 }
 
