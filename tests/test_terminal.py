@@ -99,7 +99,7 @@ def test_help_rules_legend_undo_save_and_load_in_a_game(tmp_path: Path) -> None:
     child.sendline("1")
     while child.expect(["P0 move> ", "game over> "]) == 0:
         child.sendline("1")
-    assert "The race is over" in child.before and "total" in child.before
+    assert re.search(r"The game is over: P0 \d+, P1 \d+; ", child.before) and "total" in child.before
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()

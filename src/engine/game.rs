@@ -280,7 +280,13 @@ pub trait Picture: View {
     /// shared checks hold it equal for every resample of what is hidden from the seat); for
     /// [`Viewer::Table`] every seat's hidden things are face down; [`Viewer::All`] shows
     /// everything. Called with a seat in range only.
-    fn svg(&self, state: &Self::State, viewer: Viewer) -> String;
+    ///
+    /// By default the text view for the same viewer ([`View::text`]), drawn line by line
+    /// ([`super::svg::Svg::of_text`]): a game being built has a picture from its first day.
+    fn svg(&self, state: &Self::State, viewer: Viewer) -> String {
+        let caption = format!("{} ({})", self.spec().name, viewer.caption());
+        super::svg::Svg::of_text(&self.text(state, viewer), &caption)
+    }
 }
 
 /// Redrawing what a seat cannot see.
@@ -304,8 +310,11 @@ pub trait Positions: Rules {
     /// [`Positions::validate_state`]. Nothing by default.
     fn restore(&self, _state: &mut Self::State) {}
 
-    /// Builds a position from a readable description (game-specific JSON).
-    fn setup(&self, description: &serde_json::Value) -> Result<Self::State>;
+    /// Builds a position from a readable description (game-specific JSON). By default the
+    /// game has no setup descriptions, and says so.
+    fn setup(&self, _description: &serde_json::Value) -> Result<Self::State> {
+        Err(super::error::EngineError::InvalidRequest(format!("{} has no setup descriptions", self.spec().name)))
+    }
 }
 
 /// The readable log.
@@ -319,8 +328,37 @@ pub trait Describe: View {
     /// require it to be the same for every move that leaves the seat's observation (string
     /// and tensor) the same, and for every resample of what is hidden from the seat. Called
     /// only when a log is asked for, never on the hot path.
-    fn describe_move(&self, before: &Self::State, action: Action, after: &Self::State, observer: Option<usize>)
-        -> String;
+    ///
+    /// The sentence for the move that ends the game says what ended it (the trigger the rules
+    /// name); how it ended (the totals, who or what won, the tier) is the engine's closing
+    /// sentence, which [`Describe::log_sentence`] adds.
+    ///
+    /// By default the mover and the move as `observer` sees it ([`View::action_string_for`];
+    /// the spectator sees [`View::action_to_string`]): "P1: buy-2:fish.", "Chance: deal:7.".
+    fn describe_move(&self, before: &Self::State, action: Action, _after: &Self::State, observer: Option<usize>)
+        -> String {
+        let name = match observer {
+            Some(seat) => self.action_string_for(before, action, seat),
+            None => self.action_to_string(before, action),
+        };
+        match self.actor(before) {
+            Actor::Player(p) => format!("P{p}: {name}."),
+            _ => format!("Chance: {name}."),
+        }
+    }
+
+    /// The log's line for a move: [`Describe::describe_move`], and for the move that ends
+    /// the game, the closing sentence of its score report ([`ScoreReport::closing_sentence`]).
+    fn log_sentence(&self, before: &Self::State, action: Action, after: &Self::State, observer: Option<usize>) -> String {
+        let mut line = self.describe_move(before, action, after, observer);
+        if self.actor(after) == Actor::Terminal && self.actor(before) != Actor::Terminal {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&self.score_report(after).closing_sentence());
+        }
+        line
+    }
 }
 
 /// How good a position is, for the search agents.

@@ -145,7 +145,7 @@ impl<G: Game> GameState<G> {
             out.push(LogEntry {
                 move_number: out.len() as u64,
                 actor: game.actor(before).as_i32(),
-                text: game.describe_move(before, a, after, observer),
+                text: game.log_sentence(before, a, after, observer),
             })
         })?;
         Ok(out)
@@ -274,7 +274,11 @@ mod tests {
         let s = played(2, false, 100);
         let log = s.log(None).unwrap();
         assert_eq!(log.len(), s.history().len());
-        assert!(log.iter().any(|e| e.actor == crate::engine::CHANCE && e.text.starts_with("The coin")));
+        assert!(log.iter().any(|e| e.actor == crate::engine::CHANCE && e.text.starts_with("Chance: coin")));
+        // The move that ends the game closes with its result.
+        let last = &log.last().unwrap().text;
+        let winner = s.winners()[0];
+        assert!(last.ends_with(&format!("The game is over: P0 0, P1 0; won by P{winner}.")), "{last}");
         assert!(s.log(Some(2)).is_err());
     }
 

@@ -93,6 +93,23 @@ impl ScoreReport {
         seats.chain(self.opponent_winners.iter().map(|&o| self.opponents[o].name.clone())).collect()
     }
 
+    /// The log's closing sentence, for the move that ends the game: every seat's and
+    /// opponent's total, who or what won, and the tier reached: "The game is over: P0 12, P1 9,
+    /// Vikings 11; won by Vikings, reaching silver." A game cut off at its bound: "The game is
+    /// cut off at its bound: no winner." Each game's own sentence for that move says what
+    /// ended the game; this one, written once for all, says how it ended.
+    pub fn closing_sentence(&self) -> String {
+        if self.truncated {
+            return "The game is cut off at its bound: no winner.".to_string();
+        }
+        let seats = self.totals.iter().enumerate().map(|(p, &t)| format!("P{p} {}", fmt_num(t)));
+        let totals: Vec<String> = seats.chain(self.opponents.iter().map(|o| format!("{} {}", o.name, fmt_num(o.total)))).collect();
+        let winners = self.winner_names();
+        let result = if winners.is_empty() { "nobody wins".to_string() } else { format!("won by {}", winners.join(" and ")) };
+        let tier = self.tier.as_ref().map(|t| format!(", reaching {t}")).unwrap_or_default();
+        format!("The game is over: {}; {result}{tier}.", totals.join(", "))
+    }
+
     /// A plain-text table: one row per category, one column per seat, then one per opponent.
     pub fn to_table(&self) -> String {
         let players = self.totals.len();
@@ -164,5 +181,32 @@ impl ScoreReport {
             out.push('\n');
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{OpponentRow, ScoreReport};
+
+    fn report(totals: &[f64], winners: &[usize]) -> ScoreReport {
+        ScoreReport { totals: totals.to_vec(), winners: winners.to_vec(), terminal: true, ..Default::default() }
+    }
+
+    #[test]
+    fn the_closing_sentence_gives_every_total_the_winners_and_the_tier() {
+        assert_eq!(report(&[12.0, 9.0], &[0]).closing_sentence(), "The game is over: P0 12, P1 9; won by P0.");
+        assert_eq!(
+            report(&[7.0, 7.0, 3.5], &[0, 1]).closing_sentence(),
+            "The game is over: P0 7, P1 7, P2 3.50; won by P0 and P1."
+        );
+        let mut vikings = report(&[10.0], &[]);
+        vikings.opponents = vec![OpponentRow { name: "Vikings".into(), points: vec![], total: 11.0 }];
+        vikings.opponent_winners = vec![0];
+        assert_eq!(vikings.closing_sentence(), "The game is over: P0 10, Vikings 11; won by Vikings.");
+        let mut solo = report(&[31.0], &[]);
+        solo.tier = Some("Mushroom Farmer".into());
+        assert_eq!(solo.closing_sentence(), "The game is over: P0 31; nobody wins, reaching Mushroom Farmer.");
+        let cut = ScoreReport { truncated: true, ..report(&[3.0, 4.0], &[]) };
+        assert_eq!(cut.closing_sentence(), "The game is cut off at its bound: no winner.");
     }
 }

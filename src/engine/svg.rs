@@ -191,6 +191,10 @@ impl Element<'_> {
     pub fn bold(self) -> Self {
         self.attr("font-weight", "bold")
     }
+    /// Text in a fixed-width font with its spaces kept (text elements), so that columns line up.
+    pub fn monospace(self) -> Self {
+        self.attr("font-family", "monospace").attr("xml:space", "preserve")
+    }
     /// Text anchored at its middle (text elements).
     pub fn middle(self) -> Self {
         self.attr("text-anchor", "middle")
@@ -300,6 +304,20 @@ impl Svg {
         let mut e = self.element("text").attr_num("x", x).attr_num("y", y).fill(palette::INK);
         e.text = Some(text.to_string());
         e
+    }
+
+    /// A picture of a text view: `caption` (a bold line), then `text` line by line in a
+    /// fixed-width font, the page sized to them. What [`super::game::Picture::svg`] draws for
+    /// a game that has no picture of its own.
+    pub fn of_text(text: &str, caption: &str) -> String {
+        let lines: Vec<&str> = text.lines().collect();
+        let widest = lines.iter().chain([&caption]).map(|l| l.chars().count()).max().unwrap_or(0);
+        let mut svg = Svg::new(16.0 + 7.5 * widest as f64, 32.0 + 16.0 * lines.len() as f64, palette::BOARD);
+        svg.text(8.0, 18.0, caption).bold().class("caption");
+        for (i, line) in lines.iter().enumerate() {
+            svg.text(8.0, 36.0 + 16.0 * i as f64, line).monospace().class("line");
+        }
+        svg.finish()
     }
 
     /// Opens a group moved to `(x, y)`, with a class; close it with [`Svg::end_group`], or

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Describe, Evaluate, Positions, Resample, Rules, View, GameSpec};
 use super::report::ScoreReport;
-use super::svg::{palette, Svg, Viewer};
+use super::svg::Viewer;
 use super::tensor::Tensor;
 use super::game::Picture;
 
@@ -146,18 +146,9 @@ impl View for Race {
     }
 }
 
-/// The count as a row of spaces up to the target, the count's space marked.
-impl Picture for Race {
-    fn svg(&self, s: &RaceState, viewer: Viewer) -> String {
-        let mut svg = Svg::new(40.0 + 24.0 * (self.target as f64 + 1.0), 70.0, palette::BOARD);
-        svg.text(8.0, 16.0, &format!("count {} of {} ({})", s.count, self.target, viewer.caption()));
-        for i in 0..=self.target {
-            let fill = if i == s.count.min(self.target) { palette::seat(s.mover) } else { palette::SEA };
-            svg.rect(20.0 + 24.0 * i as f64, 28.0, 22.0, 22.0).fill(fill).class("space");
-        }
-        svg.finish()
-    }
-}
+/// The engine's defaults: the text view as the picture, no setup descriptions, the move as
+/// the log's sentence.
+impl Picture for Race {}
 
 impl Resample for Race {}
 
@@ -168,21 +159,9 @@ impl Positions for Race {
         }
         Ok(())
     }
-
-    fn setup(&self, _: &serde_json::Value) -> Result<RaceState> {
-        Ok(self.initial_state())
-    }
 }
 
-impl Describe for Race {
-    fn describe_move(&self, before: &RaceState, a: Action, after: &RaceState, _: Option<usize>) -> String {
-        if before.coin_next {
-            format!("The coin adds {a}: the count is {}.", after.count)
-        } else {
-            format!("P{} adds {}: the count is {}.", after.mover, a + 1, after.count)
-        }
-    }
-}
+impl Describe for Race {}
 
 impl Evaluate for Race {}
 
@@ -195,5 +174,29 @@ mod tests {
         let stats = crate::harness::conformance::check_random_games(std::sync::Arc::new(Race::new(7)), 200, 3, 5)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(stats.games, 200);
+    }
+
+    #[test]
+    fn a_game_without_a_picture_is_drawn_as_its_text() {
+        let g = Race::new(7);
+        let svg = g.svg(&g.initial_state(), Viewer::Seat(1));
+        assert!(svg.contains(">race (as P1 sees it)</text>") && svg.contains(">count 0</text>"), "{svg}");
+        assert!(svg.contains("font-family=\"monospace\" xml:space=\"preserve\""), "{svg}");
+    }
+
+    #[test]
+    fn a_game_without_setup_descriptions_says_so() {
+        let err = Race::new(7).setup(&serde_json::json!({})).unwrap_err();
+        assert_eq!(err.to_string(), "invalid request: race has no setup descriptions");
+    }
+
+    #[test]
+    fn a_game_without_sentences_of_its_own_logs_the_mover_and_the_move() {
+        let g = Race::new(7);
+        let s = g.initial_state();
+        let mut t = s.clone();
+        g.apply(&mut t, 1);
+        assert_eq!(g.describe_move(&s, 1, &t, None), "P0: add 2.");
+        assert_eq!(g.describe_move(&t, 0, &t, Some(1)), "Chance: coin 0.");
     }
 }

@@ -143,7 +143,7 @@ pub fn check_log<G: Game>(game: Arc<G>, games: usize, seed: u64) -> Result<LogSt
                     let ctx = format!("game {g} (seed {gseed}) move {}", stats.moves);
                     check_move(&*game, &before, a, state.inner(), gseed ^ stats.moves, &mut stats)
                         .map_err(|e| format!("{ctx} ({}): {e}", game.action_to_string(&before, a)))?;
-                    sentences.push(game.describe_move(&before, a, state.inner(), None));
+                    sentences.push(game.log_sentence(&before, a, state.inner(), None));
                 }
                 stats.moves += 1;
             }

@@ -459,23 +459,8 @@ impl BeforeTheWind {
         if after.turn > s.turn && after.phase == Phase::ChooseDeck {
             out.push(format!("Turn {} begins: P{} lays out the Action cards.", after.turn, after.active));
         }
-        if game_over {
-            if after.truncated {
-                out.push("The game is cut off at the turn bound, with no winner.".into());
-            } else {
-                let w: Vec<String> = (0..n)
-                    .filter(|&p| after.winners & (1 << p) != 0)
-                    .map(|p| format!("P{p} ({} VP)", after.seats[p].vp))
-                    .collect();
-                let tally: Vec<String> = (0..n).map(|p| format!("P{p} {}", after.seats[p].vp)).collect();
-                let verb = if w.len() == 1 { "wins" } else { "share the win" };
-                out.push(format!(
-                    "A player has {} VP or more: the game is over ({}); {} {verb}.",
-                    self.data.to_win[&n],
-                    tally.join(", "),
-                    w.join(" and ")
-                ));
-            }
+        if game_over && !after.truncated {
+            out.push(format!("A player has {} VP or more.", self.data.to_win[&n]));
         }
         out
     }

@@ -309,13 +309,11 @@ impl Describe for Mistwind {
         }
         // What follows at once without a decision: the end of a turn, a round, the game.
         if after.phase == Phase::GameOver && before.phase != Phase::GameOver {
-            let w: Vec<String> = self.winners(after).iter().map(|p| format!("P{p}")).collect();
+            line.push_str(" The last round ends.");
             if self.players == 1 {
                 let goal = &self.data.goals[self.difficulty].name;
-                let met = if w.is_empty() { "missed: nobody wins" } else { "met: P0 wins" };
-                line.push_str(&format!(" The game ends; the goal {goal} is {met}."));
-            } else {
-                line.push_str(&format!(" The game ends; {} wins.", w.join(" and ")));
+                let met = if self.winners(after).is_empty() { "missed" } else { "met" };
+                line.push_str(&format!(" The goal {goal} is {met}."));
             }
         } else if after.round != before.round {
             line.push_str(&format!(" Round {} ends.", before.round + 1));

@@ -173,17 +173,7 @@ impl Nauticus {
                 format!("for unturned pass tiles {}", lost.join(", "))
             };
             out.push_str(&format!(" Round {} ends: {pass}.", before.round + 1));
-            if after.step == Step::GameOver {
-                let totals: Vec<String> =
-                    (0..self.players).map(|p| format!("P{p} {}", self.tally(after, p).total())).collect();
-                let winners: Vec<String> = self.winners(after).iter().map(|w| format!("P{w}")).collect();
-                out.push_str(&format!(
-                    " The game is over; final scores {}; {} {}.",
-                    totals.join(", "),
-                    winners.join(" and "),
-                    if winners.len() == 1 { "wins" } else { "share the win" }
-                ));
-            } else {
+            if after.step != Step::GameOver {
                 out.push_str(&format!(
                     " The turntable's anchor now points to space {}; the action tiles are dealt anew.",
                     after.pointing + 1
@@ -423,7 +413,7 @@ mod tests {
         assert_eq!(ends.len(), 1);
         assert!(ends[0].contains("The turntable's anchor now points to space "), "{}", ends[0]);
         let last = log.last().unwrap();
-        assert!(last.contains(" Round 5 ends: ") && last.contains(" The game is over; final scores P0 "), "{last}");
+        assert!(last.contains(" Round 5 ends: ") && last.contains(" The game is over: P0 "), "{last}");
         let g = s.game();
         let winners: Vec<String> = g.winners(s.inner()).iter().map(|w| format!("P{w}")).collect();
         assert!(last.contains(&winners.join(" and ")), "{last}");

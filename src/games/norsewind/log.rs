@@ -145,21 +145,7 @@ impl Norsewind {
                 out.push_str(" The draw deck is exhausted: the end of the game is triggered; the reserve deck replenishes the market from now on.");
             }
         }
-        if after.phase == Phase::GameOver && before.phase != Phase::GameOver {
-            if after.truncated {
-                out.push_str(" The game is cut off at the turn limit.");
-            } else {
-                let report = self.score_report(after);
-                let totals: Vec<String> = report.totals.iter().enumerate().map(|(p, t)| format!("P{p} {t}")).collect();
-                let vikings = report.opponents.first().map(|o| format!(", Vikings {}", o.total)).unwrap_or_default();
-                let winner = match report.winner_names() {
-                    w if w.is_empty() => "nobody wins".to_string(),
-                    w => format!("{} win{}", w.join(" and "), if w.len() == 1 && w[0] != "Vikings" { "s" } else { "" }),
-                };
-                let tier = report.tier.map(|t| format!(" ({t})")).unwrap_or_default();
-                out.push_str(&format!(" The game is over: {}{vikings}; {winner}{tier}.", totals.join(", ")));
-            }
-        } else if after.phase == Phase::Turn && (before.phase != Phase::Turn || before.current != after.current || before.turn != after.turn) && after.refresh_pool == 0 {
+        if after.phase == Phase::Turn && (before.phase != Phase::Turn || before.current != after.current || before.turn != after.turn) && after.refresh_pool == 0 {
             out.push_str(&format!(" P{} to play.", after.current));
         }
     }

@@ -157,13 +157,8 @@ impl NorthWind {
             ));
         }
         if after.phase == Phase::GameOver {
-            if after.truncated {
-                out.push_str(&format!(" The game is cut off after {} turns: no winner.", self.max_turns));
-            } else if after.winner != NONE {
-                out.push_str(&format!(
-                    " P{} has placed all {} victory point tokens and wins.",
-                    after.winner, self.tokens
-                ));
+            if !after.truncated && after.winner != NONE {
+                out.push_str(&format!(" P{} has placed all {} victory point tokens.", after.winner, self.tokens));
             }
         } else if new_turn {
             let n = after.active as usize;

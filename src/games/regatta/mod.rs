@@ -402,7 +402,7 @@ impl Positions for Regatta {
 
 impl Describe for Regatta {
     fn describe_move(&self, before: &State, a: Action, after: &State, observer: Option<usize>) -> String {
-        let mut out = match before.phase {
+        match before.phase {
             Phase::Choose(p) if observer.is_none_or(|o| o == p as usize) => {
                 format!("P{p} sets sails to {} in secret.", a + 1)
             }
@@ -427,17 +427,7 @@ impl Describe for Regatta {
             }
             Phase::Pace => format!("The pace boat moves {} to {}.", after.pace - before.pace, after.pace),
             Phase::Over => String::new(),
-        };
-        if after.phase == Phase::Over {
-            let (seats, pace) = self.outcome(after);
-            let mut names: Vec<String> = seats.iter().map(|p| format!("P{p}")).collect();
-            if pace {
-                names.push("the pace boat".into());
-            }
-            let who = if names.is_empty() { "nobody".to_string() } else { names.join(" and ") };
-            out.push_str(&format!(" The race is over: {who} {}.", if names.len() == 1 { "wins" } else { "win" }));
         }
-        out
     }
 }
 
