@@ -12,7 +12,8 @@
 //! the finish, or after `course` rounds. Each boat scores its distance plus 2 for finishing.
 //! With several seats the highest score wins, ties shared (the pace boat competes too). A
 //! solo seat races the pace boat (required) and wins only by beating it; the margin earns
-//! the tier bronze (1-2 points), silver (3-4) or gold (5 or more).
+//! the tier bronze (1-2 points), silver (3-4) or gold (5 or more). With `gusts`, the wind
+//! blows 0, 1, 2 or 3 (weights 1, 2, 2, 1), and sails 2 capsize too in a wind of 3.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -32,6 +33,8 @@ mod tests;
 const FINISH_BONUS: u32 = 2;
 /// Wind strengths 0, 1, 2 are drawn with these weights (out of 4).
 const WIND_WEIGHTS: [u32; 3] = [1, 2, 1];
+/// With `gusts`, wind strengths 0 to 3, with these weights (out of 6).
+const GUST_WEIGHTS: [u32; 4] = [1, 2, 2, 1];
 /// The pace boat moves 2 or 3 spaces, equally likely.
 const PACE_MOVES: [u32; 2] = [2, 3];
 const TIERS: [(&str, u32); 3] = [("bronze", 1), ("silver", 3), ("gold", 5)];
@@ -41,6 +44,7 @@ pub struct Regatta {
     players: usize,
     course: u32,
     pace_boat: bool,
+    gusts: bool,
     spec: GameSpec,
 }
 
@@ -71,6 +75,7 @@ const PLAYERS: Opt<Int> =
 const PACE_BOAT: Opt<Flag> =
     Opt::flag("pace_boat", false).configuration().doc("adds the pace boat, an opponent that is not a seat");
 const COURSE: Opt<Int> = Opt::int("course", 4, 60, 12).doc("spaces to the finish");
+const GUSTS: Opt<Flag> = Opt::flag("gusts", false).doc("the wind may blow 3, which capsizes sails 2 and 3");
 
 impl GameDefinition for Regatta {
     const NAME: &'static str = "regatta";
@@ -81,6 +86,8 @@ Each round every seat, in seat order, sets its sails to 1, 2 or 3 in secret. The
 blows 0, 1 or 2 (1 is twice as likely) and every boat moves its sails plus the wind, except:
 boats with the same sails take each other's wind (one space less), and sails 3 capsize in a
 wind of 2 (the boat does not move). With the pace boat, it then moves 2 or 3 spaces.
+With `gusts`, the wind blows 0 to 3 (1 and 2 twice as likely as 0 and 3), and a wind of 3
+capsizes sails 2 and 3.
 The race ends after the round in which a boat reaches the finish, or after `course` rounds.
 Each boat scores its distance, plus 2 for finishing; the highest score wins (ties share).
 A solo seat races the pace boat and wins only by beating it: by 1-2 points bronze, 3-4
@@ -88,17 +95,18 @@ silver, 5 or more gold.
 ";
     const NOTATION: &'static str = "\
 Moves: set sails to 1, set sails to 2, set sails to 3 (secret until the wind blows).
-Chance: wind 0, wind 1, wind 2; pace boat moves 2, pace boat moves 3.
+Chance: wind 0, wind 1, wind 2 (and wind 3 with `gusts`); pace boat moves 2, pace boat moves 3.
 The table: \"round 3/12 course 12\": the round of the most and the spaces to the finish;
 \"P0 at 5 sails set (last 2)\": a boat's position, this round's sails (a number once you may
 see them, \"set\" when set in secret, \"-\" before), and last round's sails; \"pace boat at 7\".
 ";
-    const OPTIONS: &'static [OptionDecl] = &[PLAYERS.decl, PACE_BOAT.decl, COURSE.decl];
+    const OPTIONS: &'static [OptionDecl] = &[PLAYERS.decl, PACE_BOAT.decl, COURSE.decl, GUSTS.decl];
 
     fn from_options(options: &Options) -> Result<Self> {
         let players = options.get(&PLAYERS) as usize;
         let pace_boat = options.get(&PACE_BOAT);
         let course = options.get(&COURSE) as u32;
+        let gusts = options.get(&GUSTS);
         if players == 1 && !pace_boat {
             return Err(EngineError::option("pace_boat", "a solo seat races the pace boat: set pace_boat=true"));
         }
@@ -109,7 +117,7 @@ see them, \"set\" when set in secret, \"-\" before), and last round's sails; \"p
             opponents: if pace_boat { vec!["pace boat".into()] } else { Vec::new() },
             tiers: if solo { TIERS.iter().map(|t| t.0.to_string()).collect() } else { Vec::new() },
             num_distinct_actions: 3,
-            max_chance_outcomes: 3,
+            max_chance_outcomes: if gusts { GUST_WEIGHTS.len() } else { WIND_WEIGHTS.len() },
             max_game_length: course as usize * (players + 2),
             observation_tensor_shape: vec![OBS_LEN],
             zero_sum: !pace_boat,
@@ -117,7 +125,7 @@ see them, \"set\" when set in secret, \"-\" before), and last round's sails; \"p
             max_return: 1.0,
             config: options.config(Self::NAME, None),
         };
-        Ok(Regatta { players, course, pace_boat, spec })
+        Ok(Regatta { players, course, pace_boat, gusts, spec })
     }
 }
 
@@ -128,6 +136,17 @@ impl Regatta {
     fn score(&self, position: u32) -> [f64; 2] {
         let finished = position >= self.course;
         [position.min(self.course) as f64, if finished { FINISH_BONUS as f64 } else { 0.0 }]
+    }
+
+    /// The wind's strengths and their weights.
+    fn winds(&self) -> &'static [u32] {
+        if self.gusts { &GUST_WEIGHTS } else { &WIND_WEIGHTS }
+    }
+
+    /// Whether sails `set` capsize in a wind of `wind`: sails 3 in a wind of 2 or more, and with
+    /// gusts sails 2 in a wind of 3.
+    fn capsizes(set: u32, wind: u32) -> bool {
+        (set == 3 && wind >= 2) || (set == 2 && wind >= 3)
     }
 
     fn total(&self, position: u32) -> f64 {
@@ -192,7 +211,7 @@ impl Rules for Regatta {
 
     fn chance_weights(&self, s: &State, mut f: impl FnMut(Action, u32)) {
         match s.phase {
-            Phase::Wind => WIND_WEIGHTS.iter().enumerate().for_each(|(a, &w)| f(a as Action, w)),
+            Phase::Wind => self.winds().iter().enumerate().for_each(|(a, &w)| f(a as Action, w)),
             Phase::Pace => [0, 1].into_iter().for_each(|a| f(a, 1)),
             _ => {}
         }
@@ -210,7 +229,7 @@ impl Rules for Regatta {
                 for p in 0..self.players {
                     let set = s.setting[p] as u32;
                     let shared = (0..self.players).any(|q| q != p && s.setting[q] == s.setting[p]);
-                    let moved = if set == 3 && wind == 2 { 0 } else { set + wind - shared as u32 };
+                    let moved = if Self::capsizes(set, wind) { 0 } else { set + wind - shared as u32 };
                     s.position[p] += moved;
                 }
                 s.revealed = s.setting;
@@ -414,8 +433,8 @@ impl Describe for Regatta {
                     let (from, to) = (before.position[p], after.position[p]);
                     let shares: Vec<String> =
                         (0..self.players).filter(|&q| q != p && before.setting[q] == set).map(|q| format!("P{q}")).collect();
-                    let why = if set == 3 && a == 2 {
-                        " (sails 3 capsize in a wind of 2)".to_string()
+                    let why = if Self::capsizes(set as u32, a) {
+                        format!(" (sails {set} capsize in a wind of {a})")
                     } else if !shares.is_empty() {
                         format!(" (same sails as {}: one less)", shares.join(", "))
                     } else {

@@ -57,6 +57,40 @@ fn boats_move_their_setting_plus_the_wind_shared_settings_lose_one_and_three_cap
 }
 
 #[test]
+fn with_gusts_the_wind_blows_up_to_three_and_a_wind_of_three_capsizes_sails_two_and_three() {
+    let g = Regatta::load(&opts(json!({"players": 3, "gusts": true}))).unwrap();
+    assert_eq!(g.spec().max_chance_outcomes, 4);
+    let mut s = at(&g, &[0, 0, 0], 0, 0);
+    for set in 0..3 {
+        g.apply(&mut s, set);
+    }
+    let mut outcomes = Vec::new();
+    g.chance_outcomes(&s, &mut outcomes);
+    assert_eq!(outcomes, [(0, 1.0 / 6.0), (1, 2.0 / 6.0), (2, 2.0 / 6.0), (3, 1.0 / 6.0)]);
+    let before = s.clone();
+    g.apply(&mut s, 3);
+    assert_eq!(&s.position[..3], &[4, 0, 0], "1+3; sails 2 and 3 capsize in a wind of 3");
+    assert_eq!(
+        g.describe_move(&before, 3, &s, None),
+        "The wind blows 3: P0 at sails 1 moves 4 to 4; P1 at sails 2 moves 0 to 0 (sails 2 capsize in a wind of 3); \
+         P2 at sails 3 moves 0 to 0 (sails 3 capsize in a wind of 3)."
+    );
+    round(&g, &mut s, &[3, 2, 1], 2, None);
+    assert_eq!(&s.position[..3], &[4, 4, 3], "sails 3 still capsize in a wind of 2; 2+2; 1+2");
+    // Without gusts the wind never blows 3.
+    let calm = game(3, false);
+    let mut t = at(&calm, &[0, 0, 0], 0, 0);
+    (0..3).for_each(|set| calm.apply(&mut t, set));
+    calm.chance_outcomes(&t, &mut outcomes);
+    assert_eq!(outcomes, [(0, 0.25), (1, 0.5), (2, 0.25)]);
+    // The shared checks hold the variant to the contract, as they hold every configuration.
+    for players in 1..=MAX_SEATS {
+        let g = Regatta::load(&opts(json!({"players": players, "pace_boat": true, "gusts": true}))).unwrap();
+        crate::harness::conformance::check_random_games(Arc::new(g), 50, players as u64, 5).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+#[test]
 fn the_race_ends_after_the_round_a_boat_finishes_or_after_course_rounds() {
     let g = game(2, false);
     let mut s = at(&g, &[10, 0], 0, 3);
