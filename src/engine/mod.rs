@@ -20,6 +20,7 @@ pub mod simulate;
 pub mod state;
 pub mod svg;
 pub mod tensor;
+pub mod threads;
 #[cfg(test)]
 pub(crate) mod toy;
 pub mod vector;

@@ -351,10 +351,7 @@ pub fn simulate_run<G: Game>(
         })?;
         measured.resize(games, GameMetrics::UNMEASURED);
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| EngineError::InvalidRequest(format!("cannot start {threads} threads: {e}")))?;
+    let pool = super::threads::pool(threads)?;
     let used_threads = pool.current_num_threads();
     let chunk = chunk_games(games, used_threads);
     // Without metrics the slots are none: every chunk gets an empty slice.

@@ -361,7 +361,7 @@ struct Core<G: Game> {
 enum Pool {
     Caller,
     Global,
-    Own(rayon::ThreadPool),
+    Own(std::sync::Arc<rayon::ThreadPool>),
 }
 
 /// `N` games of one configuration, stepped together. See the module documentation.
@@ -648,13 +648,7 @@ impl<G: Game> VectorGame<G> {
         let (pool, threads) = match config.threads {
             1 => (Pool::Caller, 1),
             0 => (Pool::Global, rayon::current_num_threads()),
-            n => {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .map_err(|e| EngineError::InvalidRequest(format!("cannot start {n} threads: {e}")))?;
-                (Pool::Own(pool), n)
-            }
+            n => (Pool::Own(super::threads::pool(n)?), n),
         };
         let sizes = RowSizes {
             actions: spec.num_distinct_actions,
