@@ -54,9 +54,9 @@ def test_configurations_are_one_to_five_seats_with_and_without_the_pace_boat() -
 
 def test_option_errors_name_what_is_allowed() -> None:
     declared = {o["name"]: o for o in declared_options(NAME)}
-    assert set(declared) == {"players", "pace_boat", "course"}
+    assert set(declared) == {"players", "pace_boat", "course", "gusts"}
     assert declared["players"]["configuration"] and declared["pace_boat"]["configuration"]
-    assert not declared["course"]["configuration"]
+    assert not declared["course"]["configuration"] and not declared["gusts"]["configuration"]
     raises(tw.OptionError, lambda: tw.load(NAME, players=6), "players", declared["players"]["allowed"])
     raises(tw.OptionError, lambda: tw.load(NAME, pace_boat="yes"), "pace_boat", declared["pace_boat"]["allowed"])
     raises(tw.OptionError, lambda: tw.load(NAME, course=3), "course", declared["course"]["allowed"])
