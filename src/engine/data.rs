@@ -32,6 +32,66 @@ pub struct Sourced {
     pub note: Option<String>,
 }
 
+/// Declares an object of a data file: serde's view of it, unknown keys refused
+/// (`deny_unknown_fields`). The struct's attributes, fields and their attributes are written
+/// as usual.
+macro_rules! data_struct {
+    ($(#[$attr:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        $(#[$attr])*
+        pub struct $name { $($body)* }
+    };
+}
+pub(crate) use data_struct;
+
+/// Declares an object of a data file ([`data_struct`]) whose every field is a [`Sourced`]
+/// number, by the fields' names.
+macro_rules! sourced_values {
+    ($(#[$attr:meta])* pub struct $name:ident { $($(#[$field_attr:meta])* $field:ident),* $(,)? }) => {
+        $crate::engine::data::data_struct! {
+            $(#[$attr])*
+            pub struct $name { $($(#[$field_attr])* pub $field: $crate::engine::data::Sourced,)* }
+        }
+    };
+}
+pub(crate) use sourced_values;
+
+/// Declares a record of a data file ([`data_struct`]) that the rulebook prints or that we
+/// reconstructed: the fields given, then its `source` and an optional `note`.
+macro_rules! sourced_record {
+    ($(#[$attr:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        $crate::engine::data::data_struct! {
+            $(#[$attr])*
+            pub struct $name {
+                $($body)*
+                pub source: $crate::engine::data::Source,
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub note: Option<String>,
+            }
+        }
+    };
+}
+pub(crate) use sourced_record;
+
+/// Declares a game's whole data file ([`data_struct`]): the header every file starts with
+/// (its `format`, the `game` it is for, and an optional `about`), then the game's sections.
+macro_rules! data_file {
+    ($(#[$attr:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        $crate::engine::data::data_struct! {
+            $(#[$attr])*
+            pub struct $name {
+                pub format: u32,
+                pub game: String,
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub about: Option<String>,
+                $($body)*
+            }
+        }
+    };
+}
+pub(crate) use data_file;
+
 /// A deserialization error, named by the path of the offending field (`(file)` for the
 /// whole), in plain words.
 fn data_error(e: FieldError) -> EngineError {
