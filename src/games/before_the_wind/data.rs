@@ -235,7 +235,6 @@ impl ComponentData for Data {
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         let rules = Rules {
             starting_guilders: r.starting_guilders.within("rules.starting_guilders", 0, 1000)?,

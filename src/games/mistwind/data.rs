@@ -728,7 +728,6 @@ impl ComponentData for Data {
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         let rules = RuleNumbers {
             rounds_4: r.rounds_up_to_4_players.within("rules.rounds_up_to_4_players", 1, 10)? as u8,

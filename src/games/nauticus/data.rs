@@ -291,7 +291,6 @@ impl ComponentData for Data {
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         if r.action_tiles.value != 8 {
             return Err(EngineError::data("rules.action_tiles.value", "Nauticus has exactly 8 action tiles, one per action space"));

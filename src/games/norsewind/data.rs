@@ -309,7 +309,6 @@ impl ComponentData for Data {
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         let g = |name: &str, s: &Sourced, lo: u32, hi: u32| s.within(&format!("rules.{name}"), lo, hi);
         let rules = Rules {

@@ -265,6 +265,24 @@ pub struct Data {
     pub tokens: BTreeMap<usize, u8>,
 }
 
+/// The faces of the die at `section`, each read by `face` into its outcome and count: every
+/// count in 1..=100, no outcome twice, and at least one face.
+fn die_faces<F, O: PartialEq>(section: &str, faces: &[F], mut face: impl FnMut(usize, &F) -> Result<(O, u32)>) -> Result<Vec<(O, u32)>> {
+    let mut out = Vec::new();
+    for (i, f) in faces.iter().enumerate() {
+        let (o, count) = face(i, f)?;
+        within(format!("{section}[{i}].count"), count, 1, 100)?;
+        if out.iter().any(|(x, _)| *x == o) {
+            return Err(EngineError::data(format!("{section}[{i}]"), "the same face twice: add up the counts"));
+        }
+        out.push((o, count));
+    }
+    if out.is_empty() {
+        return Err(EngineError::data(section, "the die needs faces"));
+    }
+    Ok(out)
+}
+
 impl ComponentData for Data {
     type File = DataFile;
     const SHIPPED: &'static str = include_str!("data.json");
@@ -275,7 +293,6 @@ impl ComponentData for Data {
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         if r.sea_card_stacks.value != 3 {
             return Err(EngineError::data("rules.sea_card_stacks.value", "North Wind has exactly 3 stacks, one per destination port"));
@@ -496,8 +513,7 @@ impl ComponentData for Data {
         }
 
         // Dice.
-        let mut event_faces = Vec::new();
-        for (i, e) in file.event_die.iter().enumerate() {
+        let event_faces = die_faces("event_die", &file.event_die, |i, e| {
             let o = match (e.face, e.strength) {
                 (EventFaceKind::Treasure, None) => EventOutcome::Treasure,
                 (EventFaceKind::Treasure, Some(_)) => {
@@ -508,31 +524,16 @@ impl ComponentData for Data {
                     return Err(EngineError::data(format!("event_die[{i}].strength"), "a pirates face needs a strength in 1..=8"))
                 }
             };
-            within(format!("event_die[{i}].count"), e.count, 1, 100)?;
-            if event_faces.iter().any(|(x, _)| *x == o) {
-                return Err(EngineError::data(format!("event_die[{i}]"), "the same face twice: add up the counts"));
-            }
-            event_faces.push((o, e.count));
-        }
-        if event_faces.is_empty() {
-            return Err(EngineError::data("event_die", "the die needs faces"));
-        }
-        let mut combat_faces = Vec::new();
-        for (i, e) in file.combat_die.iter().enumerate() {
+            Ok((o, e.count))
+        })?;
+        let combat_faces = die_faces("combat_die", &file.combat_die, |_, e| {
             let o = match e.face {
                 CombatFaceKind::Hit => CombatOutcome::Hit,
                 CombatFaceKind::Double => CombatOutcome::Double,
                 CombatFaceKind::Miss => CombatOutcome::Miss,
             };
-            within(format!("combat_die[{i}].count"), e.count, 1, 100)?;
-            if combat_faces.iter().any(|(x, _)| *x == o) {
-                return Err(EngineError::data(format!("combat_die[{i}]"), "the same face twice: add up the counts"));
-            }
-            combat_faces.push((o, e.count));
-        }
-        if combat_faces.is_empty() {
-            return Err(EngineError::data("combat_die", "the die needs faces"));
-        }
+            Ok((o, e.count))
+        })?;
         let event_total = event_faces.iter().map(|f| f.1).sum();
         let combat_total = combat_faces.iter().map(|f| f.1).sum();
         let card_kind = card_type.iter().map(|&t| types[t as usize].kind).collect();
