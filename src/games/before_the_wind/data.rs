@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{data_file, is_zero, per_player_count, sourced_record, sourced_values, within, ComponentData};
+use crate::engine::data::{data_file, data_struct, is_zero, per_player_count, sourced_record, sourced_values, within, ComponentData};
 use crate::engine::words::plural;
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
@@ -79,18 +79,19 @@ pub enum ActionFile {
     Safe,
 }
 
-/// Goods by kind, as written in the data file (`{"apples": 2, "spices": 1}`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GoodsFile {
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub apples: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub cheese: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub spices: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub silk: u32,
+data_struct! {
+    /// Goods by kind, as written in the data file (`{"apples": 2, "spices": 1}`).
+    #[derive(Default, Eq)]
+    pub struct GoodsFile {
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub apples: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub cheese: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub spices: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub silk: u32,
+    }
 }
 
 impl GoodsFile {

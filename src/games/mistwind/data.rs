@@ -7,9 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
-use crate::engine::data::{data_file, sourced_record, sourced_values, ComponentData};
+use crate::engine::data::{data_file, data_struct, sourced_record, sourced_values, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -32,18 +30,19 @@ pub const LETTERS: [&str; 4] = ["A", "B", "C", "D"];
 pub const KRILL_CARGO: u8 = 6;
 pub const NO_CARGO: u8 = u8::MAX;
 
-/// Resources as the data file writes them (`{"wood": 2, "coins": 1}`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ResFile {
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub wood: u8,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub steel: u8,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub krill: u8,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub coins: u8,
+data_struct! {
+    /// Resources as the data file writes them (`{"wood": 2, "coins": 1}`).
+    #[derive(Copy, Eq, Default)]
+    pub struct ResFile {
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub wood: u8,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub steel: u8,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub krill: u8,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub coins: u8,
+    }
 }
 
 impl ResFile {
@@ -99,11 +98,11 @@ sourced_values! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CargoFile {
-    pub types: Vec<String>,
-    pub markers_per_type: Sourced,
+data_struct! {
+    pub struct CargoFile {
+        pub types: Vec<String>,
+        pub markers_per_type: Sourced,
+    }
 }
 
 sourced_record! {
@@ -199,14 +198,14 @@ sourced_record! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BonusFile {
-    #[serde(default)]
-    pub gain: ResFile,
-    /// A free outpost in the card's port.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub outpost: bool,
+data_struct! {
+    pub struct BonusFile {
+        #[serde(default)]
+        pub gain: ResFile,
+        /// A free outpost in the card's port.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub outpost: bool,
+    }
 }
 
 sourced_record! {
@@ -237,11 +236,12 @@ sourced_record! {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TileSideFile {
-    pub upper: u8,
-    pub lower: u8,
+data_struct! {
+    #[derive(Copy)]
+    pub struct TileSideFile {
+        pub upper: u8,
+        pub lower: u8,
+    }
 }
 
 sourced_record! {

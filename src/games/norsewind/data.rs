@@ -4,9 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
-use crate::engine::data::{data_file, per_player_count, sourced_record, sourced_values, within, ComponentData};
+use crate::engine::data::{data_file, data_struct, per_player_count, sourced_record, sourced_values, within, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -126,11 +124,11 @@ sourced_record! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VikingSideFile {
-    pub helmets: u32,
-    pub points_per_card: u32,
+data_struct! {
+    pub struct VikingSideFile {
+        pub helmets: u32,
+        pub points_per_card: u32,
+    }
 }
 
 sourced_record! {
@@ -141,22 +139,22 @@ sourced_record! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LevelFile {
-    pub level: u32,
-    pub green_tiles: u32,
-    pub red_tiles: u32,
-    pub green_vikings: u32,
-    pub red_vikings: u32,
-    pub source: Source,
+data_struct! {
+    pub struct LevelFile {
+        pub level: u32,
+        pub green_tiles: u32,
+        pub red_tiles: u32,
+        pub green_vikings: u32,
+        pub red_vikings: u32,
+        pub source: Source,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TierFile {
-    pub name: String,
-    pub from: Sourced,
+data_struct! {
+    pub struct TierFile {
+        pub name: String,
+        pub from: Sourced,
+    }
 }
 
 data_file! {
