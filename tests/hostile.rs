@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 use tradewinds::engine::{DynGame, DynState, EngineError, OptionKind};
 use tradewinds::games::{load, load_json, registered, GAMES};
 use tradewinds::harness::configurations::registry;
+use tradewinds::harness::hostile::state_format;
 use tradewinds::harness::positions::{finished, midgame};
 
 fn options(v: Value) -> Map<String, Value> {
@@ -269,14 +270,6 @@ fn player_indices_out_of_range_are_invalid_requests() {
 }
 
 // ----- saved states ------------------------------------------------------------------------
-
-fn state_format(r: Result<Box<dyn DynState>, EngineError>) -> String {
-    match r {
-        Err(EngineError::StateFormat(m)) => m,
-        Err(e) => panic!("wrong kind of error: {e:?}"),
-        Ok(_) => panic!("a hostile saved state loaded"),
-    }
-}
 
 /// H-R11 empty, foreign and truncated saved states (every prefix of the binary form, and
 /// prefixes of the JSON form).

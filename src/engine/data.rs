@@ -32,6 +32,72 @@ pub struct Sourced {
     pub note: Option<String>,
 }
 
+/// Declares an object of a data file: serde's view of it, unknown keys refused
+/// (`deny_unknown_fields`). The struct's attributes, fields and their attributes are written
+/// as usual.
+macro_rules! data_struct {
+    ($(#[$attr:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        $(#[$attr])*
+        pub struct $name { $($body)* }
+    };
+}
+pub(crate) use data_struct;
+
+/// Declares an object of a data file ([`data_struct`]) whose every field is a [`Sourced`]
+/// number, by the fields' names.
+macro_rules! sourced_values {
+    ($(#[$attr:meta])* pub struct $name:ident { $($(#[$field_attr:meta])* $field:ident),* $(,)? }) => {
+        $crate::engine::data::data_struct! {
+            $(#[$attr])*
+            pub struct $name { $($(#[$field_attr])* pub $field: $crate::engine::data::Sourced,)* }
+        }
+    };
+}
+pub(crate) use sourced_values;
+
+/// Declares a record of a data file ([`data_struct`]) that the rulebook prints or that we
+/// reconstructed: the fields given, then its `source` and an optional `note`.
+macro_rules! sourced_record {
+    ($(#[$attr:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        $crate::engine::data::data_struct! {
+            $(#[$attr])*
+            pub struct $name {
+                $($body)*
+                pub source: $crate::engine::data::Source,
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub note: Option<String>,
+            }
+        }
+    };
+}
+pub(crate) use sourced_record;
+
+/// Declares a game's whole data file ([`data_struct`]): the header every file starts with
+/// (its `format`, the `game` it is for, and an optional `about`), then the game's sections.
+macro_rules! data_file {
+    ($(#[$attr:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        $crate::engine::data::data_struct! {
+            $(#[$attr])*
+            pub struct $name {
+                pub format: u32,
+                pub game: String,
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub about: Option<String>,
+                $($body)*
+            }
+        }
+
+        impl $crate::engine::data::DataHeader for $name {
+            fn header(&self) -> (u32, &str) {
+                (self.format, &self.game)
+            }
+        }
+    };
+}
+pub(crate) use data_file;
+
 /// A deserialization error, named by the path of the offending field (`(file)` for the
 /// whole), in plain words.
 fn data_error(e: FieldError) -> EngineError {
@@ -48,40 +114,46 @@ pub fn parse_value<F: DeserializeOwned>(value: &Value) -> Result<F> {
     field_errors::from_json_value(value).map_err(data_error)
 }
 
+/// The header every data file starts with: its `format` and the `game` it is for.
+pub trait DataHeader {
+    /// The file's `format` and `game`.
+    fn header(&self) -> (u32, &str);
+}
+
 /// A game's component data: the shipped file and how a file becomes the game's tables.
 pub trait ComponentData: Sized {
     /// The file as written (serde's view of the JSON; errors name the field).
-    type File: DeserializeOwned + Serialize + PartialEq;
+    type File: DeserializeOwned + Serialize + PartialEq + DataHeader;
     /// The shipped file's text.
     const SHIPPED: &'static str;
     /// The game the file is for, as the header's `game` names it.
     const GAME: &'static str;
     /// The version of the file format the game reads, as the header's `format` gives it.
     const FORMAT: u32 = 1;
-    /// Validates a parsed file and compiles it into the game's tables; errors name the
-    /// offending field ([`EngineError::data`]).
+    /// Validates a parsed file whose header has been checked and compiles it into the game's
+    /// tables; errors name the offending field ([`EngineError::data`]).
     fn compile(file: Self::File) -> Result<Self>;
 
-    /// Checks a file's header, its `format` and `game` (what [`ComponentData::compile`] does
-    /// first).
-    fn check_header(format: u32, game: &str) -> Result<()> {
+    /// Checks a parsed file's header, its `format` and `game`, then compiles it.
+    fn from_file(file: Self::File) -> Result<Self> {
+        let (format, game) = file.header();
         if format != Self::FORMAT {
             return Err(EngineError::data("format", format!("data format {format} is not supported (expected {})", Self::FORMAT)));
         }
         if game != Self::GAME {
             return Err(EngineError::data("game", format!("this is a data file for {game:?}, not {}", Self::GAME)));
         }
-        Ok(())
+        Self::compile(file)
     }
 
     /// Parses and validates a data file's text; errors name the offending field.
     fn from_json_str(text: &str) -> Result<Self> {
-        Self::compile(parse_text(text)?)
+        Self::from_file(parse_text(text)?)
     }
 
     /// Parses and validates a data file given as a JSON value.
     fn from_value(value: &Value) -> Result<Self> {
-        Self::compile(parse_value(value)?)
+        Self::from_file(parse_value(value)?)
     }
 
     /// The shipped data.
@@ -213,12 +285,17 @@ mod tests {
         game: String,
     }
 
+    impl DataHeader for HeaderOnly {
+        fn header(&self) -> (u32, &str) {
+            (self.format, &self.game)
+        }
+    }
+
     impl ComponentData for HeaderOnly {
         type File = HeaderOnly;
         const SHIPPED: &'static str = r#"{"format": 1, "game": "toy"}"#;
         const GAME: &'static str = "toy";
         fn compile(file: HeaderOnly) -> Result<HeaderOnly> {
-            Self::check_header(file.format, &file.game)?;
             Ok(file)
         }
         fn file(&self) -> &HeaderOnly {

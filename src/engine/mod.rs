@@ -11,6 +11,7 @@ pub mod error;
 pub mod field_errors;
 pub mod game;
 pub mod metrics;
+pub mod offers;
 pub mod options;
 pub mod outcome;
 pub mod record;

@@ -1,5 +1,7 @@
 //! Returns derived from who won: the one rule every game shares unless it says otherwise.
 
+use super::game::{Rules, MAX_SEATS};
+
 /// Writes each seat's return for a game that `ended` by its rules (not truncated, not in
 /// progress) with the seats `winners` winning:
 /// * not ended (in progress or truncated): 0 for every seat;
@@ -36,6 +38,30 @@ pub fn tanh_margins(values: &[f64], width: f64, out: &mut [f64]) {
         });
         *o = ((values[p] - best.unwrap_or(0.0)) / width).tanh();
     }
+}
+
+/// A search agent's evaluation as most games write it: `game`'s returns once the game is
+/// `over`, otherwise [`tanh_margins`] at `width` of each of the `seats` seats' `value`
+/// (computed without allocating).
+#[inline]
+pub fn returns_or_margins<G: Rules>(
+    game: &G,
+    state: &G::State,
+    over: bool,
+    seats: usize,
+    width: f64,
+    out: &mut [f64],
+    mut value: impl FnMut(usize) -> f64,
+) {
+    if over {
+        game.returns(state, out);
+        return;
+    }
+    let mut values = [0.0f64; MAX_SEATS];
+    for (p, v) in values.iter_mut().enumerate().take(seats) {
+        *v = value(p);
+    }
+    tanh_margins(&values[..seats], width, out);
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //!   registered. The file is `<game>-<seats>p[-<option>...]-seed<seed>.txt`
 //!   ([`configuration_file`]), the seed is `100 + seats` ([`seed`]).
 //! * A game's own tests add playthroughs from edge positions built with its `setup`
-//!   ([`super::playthrough::playthrough_from`], checked with [`check`]), in files named
+//!   ([`check_edges`]: [`super::playthrough::playthrough_from`], checked with [`check`]), in files named
 //!   `<game>-<seats>p[-<option>...]-from-<position>-seed<seed>.txt` ([`position_file`]).
 //!   Their test's name starts with `golden_`, so that `scripts/regenerate-golden.sh`
 //!   rewrites them in the same run.
@@ -22,8 +22,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::playthrough::{move_of_line, playthrough};
-use crate::engine::{GameDefinition, OptionDecl};
+use super::playthrough::{move_of_line, playthrough, playthrough_from};
+use crate::engine::rng::rng_from_seed;
+use crate::engine::{GameDefinition, GameState, OptionDecl};
 use crate::games::{visit, Visitor};
 
 /// The table is written every this many moves.
@@ -170,6 +171,42 @@ pub fn check(root: &Path, game: &str, file: &str, text: &str) -> Result<(), Stri
             Err(e)
         }
     }
+}
+
+/// An edge position of a game's own golden playthroughs: its name in the file name, the
+/// game's options (the player count, and any configuration option off its default), the setup
+/// description, and, where given, each player's score in it (checked, so that the description
+/// says what it means).
+pub struct Edge {
+    pub name: &'static str,
+    pub options: Value,
+    pub description: Value,
+    pub scores: Option<Vec<f64>>,
+}
+
+/// Plays `G` from each edge position ([`playthrough_from`]) and compares the playthrough with
+/// its golden file ([`position_file`], [`check`]); `inspect` checks what else the position
+/// must be before it is played. Panics with every difference found.
+pub fn check_edges<G: GameDefinition>(edges: Vec<Edge>, mut inspect: impl FnMut(&Edge, &G, &G::State)) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut errors = Vec::new();
+    for edge in edges {
+        let options: Map<String, Value> = edge.options.as_object().unwrap().clone();
+        let game = Arc::new(G::load(&options).unwrap());
+        let state = game.setup(&edge.description).unwrap_or_else(|e| panic!("{}: {e}", edge.name));
+        if let Some(scores) = &edge.scores {
+            let at = GameState::from_parts(Arc::clone(&game), state.clone(), rng_from_seed(0), true).scores();
+            assert_eq!(&at, scores, "{}: the scores of the position", edge.name);
+        }
+        inspect(&edge, &game, &state);
+        let seats = game.spec().players;
+        let file = position_file(G::NAME, seats, &options, G::OPTIONS, edge.name);
+        let text = playthrough_from(Arc::clone(&game), state, seed(seats), BOARD_EVERY);
+        if let Err(e) = check(root, G::NAME, &file, &text) {
+            errors.push(e);
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n\n"));
 }
 
 /// Appends `game  file  change` to the report file named by [`BLESS_REPORT`], if set.

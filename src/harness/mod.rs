@@ -19,6 +19,8 @@
 //! * [`mutate`]: byte-level and structural (JSON) mutations of saved states and data files.
 //! * [`targets`]: the three fuzz targets' bodies (`fuzz/`, `tests/fuzz_bounded.rs`).
 //! * [`triage`]: running a check, catching a panic, and saying how it fared.
+//! * [`hostile`]: hostile saved states: edited or damaged, refused with a `StateFormat`
+//!   error, never a panic.
 //! * [`positions`]: states partway through a game or at its end, by seeded play.
 //! * [`playthrough`]: seeded playthroughs as text, from the start or from a given position.
 //! * [`golden`]: golden files of those playthroughs, for every registered configuration
@@ -53,6 +55,7 @@ pub fn scaled(n: usize) -> usize {
 pub mod configurations;
 pub mod conformance;
 pub mod golden;
+pub mod hostile;
 pub mod input;
 pub mod invariants;
 pub mod loaded;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{is_zero, per_player_count, within, ComponentData};
+use crate::engine::data::{data_file, data_struct, is_zero, per_player_count, sourced_record, sourced_values, within, ComponentData};
 use crate::engine::words::plural;
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
@@ -34,27 +34,27 @@ pub const MAX_SHIP_DESIGNS: usize = 96;
 /// Most ships in the harbour at once.
 pub const MAX_HARBOUR: usize = 8;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RulesFile {
-    pub starting_guilders: Sourced,
-    /// The guilders of the box (the bank of the `bank="limited"` option).
-    pub bank_guilders: Sourced,
-    pub starting_goods: Sourced,
-    pub warehouse_capacity: Sourced,
-    pub goods_per_kind: Sourced,
-    pub max_cards_from_one_deck: Sourced,
-    pub min_different_decks: Sourced,
-    pub fleet_leaves_at: Sourced,
-    pub sell_price: Sourced,
-    pub safe_compensation: Sourced,
+sourced_values! {
+    pub struct RulesFile {
+        starting_guilders,
+        /// The guilders of the box (the bank of the `bank="limited"` option).
+        bank_guilders,
+        starting_goods,
+        warehouse_capacity,
+        goods_per_kind,
+        max_cards_from_one_deck,
+        min_different_decks,
+        fleet_leaves_at,
+        sell_price,
+        safe_compensation,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HarbourFile {
-    pub large: Sourced,
-    pub small: Sourced,
+sourced_values! {
+    pub struct HarbourFile {
+        large,
+        small,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,18 +79,19 @@ pub enum ActionFile {
     Safe,
 }
 
-/// Goods by kind, as written in the data file (`{"apples": 2, "spices": 1}`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GoodsFile {
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub apples: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub cheese: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub spices: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub silk: u32,
+data_struct! {
+    /// Goods by kind, as written in the data file (`{"apples": 2, "spices": 1}`).
+    #[derive(Default, Eq)]
+    pub struct GoodsFile {
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub apples: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub cheese: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub spices: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub silk: u32,
+    }
 }
 
 impl GoodsFile {
@@ -99,23 +100,20 @@ impl GoodsFile {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CardFile {
-    pub deck: DeckFile,
-    pub action: ActionFile,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub goods: Option<GoodsFile>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub goods_count: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cost: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profit: Option<u32>,
-    pub count: u32,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct CardFile {
+        pub deck: DeckFile,
+        pub action: ActionFile,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub goods: Option<GoodsFile>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub goods_count: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cost: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub profit: Option<u32>,
+        pub count: u32,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,30 +123,23 @@ pub enum SizeFile {
     Small,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ShipFile {
-    pub size: SizeFile,
-    pub goods: GoodsFile,
-    pub victory_points: u32,
-    pub count: u32,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct ShipFile {
+        pub size: SizeFile,
+        pub goods: GoodsFile,
+        pub victory_points: u32,
+        pub count: u32,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DataFile {
-    pub format: u32,
-    pub game: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub about: Option<String>,
-    pub rules: RulesFile,
-    pub harbour: BTreeMap<String, HarbourFile>,
-    pub victory_points_to_win: BTreeMap<String, Sourced>,
-    pub action_cards: Vec<CardFile>,
-    pub ships: Vec<ShipFile>,
+data_file! {
+    pub struct DataFile {
+        pub rules: RulesFile,
+        pub harbour: BTreeMap<String, HarbourFile>,
+        pub victory_points_to_win: BTreeMap<String, Sourced>,
+        pub action_cards: Vec<CardFile>,
+        pub ships: Vec<ShipFile>,
+    }
 }
 
 /// What an action card does.
@@ -245,7 +236,6 @@ impl ComponentData for Data {
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         let rules = Rules {
             starting_guilders: r.starting_guilders.within("rules.starting_guilders", 0, 1000)?,

@@ -2,7 +2,7 @@
 //! brings victory points later (warehouse goods that ships in the harbour ask for, goods in
 //! the hand, guilders, kept special cards, the card in front of the player).
 
-use crate::engine::outcome::tanh_margins;
+use crate::engine::outcome::returns_or_margins;
 use crate::engine::prelude::*;
 
 use super::data::Kind;
@@ -48,14 +48,6 @@ impl Evaluate for BeforeTheWind {
     /// Before the Wind's evaluation for search agents: tanh of each seat's position value
     /// over the best opponent's, twelve points wide.
     fn evaluate(&self, s: &State, out: &mut [f64]) {
-        if s.phase == Phase::GameOver {
-            self.returns(s, out);
-            return;
-        }
-        let mut h = [0.0f64; 4];
-        for (p, hp) in h.iter_mut().enumerate().take(self.players) {
-            *hp = self.position_value(s, p);
-        }
-        tanh_margins(&h[..self.players], 12.0, out);
+        returns_or_margins(self, s, s.phase == Phase::GameOver, self.players, 12.0, out, |p| self.position_value(s, p));
     }
 }

@@ -7,25 +7,14 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::BeforeTheWind;
-use crate::engine::{DynGame, DynState, EngineError, GameDefinition};
+use crate::engine::{DynGame, GameDefinition};
 use crate::games::load;
+use crate::harness::hostile::{check_edits_refused, check_flipped_bits, Edit};
 use crate::harness::positions::midgame;
-use crate::harness::triage::{run_checked, Outcome};
-
-/// An edit of a saved state's JSON.
-type Edit = Box<dyn Fn(&mut Value)>;
 
 fn game(players: usize) -> Arc<dyn DynGame> {
     let options: Map<String, Value> = json!({ "players": players }).as_object().unwrap().clone();
     load(BeforeTheWind::NAME, &options).unwrap()
-}
-
-fn state_format(r: Result<Box<dyn DynState>, EngineError>) -> String {
-    match r {
-        Err(EngineError::StateFormat(m)) => m,
-        Err(e) => panic!("wrong kind of error: {e:?}"),
-        Ok(_) => panic!("a hostile saved state loaded"),
-    }
 }
 
 /// H-R14 a saved state whose content is inconsistent (Before the Wind: a good or a card from
@@ -47,12 +36,7 @@ fn inconsistent_before_the_wind_states_are_rejected_naming_the_problem() {
         ("winner", Box::new(|v| v["state"]["winners"] = json!(1)), "winners before the end"),
         ("ships", Box::new(|v| v["state"]["seats"][0]["ships"] = json!(200)), "ships"),
     ];
-    for (what, edit, needle) in cases {
-        let mut w = v.clone();
-        edit(&mut w);
-        let m = state_format(g.state_from_json(&w.to_string()));
-        assert!(m.contains(needle), "{what}: {m}");
-    }
+    check_edits_refused(&*g, &v, cases);
 }
 
 /// Flipping any single bit of the binary form never panics, and either fails with a
@@ -62,28 +46,14 @@ fn flipped_bits_of_a_saved_state_never_panic() {
     let g = game(4);
     for (seed, moves) in [(3, 40), (5, 400)] {
         let s = midgame(&*g, seed, false, moves);
-        let bytes = s.to_bytes();
-        for i in 0..bytes.len() {
-            for bit in [0x01u8, 0x80] {
-                let mut b = bytes.clone();
-                b[i] ^= bit;
-                let outcome = run_checked(|| {
-                    match g.state_from_bytes(&b) {
-                        Err(EngineError::StateFormat(_)) => {}
-                        Err(e) => return Err(format!("wrong kind of error {e:?}")),
-                        Ok(mut t) => {
-                            for _ in 0..20 {
-                                let Some(&a) = t.legal_actions().first() else { break };
-                                t.apply(a).map_err(|e| e.to_string())?;
-                                g.state_from_json(&t.to_json()).map_err(|e| format!("a state reached from a loaded state: {e}"))?;
-                            }
-                        }
-                    }
-                    Ok(())
-                });
-                assert_eq!(outcome, Outcome::Passed, "seed {seed}, byte {i} ^ {bit:#x}");
+        check_flipped_bits(&*g, &s.to_bytes(), &format!("seed {seed}, "), |mut t| {
+            for _ in 0..20 {
+                let Some(&a) = t.legal_actions().first() else { break };
+                t.apply(a).map_err(|e| e.to_string())?;
+                g.state_from_json(&t.to_json()).map_err(|e| format!("a state reached from a loaded state: {e}"))?;
             }
-        }
+            Ok(())
+        });
     }
 }
 

@@ -12,16 +12,8 @@ use crate::engine::GameState;
 use crate::engine::prelude::*;
 
 use super::state::Phase;
+use super::tests::{St, CHOICE, L16, PROFIT8, RECEIVE, S5, STORE4};
 use super::BeforeTheWind;
-
-type St = GameState<BeforeTheWind>;
-
-const L16: &str = "large ship (1 apple, 1 cheese, 1 spice, 1 silk) worth 16 VP";
-const S5: &str = "small ship (1 apple) worth 5 VP";
-const RECEIVE: &str = "Receive 2 apples, 1 spice";
-const PROFIT8: &str = "Load Goods or Profit 8";
-const STORE4: &str = "Store 4 goods for 18 guilders";
-const CHOICE: &str = "Receive 2 goods of choice";
 
 fn position(players: usize, desc: Value) -> St {
     let g = Arc::new(BeforeTheWind::load(json!({ "players": players }).as_object().unwrap()).unwrap());

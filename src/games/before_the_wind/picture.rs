@@ -58,13 +58,8 @@ impl BeforeTheWind {
     fn draw_decks(&self, svg: &mut Svg, s: &State) {
         svg.group("decks", 10.0, DECKS_TOP, |svg| {
             for d in 0..3u8 {
-                let (mut deck, mut discard) = (0u32, 0u32);
-                for (i, x) in self.data.designs.iter().enumerate() {
-                    if x.deck == d {
-                        deck += s.deck[i] as u32;
-                        discard += s.discard[i] as u32;
-                    }
-                }
+                let (n, in_deck) = (self.data.designs.len(), |i: usize| self.data.designs[i].deck == d);
+                let (deck, discard) = (s.deck.total_of(n, in_deck), s.discard.total_of(n, in_deck));
                 let x = d as f64 * 74.0;
                 svg.face_down(x, 0.0, 60.0, 72.0, &deck.to_string());
                 for (l, line) in wrap(DECKS[d as usize], 12).iter().enumerate() {
@@ -73,13 +68,8 @@ impl BeforeTheWind {
                 svg.text(x + 30.0, 84.0 + 3.0 * 9.0, &format!("discard {discard}")).middle().size(7.5).fill(palette::MUTED);
             }
             for size in 0..2u8 {
-                let (mut deck, mut discard) = (0u32, 0u32);
-                for (i, x) in self.data.ships.iter().enumerate() {
-                    if x.size == size {
-                        deck += s.ship_deck[i] as u32;
-                        discard += s.ship_discard[i] as u32;
-                    }
-                }
+                let (n, of_size) = (self.data.ships.len(), |i: usize| self.data.ships[i].size == size);
+                let (deck, discard) = (s.ship_deck.total_of(n, of_size), s.ship_discard.total_of(n, of_size));
                 let x = 230.0 + size as f64 * 64.0;
                 svg.face_down(x, 0.0, 54.0, 72.0, &deck.to_string());
                 svg.text(x + 27.0, 84.0, &format!("{} ships", if size == 0 { "large" } else { "small" })).middle().size(7.5);

@@ -2,6 +2,7 @@
 //! does. Sections refer to the rulebook; `docs/dev/before-the-wind-records.md` maps each rule
 //! to its code and test, and `docs/games/before-the-wind.md` records the rulings.
 
+use crate::engine::offers::{AnyOffer, Offers};
 use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
 use crate::engine::prelude::*;
@@ -15,7 +16,7 @@ use super::BeforeTheWind;
 #[derive(Default)]
 pub(crate) struct Count(pub u8, pub Action);
 
-impl Options for Count {
+impl Offers for Count {
     #[inline]
     fn offer(&mut self, a: Action) -> bool {
         self.0 += 1;
@@ -254,7 +255,7 @@ impl BeforeTheWind {
                 }
                 return;
             }
-            let mut any = AnyOption::default();
+            let mut any = AnyOffer::default();
             self.kept_options(s, &mut any);
             if any.0 {
                 return;
@@ -281,7 +282,7 @@ impl BeforeTheWind {
         if !(c.0 == 1 && c.1 == SET_ASIDE) || self.card_usable(s) {
             return false;
         }
-        let mut any = AnyOption::default();
+        let mut any = AnyOffer::default();
         self.kept_cards(s, true, &mut any);
         !any.0
     }
@@ -304,14 +305,14 @@ impl BeforeTheWind {
     /// true one does.
     pub(crate) fn waits(&self, s: &State) -> bool {
         if s.phase != Phase::Play {
-            let mut any = AnyOption::default();
+            let mut any = AnyOffer::default();
             self.options(s, &mut any);
             return any.0;
         }
         if !s.card_done {
             return !self.sets_aside_unasked(s);
         }
-        let mut any = AnyOption::default();
+        let mut any = AnyOffer::default();
         self.kept_options(s, &mut any);
         any.0
     }
@@ -356,7 +357,7 @@ impl BeforeTheWind {
             Kind::Preservation { .. } => true,
             Kind::ReceiveAndStore { .. } => self.room(pl) > 0 && stock,
             Kind::Exchange => {
-                let mut any = AnyOption::default();
+                let mut any = AnyOffer::default();
                 self.exchange_options(s, p, &mut any);
                 any.0
             }
@@ -378,7 +379,7 @@ impl BeforeTheWind {
 
     /// The options for the obtained card (while it is unused), with SET_ASIDE where the card
     /// may be left unused or kept (ruling 9), then the kept special cards.
-    fn play_options(&self, s: &State, out: &mut impl Options) {
+    fn play_options(&self, s: &State, out: &mut impl Offers) {
         let p = s.cursor as usize;
         let pl = &s.seats[p];
         if !s.card_done {
@@ -436,13 +437,13 @@ impl BeforeTheWind {
     /// The kept special cards `cursor` may play now, and FINISH (declining them) once his
     /// obtained card is dealt with and a kept card could be played (ruling 2: with guilders
     /// enough).
-    fn kept_options(&self, s: &State, out: &mut impl Options) {
+    fn kept_options(&self, s: &State, out: &mut impl Offers) {
         self.kept_cards(s, false, out)
     }
 
     /// [`Self::kept_options`]; with `any_purse`, as if `cursor` held the guilders every card
     /// costs (what the table shows alone decides).
-    fn kept_cards(&self, s: &State, any_purse: bool, out: &mut impl Options) {
+    fn kept_cards(&self, s: &State, any_purse: bool, out: &mut impl Offers) {
         let p = s.cursor as usize;
         let pl = &s.seats[p];
         // 4.3.2: one kept special per turn; F: none after playing the Safe this turn.
@@ -479,7 +480,7 @@ impl BeforeTheWind {
 
     /// 4.3.2 D: exchanges of a good of `p`'s warehouse for a good of another kind from his
     /// hand or another player's warehouse.
-    fn exchange_options(&self, s: &State, p: usize, out: &mut impl Options) {
+    fn exchange_options(&self, s: &State, p: usize, out: &mut impl Offers) {
         let pl = &s.seats[p];
         for g in 0..4 {
             if pl.warehouse[g] == 0 {
@@ -553,7 +554,7 @@ impl BeforeTheWind {
             Phase::Store => s.left == 0 || self.room(&s.seats[p]) == 0 || s.seats[p].held() == 0,
             Phase::Load => !self.any_loadable(s, p),
             Phase::Exchange => {
-                let mut any = AnyOption::default();
+                let mut any = AnyOffer::default();
                 self.exchange_options(s, p, &mut any);
                 s.left == 0 || !any.0
             }
@@ -671,7 +672,7 @@ impl BeforeTheWind {
         }
     }
 
-    fn preserve_options(&self, s: &State, out: &mut impl Options) {
+    fn preserve_options(&self, s: &State, out: &mut impl Offers) {
         if s.preserve_left == 0 {
             return;
         }
@@ -727,7 +728,7 @@ impl BeforeTheWind {
 
     // ----- legal actions ----------------------------------------------------------------
 
-    pub(crate) fn options(&self, s: &State, out: &mut impl Options) {
+    pub(crate) fn options(&self, s: &State, out: &mut impl Offers) {
         let p = s.cursor as usize;
         let pl = &s.seats[p];
         match s.phase {

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::engine::offers::AnyOffer;
 use crate::engine::{field_errors, EngineError, Result};
 use crate::engine::prelude::*;
 
-use super::actions::AnyOption;
 use super::data::{Kind, GOODS, MAX_HARBOUR, MAX_SPECIALS};
-use super::state::{Phase, Standing, State, NONE};
+use super::state::{Counts, Phase, Standing, State, NONE};
 use super::BeforeTheWind;
 
 #[derive(Deserialize)]
@@ -61,6 +61,17 @@ fn one() -> u32 {
 
 fn err(field: impl Into<String>, message: impl Into<String>) -> EngineError {
     EngineError::setup(field, message)
+}
+
+/// The cards of each of the first `kinds` kinds in a draw pile and its discard pile, plus
+/// those laid out in `laid_out` (`NONE` for an empty place); `None` when a laid-out card is
+/// of no kind.
+fn pile_counts<const N: usize>(kinds: usize, deck: &Counts<N>, discard: &Counts<N>, laid_out: &[u8]) -> Option<Vec<u32>> {
+    let mut count: Vec<u32> = (0..kinds).map(|k| deck[k] as u32 + discard[k] as u32).collect();
+    for &k in laid_out.iter().filter(|&&k| k != NONE) {
+        *count.get_mut(k as usize)? += 1;
+    }
+    Some(count)
 }
 
 impl BeforeTheWind {
@@ -162,16 +173,9 @@ impl BeforeTheWind {
         }
         // Action cards: in a deck, a discard pile, the display, a hand, by a warehouse or in
         // front of a player who has not yet played it.
-        let mut count = vec![0u32; self.data.designs.len()];
-        for d in 0..self.data.designs.len() {
-            count[d] = s.deck[d] as u32 + s.discard[d] as u32;
-        }
-        for &d in &s.display {
-            if d != NONE {
-                let Some(c) = count.get_mut(d as usize) else { return Err("a laid-out card is out of range".into()) };
-                *c += 1;
-            }
-        }
+        let Some(mut count) = pile_counts(self.data.designs.len(), &s.deck, &s.discard, &s.display) else {
+            return Err("a laid-out card is out of range".into());
+        };
         for (p, pl) in s.seats.iter().enumerate().take(n) {
             for k in 0..self.data.specials.len() {
                 count[self.data.specials[k] as usize] += pl.kept[k] as u32 + pl.placed[k] as u32;
@@ -185,16 +189,9 @@ impl BeforeTheWind {
                 return Err(format!("{} cards of {:?} in the game, not {}", count[d], x.name, x.count));
             }
         }
-        let mut ships = vec![0u32; self.data.ships.len()];
-        for d in 0..self.data.ships.len() {
-            ships[d] = s.ship_deck[d] as u32 + s.ship_discard[d] as u32;
-        }
-        for &h in &s.harbour {
-            if h != NONE {
-                let Some(c) = ships.get_mut(h as usize) else { return Err("a harbour ship is out of range".into()) };
-                *c += 1;
-            }
-        }
+        let Some(ships) = pile_counts(self.data.ships.len(), &s.ship_deck, &s.ship_discard, &s.harbour) else {
+            return Err("a harbour ship is out of range".into());
+        };
         for (d, x) in self.data.ships.iter().enumerate() {
             if ships[d] > x.count as u32 {
                 return Err(format!("more than {} of the {}", x.count, x.name));
@@ -320,7 +317,7 @@ impl BeforeTheWind {
             return Err("more players spoiled than there are".into());
         }
         if s.phase != Phase::GameOver {
-            let mut any = AnyOption::default();
+            let mut any = AnyOffer::default();
             match self.actor(s) {
                 crate::engine::Actor::Chance => self.chance_weights(s, |_, _| any.0 = true),
                 _ => self.options(s, &mut any),

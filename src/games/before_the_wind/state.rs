@@ -25,6 +25,11 @@ impl<const N: usize> Counts<N> {
     pub fn total(&self) -> u32 {
         self.0.iter().map(|&c| c as u32).sum()
     }
+
+    /// The count of the kinds among the first `kinds` that `pick` picks.
+    pub fn total_of(&self, kinds: usize, pick: impl Fn(usize) -> bool) -> u32 {
+        (0..kinds).filter(|&i| pick(i)).map(|i| self.0[i] as u32).sum()
+    }
 }
 
 impl<const N: usize> std::ops::Index<usize> for Counts<N> {

@@ -25,26 +25,26 @@ fn game(players: usize) -> BeforeTheWind {
 
 // ----- helpers ---------------------------------------------------------------------------
 
-type St = GameState<BeforeTheWind>;
+pub(super) type St = GameState<BeforeTheWind>;
 
-const L16: &str = "large ship (1 apple, 1 cheese, 1 spice, 1 silk) worth 16 VP";
+pub(super) const L16: &str = "large ship (1 apple, 1 cheese, 1 spice, 1 silk) worth 16 VP";
 const L18: &str = "large ship (2 apples, 2 cheese) worth 18 VP";
 const L14A: &str = "large ship (2 cheese, 2 silk) worth 14 VP";
 const L14B: &str = "large ship (2 spices, 2 silk) worth 14 VP";
-const S5: &str = "small ship (1 apple) worth 5 VP";
+pub(super) const S5: &str = "small ship (1 apple) worth 5 VP";
 const S3: &str = "small ship (1 silk) worth 3 VP";
 const S8: &str = "small ship (1 cheese, 1 spice) worth 8 VP";
 
-const RECEIVE: &str = "Receive 2 apples, 1 spice";
-const PROFIT8: &str = "Load Goods or Profit 8";
+pub(super) const RECEIVE: &str = "Receive 2 apples, 1 spice";
+pub(super) const PROFIT8: &str = "Load Goods or Profit 8";
 const PROFIT10: &str = "Load Goods or Profit 10";
-const STORE4: &str = "Store 4 goods for 18 guilders";
+pub(super) const STORE4: &str = "Store 4 goods for 18 guilders";
 const SAFE: &str = "Safe";
 const PRESERVE2: &str = "Preservation of 2 goods";
 const PRESERVE3: &str = "Preservation of 3 goods";
 const EXCHANGE: &str = "Exchange Goods in Warehouse";
 const SELL: &str = "Sell Goods";
-const CHOICE: &str = "Receive 2 goods of choice";
+pub(super) const CHOICE: &str = "Receive 2 goods of choice";
 const RS2: &str = "Receive and Store 2 goods for 14 guilders";
 
 /// The harbour for `players` by the setup table: large ships then small ones.

@@ -7,9 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
-use crate::engine::data::ComponentData;
+use crate::engine::data::{data_file, data_struct, sourced_record, sourced_values, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -32,18 +30,19 @@ pub const LETTERS: [&str; 4] = ["A", "B", "C", "D"];
 pub const KRILL_CARGO: u8 = 6;
 pub const NO_CARGO: u8 = u8::MAX;
 
-/// Resources as the data file writes them (`{"wood": 2, "coins": 1}`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ResFile {
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub wood: u8,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub steel: u8,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub krill: u8,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub coins: u8,
+data_struct! {
+    /// Resources as the data file writes them (`{"wood": 2, "coins": 1}`).
+    #[derive(Copy, Eq, Default)]
+    pub struct ResFile {
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub wood: u8,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub steel: u8,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub krill: u8,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub coins: u8,
+    }
 }
 
 impl ResFile {
@@ -56,289 +55,247 @@ fn is_zero(v: &u8) -> bool {
     *v == 0
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RulesFile {
-    pub rounds_up_to_4_players: Sourced,
-    pub rounds_5_players: Sourced,
-    pub starting_steel: Sourced,
-    pub starting_wood: Sourced,
-    pub starting_coins: Sourced,
-    pub starting_krill_first_seat: Sourced,
-    pub discards_per_round: Sourced,
-    pub discards_per_round_5_players: Sourced,
-    pub outpost_wood: Sourced,
-    pub outpost_steel: Sourced,
-    pub whale_wood: Sourced,
-    pub whale_steel: Sourced,
-    pub krill_to_leave: Sourced,
-    pub row_size: Sourced,
-    pub territory_demand_per_region: Sourced,
-    pub capital_demand_per_region: Sourced,
-    pub network_card_discard_after_round: Sourced,
-    pub start_marker_points: Sourced,
-    pub territory_tile_points: Sourced,
-    pub capital_tile_points: Sourced,
-    pub majority_points: Sourced,
+sourced_values! {
+    pub struct RulesFile {
+        rounds_up_to_4_players,
+        rounds_5_players,
+        starting_steel,
+        starting_wood,
+        starting_coins,
+        starting_krill_first_seat,
+        discards_per_round,
+        discards_per_round_5_players,
+        outpost_wood,
+        outpost_steel,
+        whale_wood,
+        whale_steel,
+        krill_to_leave,
+        row_size,
+        territory_demand_per_region,
+        capital_demand_per_region,
+        network_card_discard_after_round,
+        start_marker_points,
+        territory_tile_points,
+        capital_tile_points,
+        majority_points,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ComponentsFile {
-    pub cargo_markers: Sourced,
-    pub territory_demand_tiles: Sourced,
-    pub capital_demand_tiles: Sourced,
-    pub achievement_tiles: Sourced,
-    pub network_tiles: Sourced,
-    pub character_cards: Sourced,
-    pub port_cards: Sourced,
-    pub network_cards: Sourced,
-    pub whales_per_player: Sourced,
-    pub outposts_per_player: Sourced,
-    pub chips_per_player: Sourced,
-    pub control_markers_per_player: Sourced,
+sourced_values! {
+    pub struct ComponentsFile {
+        cargo_markers,
+        territory_demand_tiles,
+        capital_demand_tiles,
+        achievement_tiles,
+        network_tiles,
+        character_cards,
+        port_cards,
+        network_cards,
+        whales_per_player,
+        outposts_per_player,
+        chips_per_player,
+        control_markers_per_player,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CargoFile {
-    pub types: Vec<String>,
-    pub markers_per_type: Sourced,
+data_struct! {
+    pub struct CargoFile {
+        pub types: Vec<String>,
+        pub markers_per_type: Sourced,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ChoicesFile {
-    pub choices: Vec<Vec<String>>,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct ChoicesFile {
+        pub choices: Vec<Vec<String>>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PortFile {
-    pub name: String,
-    pub region: String,
-    /// "capital" or "territory".
-    pub kind: String,
-    /// A territory port's cargo: a cargo type or "krill".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cargo: Option<String>,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct PortFile {
+        pub name: String,
+        pub region: String,
+        /// "capital" or "territory".
+        pub kind: String,
+        /// A territory port's cargo: a cargo type or "krill".
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cargo: Option<String>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ConnectionsFile {
-    pub pairs: Vec<[String; 2]>,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct ConnectionsFile {
+        pub pairs: Vec<[String; 2]>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DemandFile {
-    pub region: String,
-    /// "territory" or "capital".
-    pub kind: String,
-    pub cargo: String,
-    pub count: u8,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct DemandFile {
+        pub region: String,
+        /// "territory" or "capital".
+        pub kind: String,
+        pub cargo: String,
+        pub count: u8,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ResourceFieldFile {
-    /// Side A: "gain" (the default). Side B: "named by the left neighbour", "income",
-    /// "gain and one from the left", "three and two" (`RESOURCE_ABILITIES`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ability: Option<String>,
-    #[serde(default)]
-    pub gain: ResFile,
-    /// "named by the left neighbour": how many resources (one number); "three and two": the
-    /// two amounts, each of its own type (two numbers).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub amounts: Vec<u8>,
-    /// "income": the two resources to choose from.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub choices: Vec<String>,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct ResourceFieldFile {
+        /// Side A: "gain" (the default). Side B: "named by the left neighbour", "income",
+        /// "gain and one from the left", "three and two" (`RESOURCE_ABILITIES`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub ability: Option<String>,
+        #[serde(default)]
+        pub gain: ResFile,
+        /// "named by the left neighbour": how many resources (one number); "three and two": the
+        /// two amounts, each of its own type (two numbers).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub amounts: Vec<u8>,
+        /// "income": the two resources to choose from.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub choices: Vec<String>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WorkerFieldFile {
-    /// Side A: "build an outpost anywhere", "gain", "free whale moves", "start player",
-    /// "build a whale anywhere". Side B: "draw characters, keep one, give one", "buy an
-    /// outpost with coins", "long whale move", "start player and trades", "use an occupied
-    /// field" (`WORKER_ABILITIES`).
-    pub ability: String,
-    #[serde(default)]
-    pub gain: ResFile,
-    /// Side B: "draw characters, keep one, give one": the cards drawn; "buy an outpost with
-    /// coins": the price at a port without other outposts, and the coins to each occupant;
-    /// "long whale move": the free fields, and the resources paid per further field; "start
-    /// player and trades": the players to trade with; "use an occupied field": the resources
-    /// paid.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub amounts: Vec<u8>,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct WorkerFieldFile {
+        /// Side A: "build an outpost anywhere", "gain", "free whale moves", "start player",
+        /// "build a whale anywhere". Side B: "draw characters, keep one, give one", "buy an
+        /// outpost with coins", "long whale move", "start player and trades", "use an occupied
+        /// field" (`WORKER_ABILITIES`).
+        pub ability: String,
+        #[serde(default)]
+        pub gain: ResFile,
+        /// Side B: "draw characters, keep one, give one": the cards drawn; "buy an outpost with
+        /// coins": the price at a port without other outposts, and the coins to each occupant;
+        /// "long whale move": the free fields, and the resources paid per further field; "start
+        /// player and trades": the players to trade with; "use an occupied field": the resources
+        /// paid.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub amounts: Vec<u8>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CharacterFile {
-    pub name: String,
-    /// "immediate", "one-time", "permanent" or "end-game" (the rulebook's four kinds).
-    pub kind: String,
-    pub cost: ResFile,
-    /// The victory points printed on the card (scoring category 7).
-    pub vp: u8,
-    #[serde(default)]
-    pub gain: ResFile,
-    /// "free whale moves", "cheap outposts", "extra take", "coin per delivery".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ability: Option<String>,
-    /// An end-game card's count: "outpost region", "capital tile", "territory tile", "whale",
-    /// "achievement", "network tile".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub per: Option<String>,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub per_vp: u8,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct CharacterFile {
+        pub name: String,
+        /// "immediate", "one-time", "permanent" or "end-game" (the rulebook's four kinds).
+        pub kind: String,
+        pub cost: ResFile,
+        /// The victory points printed on the card (scoring category 7).
+        pub vp: u8,
+        #[serde(default)]
+        pub gain: ResFile,
+        /// "free whale moves", "cheap outposts", "extra take", "coin per delivery".
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub ability: Option<String>,
+        /// An end-game card's count: "outpost region", "capital tile", "territory tile", "whale",
+        /// "achievement", "network tile".
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub per: Option<String>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub per_vp: u8,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BonusFile {
-    #[serde(default)]
-    pub gain: ResFile,
-    /// A free outpost in the card's port.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub outpost: bool,
+data_struct! {
+    pub struct BonusFile {
+        #[serde(default)]
+        pub gain: ResFile,
+        /// A free outpost in the card's port.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub outpost: bool,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PortCardFile {
-    pub port: String,
-    pub bonus: BonusFile,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct PortCardFile {
+        pub port: String,
+        pub bonus: BonusFile,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NetworkCardFile {
-    pub difficulty: String,
-    pub port: String,
-    pub destinations: [String; 2],
-    pub full: u8,
-    pub partial: u8,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct NetworkCardFile {
+        pub difficulty: String,
+        pub port: String,
+        pub destinations: [String; 2],
+        pub full: u8,
+        pub partial: u8,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AchievementFile {
-    pub letter: String,
-    /// "outposts", "outpost regions", "whales", "capital tiles", "territory tiles",
-    /// "demand tiles", "demand regions", "characters", "network tiles", "each resource".
-    pub requirement: String,
-    pub count: u8,
-    pub vp: u8,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct AchievementFile {
+        pub letter: String,
+        /// "outposts", "outpost regions", "whales", "capital tiles", "territory tiles",
+        /// "demand tiles", "demand regions", "characters", "network tiles", "each resource".
+        pub requirement: String,
+        pub count: u8,
+        pub vp: u8,
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TileSideFile {
-    pub upper: u8,
-    pub lower: u8,
+data_struct! {
+    #[derive(Copy)]
+    pub struct TileSideFile {
+        pub upper: u8,
+        pub lower: u8,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NetworkTileFile {
-    pub region: String,
-    pub destination: String,
-    /// By player counts: "1-3" and "4-5".
-    pub sides: BTreeMap<String, TileSideFile>,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct NetworkTileFile {
+        pub region: String,
+        pub destination: String,
+        /// By player counts: "1-3" and "4-5".
+        pub sides: BTreeMap<String, TileSideFile>,
+    }
 }
 
-/// The 2-player rules' zones 1 to 4 (the automa players' placement order), by location.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ZonesFile {
-    /// Zone 1 first: "resource board", "character row", "worker board", "port row".
-    pub zones: Vec<String>,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    /// The 2-player rules' zones 1 to 4 (the automa players' placement order), by location.
+    pub struct ZonesFile {
+        /// Zone 1 first: "resource board", "character row", "worker board", "port row".
+        pub zones: Vec<String>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DataFile {
-    pub format: u32,
-    pub game: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub about: Option<String>,
-    pub rules: RulesFile,
-    pub components: ComponentsFile,
-    pub regions: Vec<String>,
-    pub cargo: CargoFile,
-    pub territory_bottom_choices: ChoicesFile,
-    pub ports: Vec<PortFile>,
-    pub connections: ConnectionsFile,
-    pub demand_tiles: Vec<DemandFile>,
-    pub resource_board: BTreeMap<String, Vec<ResourceFieldFile>>,
-    pub worker_board: BTreeMap<String, Vec<WorkerFieldFile>>,
-    pub characters: Vec<CharacterFile>,
-    pub port_cards: Vec<PortCardFile>,
-    pub network_cards: Vec<NetworkCardFile>,
-    pub achievements: Vec<AchievementFile>,
-    pub network_tiles: Vec<NetworkTileFile>,
-    pub automa_zones: ZonesFile,
-    /// The solo mode's goals ("How to Win the Game"), easy first.
-    pub solo_goals: Vec<GoalFile>,
+data_file! {
+    pub struct DataFile {
+        pub rules: RulesFile,
+        pub components: ComponentsFile,
+        pub regions: Vec<String>,
+        pub cargo: CargoFile,
+        pub territory_bottom_choices: ChoicesFile,
+        pub ports: Vec<PortFile>,
+        pub connections: ConnectionsFile,
+        pub demand_tiles: Vec<DemandFile>,
+        pub resource_board: BTreeMap<String, Vec<ResourceFieldFile>>,
+        pub worker_board: BTreeMap<String, Vec<WorkerFieldFile>>,
+        pub characters: Vec<CharacterFile>,
+        pub port_cards: Vec<PortCardFile>,
+        pub network_cards: Vec<NetworkCardFile>,
+        pub achievements: Vec<AchievementFile>,
+        pub network_tiles: Vec<NetworkTileFile>,
+        pub automa_zones: ZonesFile,
+        /// The solo mode's goals ("How to Win the Game"), easy first.
+        pub solo_goals: Vec<GoalFile>,
+    }
 }
 
-/// A solo difficulty goal: a network card fulfilled or not, and the least achievement tiles,
-/// network tiles and points.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GoalFile {
-    /// "easy", "medium" or "hard".
-    pub difficulty: String,
-    pub name: String,
-    pub network_card: bool,
-    pub achievements: u32,
-    pub network_tiles: u32,
-    pub points: u32,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    /// A solo difficulty goal: a network card fulfilled or not, and the least achievement tiles,
+    /// network tiles and points.
+    pub struct GoalFile {
+        /// "easy", "medium" or "hard".
+        pub difficulty: String,
+        pub name: String,
+        pub network_card: bool,
+        pub achievements: u32,
+        pub network_tiles: u32,
+        pub points: u32,
+    }
 }
 
 /// A solo goal, compiled.
@@ -771,7 +728,6 @@ impl ComponentData for Data {
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         let rules = RuleNumbers {
             rounds_4: r.rounds_up_to_4_players.within("rules.rounds_up_to_4_players", 1, 10)? as u8,

@@ -1,10 +1,10 @@
 //! Mistwind's evaluation for the search agents.
 
-use crate::engine::outcome::tanh_margins;
+use crate::engine::outcome::returns_or_margins;
 use crate::engine::prelude::*;
 
 use super::rules::bits;
-use super::state::{Phase, State, MAX_PLAYERS};
+use super::state::{Phase, State};
 use super::Mistwind;
 
 impl Evaluate for Mistwind {
@@ -21,15 +21,9 @@ impl Evaluate for Mistwind {
             out[0] = 2.0 * self.goal_progress(state) - 1.0;
             return;
         }
-        if state.phase == Phase::GameOver {
-            self.returns(state, out);
-            return;
-        }
-        let mut totals = [0.0f64; MAX_PLAYERS];
-        for (p, t) in totals.iter_mut().enumerate().take(self.players) {
-            *t = self.tally(state, p).iter().sum::<u32>() as f64;
-        }
-        tanh_margins(&totals[..self.players], 4.0, out);
+        returns_or_margins(self, state, state.phase == Phase::GameOver, self.players, 4.0, out, |p| {
+            self.tally(state, p).iter().sum::<u32>() as f64
+        });
     }
 }
 

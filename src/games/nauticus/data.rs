@@ -4,9 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
-use crate::engine::data::{is_zero, per_player_count, within, ComponentData};
+use crate::engine::data::{data_file, is_zero, per_player_count, sourced_record, sourced_values, within, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -106,128 +104,112 @@ pub const MAX_SHIPS: usize = 64;
 /// Most tiles of one kind in the supply (the counts are kept in bytes).
 pub const MAX_STACK: u32 = 200;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RulesFile {
-    pub starting_taler: Sourced,
-    pub starting_workers: Sourced,
-    pub starting_victory_points: Sourced,
-    pub action_tiles: Sourced,
-    pub action_phases_per_round: Sourced,
-    pub crown_points_per_round: Sourced,
-    pub duplicate_price: Sourced,
-    pub taler_per_worker: Sourced,
-    pub extra_action_workers: Sourced,
-    pub extra_action_price: Sourced,
-    pub reward_repeats_per_ship: Sourced,
-    pub warehouse_spaces: Sourced,
-    pub mast_spaces: Sourced,
-    pub taler_per_victory_point: Sourced,
-    pub further_good_points: Sourced,
+sourced_values! {
+    pub struct RulesFile {
+        starting_taler,
+        starting_workers,
+        starting_victory_points,
+        action_tiles,
+        action_phases_per_round,
+        crown_points_per_round,
+        duplicate_price,
+        taler_per_worker,
+        extra_action_workers,
+        extra_action_price,
+        reward_repeats_per_ship,
+        warehouse_spaces,
+        mast_spaces,
+        taler_per_victory_point,
+        further_good_points,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CompensationFile {
-    pub taler: u32,
-    pub workers: u32,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct CompensationFile {
+        pub taler: u32,
+        pub workers: u32,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ComponentsFile {
-    pub single_hulls: Sourced,
-    pub bows: Sourced,
-    pub sterns: Sourced,
-    pub centres: Sourced,
-    pub masts_per_coat_of_arms: Sourced,
-    pub crown_masts: Sourced,
-    pub sails_per_coat_of_arms: Sourced,
-    pub crown_sails: Sourced,
-    pub goods_per_kind: Sourced,
-    pub worker_cubes: Sourced,
-    pub coins_of_1: Sourced,
-    pub coins_of_5: Sourced,
-    pub pass_tiles: Sourced,
-    pub extra_action_tiles: Sourced,
-    pub warehouses: Sourced,
+sourced_values! {
+    pub struct ComponentsFile {
+        single_hulls,
+        bows,
+        sterns,
+        centres,
+        masts_per_coat_of_arms,
+        crown_masts,
+        sails_per_coat_of_arms,
+        crown_sails,
+        goods_per_kind,
+        worker_cubes,
+        coins_of_1,
+        coins_of_5,
+        pass_tiles,
+        extra_action_tiles,
+        warehouses,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NamedFile {
-    pub name: String,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct NamedFile {
+        pub name: String,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BonusFile {
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub workers: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub taler: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub victory_points: u32,
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub regular_mast: bool,
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub regular_sail: bool,
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub good: bool,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct BonusFile {
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub workers: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub taler: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub victory_points: u32,
+        #[serde(default, skip_serializing_if = "is_false")]
+        pub regular_mast: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        pub regular_sail: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        pub good: bool,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PricesFile {
-    pub prices: Vec<u32>,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct PricesFile {
+        pub prices: Vec<u32>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RewardsFile {
-    pub crown_mast: Sourced,
-    pub crown_sail: Sourced,
-    pub victory_points: Sourced,
-    pub taler: Sourced,
-    pub workers: Sourced,
-    pub goods: Sourced,
+sourced_values! {
+    pub struct RewardsFile {
+        crown_mast,
+        crown_sail,
+        victory_points,
+        taler,
+        workers,
+        goods,
+    }
 }
 
 fn is_false(v: &bool) -> bool {
     !*v
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DataFile {
-    pub format: u32,
-    pub game: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub about: Option<String>,
-    pub rules: RulesFile,
-    pub rounds: BTreeMap<String, Sourced>,
-    pub pass_tiles: Vec<Sourced>,
-    pub seat_compensation: BTreeMap<String, Vec<CompensationFile>>,
-    pub components: ComponentsFile,
-    pub coats_of_arms: Vec<NamedFile>,
-    pub bonuses: Vec<BonusFile>,
-    pub prices: Vec<PricesFile>,
-    pub turntable: Vec<Sourced>,
-    pub rewards: RewardsFile,
-    pub delivered_goods_points: Vec<Sourced>,
-    pub ship_points: Vec<Sourced>,
+data_file! {
+    pub struct DataFile {
+        pub rules: RulesFile,
+        pub rounds: BTreeMap<String, Sourced>,
+        pub pass_tiles: Vec<Sourced>,
+        pub seat_compensation: BTreeMap<String, Vec<CompensationFile>>,
+        pub components: ComponentsFile,
+        pub coats_of_arms: Vec<NamedFile>,
+        pub bonuses: Vec<BonusFile>,
+        pub prices: Vec<PricesFile>,
+        pub turntable: Vec<Sourced>,
+        pub rewards: RewardsFile,
+        pub delivered_goods_points: Vec<Sourced>,
+        pub ship_points: Vec<Sourced>,
+    }
 }
 
 /// What the start player receives for choosing the action on a space.
@@ -309,7 +291,6 @@ impl ComponentData for Data {
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         if r.action_tiles.value != 8 {
             return Err(EngineError::data("rules.action_tiles.value", "Nauticus has exactly 8 action tiles, one per action space"));

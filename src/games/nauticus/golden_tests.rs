@@ -3,24 +3,12 @@
 //! playthroughs of every configuration from the start are shared (`tests/golden.rs`).
 //! Rewrite the files with `scripts/regenerate-golden.sh` after a deliberate rules change.
 
-use std::path::Path;
-use std::sync::Arc;
+use serde_json::json;
 
-use serde_json::{json, Map, Value};
-
-use crate::harness::golden::{check, position_file, seed, BOARD_EVERY};
-use crate::harness::playthrough::playthrough_from;
-use crate::engine::prelude::*;
+use crate::harness::golden::{check_edges, Edge};
 
 use super::data::{CENTRE, CROWN_MAST, CROWN_SAIL, GOOD};
 use super::Nauticus;
-
-/// An edge position: its name in the file name, the game's options and the setup description.
-struct Edge {
-    name: &'static str,
-    options: Value,
-    description: Value,
-}
 
 fn edges() -> Vec<Edge> {
     vec![
@@ -44,6 +32,7 @@ fn edges() -> Vec<Edge> {
                                {"hull": ["centre", "centre"]}]}
                 ]
             }),
+            scores: None,
         },
         // Two players in the last action phase of the last round, both holding the extra
         // action: the game ends within the phase.
@@ -61,30 +50,19 @@ fn edges() -> Vec<Edge> {
                     {"passes": 0, "taler": 3, "workers": 1}
                 ]
             }),
+            scores: None,
         },
     ]
 }
 
 #[test]
 fn golden_playthroughs_from_edge_positions() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut errors = Vec::new();
-    for edge in edges() {
-        let options: Map<String, Value> = edge.options.as_object().unwrap().clone();
-        let game = Arc::new(Nauticus::load(&options).unwrap());
-        let state = game.setup(&edge.description).unwrap_or_else(|e| panic!("{}: {e}", edge.name));
+    check_edges::<Nauticus>(edges(), |edge, _, state| {
         if edge.name == "stacks-used-up" {
             assert_eq!(
                 [state.stock[CENTRE as usize], state.stock[CROWN_MAST as usize], state.stock[CROWN_SAIL as usize], state.stock[GOOD as usize]],
                 [0, 0, 0, 1]
             );
         }
-        let seats = game.spec().players;
-        let file = position_file(Nauticus::NAME, seats, &options, Nauticus::OPTIONS, edge.name);
-        let text = playthrough_from(Arc::clone(&game), state, seed(seats), BOARD_EVERY);
-        if let Err(e) = check(root, Nauticus::NAME, &file, &text) {
-            errors.push(e);
-        }
-    }
-    assert!(errors.is_empty(), "{}", errors.join("\n\n"));
+    });
 }

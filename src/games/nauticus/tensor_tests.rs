@@ -10,7 +10,7 @@ use crate::engine::Field;
 use crate::harness::tensor_doc::{one_hot, Decoded};
 
 use super::data::{KINDS, MAX_SHIPS, TILES};
-use super::tests::{layout_with, play, play_starting, position, St, LAYOUT};
+use super::tests::{last_sail_bought, play, play_starting, position, St, LAYOUT};
 
 /// The documented fields in order (a field added, removed or moved must be documented).
 const FIELDS: [&str; 27] = [
@@ -148,18 +148,13 @@ fn the_table_and_the_players_decode() {
         // Ships in the order begun: P0's bow, then P2's single hull (complete with its crown
         // mast and crown sail, and loaded).
         let ship = |i: usize| d.row("ships", i, SHIP_ROW).to_vec();
-        let mut bow = vec![1.0];
-        bow.extend(one_hot(4, Some(rel(0))));
-        bow.extend([0.0, 1.0, 0.0, 0.0]);
-        bow.extend(one_hot(5, Some(0)));
-        bow.extend([1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
-        assert_eq!(ship(0), bow);
-        let mut single = vec![1.0];
-        single.extend(one_hot(4, Some(rel(2))));
-        single.extend([1.0, 0.0, 0.0, 0.0]);
-        single.extend(one_hot(5, Some(4)));
-        single.extend([0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0]);
-        assert_eq!(ship(1), single);
+        // A ship's row: present, the owner, single hull, bow, stern, centres, the coat of arms,
+        // then masts, crown masts, sails, crown sails, crown sails on masts, goods, complete.
+        let row_of = |owner: usize, hull: [f32; 4], coat: usize, rest: [f32; 10]| -> Vec<f32> {
+            [vec![1.0], one_hot(4, Some(rel(owner))), hull.to_vec(), one_hot(5, Some(coat)), rest.to_vec()].concat()
+        };
+        assert_eq!(ship(0), row_of(0, [0.0, 1.0, 0.0, 0.0], 0, [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]));
+        assert_eq!(ship(1), row_of(2, [1.0, 0.0, 0.0, 0.0], 4, [0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0]));
         assert!(d.field("ships")[2 * SHIP_ROW..].iter().all(|&v| v == 0.0));
 
         // The turn: P0 is about to carry out or pass on buy goods, with the space's blue workers.
@@ -236,13 +231,7 @@ fn the_turn_decodes_while_buying_and_with_the_extra_action() {
 /// The reward fields while a completed ship's rewards are chosen, and the step at the end.
 #[test]
 fn the_rewards_decode() {
-    let mut st = position(
-        2,
-        json!({"pointing": 2, "spaces": layout_with("buy sails", 4),
-               "players": [{"extra": false, "ships": [{"hull": ["bow", "stern"], "coat": "anchor", "masts": 2, "sails": 1}]}]}),
-    );
-    play(&mut st, "choose: buy sails");
-    play(&mut st, "buy: an anchor sail for 1 Taler");
+    let mut st = last_sail_bought();
     play_starting(&mut st, "put on ship 1: the anchor sail");
     let d = decoded(&st, 0);
     assert_eq!(d.field("step"), one_hot(9, Some(6)), "reward");

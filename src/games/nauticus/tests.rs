@@ -1584,11 +1584,9 @@ fn evaluation_charges_unturned_pass_tiles_and_compares_with_the_best_opponent() 
     assert!(out[0] > 0.5 && out[1] < -0.5 && out[2] < 0.0 && out[2] > out[1], "{out:?}");
 }
 
-/// `greedy` (one ply on the evaluation) puts a bought sail on the ship it completes rather
-/// than into the warehouse.
-#[test]
-fn greedy_puts_the_last_sail_on_the_ship_it_completes() {
-    use crate::engine::agents::{choose, AgentScratch, AgentSpec};
+/// Two players: P0 has bought an anchor sail, the last tile of a bow-and-stern ship with 2
+/// anchor masts and 1 sail.
+pub(super) fn last_sail_bought() -> St {
     let mut st = position(
         2,
         json!({"pointing": 2, "spaces": layout_with("buy sails", 4),
@@ -1596,6 +1594,15 @@ fn greedy_puts_the_last_sail_on_the_ship_it_completes() {
     );
     play(&mut st, "choose: buy sails");
     play(&mut st, "buy: an anchor sail for 1 Taler");
+    st
+}
+
+/// `greedy` (one ply on the evaluation) puts a bought sail on the ship it completes rather
+/// than into the warehouse.
+#[test]
+fn greedy_puts_the_last_sail_on_the_ship_it_completes() {
+    use crate::engine::agents::{choose, AgentScratch, AgentSpec};
+    let st = last_sail_bought();
     assert!(has(&st, "put in the warehouse: the anchor sail"));
     let mut rng = crate::engine::rng::rng_from_seed(1);
     let mut scratch = AgentScratch::default();

@@ -4,9 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
-use crate::engine::data::{per_player_count, within, ComponentData};
+use crate::engine::data::{data_file, data_struct, per_player_count, sourced_record, sourced_values, within, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -61,129 +59,116 @@ pub fn is_green(tile: u8) -> bool {
     tile < GREEN_TILES
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RulesFile {
-    pub market_slots: Sourced,
-    pub kingdom_building_limit: Sourced,
-    pub neutral_per_player: Sourced,
-    pub upgrade_discs: Sourced,
-    pub green_tile_helmets: Sourced,
-    pub red_tile_helmets: Sourced,
-    pub fourth_building_coins: Sourced,
-    pub citizen_coins: Sourced,
-    pub green_prestige_space: Sourced,
-    pub green_shield_space: Sourced,
-    pub green_shield_space_cost: Sourced,
-    pub prestige_disc_cost: Sourced,
-    pub red_building_limit: Sourced,
-    pub toll_helmets: Sourced,
-    pub toll_coins: Sourced,
-    pub red_castle_minimum: Sourced,
-    pub unprotected_kingdom: Sourced,
-    pub solo_citizens_per_supply: Sourced,
-    pub solo_neutral: Sourced,
-    pub solo_castle_display: Sourced,
+sourced_values! {
+    pub struct RulesFile {
+        market_slots,
+        kingdom_building_limit,
+        neutral_per_player,
+        upgrade_discs,
+        green_tile_helmets,
+        red_tile_helmets,
+        fourth_building_coins,
+        citizen_coins,
+        green_prestige_space,
+        green_shield_space,
+        green_shield_space_cost,
+        prestige_disc_cost,
+        red_building_limit,
+        toll_helmets,
+        toll_coins,
+        red_castle_minimum,
+        unprotected_kingdom,
+        solo_citizens_per_supply,
+        solo_neutral,
+        solo_castle_display,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CardFile {
-    pub id: String,
-    pub deck: String,
-    #[serde(rename = "type")]
-    pub kind: String,
-    #[serde(default)]
-    pub helmets: u32,
-    #[serde(default)]
-    pub cost: u32,
-    #[serde(default)]
-    pub coins: u32,
-    #[serde(default)]
-    pub citizens: u32,
-    #[serde(default)]
-    pub spaces: Vec<String>,
-    #[serde(default)]
-    pub shields: u32,
-    #[serde(default)]
-    pub prestige: u32,
-    #[serde(default)]
-    pub shield_space: u32,
-    #[serde(default)]
-    pub prestige_space: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub row: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub order: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_coins: Option<u32>,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct CardFile {
+        pub id: String,
+        pub deck: String,
+        #[serde(rename = "type")]
+        pub kind: String,
+        #[serde(default)]
+        pub helmets: u32,
+        #[serde(default)]
+        pub cost: u32,
+        #[serde(default)]
+        pub coins: u32,
+        #[serde(default)]
+        pub citizens: u32,
+        #[serde(default)]
+        pub spaces: Vec<String>,
+        #[serde(default)]
+        pub shields: u32,
+        #[serde(default)]
+        pub prestige: u32,
+        #[serde(default)]
+        pub shield_space: u32,
+        #[serde(default)]
+        pub prestige_space: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub row: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub order: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub start_coins: Option<u32>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct KingdomFile {
-    pub name: String,
-    pub income: String,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct KingdomFile {
+        pub name: String,
+        pub income: String,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VikingSideFile {
-    pub helmets: u32,
-    pub points_per_card: u32,
+data_struct! {
+    pub struct VikingSideFile {
+        pub helmets: u32,
+        pub points_per_card: u32,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VikingFile {
-    pub kingdom: String,
-    pub green: VikingSideFile,
-    pub red: VikingSideFile,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct VikingFile {
+        pub kingdom: String,
+        pub green: VikingSideFile,
+        pub red: VikingSideFile,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LevelFile {
-    pub level: u32,
-    pub green_tiles: u32,
-    pub red_tiles: u32,
-    pub green_vikings: u32,
-    pub red_vikings: u32,
-    pub source: Source,
+data_struct! {
+    pub struct LevelFile {
+        pub level: u32,
+        pub green_tiles: u32,
+        pub red_tiles: u32,
+        pub green_vikings: u32,
+        pub red_vikings: u32,
+        pub source: Source,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TierFile {
-    pub name: String,
-    pub from: Sourced,
+data_struct! {
+    pub struct TierFile {
+        pub name: String,
+        pub from: Sourced,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DataFile {
-    pub format: u32,
-    pub game: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub about: Option<String>,
-    pub rules: RulesFile,
-    pub citizens_per_supply: BTreeMap<String, Sourced>,
-    pub deck_sizes: BTreeMap<String, Sourced>,
-    pub income: BTreeMap<String, Sourced>,
-    pub kingdoms: Vec<KingdomFile>,
-    pub viking_cards: Vec<VikingFile>,
-    pub levels: Vec<LevelFile>,
-    pub tiers: Vec<TierFile>,
-    pub cards: Vec<CardFile>,
+data_file! {
+    pub struct DataFile {
+        pub rules: RulesFile,
+        pub citizens_per_supply: BTreeMap<String, Sourced>,
+        pub deck_sizes: BTreeMap<String, Sourced>,
+        pub income: BTreeMap<String, Sourced>,
+        pub kingdoms: Vec<KingdomFile>,
+        pub viking_cards: Vec<VikingFile>,
+        pub levels: Vec<LevelFile>,
+        pub tiers: Vec<TierFile>,
+        pub cards: Vec<CardFile>,
+    }
 }
 
 /// One card, compiled.
@@ -322,7 +307,6 @@ impl ComponentData for Data {
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         let g = |name: &str, s: &Sourced, lo: u32, hi: u32| s.within(&format!("rules.{name}"), lo, hi);
         let rules = Rules {

@@ -3,23 +3,11 @@
 //! playthroughs of every configuration from the start are shared (`tests/golden.rs`).
 //! Rewrite the files with `scripts/regenerate-golden.sh` after a deliberate rules change.
 
-use std::path::Path;
-use std::sync::Arc;
+use serde_json::json;
 
-use serde_json::{json, Map, Value};
-
-use crate::engine::prelude::*;
-use crate::harness::golden::{check, position_file, seed, BOARD_EVERY};
-use crate::harness::playthrough::playthrough_from;
+use crate::harness::golden::{check_edges, Edge};
 
 use super::Norsewind;
-
-/// An edge position: its name in the file name, the game's options and the setup description.
-struct Edge {
-    name: &'static str,
-    options: Value,
-    description: Value,
-}
 
 fn edges() -> Vec<Edge> {
     vec![
@@ -40,6 +28,7 @@ fn edges() -> Vec<Edge> {
                     {"coins": 0}
                 ]
             }),
+            scores: None,
         },
         // The solo game at level 7, the castle display full (4) and the Vikings about to
         // take a church.
@@ -53,24 +42,12 @@ fn edges() -> Vec<Edge> {
                 "vikings": {"sides": ["red", "red", "red", "red"], "rows": [["farm-2"], [], ["inn-1"], []], "ship": 2},
                 "players": [{"coins": 6, "kingdoms": [{"buildings": ["ship-1"]}]}]
             }),
+            scores: None,
         },
     ]
 }
 
 #[test]
 fn golden_playthroughs_from_edge_positions() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut errors = Vec::new();
-    for edge in edges() {
-        let options: Map<String, Value> = edge.options.as_object().unwrap().clone();
-        let game = Arc::new(Norsewind::load(&options).unwrap());
-        let state = game.setup(&edge.description).unwrap_or_else(|e| panic!("{}: {e}", edge.name));
-        let seats = game.spec().players;
-        let file = position_file(Norsewind::NAME, seats, &options, Norsewind::OPTIONS, edge.name);
-        let text = playthrough_from(Arc::clone(&game), state, seed(seats), BOARD_EVERY);
-        if let Err(e) = check(root, Norsewind::NAME, &file, &text) {
-            errors.push(e);
-        }
-    }
-    assert!(errors.is_empty(), "{}", errors.join("\n\n"));
+    check_edges::<Norsewind>(edges(), |_, _, _| {});
 }

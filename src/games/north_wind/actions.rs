@@ -57,32 +57,3 @@ pub fn base_name(a: Action) -> String {
         _ => format!("action-{a}"),
     }
 }
-
-/// Where the generation of a card's options writes: a list of them, or a probe that only
-/// asks whether the card offers anything (which stops at the first option).
-pub(crate) trait Options {
-    /// Records an option; returns true when generation may stop.
-    fn offer(&mut self, a: Action) -> bool;
-}
-
-/// The list: legal-action generation writes into the caller's reused buffer (no allocation
-/// once it has grown to the largest list, 36 ids).
-impl Options for Vec<Action> {
-    #[inline]
-    fn offer(&mut self, a: Action) -> bool {
-        self.push(a);
-        false
-    }
-}
-
-/// The probe: true once any option was offered.
-#[derive(Default)]
-pub(crate) struct AnyOption(pub bool);
-
-impl Options for AnyOption {
-    #[inline]
-    fn offer(&mut self, _: Action) -> bool {
-        self.0 = true;
-        true
-    }
-}

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::data::{is_zero, per_player_count, within, ComponentData};
+use crate::engine::data::{data_file, is_zero, per_player_count, sourced_record, sourced_values, within, ComponentData};
 pub use crate::engine::data::{Source, Sourced};
 use crate::engine::{EngineError, Result};
 
@@ -28,35 +28,35 @@ pub const RUN_LEN: usize = 9;
 pub const MAX_CONTRACTS: usize = 16;
 pub const MAX_CARDS: usize = 32;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RulesFile {
-    pub sea_card_stacks: Sourced,
-    pub starting_gold: Sourced,
-    pub gold_total: Sourced,
-    pub starting_trade_letters: Sourced,
-    pub trade_letters_max_held: Sourced,
-    pub trade_letters_total: Sourced,
-    pub crew_per_player: Sourced,
-    pub cannons_per_player: Sourced,
-    pub starting_cannons: Sourced,
-    pub starting_sail_level: Sourced,
-    pub max_sail_level: Sourced,
-    pub hold_slots: Sourced,
-    pub max_goods_per_kind: Sourced,
-    pub prison_slots: Sourced,
-    pub goods_per_kind: Sourced,
-    pub pirate_captains: Sourced,
-    pub actions_per_voyage: Sourced,
-    pub poor_income: Sourced,
-    pub treasurer_income: Sourced,
-    pub shipwreck_gold: Sourced,
-    pub trading_port_max_units: Sourced,
-    pub pirate_toll: Sourced,
-    pub treasure_gold: Sourced,
-    pub full_prison_gold: Sourced,
-    pub bookkeeper_bonus: Sourced,
-    pub boatswain_transactions: Sourced,
+sourced_values! {
+    pub struct RulesFile {
+        sea_card_stacks,
+        starting_gold,
+        gold_total,
+        starting_trade_letters,
+        trade_letters_max_held,
+        trade_letters_total,
+        crew_per_player,
+        cannons_per_player,
+        starting_cannons,
+        starting_sail_level,
+        max_sail_level,
+        hold_slots,
+        max_goods_per_kind,
+        prison_slots,
+        goods_per_kind,
+        pirate_captains,
+        actions_per_voyage,
+        poor_income,
+        treasurer_income,
+        shipwreck_gold,
+        trading_port_max_units,
+        pirate_toll,
+        treasure_gold,
+        full_prison_gold,
+        bookkeeper_bonus,
+        boatswain_transactions,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,44 +80,38 @@ pub enum GoodFile {
     Wine,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CardFile {
-    pub name: String,
-    pub kind: CardKindFile,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub good: Option<GoodFile>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub price: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub port: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub count: Option<u32>,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct CardFile {
+        pub name: String,
+        pub kind: CardKindFile,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub good: Option<GoodFile>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub price: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub port: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub count: Option<u32>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ContractFile {
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub grain: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub fish: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub salt: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub wood: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub wine: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub gold: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub captains: u32,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct ContractFile {
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub grain: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub fish: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub salt: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub wood: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub wine: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub gold: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub captains: u32,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -127,16 +121,13 @@ pub enum EventFaceKind {
     Pirates,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EventFaceFile {
-    pub face: EventFaceKind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strength: Option<u32>,
-    pub count: u32,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct EventFaceFile {
+        pub face: EventFaceKind,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub strength: Option<u32>,
+        pub count: u32,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,29 +138,22 @@ pub enum CombatFaceKind {
     Miss,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CombatFaceFile {
-    pub face: CombatFaceKind,
-    pub count: u32,
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+sourced_record! {
+    pub struct CombatFaceFile {
+        pub face: CombatFaceKind,
+        pub count: u32,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DataFile {
-    pub format: u32,
-    pub game: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub about: Option<String>,
-    pub rules: RulesFile,
-    pub victory_tokens: BTreeMap<String, Sourced>,
-    pub sea_cards: Vec<CardFile>,
-    pub contracts: BTreeMap<String, Vec<ContractFile>>,
-    pub event_die: Vec<EventFaceFile>,
-    pub combat_die: Vec<CombatFaceFile>,
+data_file! {
+    pub struct DataFile {
+        pub rules: RulesFile,
+        pub victory_tokens: BTreeMap<String, Sourced>,
+        pub sea_cards: Vec<CardFile>,
+        pub contracts: BTreeMap<String, Vec<ContractFile>>,
+        pub event_die: Vec<EventFaceFile>,
+        pub combat_die: Vec<CombatFaceFile>,
+    }
 }
 
 /// What a sea card does.
@@ -281,6 +265,24 @@ pub struct Data {
     pub tokens: BTreeMap<usize, u8>,
 }
 
+/// The faces of the die at `section`, each read by `face` into its outcome and count: every
+/// count in 1..=100, no outcome twice, and at least one face.
+fn die_faces<F, O: PartialEq>(section: &str, faces: &[F], mut face: impl FnMut(usize, &F) -> Result<(O, u32)>) -> Result<Vec<(O, u32)>> {
+    let mut out = Vec::new();
+    for (i, f) in faces.iter().enumerate() {
+        let (o, count) = face(i, f)?;
+        within(format!("{section}[{i}].count"), count, 1, 100)?;
+        if out.iter().any(|(x, _)| *x == o) {
+            return Err(EngineError::data(format!("{section}[{i}]"), "the same face twice: add up the counts"));
+        }
+        out.push((o, count));
+    }
+    if out.is_empty() {
+        return Err(EngineError::data(section, "the die needs faces"));
+    }
+    Ok(out)
+}
+
 impl ComponentData for Data {
     type File = DataFile;
     const SHIPPED: &'static str = include_str!("data.json");
@@ -291,7 +293,6 @@ impl ComponentData for Data {
     }
 
     fn compile(file: DataFile) -> Result<Data> {
-        Self::check_header(file.format, &file.game)?;
         let r = &file.rules;
         if r.sea_card_stacks.value != 3 {
             return Err(EngineError::data("rules.sea_card_stacks.value", "North Wind has exactly 3 stacks, one per destination port"));
@@ -512,8 +513,7 @@ impl ComponentData for Data {
         }
 
         // Dice.
-        let mut event_faces = Vec::new();
-        for (i, e) in file.event_die.iter().enumerate() {
+        let event_faces = die_faces("event_die", &file.event_die, |i, e| {
             let o = match (e.face, e.strength) {
                 (EventFaceKind::Treasure, None) => EventOutcome::Treasure,
                 (EventFaceKind::Treasure, Some(_)) => {
@@ -524,31 +524,16 @@ impl ComponentData for Data {
                     return Err(EngineError::data(format!("event_die[{i}].strength"), "a pirates face needs a strength in 1..=8"))
                 }
             };
-            within(format!("event_die[{i}].count"), e.count, 1, 100)?;
-            if event_faces.iter().any(|(x, _)| *x == o) {
-                return Err(EngineError::data(format!("event_die[{i}]"), "the same face twice: add up the counts"));
-            }
-            event_faces.push((o, e.count));
-        }
-        if event_faces.is_empty() {
-            return Err(EngineError::data("event_die", "the die needs faces"));
-        }
-        let mut combat_faces = Vec::new();
-        for (i, e) in file.combat_die.iter().enumerate() {
+            Ok((o, e.count))
+        })?;
+        let combat_faces = die_faces("combat_die", &file.combat_die, |_, e| {
             let o = match e.face {
                 CombatFaceKind::Hit => CombatOutcome::Hit,
                 CombatFaceKind::Double => CombatOutcome::Double,
                 CombatFaceKind::Miss => CombatOutcome::Miss,
             };
-            within(format!("combat_die[{i}].count"), e.count, 1, 100)?;
-            if combat_faces.iter().any(|(x, _)| *x == o) {
-                return Err(EngineError::data(format!("combat_die[{i}]"), "the same face twice: add up the counts"));
-            }
-            combat_faces.push((o, e.count));
-        }
-        if combat_faces.is_empty() {
-            return Err(EngineError::data("combat_die", "the die needs faces"));
-        }
+            Ok((o, e.count))
+        })?;
         let event_total = event_faces.iter().map(|f| f.1).sum();
         let combat_total = combat_faces.iter().map(|f| f.1).sum();
         let card_kind = card_type.iter().map(|&t| types[t as usize].kind).collect();

@@ -4,27 +4,11 @@
 //! Each position is a setup description; its stacks are dealt by chance from the seed.
 //! Rewrite the files with `scripts/regenerate-golden.sh` after a deliberate rules change.
 
-use std::path::Path;
-use std::sync::Arc;
+use serde_json::{json, Value};
 
-use serde_json::{json, Map, Value};
-
-use crate::engine::GameState;
-use crate::harness::golden::{check, position_file, seed, BOARD_EVERY};
-use crate::harness::playthrough::playthrough_from;
-use crate::engine::prelude::*;
+use crate::harness::golden::{check_edges, Edge};
 
 use super::NorthWind;
-
-/// An edge position: its name in the file name, the game's options (the player count, and
-/// any configuration option off its default), the setup description, and the tokens each
-/// player has placed in it (checked, so the description says what it means).
-struct Edge {
-    name: &'static str,
-    options: Value,
-    description: Value,
-    placed: Vec<f64>,
-}
 
 /// Four players (8 tokens each): every column tied at the top, so the next contract in any
 /// column brings its majority too; three ships one crew member from the full crew bonus.
@@ -45,6 +29,7 @@ fn tokens_nearly_out() -> Value {
     })
 }
 
+/// The edge positions; a position's scores are the tokens each player has placed in it.
 fn edges() -> Vec<Edge> {
     // The tokens running short with the 90-gold bank (ruling 13) holding 2 of them: the
     // ships hold 30, 25, 20 and 13.
@@ -53,12 +38,12 @@ fn edges() -> Vec<Edge> {
         ship["gold"] = json!(gold);
     }
     vec![
-        Edge { name: "tokens-nearly-out", options: json!({"players": 4}), description: tokens_nearly_out(), placed: vec![6.0, 5.0, 6.0, 5.0] },
+        Edge { name: "tokens-nearly-out", options: json!({"players": 4}), description: tokens_nearly_out(), scores: Some(vec![6.0, 5.0, 6.0, 5.0]) },
         Edge {
             name: "tokens-nearly-out",
             options: json!({"players": 4, "gold": "limited"}),
             description: short_of_both,
-            placed: vec![6.0, 5.0, 6.0, 5.0],
+            scores: Some(vec![6.0, 5.0, 6.0, 5.0]),
         },
         // Three players with the 90-gold bank (ruling 13): the ships hold 88, the bank 2.
         // P0, first on turn, has 1 gold and a full hold whose goods sell for more than the
@@ -76,7 +61,7 @@ fn edges() -> Vec<Edge> {
                 ],
                 "contracts": {"Northcape": [1]}
             }),
-            placed: vec![0.0, 2.0, 0.0],
+            scores: Some(vec![0.0, 2.0, 0.0]),
         },
         // Four players: the prisons hold 7 of the 8 pirate captains, the ships are armed
         // (gunners, 3 and 4 cannons) and Trutzhaven's open contract asks for a captain.
@@ -92,7 +77,7 @@ fn edges() -> Vec<Edge> {
                 ],
                 "contracts": {"Trutzhaven": [0, 1]}
             }),
-            placed: vec![1.0, 1.0, 0.0, 0.0],
+            scores: Some(vec![1.0, 1.0, 0.0, 0.0]),
         },
         // Two players (10 tokens): P0 has placed 9 and P1 8; P1, with 3 crew members and 2
         // trade letters, can place his last tokens on P0's turn.
@@ -110,30 +95,16 @@ fn edges() -> Vec<Edge> {
                     "Olesand": [0, 1, 1, 1, 1]
                 }
             }),
-            placed: vec![9.0, 8.0],
+            scores: Some(vec![9.0, 8.0]),
         },
     ]
 }
 
 #[test]
 fn golden_playthroughs_from_edge_positions() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut errors = Vec::new();
-    for edge in edges() {
-        let options: Map<String, Value> = edge.options.as_object().unwrap().clone();
-        let game = Arc::new(NorthWind::load(&options).unwrap());
-        let state = game.setup(&edge.description).unwrap_or_else(|e| panic!("{}: {e}", edge.name));
-        let scores = GameState::from_parts(Arc::clone(&game), state.clone(), crate::engine::rng::rng_from_seed(0), true).scores();
-        assert_eq!(scores, edge.placed, "{}: tokens placed", edge.name);
+    check_edges::<NorthWind>(edges(), |edge, game, state| {
         if game.limited_gold {
             assert_eq!(state.supply_gold, 2, "{}: the bank is nearly empty", edge.name);
         }
-        let seats = game.spec().players;
-        let file = position_file(NorthWind::NAME, seats, &options, NorthWind::OPTIONS, edge.name);
-        let text = playthrough_from(Arc::clone(&game), state, seed(seats), BOARD_EVERY);
-        if let Err(e) = check(root, NorthWind::NAME, &file, &text) {
-            errors.push(e);
-        }
-    }
-    assert!(errors.is_empty(), "{}", errors.join("\n\n"));
+    });
 }

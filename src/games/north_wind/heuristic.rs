@@ -11,7 +11,7 @@
 //! no room for costs `ROOM`: a hold full of goods nobody asks for blocks the player's own
 //! contracts, and throwing one overboard to make room is then worth it.
 
-use crate::engine::outcome::tanh_margins;
+use crate::engine::outcome::returns_or_margins;
 use crate::engine::prelude::*;
 
 use super::state::{Phase, Ship, State};
@@ -131,14 +131,6 @@ impl Evaluate for NorthWind {
     /// spare goods, captains and gold, crew, cannons, sail, letters); each player's value is
     /// tanh of the margin over the best opponent, three tokens wide.
     fn evaluate(&self, state: &State, out: &mut [f64]) {
-        if state.phase == Phase::GameOver {
-            self.returns(state, out);
-            return;
-        }
-        let mut h = [0.0f64; 4];
-        for (p, hp) in h.iter_mut().enumerate().take(self.players) {
-            *hp = self.position_value(state, p);
-        }
-        tanh_margins(&h[..self.players], 3.0, out);
+        returns_or_margins(self, state, state.phase == Phase::GameOver, self.players, 3.0, out, |p| self.position_value(state, p));
     }
 }

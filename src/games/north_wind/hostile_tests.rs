@@ -11,13 +11,10 @@ use serde_json::{json, Map, Value};
 
 use super::{Data, NorthWind};
 use crate::engine::data::ComponentData;
-use crate::engine::{DynGame, DynState, EngineError, GameDefinition};
+use crate::engine::{DynGame, EngineError, GameDefinition};
 use crate::games::{load, load_json};
+use crate::harness::hostile::{check_edits_refused, check_flipped_bits, state_format, Edit};
 use crate::harness::positions::{finished, midgame};
-use crate::harness::triage::{run_checked, Outcome};
-
-/// An edit of a saved state's or a data file's JSON.
-type Edit = Box<dyn Fn(&mut Value)>;
 
 fn options(v: Value) -> Map<String, Value> {
     v.as_object().expect("an object").clone()
@@ -26,14 +23,6 @@ fn options(v: Value) -> Map<String, Value> {
 /// North Wind with these options.
 fn game(v: Value) -> Arc<dyn DynGame> {
     load(NorthWind::NAME, &options(v)).unwrap()
-}
-
-fn state_format(r: Result<Box<dyn DynState>, EngineError>) -> String {
-    match r {
-        Err(EngineError::StateFormat(m)) => m,
-        Err(e) => panic!("wrong kind of error: {e:?}"),
-        Ok(_) => panic!("a hostile saved state loaded"),
-    }
 }
 
 // ----- saved states ------------------------------------------------------------------------
@@ -55,38 +44,18 @@ fn inconsistent_north_wind_states_are_rejected_naming_the_problem() {
         ("unknown key", Box::new(|v| v["state"]["colour"] = json!(1)), "field `state.colour`: unknown field"),
         ("winner", Box::new(|v| v["state"]["winner"] = json!(7)), "disagree"),
     ];
-    for (what, edit, needle) in cases {
-        let mut w = v.clone();
-        edit(&mut w);
-        let r = g.state_from_json(&w.to_string());
-        let m = state_format(r);
-        assert!(m.contains(needle), "{what}: {m}");
-    }
+    check_edits_refused(&*g, &v, cases);
     // Flipping any single bit of the binary form never panics and either fails or gives a
     // state that validates and plays (the fuzz target state_bytes does this at random).
-    let bytes = s.to_bytes();
-    for i in 0..bytes.len() {
-        for bit in [0x01u8, 0x80] {
-            let mut b = bytes.clone();
-            b[i] ^= bit;
-            let outcome = run_checked(|| {
-                match g.state_from_bytes(&b) {
-                    Err(EngineError::StateFormat(_)) => {}
-                    Err(e) => return Err(format!("wrong kind of error {e:?}")),
-                    Ok(mut t) => {
-                        let again = g.state_from_json(&t.to_json()).map_err(|e| format!("loaded state: {e}"))?;
-                        assert!(again.equals(&*t));
-                        if let Some(&a) = t.legal_actions().first() {
-                            t.apply(a).map_err(|e| e.to_string())?;
-                            g.state_from_json(&t.to_json()).map_err(|e| format!("a state reached from a loaded state: {e}"))?;
-                        }
-                    }
-                }
-                Ok(())
-            });
-            assert_eq!(outcome, Outcome::Passed, "byte {i} ^ {bit:#x}");
+    check_flipped_bits(&*g, &s.to_bytes(), "", |mut t| {
+        let again = g.state_from_json(&t.to_json()).map_err(|e| format!("loaded state: {e}"))?;
+        assert!(again.equals(&*t));
+        if let Some(&a) = t.legal_actions().first() {
+            t.apply(a).map_err(|e| e.to_string())?;
+            g.state_from_json(&t.to_json()).map_err(|e| format!("a state reached from a loaded state: {e}"))?;
         }
-    }
+        Ok(())
+    });
 }
 
 fn json_state(game: &Arc<dyn DynGame>, seed: u64, explicit: bool, moves: usize) -> Value {

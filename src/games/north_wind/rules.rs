@@ -1,6 +1,7 @@
 //! The rules of North Wind: legal moves, state transitions and chance.
 //! Section names in comments are the rulebook's.
 
+use crate::engine::offers::{AnyOffer, Offers};
 use crate::engine::rng::{below, Rng};
 use crate::engine::{Action, Actor, GameSpec};
 use crate::engine::prelude::*;
@@ -228,14 +229,14 @@ impl NorthWind {
 
     /// Whether player `p` could use `card` at all (an early-exit run of `card_options`).
     fn card_offers_anything(&self, s: &State, p: usize, card: u8) -> bool {
-        let mut any = AnyOption::default();
+        let mut any = AnyOffer::default();
         self.card_options(s, p, card, &mut any);
         any.0
     }
 
     /// Options for using `card` (not counting PASS), for player `p` (the active player or a
     /// trade-letter user), in increasing id order; generation stops when `out` says so.
-    pub(crate) fn card_options(&self, s: &State, p: usize, card: u8, out: &mut impl Options) {
+    pub(crate) fn card_options(&self, s: &State, p: usize, card: u8, out: &mut impl Offers) {
         let r = &self.data.rules;
         let ship = &s.ships[p];
         macro_rules! offer {
@@ -303,12 +304,12 @@ impl NorthWind {
     }
 
     /// Offers a jettison of each good aboard; true when generation may stop.
-    fn push_jettisons(&self, ship: &Ship, out: &mut impl Options) -> bool {
+    fn push_jettisons(&self, ship: &Ship, out: &mut impl Offers) -> bool {
         (0..5).any(|g| ship.goods[g] > 0 && out.offer(JETTISON + g as Action))
     }
 
     /// Merchant trades; `first` is the first trade of this use when a boatswain trades again.
-    fn merchant_options(&self, s: &State, p: usize, price: u32, first: Option<Action>, out: &mut impl Options) {
+    fn merchant_options(&self, s: &State, p: usize, price: u32, first: Option<Action>, out: &mut impl Offers) {
         let ship = &s.ships[p];
         let (first_buy, first_sell) = match first {
             Some(a) if (MERCHANT_BUY..MERCHANT_BUY + 5).contains(&a) => (Some(a - MERCHANT_BUY), None),
@@ -368,7 +369,7 @@ impl NorthWind {
 
     // ----- legal actions ----------------------------------------------------------------
 
-    pub(crate) fn boatswain_options(&self, s: &State, out: &mut impl Options) {
+    pub(crate) fn boatswain_options(&self, s: &State, out: &mut impl Offers) {
         if let Kind::Merchant { price } = self.data.kind(s.voyage.current) {
             self.merchant_options(s, s.voyage.decider as usize, price as u32, Some(s.voyage.first_trade as Action), out);
         }
@@ -495,7 +496,7 @@ impl NorthWind {
                     s.voyage.first_trade = a as u8;
                 }
                 if s.ships[p].has(BOATSWAIN) && s.voyage.trades < r.boatswain_transactions {
-                    let mut any = AnyOption::default();
+                    let mut any = AnyOffer::default();
                     self.merchant_options(s, p, price as u32, Some(s.voyage.first_trade as Action), &mut any);
                     if any.0 {
                         s.phase = Phase::Boatswain;

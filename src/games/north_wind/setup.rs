@@ -5,6 +5,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+use crate::engine::offers::AnyOffer;
 use crate::engine::{field_errors, Action, EngineError, Result};
 use crate::engine::prelude::*;
 
@@ -186,7 +187,7 @@ impl NorthWind {
                     && (v.decider as usize) < n && v.current != NONE && (v.current as usize) < cards
                     && v.jettisoned <= r.hold_slots,
                     "goods thrown overboard outside a purchase");
-                let mut any = super::actions::AnyOption::default();
+                let mut any = AnyOffer::default();
                 if s.phase == Phase::Boatswain {
                     self.boatswain_options(s, &mut any);
                 } else {
