@@ -284,18 +284,9 @@ mod tests {
 
     type St = GameState<Nauticus>;
 
-    /// "buy hull parts" on space 4 (bonus 2 victory points, prices 0/1/3/2); the turntable
-    /// points to space 2, so space 4 has 2 blue workers.
-    const LAYOUT: [&str; 8] = [
-        "withdraw money",
-        "transport",
-        "deliver goods",
-        "buy hull parts",
-        "buy masts",
-        "buy sails",
-        "buy goods",
-        "score the crowns",
-    ];
+    // The rule tests' layout: "buy hull parts" on space 4 (bonus 2 victory points, prices
+    // 0/1/3/2); the turntable points to space 2, so space 4 has 2 blue workers.
+    use crate::games::nauticus::tests::LAYOUT;
 
     fn position(players: Value) -> St {
         let g = Arc::new(super::super::tests::game(2));
