@@ -100,8 +100,40 @@ def _state_from_bytes(config_json: str, data: bytes) -> State: ...
 def _check_panic_guard(message: str, detach: bool = False) -> None: ...
 @final
 class Game:
+    # Generated from the lists in src/engine/dynamic.rs (`game_fields!`, `state_methods!`): edit
+    # them there, then run `TRADEWINDS_STUBS=write cargo test --lib stubs_match` to rewrite this block.
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The game's name, one of `tradewinds.GAMES`."""
+    @property
+    def players(self) -> int:
+        """Seats: the players who decide (1 to 5)."""
+    @property
+    def opponents(self) -> list[str]:
+        """Opponents that are not seats (a solo game's Vikings, automa players), by name: the
+        game moves them; they have rows in the score report but no returns or observations."""
+    @property
+    def tiers(self) -> list[str]:
+        """Reward tiers or difficulty goals a result can reach, lowest first (often none)."""
+    @property
+    def num_distinct_actions(self) -> int:
+        """Player actions lie in `range(num_distinct_actions)`."""
+    @property
+    def max_chance_outcomes(self) -> int:
+        """Chance outcomes lie in `range(max_chance_outcomes)`."""
+    @property
+    def max_game_length(self) -> int:
+        """No game lasts longer than this many moves (decisions plus chance outcomes)."""
+    @property
+    def zero_sum(self) -> bool:
+        """Whether the returns of every finished game add up to zero."""
+    @property
+    def min_return(self) -> float:
+        """The smallest return a player can get."""
+    @property
+    def max_return(self) -> float:
+        """The largest return a player can get."""
+    # End of the generated block.
     @property
     def title(self) -> str: ...
     @property
@@ -109,27 +141,9 @@ class Game:
     @property
     def notation(self) -> str: ...
     @property
-    def players(self) -> int: ...
-    @property
-    def opponents(self) -> list[str]: ...
-    @property
-    def tiers(self) -> list[str]: ...
-    @property
     def state_format(self) -> int: ...
     @property
     def options(self) -> dict[str, Any]: ...
-    @property
-    def num_distinct_actions(self) -> int: ...
-    @property
-    def max_chance_outcomes(self) -> int: ...
-    @property
-    def max_game_length(self) -> int: ...
-    @property
-    def zero_sum(self) -> bool: ...
-    @property
-    def min_return(self) -> float: ...
-    @property
-    def max_return(self) -> float: ...
     @property
     def observation_tensor_shape(self) -> tuple[int, ...]: ...
     def observation_bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
@@ -158,8 +172,8 @@ class Game:
 
 @final
 class State:
-    # Generated from `state_methods!` (src/engine/dynamic.rs): edit the list there, then
-    # run `TRADEWINDS_STUBS=write cargo test --lib stubs_match` to rewrite this block.
+    # Generated from the lists in src/engine/dynamic.rs (`game_fields!`, `state_methods!`): edit
+    # them there, then run `TRADEWINDS_STUBS=write cargo test --lib stubs_match` to rewrite this block.
     @property
     def current_player(self) -> int:
         """The player to act, `CHANCE` (-1) at a chance node or `TERMINAL` (-4) at the end
@@ -203,6 +217,8 @@ class State:
     def winners(self) -> list[int]:
         """The winning seats at the end (empty before, when the game was truncated, and when no
         seat won: see `score_report().winner_names` for who or what did)."""
+    def score_report(self) -> ScoreReport:
+        """The score broken down by scoring category."""
     def to_json(self) -> str:
         """The state as JSON text (load it with `Game.state_from_json`)."""
     def render(self) -> str:
@@ -213,7 +229,7 @@ class State:
         shows)` pairs; empty for a game without any."""
     def string_to_action(self, text: str) -> int:
         """The legal action named `text` (exact, or ignoring case and surrounding spaces)."""
-    # End of the generated methods.
+    # End of the generated block.
     @property
     def game(self) -> Game: ...
     def legal_actions(self) -> list[int]: ...
@@ -224,7 +240,6 @@ class State:
     def clone(self) -> State: ...
     def __copy__(self) -> State: ...
     def __deepcopy__(self, memo: object) -> State: ...
-    def score_report(self) -> ScoreReport: ...
     def score_record(self) -> _ScoreRecord: ...
     def observation_string(self, player: int) -> str: ...
     def to_svg(self, observer: int | Literal["table"] | None = None) -> str: ...

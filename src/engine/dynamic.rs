@@ -8,7 +8,7 @@ use super::agents::{choose, AgentScratch, AgentSpec};
 use super::error::{EngineError, Result};
 use super::game::{Action, Actor, Game, GameSpec};
 use super::record::{LogEntry, Record};
-use super::report::{ScoreRecord, ScoreReport};
+use super::report::ScoreRecord;
 use super::rng::{rng_from_seed, Rng};
 use super::simulate::{replay_game, simulate_agents, simulate_run, Progress, SimulationResult};
 use super::state::GameState;
@@ -78,7 +78,7 @@ pub trait DynGame: Send + Sync {
 /// and `fallible` methods return the engine's `Result` (their errors go through the bindings'
 /// one error mapping). A method whose Python form needs more than a direct conversion (a seat
 /// checked against the player count, a new `State`, a numpy array, bytes) is written by hand
-/// on both sides instead (docs/embedding.md, "Bindings from one list").
+/// on both sides instead (docs/engine-contract.md, section 12).
 macro_rules! state_methods {
     ($callback:ident $($extra:tt)*) => {
         $callback! {
@@ -121,6 +121,8 @@ macro_rules! state_methods {
                 /// The winning seats at the end (empty before, when the game was truncated, and when no
                 /// seat won: see `score_report().winner_names` for who or what did).
                 fn winners(&self) -> Vec<usize> => "list[int]";
+                /// The score broken down by scoring category.
+                fn score_report(&self) -> $crate::engine::ScoreReport => "ScoreReport";
                 /// The state as JSON text (load it with `Game.state_from_json`).
                 fn to_json(&self) -> String => "str";
                 /// The whole table as an omniscient spectator sees it, hidden cards included (for
@@ -139,6 +141,55 @@ macro_rules! state_methods {
 }
 #[cfg_attr(not(feature = "python"), allow(unused_imports))]
 pub(crate) use state_methods;
+
+/// The game's properties declared once: each entry names a [`GameSpec`] field, its type, its
+/// Python type and its doc. From this list the Python class `Game` gets a property of the same
+/// name that returns the field (`src/python/game.rs`), and `_core.pyi` its stub (which
+/// `stubs_match_the_state_methods` below compares). Called like [`state_methods!`].
+#[cfg_attr(not(any(feature = "python", test)), allow(unused_macros))]
+macro_rules! game_fields {
+    ($callback:ident $($extra:tt)*) => {
+        $callback! {
+            $($extra)*
+            fields {
+                /// The game's name, one of `tradewinds.GAMES`.
+                name: &'static str => "str";
+                /// Seats: the players who decide (1 to 5).
+                players: usize => "int";
+                /// Opponents that are not seats (a solo game's Vikings, automa players), by name: the
+                /// game moves them; they have rows in the score report but no returns or observations.
+                opponents: Vec<String> => "list[str]";
+                /// Reward tiers or difficulty goals a result can reach, lowest first (often none).
+                tiers: Vec<String> => "list[str]";
+                /// Player actions lie in `range(num_distinct_actions)`.
+                num_distinct_actions: usize => "int";
+                /// Chance outcomes lie in `range(max_chance_outcomes)`.
+                max_chance_outcomes: usize => "int";
+                /// No game lasts longer than this many moves (decisions plus chance outcomes).
+                max_game_length: usize => "int";
+                /// Whether the returns of every finished game add up to zero.
+                zero_sum: bool => "bool";
+                /// The smallest return a player can get.
+                min_return: f64 => "float";
+                /// The largest return a player can get.
+                max_return: f64 => "float";
+            }
+        }
+    };
+}
+#[cfg_attr(not(feature = "python"), allow(unused_imports))]
+pub(crate) use game_fields;
+
+/// `game_fields!`'s callback for the engine: the stubs of the listed properties.
+#[cfg(test)]
+macro_rules! game_stubs {
+    (fields { $( $(#[doc = $doc:literal])* $field:ident: $ty:ty => $py:literal; )* }) => {
+        /// The stubs of the listed properties of `Game`, in the list's order.
+        const GAME_STUBS: &[Stub] = &[
+            $( Stub { name: stringify!($field), property: true, params: &[], returns: $py, doc: &[$($doc),*] }, )*
+        ];
+    };
+}
 
 /// `state_methods!`'s callback for the engine: the trait [`DynState`] and its implementation
 /// for every [`GameState`], each with the hand-written items given first (`{ trait items }
@@ -167,7 +218,7 @@ macro_rules! dyn_state {
             $( fn $f(&self $(, $fa: $fat)*) -> Result<$fret> { GameState::$f(self $(, $fa)*) } )*
         }
 
-        /// One Python method of `State` as its stub declares it.
+        /// One Python method or property as its stub declares it.
         #[cfg(test)]
         pub(crate) struct Stub {
             pub name: &'static str,
@@ -201,7 +252,6 @@ state_methods! {
         fn action_to_string(&self, action: Action) -> String;
         /// The move as seat `observer` sees it (see [`crate::engine::Game::action_string_for`]).
         fn action_string_for(&self, action: Action, observer: usize) -> Result<String>;
-        fn score_report(&self) -> ScoreReport;
         /// The score report's numbers as `simulate` records them (see [`crate::engine::View::score_record`]).
         fn score_record(&self) -> ScoreRecord;
         fn observation_string(&self, player: usize) -> Result<String>;
@@ -258,9 +308,6 @@ state_methods! {
         }
         fn action_string_for(&self, action: Action, observer: usize) -> Result<String> {
             GameState::action_string_for(self, action, observer)
-        }
-        fn score_report(&self) -> ScoreReport {
-            GameState::score_report(self)
         }
         fn score_record(&self) -> ScoreRecord {
             GameState::score_record(self)
@@ -382,47 +429,58 @@ impl<G: Game> DynGame for Handle<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::STATE_STUBS;
+    use super::{Stub, STATE_STUBS};
 
-    const BEGIN: &str = "    # Generated from `state_methods!` (src/engine/dynamic.rs): edit the list there, then\n    # run `TRADEWINDS_STUBS=write cargo test --lib stubs_match` to rewrite this block.\n";
-    const END: &str = "    # End of the generated methods.\n";
+    game_fields!(game_stubs);
 
-    /// The stub block of the listed methods, as `class State` in `_core.pyi` holds it.
-    fn generated() -> String {
+    const BEGIN: &str = "    # Generated from the lists in src/engine/dynamic.rs (`game_fields!`, `state_methods!`): edit\n    # them there, then run `TRADEWINDS_STUBS=write cargo test --lib stubs_match` to rewrite this block.\n";
+    const END: &str = "    # End of the generated block.\n";
+
+    /// The stub block of `stubs`, as a class of `_core.pyi` holds it.
+    fn generated(stubs: &[Stub]) -> String {
         let mut out = String::from(BEGIN);
-        for stub in STATE_STUBS {
+        for stub in stubs {
             if stub.property {
                 out.push_str("    @property\n");
             }
             let params: String = stub.params.iter().map(|(name, ty)| format!(", {name}: {ty}")).collect();
             out.push_str(&format!("    def {}(self{params}) -> {}:\n", stub.name, stub.returns));
             let doc: Vec<&str> = stub.doc.iter().map(|line| line.strip_prefix(' ').unwrap_or(line)).collect();
-            assert!(!doc.is_empty(), "state method {} has no doc", stub.name);
+            assert!(!doc.is_empty(), "{} has no doc", stub.name);
             out.push_str(&format!("        \"\"\"{}\"\"\"\n", doc.join("\n        ")));
         }
         out.push_str(END);
         out
     }
 
-    /// `_core.pyi` declares the listed state methods exactly as the list does (so the stubs,
-    /// which `mypy.stubtest` checks against the extension, cannot drift from the bindings).
+    /// `_core.pyi` declares the listed methods of `State` and properties of `Game` exactly as
+    /// the lists do (so the stubs, which `mypy.stubtest` checks against the extension, cannot
+    /// drift from the bindings).
     #[test]
     fn stubs_match_the_state_methods() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/python/tradewinds/_core.pyi");
-        let text = std::fs::read_to_string(path).unwrap();
-        let start = text.find(BEGIN).expect("_core.pyi has no block of generated state methods");
-        let end = start + text[start..].find(END).expect("the generated block of _core.pyi has no end") + END.len();
-        let want = generated();
-        if text[start..end] == want {
+        let mut text = std::fs::read_to_string(path).unwrap();
+        let mut differ = Vec::new();
+        for (class, stubs) in [("class Game:\n", GAME_STUBS), ("class State:\n", STATE_STUBS)] {
+            let at = text.find(class).unwrap_or_else(|| panic!("_core.pyi has no {class}"));
+            let start = at + text[at..].find(BEGIN).unwrap_or_else(|| panic!("{class} has no generated block"));
+            let end = start + text[start..].find(END).expect("a generated block of _core.pyi has no end") + END.len();
+            let want = generated(stubs);
+            if text[start..end] != want {
+                text.replace_range(start..end, &want);
+                differ.push(class.trim_end());
+            }
+        }
+        if differ.is_empty() {
             return;
         }
         if std::env::var("TRADEWINDS_STUBS").as_deref() == Ok("write") {
-            std::fs::write(path, format!("{}{want}{}", &text[..start], &text[end..])).unwrap();
+            std::fs::write(path, text).unwrap();
             return;
         }
         panic!(
-            "python/tradewinds/_core.pyi's state methods differ from `state_methods!`: run \
-             `TRADEWINDS_STUBS=write cargo test --lib stubs_match` to rewrite them. Expected:\n{want}"
+            "python/tradewinds/_core.pyi differs from the lists in {differ:?}: run \
+             `TRADEWINDS_STUBS=write cargo test --lib stubs_match` to rewrite it"
         );
     }
 }

@@ -9,7 +9,6 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 use super::convert::{action_id, player_index, Int, Seed};
 use super::errors::{engine, guard, IllegalActionError};
 use super::game::{bytes, Game};
-use super::report::ScoreReport;
 use crate::engine::{Action, DynGame, DynState, Viewer};
 
 /// The viewer `to_svg` was asked for: `None` everything shown, a seat, or `"table"`.
@@ -190,10 +189,6 @@ crate::engine::dynamic::state_methods! {
         fn __deepcopy__(&self, memo: &Bound<'_, PyAny>) -> PyResult<State> {
             let _ = memo; // nothing inside a state is shared with other Python objects
             self.duplicate()
-        }
-        /// The score broken down by scoring category.
-        fn score_report(&self) -> PyResult<ScoreReport> {
-            guard(|| Ok(ScoreReport { inner: self.inner.score_report() }))
         }
 
         /// The numbers of the score report, as `Game.simulate` records each game: a dict of
