@@ -71,9 +71,9 @@ pub trait DynGame: Send + Sync {
 /// argument and of the result. From this one list [`DynState`] gets the method and its
 /// delegation to [`GameState`] (in this file), the Python class `State` its method
 /// (`src/python/state.rs`, with the `python` feature) and `python/tradewinds/_core.pyi` its
-/// stub (which a test compares: `stubs_match_the_state_methods` below).
+/// stub (which a test compares: `stubs_match_the_lists` below).
 ///
-/// `state_methods!(callback, extra tokens...)` calls `callback! { extra tokens... getters {..}
+/// `state_methods! { callback extra tokens... }` calls `callback! { extra tokens... getters {..}
 /// methods {..} fallible {..} }`: `getters` become Python properties, `methods` plain methods
 /// and `fallible` methods return the engine's `Result` (their errors go through the bindings'
 /// one error mapping). A method whose Python form needs more than a direct conversion (a seat
@@ -145,7 +145,7 @@ pub(crate) use state_methods;
 /// The game's properties declared once: each entry names a [`GameSpec`] field, its type, its
 /// Python type and its doc. From this list the Python class `Game` gets a property of the same
 /// name that returns the field (`src/python/game.rs`), and `_core.pyi` its stub (which
-/// `stubs_match_the_state_methods` below compares). Called like [`state_methods!`].
+/// `stubs_match_the_lists` below compares). Called like `state_methods!`.
 #[cfg_attr(not(any(feature = "python", test)), allow(unused_macros))]
 macro_rules! game_fields {
     ($callback:ident $($extra:tt)*) => {
@@ -457,7 +457,7 @@ mod tests {
     /// the lists do (so the stubs, which `mypy.stubtest` checks against the extension, cannot
     /// drift from the bindings).
     #[test]
-    fn stubs_match_the_state_methods() {
+    fn stubs_match_the_lists() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/python/tradewinds/_core.pyi");
         let mut text = std::fs::read_to_string(path).unwrap();
         let mut differ = Vec::new();
