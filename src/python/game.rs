@@ -16,6 +16,9 @@ use super::errors::{engine, guard, internal_error, panic_message, quietly, retyp
 use super::state::State;
 use crate::engine::{DynGame, DynState, Progress};
 
+/// What `Game.observation_bounds` returns: the least and the greatest values.
+type Bounds<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>);
+
 /// A configured game: build one with `tradewinds.load(name, **options)`.
 #[pyclass(frozen, module = "tradewinds", name = "Game")]
 pub struct Game {
@@ -106,7 +109,7 @@ crate::engine::dynamic::game_fields! {
 
         /// The least and the greatest value each entry of the observation tensor can take, as two
         /// flat float32 arrays: finite bounds that hold in every position, for every observer.
-        fn observation_bounds<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>)> {
+        fn observation_bounds<'py>(&self, py: Python<'py>) -> PyResult<Bounds<'py>> {
             let (low, high) = guard(|| Ok(self.inner.observation_bounds()))?;
             Ok((PyArray1::from_vec(py, low), PyArray1::from_vec(py, high)))
         }
