@@ -188,15 +188,15 @@ class State:
     def is_truncated(self) -> bool:
         """True when the game ended at its move bound rather than by its rules."""
     @property
+    def decision_is_secret(self) -> bool:
+        """Whether the decision here is secret from the other seats (a simultaneous choice made
+        one seat after another)."""
+    @property
     def move_number(self) -> int:
         """Moves so far (decisions and chance outcomes)."""
     @property
     def explicit_chance(self) -> bool:
         """Whether chance nodes are left to the caller (else they are resolved from the seed)."""
-    @property
-    def decision_is_secret(self) -> bool:
-        """Whether the decision here is secret from the other seats (a simultaneous choice made
-        one seat after another)."""
     @property
     def seed(self) -> int | None:
         """The seed the game was started from, while known (a game from `Game.new_state`; None

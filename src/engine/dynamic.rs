@@ -74,9 +74,11 @@ pub trait DynGame: Send + Sync {
 /// stub (which a test compares: `stubs_match_the_lists` below).
 ///
 /// `state_methods! { callback extra tokens... }` calls `callback! { extra tokens... getters {..}
-/// methods {..} fallible {..} }`: `getters` become Python properties, `methods` plain methods
-/// and `fallible` methods return the engine's `Result` (their errors go through the bindings'
-/// one error mapping). A method whose Python form needs more than a direct conversion (a seat
+/// unguarded {..} methods {..} fallible {..} }`: `getters` become Python properties, run inside
+/// the bindings' panic guard; `unguarded` ones too, without the guard, for a field of the
+/// state's own (no game code runs, and the guard costs more than the read); `methods` become
+/// plain methods, and `fallible` ones return the engine's `Result` (their errors go through the
+/// bindings' one error mapping). A method whose Python form needs more than a direct conversion (a seat
 /// checked against the player count, a new `State`, a numpy array, bytes) is written by hand
 /// on both sides instead (docs/engine-contract.md, section 12).
 macro_rules! state_methods {
@@ -93,13 +95,15 @@ macro_rules! state_methods {
                 fn is_chance(&self) -> bool => "bool";
                 /// True when the game ended at its move bound rather than by its rules.
                 fn is_truncated(&self) -> bool => "bool";
+                /// Whether the decision here is secret from the other seats (a simultaneous choice made
+                /// one seat after another).
+                fn decision_is_secret(&self) -> bool => "bool";
+            }
+            unguarded {
                 /// Moves so far (decisions and chance outcomes).
                 fn move_number(&self) -> u64 => "int";
                 /// Whether chance nodes are left to the caller (else they are resolved from the seed).
                 fn explicit_chance(&self) -> bool => "bool";
-                /// Whether the decision here is secret from the other seats (a simultaneous choice made
-                /// one seat after another).
-                fn decision_is_secret(&self) -> bool => "bool";
                 /// The seed the game was started from, while known (a game from `Game.new_state`; None
                 /// for one set up, resampled or loaded). Game records carry it.
                 fn seed(&self) -> Option<u64> => "int | None";
@@ -200,12 +204,14 @@ macro_rules! dyn_state {
         { $($trait_items:tt)* }
         { $($impl_items:tt)* }
         getters { $( $(#[doc = $gdoc:literal])* fn $g:ident(&self) -> $gret:ty => $gpy:literal; )* }
+        unguarded { $( $(#[doc = $udoc:literal])* fn $u:ident(&self) -> $uret:ty => $upy:literal; )* }
         methods { $( $(#[doc = $mdoc:literal])* fn $m:ident(&self $(, $ma:ident: $mat:ty => $mapy:literal)*) -> $mret:ty => $mpy:literal; )* }
         fallible { $( $(#[doc = $fdoc:literal])* fn $f:ident(&self $(, $fa:ident: $fat:ty => $fapy:literal)*) -> Result<$fret:ty> => $fpy:literal; )* }
     ) => {
         pub trait DynState: Send + Sync {
             $($trait_items)*
             $( $(#[doc = $gdoc])* fn $g(&self) -> $gret; )*
+            $( $(#[doc = $udoc])* fn $u(&self) -> $uret; )*
             $( $(#[doc = $mdoc])* fn $m(&self $(, $ma: $mat)*) -> $mret; )*
             $( $(#[doc = $fdoc])* fn $f(&self $(, $fa: $fat)*) -> Result<$fret>; )*
         }
@@ -214,6 +220,7 @@ macro_rules! dyn_state {
         impl<G: Game> DynState for GameState<G> {
             $($impl_items)*
             $( fn $g(&self) -> $gret { GameState::$g(self).into() } )*
+            $( fn $u(&self) -> $uret { GameState::$u(self).into() } )*
             $( fn $m(&self $(, $ma: $mat)*) -> $mret { GameState::$m(self $(, $ma)*).into() } )*
             $( fn $f(&self $(, $fa: $fat)*) -> Result<$fret> { GameState::$f(self $(, $fa)*) } )*
         }
@@ -232,6 +239,7 @@ macro_rules! dyn_state {
         #[cfg(test)]
         pub(crate) const STATE_STUBS: &[Stub] = &[
             $( Stub { name: stringify!($g), property: true, params: &[], returns: $gpy, doc: &[$($gdoc),*] }, )*
+            $( Stub { name: stringify!($u), property: true, params: &[], returns: $upy, doc: &[$($udoc),*] }, )*
             $( Stub { name: stringify!($m), property: false, params: &[$((stringify!($ma), $mapy)),*], returns: $mpy, doc: &[$($mdoc),*] }, )*
             $( Stub { name: stringify!($f), property: false, params: &[$((stringify!($fa), $fapy)),*], returns: $fpy, doc: &[$($fdoc),*] }, )*
         ];

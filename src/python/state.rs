@@ -86,11 +86,13 @@ impl State {
 
 /// `state_methods!`'s callback for Python: one `#[pymethods]` block with the hand-written
 /// methods given first and then, for each listed method, a method of the same name and doc that
-/// calls `DynState`'s inside [`guard`] (and, for a fallible one, maps its error with [`engine`]).
+/// calls `DynState`'s inside [`guard`] (but for an `unguarded` one) and, for a fallible one, maps
+/// its error with [`engine`].
 macro_rules! py_state {
     (
         { $($hand:tt)* }
         getters { $( $(#[doc = $gdoc:literal])* fn $g:ident(&self) -> $gret:ty => $gpy:literal; )* }
+        unguarded { $( $(#[doc = $udoc:literal])* fn $u:ident(&self) -> $uret:ty => $upy:literal; )* }
         methods { $( $(#[doc = $mdoc:literal])* fn $m:ident(&self $(, $ma:ident: $mat:ty => $mapy:literal)*) -> $mret:ty => $mpy:literal; )* }
         fallible { $( $(#[doc = $fdoc:literal])* fn $f:ident(&self $(, $fa:ident: $fat:ty => $fapy:literal)*) -> Result<$fret:ty> => $fpy:literal; )* }
     ) => {
@@ -102,6 +104,13 @@ macro_rules! py_state {
                 #[getter]
                 fn $g(&self) -> PyResult<$gret> {
                     guard(|| Ok(self.inner.$g()))
+                }
+            )*
+            $(
+                $(#[doc = $udoc])*
+                #[getter]
+                fn $u(&self) -> $uret {
+                    self.inner.$u()
                 }
             )*
             $(
