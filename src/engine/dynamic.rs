@@ -248,6 +248,7 @@ macro_rules! dyn_state {
 
 state_methods! {
     dyn_state
+    // The trait's hand-written methods (docs/engine-contract.md, section 12, says why each is).
     {
         fn as_any(&self) -> &dyn Any;
         fn clone_box(&self) -> Box<dyn DynState>;
@@ -286,6 +287,7 @@ state_methods! {
         /// of a simulated game choose from their game's stream (see [`play_game`](super::simulate::play_game)).
         fn agent_action_from(&self, agent: &AgentSpec, rng: &mut Rng, scratch: &mut AgentScratch) -> Result<Action>;
     }
+    // Their implementation for every `GameState<G>`.
     {
         fn as_any(&self) -> &dyn Any {
             self

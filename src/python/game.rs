@@ -70,6 +70,7 @@ macro_rules! py_game {
 
 crate::engine::dynamic::game_fields! {
     py_game
+    // `Game`'s hand-written members (docs/engine-contract.md, section 12, says why each is).
     {
         /// How to play, on one page, for someone without the rulebook.
         #[getter]

@@ -131,6 +131,7 @@ macro_rules! py_state {
 
 crate::engine::dynamic::state_methods! {
     py_state
+    // `State`'s hand-written members (docs/engine-contract.md, section 12, says why each is).
     {
         /// The game this state belongs to.
         #[getter]
