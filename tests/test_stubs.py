@@ -1,4 +1,6 @@
-"""The hand-written type stubs of the extension module match it, and the package is typed."""
+"""The type stubs of the extension module match it (the blocks generated from the binding lists
+are also compared with those lists by `cargo test`: docs/engine-contract.md, section 12), and the
+package is typed."""
 
 from __future__ import annotations
 

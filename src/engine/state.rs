@@ -160,6 +160,11 @@ impl<G: Game> GameState<G> {
     pub fn is_truncated(&self) -> bool {
         self.game.is_truncated(&self.inner)
     }
+    /// Whether the decision here is secret from the other seats (see
+    /// [`Game::decision_is_secret`]).
+    pub fn decision_is_secret(&self) -> bool {
+        self.game.decision_is_secret(&self.inner)
+    }
     pub fn move_number(&self) -> u64 {
         self.move_number
     }

@@ -16,6 +16,9 @@ use super::errors::{engine, guard, internal_error, panic_message, quietly, retyp
 use super::state::State;
 use crate::engine::{DynGame, DynState, Progress};
 
+/// What `Game.observation_bounds` returns: the least and the greatest values.
+type Bounds<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>);
+
 /// A configured game: build one with `tradewinds.load(name, **options)`.
 #[pyclass(frozen, module = "tradewinds", name = "Game")]
 pub struct Game {
@@ -42,264 +45,239 @@ impl Game {
     }
 }
 
-#[pymethods]
-impl Game {
-    /// The game's name, one of `tradewinds.GAMES`.
-    #[getter]
-    fn name(&self) -> &'static str {
-        self.inner.spec().name
-    }
-    /// How to play, on one page, for someone without the rulebook.
-    #[getter]
-    fn how_to_play(&self) -> PyResult<&'static str> {
-        engine(crate::games::how_to_play(self.inner.spec().name))
-    }
-
-    /// A glossary of the action names and of the notation in the text renderings.
-    #[getter]
-    fn notation(&self) -> PyResult<&'static str> {
-        engine(crate::games::notation(self.inner.spec().name))
-    }
-
-    /// The game's full title ("North Wind").
-    #[getter]
-    fn title(&self) -> PyResult<&'static str> {
-        engine(crate::games::title(self.inner.spec().name))
-    }
-    /// Seats: the players who decide (1 to 5).
-    #[getter]
-    fn players(&self) -> usize {
-        self.inner.spec().players
-    }
-    /// Opponents that are not seats (a solo game's Vikings, automa players), by name: the
-    /// game moves them; they have rows in the score report but no returns or observations.
-    #[getter]
-    fn opponents(&self) -> Vec<String> {
-        self.inner.spec().opponents.clone()
-    }
-    /// Reward tiers or difficulty goals a result can reach, lowest first (often none).
-    #[getter]
-    fn tiers(&self) -> Vec<String> {
-        self.inner.spec().tiers.clone()
-    }
-    /// The version of this game's saved-state format.
-    #[getter]
-    fn state_format(&self) -> u32 {
-        self.inner.state_format()
-    }
-    /// The options the game was built from (its configuration without the game name).
-    #[getter]
-    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mut config = self.config_value()?;
-        if let Some(obj) = config.as_object_mut() {
-            obj.remove("game");
-        }
-        json_to_py(py, &config)
-    }
-    /// Player actions lie in `range(num_distinct_actions)`.
-    #[getter]
-    fn num_distinct_actions(&self) -> usize {
-        self.inner.spec().num_distinct_actions
-    }
-    /// Chance outcomes lie in `range(max_chance_outcomes)`.
-    #[getter]
-    fn max_chance_outcomes(&self) -> usize {
-        self.inner.spec().max_chance_outcomes
-    }
-    /// No game lasts longer than this many moves (decisions plus chance outcomes).
-    #[getter]
-    fn max_game_length(&self) -> usize {
-        self.inner.spec().max_game_length
-    }
-    /// Whether the returns of every finished game add up to zero.
-    #[getter]
-    fn zero_sum(&self) -> bool {
-        self.inner.spec().zero_sum
-    }
-    /// The smallest return a player can get.
-    #[getter]
-    fn min_return(&self) -> f64 {
-        self.inner.spec().min_return
-    }
-    /// The largest return a player can get.
-    #[getter]
-    fn max_return(&self) -> f64 {
-        self.inner.spec().max_return
-    }
-    #[getter]
-    fn observation_tensor_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.inner.spec().observation_tensor_shape.iter().copied())
-    }
-
-    /// The least and the greatest value each entry of the observation tensor can take, as two
-    /// flat float32 arrays: finite bounds that hold in every position, for every observer.
-    fn observation_bounds<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>)> {
-        let (low, high) = guard(|| Ok(self.inner.observation_bounds()))?;
-        Ok((PyArray1::from_vec(py, low), PyArray1::from_vec(py, high)))
-    }
-
-    /// The observation tensor's fields in order, as `(name, start, size)`: the values
-    /// `tensor[start:start + size]` are field `name`, described in the game's page of the docs.
-    fn observation_fields(&self) -> PyResult<Vec<(&'static str, usize, usize)>> {
-        guard(|| Ok(self.inner.observation_layout().fields.iter().map(|f| (f.name, f.start, f.size)).collect()))
-    }
-
-    /// A new game from `seed`. Unless `explicit_chance`, chance is resolved from the
-    /// state's own seeded generator, so the state is never a chance node.
-    #[pyo3(signature = (seed = Seed(0), explicit_chance = false), text_signature = "(self, seed=0, explicit_chance=False)")]
-    fn new_state(&self, seed: Seed, explicit_chance: bool) -> PyResult<State> {
-        guard(|| Ok(self.state(self.inner.new_state(seed.0, explicit_chance))))
-    }
-
-    /// A position built from a game-specific description (a JSON-able dict); each game's
-    /// format is in the project's docs/setup.md. `SetupError` names a field that is wrong.
-    #[pyo3(signature = (description, seed = Seed(0), explicit_chance = false), text_signature = "(self, description, seed=0, explicit_chance=False)")]
-    fn setup(&self, description: &Bound<'_, PyAny>, seed: Seed, explicit_chance: bool) -> PyResult<State> {
-        let description = py_to_json(description, "description").map_err(|e| retyped::<SetupError>(description.py(), e))?;
-        guard(|| Ok(self.state(engine(self.inner.setup(&description, seed.0, explicit_chance))?)))
-    }
-
-    /// Loads a state saved with `State.to_json()`.
-    fn state_from_json(&self, text: &str) -> PyResult<State> {
-        guard(|| Ok(self.state(engine(self.inner.state_from_json(text))?)))
-    }
-
-    /// Loads a state saved with `State.to_bytes()`.
-    fn state_from_bytes(&self, data: &[u8]) -> PyResult<State> {
-        guard(|| Ok(self.state(engine(self.inner.state_from_bytes(data))?)))
-    }
-
-    /// The configuration as JSON text: `{"game": name, ...options}`.
-    fn config_json(&self) -> String {
-        self.config.clone()
-    }
-
-    /// Game `index` of the bulk run `simulate(..., seed=seed, agents=agents)` played again,
-    /// move for move, as a state with its history: its `record()` and `log()` tell that game.
-    /// Nothing is kept during the run; choose the games afterwards from its results.
-    #[pyo3(signature = (index, seed = Seed(0), agents = None), text_signature = "(self, index, seed=0, agents=None)")]
-    fn replay_game(&self, py: Python<'_>, index: Seed, seed: Seed, agents: Option<Vec<String>>) -> PyResult<State> {
-        let specs: Vec<crate::engine::AgentSpec> = match &agents {
-            None => Vec::new(),
-            Some(list) => list.iter().map(|a| engine(a.parse())).collect::<PyResult<_>>()?,
-        };
-        let inner = Arc::clone(&self.inner);
-        let state = super::errors::detached(py, || inner.replay_game(&specs, seed.0, index.0))?;
-        Ok(self.state(state))
-    }
-
-    /// Plays games `first .. first + games` on `threads` threads (0 = all cores), without
-    /// the GIL; seat p is played by built-in agent `agents[p]` (all random when None). Game
-    /// `i` depends only on `seed` and `i`, never on threads or on how a run is split.
-    /// `progress(n)` is called on the calling thread with the number of games finished since
-    /// its last call (at most every 50 ms); returning False stops the run (KeyboardInterrupt).
-    /// Ctrl-C stops it too.
-    /// With `metrics`, each game's design metrics are measured too (the arrays `turns`,
-    /// `lead_changes`, `lead_from`, `drama`, `legal_moves` and `branching`; without, they
-    /// hold -1, or 0 for the last two), from the game's evaluation at every
-    /// `metrics_every`-th decision; the games are the same either way.
-    #[pyo3(signature = (games, seed = Seed(0), threads = Int(0), progress = None, agents = None, first = Seed(0), metrics = false, metrics_every = Int(crate::engine::metrics::EVALUATE_EVERY as i128)), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0, metrics=False, metrics_every=64)")]
-    #[allow(clippy::too_many_arguments)]
-    fn simulate<'py>(
-        &self,
-        py: Python<'py>,
-        games: Int,
-        seed: Seed,
-        threads: Int,
-        progress: Option<Bound<'py, PyAny>>,
-        agents: Option<Vec<String>>,
-        first: Seed,
-        metrics: bool,
-        metrics_every: Int,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let every = metrics_every.count("metrics_every", "", 1, u32::MAX as u64)? as u64;
-        let games = games.count("games", "", 0, u32::MAX as u64)?;
-        let threads = threads.count("threads", " (0 = all cores)", 0, 4096)?;
-        let specs: Vec<crate::engine::AgentSpec> = match &agents {
-            None => Vec::new(),
-            Some(list) => list.iter().map(|a| engine(a.parse())).collect::<PyResult<_>>()?,
-        };
-        let callback = progress.filter(|p| !p.is_none());
-        let inner = Arc::clone(&self.inner);
-        let outcome = watched(py, callback.as_ref(), |report| {
-            inner.simulate_measured(&specs, first.0, games, seed.0, threads, metrics.then_some(every), Some(report))
-        })?;
-        let result = engine(outcome)?;
-        guard(|| {
-            let players = result.players;
-            let categories = result.categories.len();
-            let d = PyDict::new(py);
-            d.set_item("game", &result.game)?;
-            d.set_item("games", result.games)?;
-            d.set_item("players", players)?;
-            d.set_item("seed", result.seed)?;
-            d.set_item("threads", result.threads)?;
-            d.set_item("first", result.first)?;
-            d.set_item("agents", result.agents.clone())?;
-            d.set_item("elapsed_seconds", result.elapsed_seconds)?;
-            d.set_item("categories", result.categories.clone())?;
-            d.set_item("opponents", result.opponents.clone())?;
-            d.set_item("tiers", result.tiers.clone())?;
-            let g = result.games;
-            let opponents = result.opponents.len();
-            d.set_item("scores", PyArray1::from_vec(py, result.scores).reshape([g, players])?)?;
-            d.set_item("winners", PyArray1::from_vec(py, result.winners).reshape([g, players])?)?;
-            d.set_item("moves", PyArray1::from_vec(py, result.moves))?;
-            d.set_item("decisions", PyArray1::from_vec(py, result.decisions))?;
-            d.set_item("truncated", PyArray1::from_vec(py, result.truncated))?;
-            d.set_item(
-                "category_points",
-                PyArray1::from_vec(py, result.category_points).reshape([g, players, categories])?,
-            )?;
-            d.set_item("opponent_scores", PyArray1::from_vec(py, result.opponent_scores).reshape([g, opponents])?)?;
-            d.set_item("opponent_wins", PyArray1::from_vec(py, result.opponent_wins).reshape([g, opponents])?)?;
-            d.set_item("tier", PyArray1::from_vec(py, result.tier))?;
-            d.set_item("metrics", result.metrics)?;
-            d.set_item("turns", PyArray1::from_vec(py, result.turns))?;
-            d.set_item("lead_changes", PyArray1::from_vec(py, result.lead_changes))?;
-            d.set_item("lead_from", PyArray1::from_vec(py, result.lead_from))?;
-            d.set_item("drama", PyArray1::from_vec(py, result.drama))?;
-            d.set_item("legal_moves", PyArray1::from_vec(py, result.legal_moves))?;
-            d.set_item(
-                "branching",
-                PyArray1::from_vec(py, result.branching).reshape([g, crate::engine::metrics::BRANCHING_BINS])?,
-            )?;
-            Ok(d)
-        })
-    }
-
-    /// Pickles as `_load_config(config_json)`.
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        let f = py.import("tradewinds._core")?.getattr("_load_config")?;
-        Ok((f, (self.config.clone(),)))
-    }
-
-    fn __eq__(&self, other: &Self) -> bool {
-        self.config == other.config
-    }
-
-    fn __hash__(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.config.hash(&mut h);
-        h.finish()
-    }
-
-    fn __repr__(&self) -> PyResult<String> {
-        let mut parts = vec![self.inner.spec().name.to_string()];
-        if let Some(obj) = self.config_value()?.as_object() {
-            for (k, v) in obj {
-                if k == "game" {
-                    continue;
+/// `game_fields!`'s callback for Python: one `#[pymethods]` block with the hand-written
+/// methods given first and then, for each listed field of the game's spec, a property of the
+/// same name and doc that returns it (a field read: no game code runs, so nothing to guard).
+macro_rules! py_game {
+    (
+        { $($hand:tt)* }
+        fields { $( $(#[doc = $doc:literal])* $field:ident: $ty:ty => $py:literal; )* }
+    ) => {
+        #[pymethods]
+        impl Game {
+            $($hand)*
+            $(
+                $(#[doc = $doc])*
+                #[getter]
+                #[allow(clippy::clone_on_copy)]
+                fn $field(&self) -> $ty {
+                    self.inner.spec().$field.clone()
                 }
-                let shown = if v.is_object() || v.is_array() {
-                    "{...}".to_string()
-                } else {
-                    v.to_string()
-                };
-                parts.push(format!("{k}={shown}"));
-            }
+            )*
         }
-        Ok(format!("<tradewinds.Game {}>", parts.join(" ")))
+    };
+}
+
+crate::engine::dynamic::game_fields! {
+    py_game
+    // `Game`'s hand-written members (docs/engine-contract.md, section 12, says why each is).
+    {
+        /// How to play, on one page, for someone without the rulebook.
+        #[getter]
+        fn how_to_play(&self) -> PyResult<&'static str> {
+            engine(crate::games::how_to_play(self.inner.spec().name))
+        }
+
+        /// A glossary of the action names and of the notation in the text renderings.
+        #[getter]
+        fn notation(&self) -> PyResult<&'static str> {
+            engine(crate::games::notation(self.inner.spec().name))
+        }
+
+        /// The game's full title ("North Wind").
+        #[getter]
+        fn title(&self) -> PyResult<&'static str> {
+            engine(crate::games::title(self.inner.spec().name))
+        }
+        /// The version of this game's saved-state format.
+        #[getter]
+        fn state_format(&self) -> u32 {
+            self.inner.state_format()
+        }
+        /// The options the game was built from (its configuration without the game name).
+        #[getter]
+        fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+            let mut config = self.config_value()?;
+            if let Some(obj) = config.as_object_mut() {
+                obj.remove("game");
+            }
+            json_to_py(py, &config)
+        }
+        #[getter]
+        fn observation_tensor_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+            PyTuple::new(py, self.inner.spec().observation_tensor_shape.iter().copied())
+        }
+
+        /// The least and the greatest value each entry of the observation tensor can take, as two
+        /// flat float32 arrays: finite bounds that hold in every position, for every observer.
+        fn observation_bounds<'py>(&self, py: Python<'py>) -> PyResult<Bounds<'py>> {
+            let (low, high) = guard(|| Ok(self.inner.observation_bounds()))?;
+            Ok((PyArray1::from_vec(py, low), PyArray1::from_vec(py, high)))
+        }
+
+        /// The observation tensor's fields in order, as `(name, start, size)`: the values
+        /// `tensor[start:start + size]` are field `name`, described in the game's page of the docs.
+        fn observation_fields(&self) -> PyResult<Vec<(&'static str, usize, usize)>> {
+            guard(|| Ok(self.inner.observation_layout().fields.iter().map(|f| (f.name, f.start, f.size)).collect()))
+        }
+
+        /// A new game from `seed`. Unless `explicit_chance`, chance is resolved from the
+        /// state's own seeded generator, so the state is never a chance node.
+        #[pyo3(signature = (seed = Seed(0), explicit_chance = false), text_signature = "(self, seed=0, explicit_chance=False)")]
+        fn new_state(&self, seed: Seed, explicit_chance: bool) -> PyResult<State> {
+            guard(|| Ok(self.state(self.inner.new_state(seed.0, explicit_chance))))
+        }
+
+        /// A position built from a game-specific description (a JSON-able dict); each game's
+        /// format is in the project's docs/setup.md. `SetupError` names a field that is wrong.
+        #[pyo3(signature = (description, seed = Seed(0), explicit_chance = false), text_signature = "(self, description, seed=0, explicit_chance=False)")]
+        fn setup(&self, description: &Bound<'_, PyAny>, seed: Seed, explicit_chance: bool) -> PyResult<State> {
+            let description = py_to_json(description, "description").map_err(|e| retyped::<SetupError>(description.py(), e))?;
+            guard(|| Ok(self.state(engine(self.inner.setup(&description, seed.0, explicit_chance))?)))
+        }
+
+        /// Loads a state saved with `State.to_json()`.
+        fn state_from_json(&self, text: &str) -> PyResult<State> {
+            guard(|| Ok(self.state(engine(self.inner.state_from_json(text))?)))
+        }
+
+        /// Loads a state saved with `State.to_bytes()`.
+        fn state_from_bytes(&self, data: &[u8]) -> PyResult<State> {
+            guard(|| Ok(self.state(engine(self.inner.state_from_bytes(data))?)))
+        }
+
+        /// The configuration as JSON text: `{"game": name, ...options}`.
+        fn config_json(&self) -> String {
+            self.config.clone()
+        }
+
+        /// Game `index` of the bulk run `simulate(..., seed=seed, agents=agents)` played again,
+        /// move for move, as a state with its history: its `record()` and `log()` tell that game.
+        /// Nothing is kept during the run; choose the games afterwards from its results.
+        #[pyo3(signature = (index, seed = Seed(0), agents = None), text_signature = "(self, index, seed=0, agents=None)")]
+        fn replay_game(&self, py: Python<'_>, index: Seed, seed: Seed, agents: Option<Vec<String>>) -> PyResult<State> {
+            let specs: Vec<crate::engine::AgentSpec> = match &agents {
+                None => Vec::new(),
+                Some(list) => list.iter().map(|a| engine(a.parse())).collect::<PyResult<_>>()?,
+            };
+            let inner = Arc::clone(&self.inner);
+            let state = super::errors::detached(py, || inner.replay_game(&specs, seed.0, index.0))?;
+            Ok(self.state(state))
+        }
+
+        /// Plays games `first .. first + games` on `threads` threads (0 = all cores), without
+        /// the GIL; seat p is played by built-in agent `agents[p]` (all random when None). Game
+        /// `i` depends only on `seed` and `i`, never on threads or on how a run is split.
+        /// `progress(n)` is called on the calling thread with the number of games finished since
+        /// its last call (at most every 50 ms); returning False stops the run (KeyboardInterrupt).
+        /// Ctrl-C stops it too.
+        /// With `metrics`, each game's design metrics are measured too (the arrays `turns`,
+        /// `lead_changes`, `lead_from`, `drama`, `legal_moves` and `branching`; without, they
+        /// hold -1, or 0 for the last two), from the game's evaluation at every
+        /// `metrics_every`-th decision; the games are the same either way.
+        #[pyo3(signature = (games, seed = Seed(0), threads = Int(0), progress = None, agents = None, first = Seed(0), metrics = false, metrics_every = Int(crate::engine::metrics::EVALUATE_EVERY as i128)), text_signature = "(self, games, seed=0, threads=0, progress=None, agents=None, first=0, metrics=False, metrics_every=64)")]
+        #[allow(clippy::too_many_arguments)]
+        fn simulate<'py>(
+            &self,
+            py: Python<'py>,
+            games: Int,
+            seed: Seed,
+            threads: Int,
+            progress: Option<Bound<'py, PyAny>>,
+            agents: Option<Vec<String>>,
+            first: Seed,
+            metrics: bool,
+            metrics_every: Int,
+        ) -> PyResult<Bound<'py, PyDict>> {
+            let every = metrics_every.count("metrics_every", "", 1, u32::MAX as u64)? as u64;
+            let games = games.count("games", "", 0, u32::MAX as u64)?;
+            let threads = threads.count("threads", " (0 = all cores)", 0, 4096)?;
+            let specs: Vec<crate::engine::AgentSpec> = match &agents {
+                None => Vec::new(),
+                Some(list) => list.iter().map(|a| engine(a.parse())).collect::<PyResult<_>>()?,
+            };
+            let callback = progress.filter(|p| !p.is_none());
+            let inner = Arc::clone(&self.inner);
+            let outcome = watched(py, callback.as_ref(), |report| {
+                inner.simulate_measured(&specs, first.0, games, seed.0, threads, metrics.then_some(every), Some(report))
+            })?;
+            let result = engine(outcome)?;
+            guard(|| {
+                let players = result.players;
+                let categories = result.categories.len();
+                let d = PyDict::new(py);
+                d.set_item("game", &result.game)?;
+                d.set_item("games", result.games)?;
+                d.set_item("players", players)?;
+                d.set_item("seed", result.seed)?;
+                d.set_item("threads", result.threads)?;
+                d.set_item("first", result.first)?;
+                d.set_item("agents", result.agents.clone())?;
+                d.set_item("elapsed_seconds", result.elapsed_seconds)?;
+                d.set_item("categories", result.categories.clone())?;
+                d.set_item("opponents", result.opponents.clone())?;
+                d.set_item("tiers", result.tiers.clone())?;
+                let g = result.games;
+                let opponents = result.opponents.len();
+                d.set_item("scores", PyArray1::from_vec(py, result.scores).reshape([g, players])?)?;
+                d.set_item("winners", PyArray1::from_vec(py, result.winners).reshape([g, players])?)?;
+                d.set_item("moves", PyArray1::from_vec(py, result.moves))?;
+                d.set_item("decisions", PyArray1::from_vec(py, result.decisions))?;
+                d.set_item("truncated", PyArray1::from_vec(py, result.truncated))?;
+                d.set_item(
+                    "category_points",
+                    PyArray1::from_vec(py, result.category_points).reshape([g, players, categories])?,
+                )?;
+                d.set_item("opponent_scores", PyArray1::from_vec(py, result.opponent_scores).reshape([g, opponents])?)?;
+                d.set_item("opponent_wins", PyArray1::from_vec(py, result.opponent_wins).reshape([g, opponents])?)?;
+                d.set_item("tier", PyArray1::from_vec(py, result.tier))?;
+                d.set_item("metrics", result.metrics)?;
+                d.set_item("turns", PyArray1::from_vec(py, result.turns))?;
+                d.set_item("lead_changes", PyArray1::from_vec(py, result.lead_changes))?;
+                d.set_item("lead_from", PyArray1::from_vec(py, result.lead_from))?;
+                d.set_item("drama", PyArray1::from_vec(py, result.drama))?;
+                d.set_item("legal_moves", PyArray1::from_vec(py, result.legal_moves))?;
+                d.set_item(
+                    "branching",
+                    PyArray1::from_vec(py, result.branching).reshape([g, crate::engine::metrics::BRANCHING_BINS])?,
+                )?;
+                Ok(d)
+            })
+        }
+
+        /// Pickles as `_load_config(config_json)`.
+        fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+            let f = py.import("tradewinds._core")?.getattr("_load_config")?;
+            Ok((f, (self.config.clone(),)))
+        }
+
+        fn __eq__(&self, other: &Self) -> bool {
+            self.config == other.config
+        }
+
+        fn __hash__(&self) -> u64 {
+            let mut h = DefaultHasher::new();
+            self.config.hash(&mut h);
+            h.finish()
+        }
+
+        fn __repr__(&self) -> PyResult<String> {
+            let mut parts = vec![self.inner.spec().name.to_string()];
+            if let Some(obj) = self.config_value()?.as_object() {
+                for (k, v) in obj {
+                    if k == "game" {
+                        continue;
+                    }
+                    let shown = if v.is_object() || v.is_array() {
+                        "{...}".to_string()
+                    } else {
+                        v.to_string()
+                    };
+                    parts.push(format!("{k}={shown}"));
+                }
+            }
+            Ok(format!("<tradewinds.Game {}>", parts.join(" ")))
+        }
     }
 }
 

@@ -11,6 +11,17 @@ pub struct ScoreReport {
     pub(crate) inner: EngineScoreReport,
 }
 
+/// The engine's report becomes this class wherever a binding returns one (`State.score_report`).
+impl<'py> IntoPyObject<'py> for EngineScoreReport {
+    type Target = ScoreReport;
+    type Output = Bound<'py, ScoreReport>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        Bound::new(py, ScoreReport { inner: self })
+    }
+}
+
 #[pymethods]
 impl ScoreReport {
     /// Scoring categories, in rulebook order.

@@ -9,7 +9,6 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 use super::convert::{action_id, player_index, Int, Seed};
 use super::errors::{engine, guard, IllegalActionError};
 use super::game::{bytes, Game};
-use super::report::ScoreReport;
 use crate::engine::{Action, DynGame, DynState, Viewer};
 
 /// The viewer `to_svg` was asked for: `None` everything shown, a seat, or `"table"`.
@@ -85,330 +84,277 @@ impl State {
     }
 }
 
-#[pymethods]
-impl State {
-    /// The player to act, `CHANCE` (-1) at a chance node or `TERMINAL` (-4) at the end
-    /// (OpenSpiel's player ids).
-    #[getter]
-    fn current_player(&self) -> PyResult<i32> {
-        guard(|| Ok(self.inner.current_player()))
-    }
-    #[getter]
-    fn is_terminal(&self) -> PyResult<bool> {
-        guard(|| Ok(self.inner.is_terminal()))
-    }
-    #[getter]
-    fn is_chance(&self) -> PyResult<bool> {
-        guard(|| Ok(self.inner.is_chance()))
-    }
-    /// True when the game ended at its move bound rather than by its rules.
-    #[getter]
-    fn is_truncated(&self) -> PyResult<bool> {
-        guard(|| Ok(self.inner.is_truncated()))
-    }
-    /// Moves so far (decisions and chance outcomes).
-    #[getter]
-    fn move_number(&self) -> u64 {
-        self.inner.move_number()
-    }
-    /// Whether chance nodes are left to the caller (else they are resolved from the seed).
-    #[getter]
-    fn explicit_chance(&self) -> bool {
-        self.inner.explicit_chance()
-    }
-    /// The game this state belongs to.
-    #[getter]
-    fn game(&self) -> PyResult<Game> {
-        Game::wrap(Arc::clone(&self.game))
-    }
+/// `state_methods!`'s callback for Python: one `#[pymethods]` block with the hand-written
+/// methods given first and then, for each listed method, a method of the same name and doc that
+/// calls `DynState`'s inside [`guard`] (but for an `unguarded` one) and, for a fallible one, maps
+/// its error with [`engine`].
+macro_rules! py_state {
+    (
+        { $($hand:tt)* }
+        getters { $( $(#[doc = $gdoc:literal])* fn $g:ident(&self) -> $gret:ty => $gpy:literal; )* }
+        unguarded { $( $(#[doc = $udoc:literal])* fn $u:ident(&self) -> $uret:ty => $upy:literal; )* }
+        methods { $( $(#[doc = $mdoc:literal])* fn $m:ident(&self $(, $ma:ident: $mat:ty => $mapy:literal)*) -> $mret:ty => $mpy:literal; )* }
+        fallible { $( $(#[doc = $fdoc:literal])* fn $f:ident(&self $(, $fa:ident: $fat:ty => $fapy:literal)*) -> Result<$fret:ty> => $fpy:literal; )* }
+    ) => {
+        #[pymethods]
+        impl State {
+            $($hand)*
+            $(
+                $(#[doc = $gdoc])*
+                #[getter]
+                fn $g(&self) -> PyResult<$gret> {
+                    guard(|| Ok(self.inner.$g()))
+                }
+            )*
+            $(
+                $(#[doc = $udoc])*
+                #[getter]
+                fn $u(&self) -> $uret {
+                    self.inner.$u()
+                }
+            )*
+            $(
+                $(#[doc = $mdoc])*
+                fn $m(&self $(, $ma: $mat)*) -> PyResult<$mret> {
+                    guard(|| Ok(self.inner.$m($($ma),*)))
+                }
+            )*
+            $(
+                $(#[doc = $fdoc])*
+                fn $f(&self $(, $fa: $fat)*) -> PyResult<$fret> {
+                    guard(|| engine(self.inner.$f($($fa),*)))
+                }
+            )*
+        }
+    };
+}
 
-    /// Every action applied so far (decisions and chance outcomes), in order.
-    fn history(&self) -> Vec<Action> {
-        self.inner.history()
-    }
+crate::engine::dynamic::state_methods! {
+    py_state
+    // `State`'s hand-written members (docs/engine-contract.md, section 12, says why each is).
+    {
+        /// The game this state belongs to.
+        #[getter]
+        fn game(&self) -> PyResult<Game> {
+            Game::wrap(Arc::clone(&self.game))
+        }
 
-    /// The sorted legal actions (the chance outcomes at a chance node; empty at the end).
-    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyList>> {
-        let inner = &mut self.inner;
-        let legal = guard(|| Ok(inner.legal_actions_cached()))?;
-        pyo3::types::PyList::new(py, legal)
-    }
+        /// The sorted legal actions (the chance outcomes at a chance node; empty at the end).
+        fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+            let inner = &mut self.inner;
+            let legal = guard(|| Ok(inner.legal_actions_cached()))?;
+            pyo3::types::PyList::new(py, legal)
+        }
 
-    /// A boolean mask over `range(num_distinct_actions)` (all False at chance and terminal nodes).
-    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let mask = guard(|| Ok(self.inner.legal_action_mask()))?;
-        Ok(PyArray1::from_vec(py, mask))
-    }
+        /// A boolean mask over `range(num_distinct_actions)` (all False at chance and terminal nodes).
+        fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+            let mask = guard(|| Ok(self.inner.legal_action_mask()))?;
+            Ok(PyArray1::from_vec(py, mask))
+        }
 
-    /// `(outcome, probability)` pairs at a chance node; empty elsewhere.
-    fn chance_outcomes(&self) -> PyResult<Vec<(Action, f64)>> {
-        guard(|| Ok(self.inner.chance_outcomes()))
-    }
+        /// A new state: this one after `action` (an id or a name), as search code expects; this
+        /// state is unchanged. Raises `IllegalActionError` when the action is not legal.
+        fn child(&self, action: &Bound<'_, PyAny>) -> PyResult<State> {
+            let mut next = self.duplicate()?;
+            next.apply(action)?;
+            Ok(next)
+        }
 
-    /// A new state: this one after `action` (an id or a name), as search code expects; this
-    /// state is unchanged. Raises `IllegalActionError` when the action is not legal.
-    fn child(&self, action: &Bound<'_, PyAny>) -> PyResult<State> {
-        let mut next = self.duplicate()?;
-        next.apply(action)?;
-        Ok(next)
-    }
+        /// Applies an action id or an action's name. Raises `IllegalActionError`, leaving the
+        /// state unchanged, when it is not legal.
+        fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+            let action = if let Ok(Ok(a)) = action.cast_exact::<pyo3::types::PyInt>().map(|i| i.extract::<Action>()) {
+                a
+            } else if let Ok(text) = action.cast::<PyString>() {
+                let text = text.to_str()?;
+                guard(|| engine(self.inner.string_to_action(text)))?
+            } else {
+                action_id(action, &self.action_space().0)?
+            };
+            guard(|| engine(self.inner.apply(action)))
+        }
 
-    /// A 64-bit fingerprint of the position, for transposition tables: equal for equal
-    /// states, and for states of one game that reached the same position by other moves. The
-    /// history, the move number and the generator of implicit chance are not part of it. The
-    /// same in every process and on every platform.
-    fn fingerprint(&self) -> PyResult<u64> {
-        guard(|| Ok(self.inner.fingerprint()))
-    }
-
-    /// Applies an action id or an action's name. Raises `IllegalActionError`, leaving the
-    /// state unchanged, when it is not legal.
-    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let action = if let Ok(Ok(a)) = action.cast_exact::<pyo3::types::PyInt>().map(|i| i.extract::<Action>()) {
-            a
-        } else if let Ok(text) = action.cast::<PyString>() {
-            let text = text.to_str()?;
-            guard(|| engine(self.inner.string_to_action(text)))?
-        } else {
-            action_id(action, &self.action_space().0)?
-        };
-        guard(|| engine(self.inner.apply(action)))
-    }
-
-    /// The name of `action` in this state; with `observer`, the move as that seat sees it
-    /// (another seat's secret choice is not named).
-    #[pyo3(signature = (action, observer = None))]
-    fn action_to_string(&self, action: &Bound<'_, PyAny>, observer: Option<Int>) -> PyResult<String> {
-        let action = action_id(action, &self.action_space().0)?;
-        self.check_action_range(action)?;
-        match observer {
-            None => guard(|| Ok(self.inner.action_to_string(action))),
-            Some(p) => {
-                let p = player_index(p, self.players())?;
-                guard(|| engine(self.inner.action_string_for(action, p)))
+        /// The name of `action` in this state; with `observer`, the move as that seat sees it
+        /// (another seat's secret choice is not named).
+        #[pyo3(signature = (action, observer = None))]
+        fn action_to_string(&self, action: &Bound<'_, PyAny>, observer: Option<Int>) -> PyResult<String> {
+            let action = action_id(action, &self.action_space().0)?;
+            self.check_action_range(action)?;
+            match observer {
+                None => guard(|| Ok(self.inner.action_to_string(action))),
+                Some(p) => {
+                    let p = player_index(p, self.players())?;
+                    guard(|| engine(self.inner.action_string_for(action, p)))
+                }
             }
         }
-    }
 
-    /// Whether the decision here is secret from the other seats (a simultaneous choice made
-    /// one seat after another).
-    #[getter]
-    fn decision_is_secret(&self) -> PyResult<bool> {
-        guard(|| Ok(self.inner.decision_is_secret()))
-    }
+        /// An independent copy.
+        fn clone(&self) -> PyResult<State> {
+            self.duplicate()
+        }
+        fn __copy__(&self) -> PyResult<State> {
+            self.duplicate()
+        }
+        fn __deepcopy__(&self, memo: &Bound<'_, PyAny>) -> PyResult<State> {
+            let _ = memo; // nothing inside a state is shared with other Python objects
+            self.duplicate()
+        }
 
-    /// The legal action named `text` (exact, or ignoring case and surrounding spaces).
-    fn string_to_action(&self, text: &str) -> PyResult<Action> {
-        guard(|| engine(self.inner.string_to_action(text)))
-    }
+        /// The numbers of the score report, as `Game.simulate` records each game: a dict of
+        /// `points` (a row per seat, a value per category), `totals` (the scores), `winners`,
+        /// `opponent_totals` (in the order of `Game.opponents`), `opponent_winners` (their
+        /// indices) and `tier` (the tier reached, an index into `Game.tiers`, or None).
+        fn score_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+            let record = guard(|| Ok(self.inner.score_record()))?;
+            let categories = record.points.len() / record.totals.len().max(1);
+            let points: Vec<&[f64]> = (0..record.totals.len())
+                .map(|p| &record.points[p * categories..(p + 1) * categories])
+                .collect();
+            let d = PyDict::new(py);
+            d.set_item("points", points)?;
+            d.set_item("totals", &record.totals)?;
+            d.set_item("winners", &record.winners)?;
+            d.set_item("opponent_totals", &record.opponent_totals)?;
+            d.set_item("opponent_winners", &record.opponent_winners)?;
+            d.set_item("tier", record.tier)?;
+            Ok(d)
+        }
 
-    /// An independent copy.
-    fn clone(&self) -> PyResult<State> {
-        self.duplicate()
-    }
-    fn __copy__(&self) -> PyResult<State> {
-        self.duplicate()
-    }
-    fn __deepcopy__(&self, memo: &Bound<'_, PyAny>) -> PyResult<State> {
-        let _ = memo; // nothing inside a state is shared with other Python objects
-        self.duplicate()
-    }
+        /// What `player` may know, as text.
+        fn observation_string(&self, player: Int) -> PyResult<String> {
+            let player = player_index(player, self.players())?;
+            guard(|| engine(self.inner.observation_string(player)))
+        }
 
-    /// Each player's current (or final) score in victory points.
-    fn scores(&self) -> PyResult<Vec<f64>> {
-        guard(|| Ok(self.inner.scores()))
-    }
-    /// Win/loss returns; non-zero only at the end.
-    fn returns(&self) -> PyResult<Vec<f64>> {
-        guard(|| Ok(self.inner.returns()))
-    }
-    /// The winning seats at the end (empty before, when the game was truncated, and when no
-    /// seat won: see `score_report().winner_names` for who or what did).
-    fn winners(&self) -> PyResult<Vec<usize>> {
-        guard(|| Ok(self.inner.winners()))
-    }
-    /// The score broken down by scoring category.
-    fn score_report(&self) -> PyResult<ScoreReport> {
-        guard(|| Ok(ScoreReport { inner: self.inner.score_report() }))
-    }
+        /// What `player` may know, as a float32 array of shape `Game.observation_tensor_shape`.
+        fn observation_tensor<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
+            let player = player_index(player, self.players())?;
+            let data = guard(|| engine(self.inner.observation_tensor(player)))?;
+            let shape = self.inner.spec().observation_tensor_shape.clone();
+            Ok(PyArray1::from_vec(py, data).reshape(shape)?.into_any())
+        }
 
-    /// The numbers of the score report, as `Game.simulate` records each game: a dict of
-    /// `points` (a row per seat, a value per category), `totals` (the scores), `winners`,
-    /// `opponent_totals` (in the order of `Game.opponents`), `opponent_winners` (their
-    /// indices) and `tier` (the tier reached, an index into `Game.tiers`, or None).
-    fn score_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let record = guard(|| Ok(self.inner.score_record()))?;
-        let categories = record.points.len() / record.totals.len().max(1);
-        let points: Vec<&[f64]> = (0..record.totals.len())
-            .map(|p| &record.points[p * categories..(p + 1) * categories])
-            .collect();
-        let d = PyDict::new(py);
-        d.set_item("points", points)?;
-        d.set_item("totals", &record.totals)?;
-        d.set_item("winners", &record.winners)?;
-        d.set_item("opponent_totals", &record.opponent_totals)?;
-        d.set_item("opponent_winners", &record.opponent_winners)?;
-        d.set_item("tier", record.tier)?;
-        Ok(d)
-    }
+        /// A state consistent with everything `player` has seen, its hidden parts drawn from `seed`.
+        #[pyo3(signature = (player, seed = Seed(0)), text_signature = "(self, player, seed=0)")]
+        fn resample(&self, player: Int, seed: Seed) -> PyResult<State> {
+            let player = player_index(player, self.players())?;
+            let inner = guard(|| engine(self.inner.resample(player, seed.0)))?;
+            Ok(State::wrap(Arc::clone(&self.game), inner))
+        }
 
-    /// What `player` may know, as text.
-    fn observation_string(&self, player: Int) -> PyResult<String> {
-        let player = player_index(player, self.players())?;
-        guard(|| engine(self.inner.observation_string(player)))
-    }
+        /// The action built-in agent `agent` ("random", "greedy", "mcts:iterations=200,...")
+        /// picks for the player to move; `seed` drives its randomness.
+        #[pyo3(signature = (agent, seed = Seed(0)), text_signature = "(self, agent, seed=0)")]
+        fn agent_action(&self, py: Python<'_>, agent: &str, seed: Seed) -> PyResult<u32> {
+            let spec: crate::engine::AgentSpec = engine(agent.parse())?;
+            let inner = &self.inner;
+            engine(crate::python::errors::detached(py, || inner.agent_action(&spec, seed.0))?)
+        }
 
-    /// What `player` may know, as a float32 array of shape `Game.observation_tensor_shape`.
-    fn observation_tensor<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
-        let player = player_index(player, self.players())?;
-        let data = guard(|| engine(self.inner.observation_tensor(player)))?;
-        let shape = self.inner.spec().observation_tensor_shape.clone();
-        Ok(PyArray1::from_vec(py, data).reshape(shape)?.into_any())
-    }
+        /// The game so far as a record (JSON text): the game and its options, the seed, and every
+        /// move by name, chance outcomes included. `tradewinds.replay(record)` plays it again to
+        /// this state. Raises `TradewindsError` for a state set up from a description or resampled
+        /// (its history does not start at the beginning of a game).
+        fn record(&self) -> PyResult<String> {
+            guard(|| engine(self.inner.record()).map(|r| r.to_json()))
+        }
 
-    /// A state consistent with everything `player` has seen, its hidden parts drawn from `seed`.
-    #[pyo3(signature = (player, seed = Seed(0)), text_signature = "(self, player, seed=0)")]
-    fn resample(&self, player: Int, seed: Seed) -> PyResult<State> {
-        let player = player_index(player, self.players())?;
-        let inner = guard(|| engine(self.inner.resample(player, seed.0)))?;
-        Ok(State::wrap(Arc::clone(&self.game), inner))
-    }
+        /// The log of the game so far: one `(move_number, player, text)` per move, chance outcomes
+        /// included (player `CHANCE`), each text a sentence a person at the table understands.
+        /// With `observer`, as that seat may see it (what is hidden from it stays hidden); without,
+        /// as a spectator who sees everything.
+        #[pyo3(signature = (observer = None))]
+        fn log(&self, observer: Option<Int>) -> PyResult<Vec<(u64, i32, String)>> {
+            let observer = observer.map(|p| player_index(p, self.players())).transpose()?;
+            let entries = guard(|| engine(self.inner.log(observer)))?;
+            Ok(entries.into_iter().map(|e| (e.move_number, e.actor, e.text)).collect())
+        }
 
-    /// The action built-in agent `agent` ("random", "greedy", "mcts:iterations=200,...")
-    /// picks for the player to move; `seed` drives its randomness.
-    #[pyo3(signature = (agent, seed = Seed(0)), text_signature = "(self, agent, seed=0)")]
-    fn agent_action(&self, py: Python<'_>, agent: &str, seed: Seed) -> PyResult<u32> {
-        let spec: crate::engine::AgentSpec = engine(agent.parse())?;
-        let inner = &self.inner;
-        engine(crate::python::errors::detached(py, || inner.agent_action(&spec, seed.0))?)
-    }
+        /// The state in a compact binary form (load it with `Game.state_from_bytes`).
+        fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+            let data = guard(|| Ok(self.inner.to_bytes()))?;
+            Ok(bytes(py, &data))
+        }
 
-    /// The seed the game was started from, while known (a game from `Game.new_state`; None
-    /// for one set up, resampled or loaded). Game records carry it.
-    #[getter]
-    fn seed(&self) -> Option<u64> {
-        self.inner.seed()
-    }
+        /// Pickles as `_state_from_bytes(game_config_json, to_bytes())`.
+        fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+            let f = py.import("tradewinds._core")?.getattr("_state_from_bytes")?;
+            let config = guard(|| Ok(self.game.config().to_string()))?;
+            let data = guard(|| Ok(self.inner.to_bytes()))?;
+            Ok((f, (config, bytes(py, &data))))
+        }
 
-    /// The game so far as a record (JSON text): the game and its options, the seed, and every
-    /// move by name, chance outcomes included. `tradewinds.replay(record)` plays it again to
-    /// this state. Raises `TradewindsError` for a state set up from a description or resampled
-    /// (its history does not start at the beginning of a game).
-    fn record(&self) -> PyResult<String> {
-        guard(|| engine(self.inner.record()).map(|r| r.to_json()))
-    }
+        /// The table as every player at it sees it: public information only.
+        fn __str__(&self) -> PyResult<String> {
+            guard(|| Ok(self.inner.public_string()))
+        }
 
-    /// The log of the game so far: one `(move_number, player, text)` per move, chance outcomes
-    /// included (player `CHANCE`), each text a sentence a person at the table understands.
-    /// With `observer`, as that seat may see it (what is hidden from it stays hidden); without,
-    /// as a spectator who sees everything.
-    #[pyo3(signature = (observer = None))]
-    fn log(&self, observer: Option<Int>) -> PyResult<Vec<(u64, i32, String)>> {
-        let observer = observer.map(|p| player_index(p, self.players())).transpose()?;
-        let entries = guard(|| engine(self.inner.log(observer)))?;
-        Ok(entries.into_iter().map(|e| (e.move_number, e.actor, e.text)).collect())
-    }
+        /// The text of view `name` (one of `views()`): with `observer`, as that seat may see it;
+        /// without, as a spectator who sees everything. Raises `TradewindsError` for a name the
+        /// game does not have.
+        #[pyo3(signature = (name, observer = None))]
+        fn view(&self, name: &str, observer: Option<Int>) -> PyResult<String> {
+            let observer = observer.map(|p| player_index(p, self.players())).transpose()?;
+            guard(|| engine(self.inner.view(name, observer)))
+        }
 
-    /// The state as JSON text (load it with `Game.state_from_json`).
-    fn to_json(&self) -> PyResult<String> {
-        guard(|| Ok(self.inner.to_json()))
-    }
+        /// The table as a picture (an SVG document). `observer`: `None` (the default) shows
+        /// everything, hidden cards included, as `render()` does; a seat shows what that seat may
+        /// know (what is hidden from it is drawn face down); `"table"` shows what every player at
+        /// the table sees, as `str(state)` and the notebook views do. Raises `ValueError` for a
+        /// seat out of range or another string, `TypeError` for anything else.
+        #[pyo3(signature = (observer = None))]
+        fn to_svg(&self, observer: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+            let viewer = viewer(observer, self.players())?;
+            guard(|| engine(self.inner.svg(viewer)))
+        }
 
-    /// The state in a compact binary form (load it with `Game.state_from_bytes`).
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let data = guard(|| Ok(self.inner.to_bytes()))?;
-        Ok(bytes(py, &data))
-    }
+        /// The table as every player at it sees it, as a picture for notebooks (`to_svg("table")`:
+        /// no hidden card shown).
+        fn _repr_svg_(&self) -> PyResult<String> {
+            guard(|| engine(self.inner.svg(Viewer::Table)))
+        }
 
-    /// Pickles as `_state_from_bytes(game_config_json, to_bytes())`.
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
-        let f = py.import("tradewinds._core")?.getattr("_state_from_bytes")?;
-        let config = guard(|| Ok(self.game.config().to_string()))?;
-        let data = guard(|| Ok(self.inner.to_bytes()))?;
-        Ok((f, (config, bytes(py, &data))))
-    }
+        /// The table as every player at it sees it, as HTML for notebooks: the picture, the table
+        /// as text and, at the end, the score table.
+        fn _repr_html_(&self) -> PyResult<String> {
+            guard(|| {
+                let spec = self.inner.spec();
+                let who = match self.inner.current_player() {
+                    crate::engine::CHANCE => "chance".to_string(),
+                    crate::engine::TERMINAL => "the game is over".to_string(),
+                    p => format!("P{p} to act"),
+                };
+                let title = engine(crate::games::title(spec.name))?;
+                let report = self.inner.is_terminal().then(|| self.inner.score_report());
+                let picture = engine(self.inner.svg(Viewer::Table))?;
+                Ok(super::html::state(title, spec.players, self.inner.move_number(), &who, &picture, &self.inner.public_string(), report.as_ref()))
+            })
+        }
 
-    /// The table as every player at it sees it: public information only.
-    fn __str__(&self) -> PyResult<String> {
-        guard(|| Ok(self.inner.public_string()))
-    }
+        fn __repr__(&self) -> PyResult<String> {
+            guard(|| {
+                let spec = self.inner.spec();
+                let who = match self.inner.current_player() {
+                    crate::engine::CHANCE => "chance".to_string(),
+                    crate::engine::TERMINAL => "terminal".to_string(),
+                    p => format!("player {p} to act"),
+                };
+                Ok(format!(
+                    "<tradewinds.State {} players={} move={} {who}>",
+                    spec.name,
+                    spec.players,
+                    self.inner.move_number()
+                ))
+            })
+        }
 
-    /// The whole table as an omniscient spectator sees it, hidden cards included (for
-    /// debugging; `str(state)` shows only what the players see).
-    fn render(&self) -> PyResult<String> {
-        guard(|| Ok(self.inner.render()))
-    }
+        fn __eq__(&self, other: &Self) -> PyResult<bool> {
+            guard(|| Ok(self.inner.equals(&*other.inner)))
+        }
 
-    /// The game's named views beside the table (Mistwind's `map`, say), as `(name, what it
-    /// shows)` pairs; empty for a game without any.
-    fn views(&self) -> Vec<(&'static str, &'static str)> {
-        self.inner.views().to_vec()
+        #[classattr]
+        const __hash__: Option<Py<PyAny>> = None;
     }
-
-    /// The text of view `name` (one of `views()`): with `observer`, as that seat may see it;
-    /// without, as a spectator who sees everything. Raises `TradewindsError` for a name the
-    /// game does not have.
-    #[pyo3(signature = (name, observer = None))]
-    fn view(&self, name: &str, observer: Option<Int>) -> PyResult<String> {
-        let observer = observer.map(|p| player_index(p, self.players())).transpose()?;
-        guard(|| engine(self.inner.view(name, observer)))
-    }
-
-    /// The table as a picture (an SVG document). `observer`: `None` (the default) shows
-    /// everything, hidden cards included, as `render()` does; a seat shows what that seat may
-    /// know (what is hidden from it is drawn face down); `"table"` shows what every player at
-    /// the table sees, as `str(state)` and the notebook views do. Raises `ValueError` for a
-    /// seat out of range or another string, `TypeError` for anything else.
-    #[pyo3(signature = (observer = None))]
-    fn to_svg(&self, observer: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-        let viewer = viewer(observer, self.players())?;
-        guard(|| engine(self.inner.svg(viewer)))
-    }
-
-    /// The table as every player at it sees it, as a picture for notebooks (`to_svg("table")`:
-    /// no hidden card shown).
-    fn _repr_svg_(&self) -> PyResult<String> {
-        guard(|| engine(self.inner.svg(Viewer::Table)))
-    }
-
-    /// The table as every player at it sees it, as HTML for notebooks: the picture, the table
-    /// as text and, at the end, the score table.
-    fn _repr_html_(&self) -> PyResult<String> {
-        guard(|| {
-            let spec = self.inner.spec();
-            let who = match self.inner.current_player() {
-                crate::engine::CHANCE => "chance".to_string(),
-                crate::engine::TERMINAL => "the game is over".to_string(),
-                p => format!("P{p} to act"),
-            };
-            let title = engine(crate::games::title(spec.name))?;
-            let report = self.inner.is_terminal().then(|| self.inner.score_report());
-            let picture = engine(self.inner.svg(Viewer::Table))?;
-            Ok(super::html::state(title, spec.players, self.inner.move_number(), &who, &picture, &self.inner.public_string(), report.as_ref()))
-        })
-    }
-
-    fn __repr__(&self) -> PyResult<String> {
-        guard(|| {
-            let spec = self.inner.spec();
-            let who = match self.inner.current_player() {
-                crate::engine::CHANCE => "chance".to_string(),
-                crate::engine::TERMINAL => "terminal".to_string(),
-                p => format!("player {p} to act"),
-            };
-            Ok(format!(
-                "<tradewinds.State {} players={} move={} {who}>",
-                spec.name,
-                spec.players,
-                self.inner.move_number()
-            ))
-        })
-    }
-
-    fn __eq__(&self, other: &Self) -> PyResult<bool> {
-        guard(|| Ok(self.inner.equals(&*other.inner)))
-    }
-
-    #[classattr]
-    const __hash__: Option<Py<PyAny>> = None;
 }
