@@ -84,6 +84,9 @@ pub struct GameSpec {
     /// when it is not the shipped one): enough to build an identical game again with
     /// [`crate::games::load_json`].
     pub config: serde_json::Value,
+    /// The options the game declares (`GameDefinition::OPTIONS`): a saved state's
+    /// configuration that lacks one, saved before the game had it, means its default.
+    pub options: &'static [super::options::OptionDecl],
 }
 
 /// A game's rules. `&self` holds the configuration (player count, options, component data);

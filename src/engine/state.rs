@@ -10,6 +10,7 @@ use super::agents::{choose, AgentScratch, AgentSpec};
 use super::error::{EngineError, Result};
 use super::field_errors::{self, plain_words, FieldError};
 use super::game::{Action, Actor, Game};
+use super::options::OptionKind;
 use super::report::{ScoreRecord, ScoreReport};
 use super::rng::{rng_from_seed, Rng};
 use super::svg::Viewer;
@@ -492,8 +493,14 @@ impl<G: Game> GameState<G> {
             ));
         }
         let ours = game.config();
-        let theirs: serde_json::Value = serde_json::from_str(&saved.config)
+        let mut theirs: serde_json::Value = serde_json::from_str(&saved.config)
             .map_err(|e| EngineError::StateFormat(format!("its game configuration is corrupt: {}", plain_words(&e.to_string()))))?;
+        // An option the game took up after the state was saved has its default there.
+        if let Some(m) = theirs.as_object_mut() {
+            for d in game.spec().options.iter().filter(|d| d.kind != OptionKind::Data) {
+                m.entry(d.name).or_insert_with(|| d.default_value());
+            }
+        }
         if theirs != ours {
             return Err(EngineError::StateFormat(format!(
                 "it belongs to a game with other options ({}) than this one",

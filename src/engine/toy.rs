@@ -43,6 +43,7 @@ impl Race {
                 min_return: -1.0,
                 max_return: 1.0,
                 config: serde_json::json!({"game": "race", "target": target}),
+                options: &[],
             },
             target,
         }

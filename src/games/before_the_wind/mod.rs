@@ -104,6 +104,7 @@ impl GameDefinition for BeforeTheWind {
             min_return: -1.0,
             max_return: 1.0,
             config: options.config(Self::NAME, custom_data.as_ref()),
+            options: Self::OPTIONS,
         };
         Ok(BeforeTheWind { data, players, max_turns, limited_bank, spec })
     }

@@ -126,6 +126,7 @@ impl GameDefinition for Mistwind {
             min_return: -1.0,
             max_return: 1.0,
             config: options.config(Self::NAME, custom_data.as_ref()),
+            options: Self::OPTIONS,
         };
         Ok(Mistwind { data, players, automa, positions, order, slot, seats, rounds, difficulty, resource_board, worker_board, field5_income_fields, map_layout: std::sync::OnceLock::new(), spec })
     }

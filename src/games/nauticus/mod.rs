@@ -71,6 +71,7 @@ impl GameDefinition for Nauticus {
             min_return: -1.0,
             max_return: 1.0,
             config: options.config(Self::NAME, custom_data.as_ref()),
+            options: Self::OPTIONS,
         };
         Ok(Nauticus { data, players, rounds, spec })
     }

@@ -114,6 +114,7 @@ impl GameDefinition for Norsewind {
             min_return: -1.0,
             max_return: 1.0,
             config: options.config(Self::NAME, custom_data.as_ref()),
+            options: Self::OPTIONS,
         };
         Ok(Norsewind {
             data,

@@ -109,6 +109,7 @@ impl GameDefinition for NorthWind {
             min_return: -1.0 / (players as f64 - 1.0),
             max_return: 1.0,
             config: options.config(Self::NAME, custom_data.as_ref()),
+            options: Self::OPTIONS,
         };
         Ok(NorthWind { data, players, max_turns, tokens, limited_gold, spec })
     }

@@ -124,6 +124,7 @@ see them, \"set\" when set in secret, \"-\" before), and last round's sails; \"p
             min_return: -1.0,
             max_return: 1.0,
             config: options.config(Self::NAME, None),
+            options: Self::OPTIONS,
         };
         Ok(Regatta { players, course, pace_boat, gusts, spec })
     }

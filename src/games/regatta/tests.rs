@@ -281,6 +281,22 @@ fn saved_states_carry_this_games_format_version() {
     }
 }
 
+/// A state saved before the game took up an option (its configuration lacks the option) loads
+/// into the game with the option at its default, and is refused by a game with another value.
+#[test]
+fn a_state_saved_before_an_option_existed_loads_with_the_options_default() {
+    let g = crate::games::load("regatta", &opts(json!({"players": 2}))).unwrap();
+    let mut saved: Value = serde_json::from_str(&g.new_state(3, false).to_json()).unwrap();
+    let config = saved["config"].as_str().unwrap().replace(r#""gusts":false,"#, "");
+    assert!(!config.contains("gusts"), "{config}");
+    saved["config"] = config.into();
+    let loaded = g.state_from_json(&saved.to_string()).unwrap();
+    assert_eq!(loaded.to_json(), g.new_state(3, false).to_json(), "saved again with the whole configuration");
+    let gusty = crate::games::load("regatta", &opts(json!({"players": 2, "gusts": true}))).unwrap();
+    let e = gusty.state_from_json(&saved.to_string()).err().expect("another value of the option is refused").to_string();
+    assert!(e.contains("gusts: saved false, this game true"), "{e}");
+}
+
 /// Setup descriptions are checked field by field.
 #[test]
 fn setup_descriptions_name_the_bad_field() {
