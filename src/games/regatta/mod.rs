@@ -13,7 +13,8 @@
 //! With several seats the highest score wins, ties shared (the pace boat competes too). A
 //! solo seat races the pace boat (required) and wins only by beating it; the margin earns
 //! the tier bronze (1-2 points), silver (3-4) or gold (5 or more). With `gusts`, the wind
-//! blows 0, 1, 2 or 3 (weights 1, 2, 2, 1), and sails 2 capsize too in a wind of 3.
+//! blows 0, 1, 2 or 3 (weights 1, 2, 2, 1): sails 3 capsize in a wind of 2 or 3, and sails 2
+//! in a wind of 3.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -364,7 +365,7 @@ impl Positions for Regatta {
         if (racing && over) || (s.phase == Phase::Over && !over) || (s.phase == Phase::Pace && s.round >= self.course) {
             return bad(format!("the phase {:?} does not fit round {} with the leader at {leader}", s.phase, s.round));
         }
-        // A boat moves at most 5 spaces a round (3 and a wind of 2).
+        // A boat moves at most 4 spaces a round (sails 3 capsize in a wind of 2); 5 bounds it.
         if s.position[..self.players].iter().chain([&s.pace]).any(|&x| x > 5 * self.course) {
             return bad("a boat is further than any race can take it".into());
         }
